@@ -1,0 +1,74 @@
+//! The backend's only window on storage.
+//!
+//! Inside `backend.wasm` the root is `"."`, the session's single preopened directory, so
+//! WASI itself refuses every path that leads outside it. Natively (unit tests, benchmarks)
+//! the root is a real directory. Paths are project-relative and use `/`.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One entry of a directory listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: String,
+    pub is_dir: bool,
+}
+
+/// Read access to the project directory.
+pub trait ProjectFs {
+    /// Reads a whole file.
+    fn read(&self, path: &str) -> io::Result<Vec<u8>>;
+    /// Lists a directory, sorted by name.
+    fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>>;
+}
+
+/// [`ProjectFs`] over `std::fs`, rooted at a directory.
+#[derive(Clone, Debug)]
+pub struct StdFs {
+    root: PathBuf,
+}
+
+impl StdFs {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    fn resolve(&self, path: &str) -> io::Result<PathBuf> {
+        // Refuse traversal before touching the disk; WASI refuses it again below us.
+        let relative = Path::new(path);
+        for component in relative.components() {
+            match component {
+                std::path::Component::Normal(_) | std::path::Component::CurDir => {}
+                _ => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::PermissionDenied,
+                        "path leads outside the project",
+                    ));
+                }
+            }
+        }
+        Ok(self.root.join(relative))
+    }
+}
+
+impl ProjectFs for StdFs {
+    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+        std::fs::read(self.resolve(path)?)
+    }
+
+    fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>> {
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(self.resolve(path)?)? {
+            let entry = entry?;
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            entries.push(DirEntry {
+                name,
+                is_dir: entry.file_type()?.is_dir(),
+            });
+        }
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(entries)
+    }
+}

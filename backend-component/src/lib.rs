@@ -1,0 +1,9 @@
+//! The ofgui backend.
+//!
+//! Reads FairyGUI editor projects into the Unified Authoring Model and serves one project
+//! session. Built for `wasm32-wasip2` it is `backend.wasm`, a WASI Preview 2 component
+//! whose only storage is the preopened project directory; built natively it is a plain
+//! library for unit tests and benchmarks.
+
+pub mod fs;
+pub mod reader;

@@ -1,0 +1,369 @@
+//! Method inputs and outputs (the `data` of successful envelopes).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::capabilities::Capabilities;
+use crate::diagnostics::ProjectDiagnostic;
+use crate::uam::UamProject;
+
+/// Longest id, name or selector string a method accepts.
+pub const MAX_ID_LEN: usize = 256;
+/// Longest project path a method accepts.
+pub const MAX_PATH_LEN: usize = 4096;
+
+/// Whether the session can be written back without losing anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum UamFidelity {
+    Full,
+    Unsupported,
+}
+
+// ---------------------------------------------------------------- inputs
+
+/// No arguments.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct NoInput {}
+
+/// `openSession` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenSessionInput {
+    /// A FairyGUI project directory (holding exactly one `.fairy` file) or a `.fairy` file,
+    /// inside one of the server's allowed project roots. Relative paths resolve against
+    /// the first allowed root.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub project_path: String,
+}
+
+/// Input of the methods that only name a session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionInput {
+    /// The `sessionId` returned by openSession.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+}
+
+/// `queryEntity` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueryEntityInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// What to read, by exact ids from getProjectOutline. The backend checks the target
+    /// itself so a malformed one fails as `entity_query_failed` / `invalid_query`.
+    #[cfg_attr(feature = "schema", schemars(with = "EntityTarget"))]
+    pub target: Value,
+}
+
+/// `readSessionState` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadSessionStateInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// When given, the read fails with `stale_read` unless it is the current revision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_revision: Option<u64>,
+}
+
+/// A resource, by exact ids.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResourceSelector {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub package_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub resource_id: String,
+}
+
+/// `readResourceBytes` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadResourceBytesInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// Required: the read fails with `stale_read` unless it is the current revision.
+    pub expected_revision: u64,
+    pub selector: ResourceSelector,
+}
+
+// ---------------------------------------------------------------- entity targets
+
+/// Selector of a package.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PackageSelector {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub package_id: String,
+}
+
+/// Selector of a component resource.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ComponentSelector {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub package_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub component_resource_id: String,
+}
+
+/// Selector of a display node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DisplayNodeSelector {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub package_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub component_resource_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub display_node_id: String,
+}
+
+/// Selector of a controller.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ControllerSelector {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub package_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub component_resource_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub controller_name: String,
+}
+
+/// Selector of a transition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransitionSelector {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub package_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub component_resource_id: String,
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub transition_name: String,
+}
+
+/// An entity to read, by kind and exact ids.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+pub enum EntityTarget {
+    /// The project (no selector).
+    Project {},
+    Package {
+        selector: PackageSelector,
+    },
+    Resource {
+        selector: ResourceSelector,
+    },
+    Component {
+        selector: ComponentSelector,
+    },
+    DisplayNode {
+        selector: DisplayNodeSelector,
+    },
+    Controller {
+        selector: ControllerSelector,
+    },
+    Transition {
+        selector: TransitionSelector,
+    },
+}
+
+// ---------------------------------------------------------------- outputs
+
+/// A session's state (`openSession`, `getSession`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionSnapshot {
+    pub session_id: String,
+    /// The project directory as the server resolved it.
+    pub canonical_project_path: String,
+    /// The edit revision: 0 at open, +1 per applied transaction.
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    pub uam_fidelity: UamFidelity,
+    /// True while the session holds the project's lock.
+    pub lock_held: bool,
+    pub capabilities: Capabilities,
+}
+
+/// `closeSession` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloseSessionData {
+    pub session_id: String,
+    pub closed: crate::envelope::True,
+}
+
+/// A folder in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineFolder {
+    pub branch: String,
+    pub path: String,
+}
+
+/// A display node in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineNode {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+}
+
+/// A controller page in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlinePage {
+    pub id: String,
+    pub name: String,
+}
+
+/// A controller in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineController {
+    pub name: String,
+    pub pages: Vec<OutlinePage>,
+}
+
+/// A transition in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineTransition {
+    pub name: String,
+}
+
+/// A component's structure in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineComponent {
+    pub display_list: Vec<OutlineNode>,
+    pub controllers: Vec<OutlineController>,
+    pub transitions: Vec<OutlineTransition>,
+}
+
+/// A resource in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineResource {
+    pub id: String,
+    pub name: String,
+    pub path: String,
+    pub kind: String,
+    pub branch: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<OutlineComponent>,
+}
+
+/// A package in the outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlinePackage {
+    pub id: String,
+    pub name: String,
+    pub branch_names: Vec<String>,
+    pub folders: Vec<OutlineFolder>,
+    pub resources: Vec<OutlineResource>,
+}
+
+/// `getProjectOutline` output: every package, resource, folder, display node, controller
+/// page and transition, with ids but without property payloads or bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProjectOutline {
+    pub session_id: String,
+    pub revision: u64,
+    pub project_id: String,
+    pub project_type: i32,
+    pub version: String,
+    pub branches: Vec<String>,
+    pub packages: Vec<OutlinePackage>,
+}
+
+/// The entity `queryEntity` found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueriedEntity {
+    /// The target kind.
+    pub kind: String,
+    /// The fixed projection of that kind: project `{projectId, settings}`, package
+    /// `{id, name, settings}`, resource fields without bytes or metadata, component
+    /// `{size, properties, customData}`, and the full model of display nodes, controllers
+    /// and transitions.
+    pub properties: Map<String, Value>,
+}
+
+/// `queryEntity` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueryEntityData {
+    pub session_id: String,
+    pub revision: u64,
+    pub target: EntityTarget,
+    pub entity: QueriedEntity,
+}
+
+/// `readSessionState` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionStateData {
+    pub session_id: String,
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    pub uam_fidelity: UamFidelity,
+    /// The committed model, without any resource bytes.
+    pub project: UamProject,
+    /// What the reader found wrong while opening the project.
+    pub read_diagnostics: Vec<ProjectDiagnostic>,
+    /// False when some source could not be read at all.
+    pub read_complete: bool,
+}
+
+/// `readResourceBytes` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResourceBytesData {
+    pub session_id: String,
+    pub revision: u64,
+    pub selector: ResourceSelector,
+    /// The primary file's bytes, base64-encoded.
+    #[cfg_attr(feature = "schema", schemars(extend("contentEncoding" = "base64")))]
+    pub source_bytes: String,
+}

@@ -1,0 +1,229 @@
+//! What this backend can do, as reported by `getCapabilities` and in every session snapshot.
+
+use serde::{Deserialize, Serialize};
+
+use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
+use crate::methods::METHODS;
+use crate::uam::{GEAR_KINDS, NODE_KINDS, RESOURCE_KINDS};
+
+/// Budget of `queryEntity` results.
+pub const QUERY_LIMITS: ReadLimits = ReadLimits {
+    max_bytes: 262_144,
+    max_depth: 32,
+    max_nodes: 100_000,
+};
+/// Budget of `readSessionState` results.
+pub const SESSION_STATE_LIMITS: ReadLimits = ReadLimits {
+    max_bytes: 4_194_304,
+    max_depth: 64,
+    max_nodes: 500_000,
+};
+/// Largest primary file `readResourceBytes` returns.
+pub const RESOURCE_BYTES_MAX: u64 = 1_048_576;
+
+/// Size limits of a read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadLimits {
+    pub max_bytes: u64,
+    pub max_depth: u32,
+    pub max_nodes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EntityQueryCapability {
+    pub kinds: Vec<String>,
+    pub projection: String,
+    pub source_bytes: bool,
+    pub limits: ReadLimits,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionStateCapability {
+    pub source_bytes: bool,
+    pub limits: ReadLimits,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResourceBytesCapability {
+    pub expected_revision_required: bool,
+    pub hydration: bool,
+    pub max_bytes: u64,
+}
+
+/// The read plane.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadCapabilities {
+    pub capability_snapshot: bool,
+    pub session_snapshot: bool,
+    pub project_outline: bool,
+    pub project_validation: bool,
+    pub entity_query: EntityQueryCapability,
+    pub session_state: SessionStateCapability,
+    pub resource_bytes: ResourceBytesCapability,
+}
+
+/// The authoring plane.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AuthoringCapabilities {
+    pub preflight_transaction: bool,
+    pub apply_transaction: bool,
+    pub save_session: bool,
+    pub materialize_session: bool,
+    /// Resource kinds the reader models.
+    pub resource_kinds: Vec<String>,
+    /// Display node kinds the reader models.
+    pub node_kinds: Vec<String>,
+    /// Gear kinds the reader models.
+    pub gear_kinds: Vec<String>,
+    /// Features this backend does not offer.
+    pub unsupported: Vec<String>,
+}
+
+/// Published-artifact features (not offered).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArtifactCapabilities {
+    pub publish: bool,
+    pub restore: bool,
+}
+
+/// How paths are checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PathPolicy {
+    /// `realpath+normalized`: paths are resolved through symlinks and compared exactly.
+    pub canonicalization: String,
+    pub session_identity: String,
+    pub save_target: String,
+    pub workspace_boundary: String,
+    /// `wasi-preopen`: the backend runs as a WASI component whose only storage is the
+    /// opened project directory.
+    pub sandbox: String,
+}
+
+/// The session runtime.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RuntimeCapabilities {
+    pub session_runtime: bool,
+    pub max_sessions: u32,
+    /// 0 means sessions never expire.
+    pub idle_session_timeout_ms: u64,
+    /// One session per project within this server process.
+    pub in_process_locking: bool,
+    /// Cross-process advisory lock files.
+    pub advisory_locking: bool,
+    pub stale_revision_protection: bool,
+    pub path_policy: PathPolicy,
+}
+
+/// The capability snapshot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Capabilities {
+    pub contract_version: String,
+    pub capability_schema_version: u32,
+    pub runtime_owner: String,
+    /// The methods this server serves, in tool order.
+    pub methods: Vec<String>,
+    pub read: ReadCapabilities,
+    pub authoring: AuthoringCapabilities,
+    pub artifact: ArtifactCapabilities,
+    pub runtime: RuntimeCapabilities,
+}
+
+/// Settings of a running server that capabilities report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuntimeSettings {
+    pub max_sessions: u32,
+    pub idle_session_timeout_ms: u64,
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+impl Capabilities {
+    pub fn new(settings: RuntimeSettings) -> Self {
+        Capabilities {
+            contract_version: CONTRACT_VERSION.into(),
+            capability_schema_version: CAPABILITY_SCHEMA_VERSION,
+            runtime_owner: "ofgui".into(),
+            methods: METHODS.iter().map(|m| m.name.to_string()).collect(),
+            read: ReadCapabilities {
+                capability_snapshot: true,
+                session_snapshot: true,
+                project_outline: true,
+                project_validation: false,
+                entity_query: EntityQueryCapability {
+                    kinds: strings(&[
+                        "project",
+                        "package",
+                        "resource",
+                        "component",
+                        "displayNode",
+                        "controller",
+                        "transition",
+                    ]),
+                    projection: "properties".into(),
+                    source_bytes: false,
+                    limits: QUERY_LIMITS,
+                },
+                session_state: SessionStateCapability {
+                    source_bytes: false,
+                    limits: SESSION_STATE_LIMITS,
+                },
+                resource_bytes: ResourceBytesCapability {
+                    expected_revision_required: true,
+                    hydration: false,
+                    max_bytes: RESOURCE_BYTES_MAX,
+                },
+            },
+            authoring: AuthoringCapabilities {
+                preflight_transaction: false,
+                apply_transaction: false,
+                save_session: false,
+                materialize_session: false,
+                resource_kinds: strings(&RESOURCE_KINDS),
+                node_kinds: strings(&NODE_KINDS),
+                gear_kinds: strings(&GEAR_KINDS),
+                unsupported: strings(&["artifact.publish", "artifact.restore"]),
+            },
+            artifact: ArtifactCapabilities {
+                publish: false,
+                restore: false,
+            },
+            runtime: RuntimeCapabilities {
+                session_runtime: true,
+                max_sessions: settings.max_sessions,
+                idle_session_timeout_ms: settings.idle_session_timeout_ms,
+                in_process_locking: true,
+                advisory_locking: false,
+                stale_revision_protection: true,
+                path_policy: PathPolicy {
+                    canonicalization: "realpath+normalized".into(),
+                    session_identity: "project-root".into(),
+                    save_target: "opened-project-only".into(),
+                    workspace_boundary: "project-root-only".into(),
+                    sandbox: "wasi-preopen".into(),
+                },
+            },
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The diagnostic catalog: one guide per stable code, saying who owns it and how to recover.
+//!
+//! The codes and owners follow upstream OpenFairyGUI 0.6.x so agents that key on them keep
+//! working; the remediation texts are ofgui's own.
+
+use serde::{Deserialize, Serialize};
+
+/// Which layer a code belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Owner {
+    #[serde(rename = "backend")]
+    Backend,
+    #[serde(rename = "core.transaction")]
+    CoreTransaction,
+    #[serde(rename = "core.validation")]
+    CoreValidation,
+}
+
+/// The kind of recovery a code asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum RemediationKind {
+    /// Re-read the session (outline, query) and plan again.
+    RefreshAndReplan,
+    /// Fix the selector: an id does not exist or is ambiguous.
+    ReviseSelector,
+    /// Fix the operation's payload or split the batch.
+    ReviseOperation,
+    /// Something the host or the user must do; retrying will not help.
+    HostAction,
+}
+
+/// One catalog entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guide {
+    pub code: &'static str,
+    /// The first owner is the default owner of diagnostics with this code.
+    pub owners: &'static [Owner],
+    pub remediation: RemediationKind,
+    pub message: &'static str,
+}
+
+use Owner::{Backend, CoreTransaction, CoreValidation};
+use RemediationKind::{HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector};
+
+const B: &[Owner] = &[Backend];
+const T: &[Owner] = &[CoreTransaction];
+const V: &[Owner] = &[CoreValidation];
+const TV: &[Owner] = &[CoreTransaction, CoreValidation];
+
+macro_rules! guides {
+    ($( $code:literal, $owners:expr, $kind:expr, $message:literal; )*) => {
+        /// Every guide, in catalog order.
+        pub const GUIDES: &[Guide] = &[
+            $( Guide { code: $code, owners: $owners, remediation: $kind, message: $message }, )*
+        ];
+    };
+}
+
+guides! {
+    // Backend: revision guards.
+    "stale_read", B, RefreshAndReplan, "The session moved on since you read it. Read the outline or query again and use the current revision.";
+    "stale_write", B, RefreshAndReplan, "The session changed since you planned this call. Re-read the outline, re-query the entities you touch, re-plan, and retry with the current revision; never retry blindly.";
+    "event_cursor_invalid", B, RefreshAndReplan, "The event cursor is malformed, expired or unknown. Poll again without `after` and continue from the returned currentSequence.";
+    // Backend: host actions.
+    "session_read_failed", B, HostAction, "The session state or bytes could not be returned. Check the reason: fix the selector, or read less at once.";
+    "transaction_preview_failed", B, HostAction, "The preview could not be produced within its budget. Split the batch into smaller transactions.";
+    "entity_query_failed", B, HostAction, "The query was refused. Check the reason: use exact ids from the outline, and query a smaller entity if the result is too large.";
+    "session_not_found", B, HostAction, "The session does not exist or was closed. Open the project again with openSession.";
+    "session_close_failed", B, HostAction, "The session could not release its lock and stays open. Retry closeSession; if it keeps failing, restart the server.";
+    "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened.";
+    "project_root_not_allowed", B, HostAction, "The project is outside the allowed project roots. Ask the user to start the server with --project-dir covering it.";
+    "session_limit_exceeded", B, HostAction, "Too many sessions are open. Close a session you no longer need, then open again.";
+    "session_id_conflict", B, HostAction, "That session id is already in use. Let the backend choose the id.";
+    "lock_conflict", B, HostAction, "The project is already open in another session or process. Use that session, or close it first.";
+    "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available.";
+    "uam_fidelity_unsupported", B, HostAction, "This project cannot be written back faithfully, so writes are refused. Edit it in the FairyGUI editor instead.";
+    "save_partial_failure", B, HostAction, "The save failed. Check committedPaths, failedPaths and recoveryPaths before retrying; unsaved edits are still in the session.";
+    "write_failed", B, HostAction, "Writing the project failed. Check the failed paths and the disk, then retry.";
+    "project_open_failed", B, HostAction, "The project could not be opened. Check the reason and the path: it must be a FairyGUI project directory or its .fairy file.";
+    "materialize_validation_failed", B, HostAction, "The project is structurally invalid and was not written. Fix the reported issues first.";
+    // Core transaction: selectors.
+    "invalid_package_selector", T, ReviseSelector, "No package has that id. Take package ids from getProjectOutline.";
+    "invalid_component_selector", T, ReviseSelector, "No component resource has that id in the package. Take ids from getProjectOutline.";
+    "invalid_resource_selector", T, ReviseSelector, "No resource of a suitable kind has that id in the package. Take ids from getProjectOutline.";
+    "invalid_display_node_selector", T, ReviseSelector, "No display node has that id in the component (or the id is already taken). Take node ids from getProjectOutline.";
+    "invalid_resource_folder_selector", T, ReviseSelector, "No folder matches that package, branch and canonical path (`/a/b/`).";
+    "invalid_branch_selector", T, ReviseSelector, "No branch has that name.";
+    "invalid_gear_selector", T, ReviseSelector, "The gear kind or controller does not exist on that node at this point of the batch.";
+    "invalid_look_gear_selector", T, ReviseSelector, "The look gear selector does not match a gear on that node.";
+    "selector_ambiguity", T, ReviseSelector, "The selector matches more than one entity. Use exact ids, or fix the duplicated names first.";
+    // Core transaction: unsupported.
+    "unsupported_operation", T, ReviseOperation, "That operation kind does not exist. Read the operation catalog for the supported kinds.";
+    "transaction_unsupported", T, ReviseOperation, "The batch was rejected before execution. Fix every listed issue and submit again.";
+    "unsupported_display_node_kind", T, ReviseOperation, "That display node kind cannot be used here.";
+    "unsupported_cross_package_image_ref", T, ReviseOperation, "An image node must reference an image in its own package.";
+    "unsupported_gear_kind", T, ReviseOperation, "That gear kind is not supported.";
+    "unsupported_resource_mutation", T, ReviseOperation, "That resource kind cannot be changed this way.";
+    "unsupported_display_node_mutation", T, ReviseOperation, "That display node kind cannot be changed this way.";
+    "unsupported_text_field_target", T, ReviseOperation, "Text fields apply only to text, rich text and text input nodes.";
+    "unsupported_display_node_field", T, ReviseOperation, "That field does not exist on this node kind.";
+    "unsupported_operation_batch", T, ReviseOperation, "These operations cannot share a batch. Commit them in separate transactions.";
+    "unsupported_resource_kind", TV, ReviseOperation, "That resource kind is not supported.";
+    // Core transaction: payloads.
+    "invalid_project_settings", T, ReviseOperation, "The project settings are not a complete, JSON-safe snapshot of the right types.";
+    "invalid_package_settings", T, ReviseOperation, "The package settings are not a complete, valid snapshot.";
+    "invalid_display_node_payload", T, ReviseOperation, "A display node value is out of range or the snapshot is incomplete; see `field`.";
+    "invalid_resource_name", T, ReviseOperation, "The resource name is not a safe file name.";
+    "invalid_resource_path", T, ReviseOperation, "The resource path is not a safe canonical folder path.";
+    "invalid_resource_folder_path", T, ReviseOperation, "The folder path is not canonical, is the root, or its parent or branch does not exist.";
+    "invalid_resource_folder_atlas", T, ReviseOperation, "The atlas must be '' or a decimal slot no greater than the package's maxAtlasIndex.";
+    "invalid_attach_index", T, ReviseOperation, "The index must be an integer between 0 and the display list length.";
+    "invalid_controller_payload", T, ReviseOperation, "The controller snapshot is invalid: check its name, pages, selected index, home page and actions.";
+    "invalid_transition_payload", T, ReviseOperation, "The transition snapshot is invalid: check its name and item targets.";
+    "invalid_look_gear_payload", T, ReviseOperation, "The look gear payload is invalid.";
+    "invalid_gear_payload", T, ReviseOperation, "The gear payload does not match its selector or names unknown pages.";
+    "invalid_resource_payload", T, ReviseOperation, "The resource payload is invalid.";
+    "invalid_resource_bytes", T, ReviseOperation, "The bytes do not decode as the resource's format.";
+    "invalid_movie_clip_jta", T, ReviseOperation, "The movie clip bytes are not a valid .jta file.";
+    "invalid_resource_index", T, ReviseOperation, "The resource index is out of range.";
+    "invalid_branch_name", T, ReviseOperation, "The branch name is not a safe path segment.";
+    "invalid_package_payload", T, ReviseOperation, "The package payload is invalid: check its id and name.";
+    "invalid_package_index", T, ReviseOperation, "The package index is out of range.";
+    "invalid_component_payload", T, ReviseOperation, "The component payload is invalid.";
+    "invalid_component_index", T, ReviseOperation, "The component index is out of range.";
+    "invalid_component_move", T, ReviseOperation, "A component cannot move into its own package.";
+    "invalid_uam", TV, ReviseOperation, "The model breaks a structural rule; see the path.";
+    // Core transaction: no-ops.
+    "project_settings_unchanged", T, RefreshAndReplan, "The settings already have this value. Re-read them before planning an update.";
+    "package_settings_unchanged", T, RefreshAndReplan, "The package settings already have this value. Re-read them before planning an update.";
+    "display_node_props_unchanged", T, RefreshAndReplan, "The node already has these values. Re-query it before planning an update.";
+    "resource_folder_atlas_unchanged", T, RefreshAndReplan, "The folder already uses this atlas.";
+    // Core transaction: duplicates.
+    "duplicate_look_gear_controller", T, ReviseOperation, "The node already has a look gear for this controller.";
+    "duplicate_transition_name", T, ReviseOperation, "A transition with this name already exists in the component.";
+    "duplicate_look_gear_state_page", T, ReviseOperation, "A page appears more than once in the look gear states.";
+    "duplicate_gear_controller", T, ReviseOperation, "The node already has a gear of this kind for this controller.";
+    "duplicate_gear_state_page", T, ReviseOperation, "A page appears more than once in the gear states.";
+    "duplicate_branch_name", T, ReviseOperation, "A branch with this name already exists.";
+    "duplicate_component_id", T, ReviseOperation, "A resource with this id already exists in the package.";
+    "resource_folder_conflict", T, ReviseOperation, "The folder path is already taken by a folder or resource.";
+    "duplicate_resource_id", TV, ReviseOperation, "Two resources in one package share an id.";
+    "duplicate_package_id", TV, ReviseOperation, "Two packages share an id.";
+    "duplicate_package_name", TV, ReviseOperation, "Two packages share a name (their directory).";
+    // Core transaction: references.
+    "resource_folder_not_empty", T, ReviseOperation, "The folder still holds folders or resources. Move or remove them first.";
+    "branch_not_empty", T, ReviseOperation, "The branch still holds folders or resources.";
+    "branch_referenced", T, ReviseOperation, "A resource still names a variant in this branch.";
+    "invalid_resource_reference", T, ReviseOperation, "A reference would point at a missing resource or one of the wrong kind.";
+    "invalid_component_reference", T, ReviseOperation, "The referenced component does not exist after the batch.";
+    "invalid_group_reference", T, ReviseOperation, "A node's group must be another group node in the same component.";
+    "package_referenced", T, ReviseOperation, "Something still references the package.";
+    "component_referenced", T, ReviseOperation, "Something still references the component.";
+    "component_has_package_dependencies", T, ReviseOperation, "The component still uses resources of its old package.";
+    // Core transaction: host actions.
+    "unavailable_resource_source_bytes", T, HostAction, "The resource's bytes are not loaded in this session, so it cannot be renamed, moved or rewritten. Stop and tell the user.";
+    "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
+    "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
+    // Core validation.
+    "missing_source", V, HostAction, "A file the project declares does not exist. Restore it, or remove the resource in the FairyGUI editor.";
+    "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
+    "corrupt_source", V, HostAction, "A file is empty or does not decode as its format. Replace it with a valid file.";
+    "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here, so the report is incomplete.";
+    "invalid_project_xml", V, HostAction, "The .fairy project file is malformed. Fix or restore it.";
+    "invalid_package_xml", V, HostAction, "A package.xml file is malformed. Fix or restore it.";
+    "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed. Fix or restore it.";
+    "invalid_component_xml", V, HostAction, "A component XML file is malformed or holds an unknown element. Fix or restore it.";
+    "invalid_project_value", V, HostAction, "A value breaks FairyGUI's lexical rules. Fix it in the file.";
+    "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it.";
+    "invalid_settings_json", V, HostAction, "A settings JSON file is malformed or has the wrong shape. Fix or restore it.";
+    "path_collision", V, HostAction, "Two output paths differ only in letter case; they collide on case-insensitive disks. Rename one.";
+    "unsafe_path", V, HostAction, "A path is absolute, escapes the project, or uses a reserved name. Rename it.";
+    "dangling_resource_reference", V, ReviseOperation, "A reference points at a resource that does not exist or is of the wrong kind. Retarget or remove it.";
+}
+
+/// The guide for a code, if the code is in the catalog.
+pub fn guide(code: &str) -> Option<&'static Guide> {
+    GUIDES.iter().find(|guide| guide.code == code)
+}
+
+/// The documentation URI of a code.
+pub fn docs_uri(code: &str) -> String {
+    format!("openfairygui://docs/diagnostics/{code}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn catalog_has_103_unique_codes() {
+        let codes: BTreeSet<_> = GUIDES.iter().map(|g| g.code).collect();
+        assert_eq!(codes.len(), GUIDES.len(), "duplicate codes in the catalog");
+        assert_eq!(GUIDES.len(), 103);
+    }
+
+    #[test]
+    fn every_project_diagnostic_code_has_a_guide() {
+        use crate::diagnostics::ProjectDiagnosticCode as C;
+        for code in [
+            C::InvalidProjectXml,
+            C::InvalidPackageXml,
+            C::InvalidBranchPackageXml,
+            C::InvalidComponentXml,
+            C::InvalidProjectValue,
+            C::DesktopIncompatibleGeometry,
+            C::InvalidSettingsJson,
+            C::InvalidUam,
+            C::DuplicatePackageId,
+            C::DuplicatePackageName,
+            C::DuplicateResourceId,
+            C::PathCollision,
+            C::UnsafePath,
+            C::DanglingResourceReference,
+            C::MissingSource,
+            C::UnreadableSource,
+            C::CorruptSource,
+            C::UnsupportedResourceKind,
+            C::DecodeCapabilityUnavailable,
+        ] {
+            assert!(
+                guide(code.as_str()).is_some(),
+                "{} has no guide",
+                code.as_str()
+            );
+        }
+    }
+}

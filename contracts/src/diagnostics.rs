@@ -1,0 +1,142 @@
+//! Project diagnostics: what the reader and the validator report about a project.
+
+use serde::{Deserialize, Serialize};
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// The stable codes of project (read and validation) diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectDiagnosticCode {
+    InvalidProjectXml,
+    InvalidPackageXml,
+    InvalidBranchPackageXml,
+    InvalidComponentXml,
+    InvalidProjectValue,
+    DesktopIncompatibleGeometry,
+    InvalidSettingsJson,
+    InvalidUam,
+    DuplicatePackageId,
+    DuplicatePackageName,
+    DuplicateResourceId,
+    PathCollision,
+    UnsafePath,
+    DanglingResourceReference,
+    MissingSource,
+    UnreadableSource,
+    CorruptSource,
+    UnsupportedResourceKind,
+    DecodeCapabilityUnavailable,
+}
+
+impl ProjectDiagnosticCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidProjectXml => "invalid_project_xml",
+            Self::InvalidPackageXml => "invalid_package_xml",
+            Self::InvalidBranchPackageXml => "invalid_branch_package_xml",
+            Self::InvalidComponentXml => "invalid_component_xml",
+            Self::InvalidProjectValue => "invalid_project_value",
+            Self::DesktopIncompatibleGeometry => "desktop_incompatible_geometry",
+            Self::InvalidSettingsJson => "invalid_settings_json",
+            Self::InvalidUam => "invalid_uam",
+            Self::DuplicatePackageId => "duplicate_package_id",
+            Self::DuplicatePackageName => "duplicate_package_name",
+            Self::DuplicateResourceId => "duplicate_resource_id",
+            Self::PathCollision => "path_collision",
+            Self::UnsafePath => "unsafe_path",
+            Self::DanglingResourceReference => "dangling_resource_reference",
+            Self::MissingSource => "missing_source",
+            Self::UnreadableSource => "unreadable_source",
+            Self::CorruptSource => "corrupt_source",
+            Self::UnsupportedResourceKind => "unsupported_resource_kind",
+            Self::DecodeCapabilityUnavailable => "decode_capability_unavailable",
+        }
+    }
+}
+
+/// One finding about the project, located as precisely as it can be.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectDiagnostic {
+    pub severity: Severity,
+    pub code: ProjectDiagnosticCode,
+    /// A model path such as `packages[3].resources[7].component.displayList[2].resource`.
+    pub path: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<String>,
+    /// The project-relative file the finding is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_path: Option<String>,
+}
+
+impl ProjectDiagnostic {
+    pub fn error(
+        code: ProjectDiagnosticCode,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(Severity::Error, code, path, message)
+    }
+
+    pub fn warning(
+        code: ProjectDiagnosticCode,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(Severity::Warning, code, path, message)
+    }
+
+    pub fn new(
+        severity: Severity,
+        code: ProjectDiagnosticCode,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            severity,
+            code,
+            path: path.into(),
+            message: message.into(),
+            package_id: None,
+            resource_id: None,
+            node_id: None,
+            source_path: None,
+        }
+    }
+
+    pub fn in_package(mut self, package_id: impl Into<String>) -> Self {
+        self.package_id = Some(package_id.into());
+        self
+    }
+
+    pub fn in_resource(mut self, resource_id: impl Into<String>) -> Self {
+        self.resource_id = Some(resource_id.into());
+        self
+    }
+
+    pub fn at_node(mut self, node_id: impl Into<String>) -> Self {
+        self.node_id = Some(node_id.into());
+        self
+    }
+
+    pub fn in_file(mut self, source_path: impl Into<String>) -> Self {
+        self.source_path = Some(source_path.into());
+        self
+    }
+}

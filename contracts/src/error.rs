@@ -1,0 +1,247 @@
+//! The failures a method can return, each with a stable `code` and its own fields.
+
+use serde::{Deserialize, Serialize};
+
+/// Why `openSession` could not open a project.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum OpenFailureReason {
+    ProjectNotFound,
+    NotAProjectFile,
+    NoProjectFile,
+    MultipleProjectFiles,
+    SymbolicLinkUnsupported,
+    /// ofgui addition: a project file has more than one hard link, so the sandbox cannot
+    /// vouch for where its other names lead.
+    HardLinkUnsupported,
+    AccessDenied,
+    ProjectReadFailed,
+    Unknown,
+}
+
+/// Why `queryEntity` refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum QueryFailureReason {
+    InvalidQuery,
+    NotFound,
+    Ambiguous,
+    ResponseBudgetExceeded,
+    NonJsonValue,
+}
+
+/// Why `readSessionState` or `readResourceBytes` refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ReadFailureReason {
+    InvalidQuery,
+    NotFound,
+    Ambiguous,
+    UnsupportedResource,
+    BytesUnavailable,
+    ResponseBudgetExceeded,
+    NonJsonValue,
+}
+
+/// Which kind of lock conflict happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum LockConflictKind {
+    /// This server already has a session open on the project.
+    InProcessSessionExists,
+    /// Another process holds the project's advisory lock.
+    AdvisoryLockConflict,
+}
+
+/// Why the host could not finish a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum UnhandledReason {
+    /// The backend component trapped; its session was closed.
+    Trap,
+    /// The backend call ran past its deadline; its session was closed.
+    Deadline,
+    /// The backend component exceeded its memory limit; its session was closed.
+    OutOfMemory,
+    /// The host failed for another reason.
+    Internal,
+}
+
+/// A failure, tagged by its stable `code`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(
+    tag = "code",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum BackendError {
+    /// The session does not exist: never opened, closed, or expired.
+    SessionNotFound { message: String, session_id: String },
+    /// The server already has its maximum number of open sessions.
+    SessionLimitExceeded { message: String, max_sessions: u32 },
+    /// The project is already open in another session.
+    LockConflict {
+        message: String,
+        kind: LockConflictKind,
+        canonical_path_key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        holder_session_id: Option<String>,
+    },
+    /// A read named a revision that is not the current one.
+    StaleRead {
+        message: String,
+        session_id: String,
+        expected_revision: u64,
+        actual_revision: u64,
+    },
+    /// `projectPath` is outside every allowed project root.
+    ProjectRootNotAllowed {
+        message: String,
+        project_path: String,
+    },
+    /// The project could not be opened.
+    ProjectOpenFailed {
+        message: String,
+        reason: OpenFailureReason,
+        project_path: String,
+    },
+    /// `queryEntity` refused the target or could not answer within budget.
+    EntityQueryFailed {
+        message: String,
+        session_id: String,
+        reason: QueryFailureReason,
+    },
+    /// `readSessionState` or `readResourceBytes` refused.
+    SessionReadFailed {
+        message: String,
+        session_id: String,
+        reason: ReadFailureReason,
+    },
+    /// The tool's arguments do not match its input schema or exceed the input budget.
+    InvalidInput {
+        message: String,
+        /// Where the input is wrong, as a JSON pointer-like path (`/target/selector`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+    },
+    /// No tool has this name.
+    UnknownTool { message: String, tool_name: String },
+    /// The complete tool result would exceed the tool's byte limit.
+    McpResponseBudgetExceeded { message: String, max_bytes: u64 },
+    /// The host could not complete the call; details go to the server log, never here.
+    BackendUnhandledError {
+        message: String,
+        reason: UnhandledReason,
+    },
+}
+
+impl BackendError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::SessionNotFound { .. } => "session_not_found",
+            Self::SessionLimitExceeded { .. } => "session_limit_exceeded",
+            Self::LockConflict { .. } => "lock_conflict",
+            Self::StaleRead { .. } => "stale_read",
+            Self::ProjectRootNotAllowed { .. } => "project_root_not_allowed",
+            Self::ProjectOpenFailed { .. } => "project_open_failed",
+            Self::EntityQueryFailed { .. } => "entity_query_failed",
+            Self::SessionReadFailed { .. } => "session_read_failed",
+            Self::InvalidInput { .. } => "invalid_input",
+            Self::UnknownTool { .. } => "unknown_tool",
+            Self::McpResponseBudgetExceeded { .. } => "mcp_response_budget_exceeded",
+            Self::BackendUnhandledError { .. } => "backend_unhandled_error",
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Self::SessionNotFound { message, .. }
+            | Self::SessionLimitExceeded { message, .. }
+            | Self::LockConflict { message, .. }
+            | Self::StaleRead { message, .. }
+            | Self::ProjectRootNotAllowed { message, .. }
+            | Self::ProjectOpenFailed { message, .. }
+            | Self::EntityQueryFailed { message, .. }
+            | Self::SessionReadFailed { message, .. }
+            | Self::InvalidInput { message, .. }
+            | Self::UnknownTool { message, .. }
+            | Self::McpResponseBudgetExceeded { message, .. }
+            | Self::BackendUnhandledError { message, .. } => message,
+        }
+    }
+
+    pub fn session_not_found(session_id: &str) -> Self {
+        Self::SessionNotFound {
+            message: format!("Session {session_id} does not exist or has been closed."),
+            session_id: session_id.to_string(),
+        }
+    }
+
+    pub fn stale_read(session_id: &str, expected: u64, actual: u64) -> Self {
+        Self::StaleRead {
+            message: format!(
+                "Expected revision {expected} does not match current revision {actual}."
+            ),
+            session_id: session_id.to_string(),
+            expected_revision: expected,
+            actual_revision: actual,
+        }
+    }
+
+    pub fn query_failed(
+        session_id: &str,
+        reason: QueryFailureReason,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::EntityQueryFailed {
+            message: message.into(),
+            session_id: session_id.to_string(),
+            reason,
+        }
+    }
+
+    pub fn read_failed(
+        session_id: &str,
+        reason: ReadFailureReason,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::SessionReadFailed {
+            message: message.into(),
+            session_id: session_id.to_string(),
+            reason,
+        }
+    }
+
+    pub fn invalid_input(message: impl Into<String>, path: Option<String>) -> Self {
+        Self::InvalidInput {
+            message: message.into(),
+            path,
+        }
+    }
+
+    pub fn unhandled(reason: UnhandledReason) -> Self {
+        let message = match reason {
+            UnhandledReason::Trap => {
+                "Backend tool execution failed: the backend stopped unexpectedly and its session was closed."
+            }
+            UnhandledReason::Deadline => {
+                "Backend tool execution failed: the call ran past its deadline and its session was closed."
+            }
+            UnhandledReason::OutOfMemory => {
+                "Backend tool execution failed: the backend ran out of memory and its session was closed."
+            }
+            UnhandledReason::Internal => "Backend tool execution failed.",
+        };
+        Self::BackendUnhandledError {
+            message: message.into(),
+            reason,
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! The ofgui wire contract.
+//!
+//! Everything an agent or a host sees crosses the wire as one of these types: the
+//! Unified Authoring Model ([`uam`]), the method inputs and outputs ([`api`]), the
+//! response envelope ([`envelope`]) and its errors ([`error`]), the diagnostic catalog
+//! ([`catalog`]) and the method catalog ([`methods`]). With the `schema` feature the
+//! JSON Schemas committed under `contracts/generated/` are derived from these types
+//! ([`schema`]).
+
+pub mod api;
+pub mod capabilities;
+pub mod catalog;
+pub mod diagnostics;
+pub mod envelope;
+pub mod error;
+pub mod methods;
+pub mod num;
+#[cfg(feature = "schema")]
+pub mod schema;
+pub mod uam;
+
+pub use num::Num;
+
+/// The generated contract snapshot (tools with their schemas, diagnostics, digest).
+pub const CONTRACT_JSON: &str = include_str!("../generated/contract.json");

@@ -1,0 +1,190 @@
+//! The method catalog: each backend method, its MCP tool and what it may fail with.
+//!
+//! Only methods this server really serves are listed; the tool list, the capability
+//! snapshot and the generated schemas all come from this one table.
+
+use crate::envelope::Stage;
+
+/// Error codes the MCP layer can return for any tool.
+pub const MCP_ERROR_CODES: &[&str] = &["invalid_input", "backend_unhandled_error"];
+
+/// One method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Method {
+    /// The backend method name (`getProjectOutline`).
+    pub name: &'static str,
+    /// The MCP tool name (`openfairygui_backend_get_project_outline`).
+    pub tool: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub stage: Stage,
+    /// Cap on the complete serialized tool result, when the result can be large.
+    pub max_response_bytes: Option<u64>,
+    /// Backend error codes this method can return (MCP-level codes are added for all).
+    pub errors: &'static [&'static str],
+}
+
+const RESPONSE_CAP: Option<u64> = Some(16_777_216);
+
+/// Every method this server serves, in tool order.
+pub const METHODS: &[Method] = &[
+    Method {
+        name: "getCapabilities",
+        tool: "openfairygui_backend_get_capabilities",
+        title: "Get Backend Capabilities",
+        description: "Returns what this backend can do: contract versions, the methods it serves, read limits, supported resource/node/gear kinds and the sandbox and session policy. Takes no arguments and never fails.",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: None,
+        errors: &[],
+    },
+    Method {
+        name: "openSession",
+        tool: "openfairygui_backend_open_session",
+        title: "Open Backend Session",
+        description: "Opens a FairyGUI project (its directory or its .fairy file, inside the server's allowed project roots) in a sandboxed session and returns the session at revision 0. One session per project at a time. May fail with: project_root_not_allowed, project_open_failed (reason: project_not_found, no_project_file, multiple_project_files, not_a_project_file, symbolic_link_unsupported, hard_link_unsupported, access_denied, project_read_failed), lock_conflict, session_limit_exceeded.",
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        stage: Stage::Runtime,
+        max_response_bytes: None,
+        errors: &[
+            "project_root_not_allowed",
+            "project_open_failed",
+            "lock_conflict",
+            "session_limit_exceeded",
+        ],
+    },
+    Method {
+        name: "getSession",
+        tool: "openfairygui_backend_get_session",
+        title: "Get Backend Session",
+        description: "Returns the session's current revision, dirty flag, fidelity and lock state. May fail with: session_not_found.",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: None,
+        errors: &["session_not_found"],
+    },
+    Method {
+        name: "getProjectOutline",
+        tool: "openfairygui_backend_get_project_outline",
+        title: "Get Project Outline",
+        description: "Returns the whole project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions. No property payloads and no bytes: query entities for those. May fail with: session_not_found.",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: RESPONSE_CAP,
+        errors: &["session_not_found"],
+    },
+    Method {
+        name: "queryEntity",
+        tool: "openfairygui_backend_query_entity",
+        title: "Query Entity Properties",
+        description: "Returns the properties of one entity by exact ids from the outline: the project, a package, a resource, a component, a display node, a controller or a transition. May fail with: session_not_found, entity_query_failed (reason: invalid_query, not_found, ambiguous, response_budget_exceeded).",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: None,
+        errors: &["session_not_found", "entity_query_failed"],
+    },
+    Method {
+        name: "readSessionState",
+        tool: "openfairygui_backend_read_session_state",
+        title: "Read Session State",
+        description: "Returns the complete committed model (UAM) without resource bytes, with the revision, dirty flag and the diagnostics found while reading the project. May fail with: session_not_found, stale_read (expectedRevision is not current), session_read_failed (reason: response_budget_exceeded).",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: RESPONSE_CAP,
+        errors: &[
+            "session_not_found",
+            "stale_read",
+            "session_read_failed",
+            "mcp_response_budget_exceeded",
+        ],
+    },
+    Method {
+        name: "readResourceBytes",
+        tool: "openfairygui_backend_read_resource_bytes",
+        title: "Read Resource Bytes",
+        description: "Returns one asset's primary file bytes (base64) as read when the session opened. expectedRevision is required. May fail with: session_not_found, stale_read, session_read_failed (reason: not_found, ambiguous, unsupported_resource for components, bytes_unavailable when the file was missing, response_budget_exceeded over 1 MiB).",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: RESPONSE_CAP,
+        errors: &[
+            "session_not_found",
+            "stale_read",
+            "session_read_failed",
+            "mcp_response_budget_exceeded",
+        ],
+    },
+    Method {
+        name: "closeSession",
+        tool: "openfairygui_backend_close_session",
+        title: "Close Backend Session",
+        description: "Closes the session and releases the project. Unsaved edits are discarded. May fail with: session_not_found.",
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        stage: Stage::Runtime,
+        max_response_bytes: None,
+        errors: &["session_not_found"],
+    },
+];
+
+/// The method behind a tool name.
+pub fn by_tool(tool: &str) -> Option<&'static Method> {
+    METHODS.iter().find(|m| m.tool == tool)
+}
+
+/// The method by its backend name.
+pub fn by_name(name: &str) -> Option<&'static Method> {
+    METHODS.iter().find(|m| m.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snake(name: &str) -> String {
+        let mut out = String::new();
+        for ch in name.chars() {
+            if ch.is_ascii_uppercase() {
+                out.push('_');
+                out.push(ch.to_ascii_lowercase());
+            } else {
+                out.push(ch);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn tool_names_follow_the_method_names() {
+        for method in METHODS {
+            assert_eq!(
+                method.tool,
+                format!("openfairygui_backend_{}", snake(method.name))
+            );
+        }
+    }
+
+    #[test]
+    fn read_only_tools_are_never_destructive() {
+        for method in METHODS {
+            assert!(!(method.read_only && method.destructive), "{}", method.name);
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! Generates the JSON Schemas and the contract snapshot from the Rust types.
+//!
+//! The snapshot is committed as `contracts/generated/contract.json`; the host embeds it to
+//! advertise tools, and a test regenerates it to catch drift. Each tool's schemas are
+//! self-contained (draft-07, local `definitions`), so clients need no network and no
+//! shared `$defs`, and no schema uses positional `items` (some clients drop such tools).
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::api::{
+    CloseSessionData, NoInput, OpenSessionInput, ProjectOutline, QueryEntityData, QueryEntityInput,
+    ReadResourceBytesInput, ReadSessionStateInput, ResourceBytesData, SessionInput,
+    SessionSnapshot, SessionStateData,
+};
+use crate::capabilities::Capabilities;
+use crate::catalog::GUIDES;
+use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, Failure, Success};
+use crate::error::BackendError;
+use crate::methods::{MCP_ERROR_CODES, METHODS, Method};
+
+/// Version of the snapshot layout itself.
+pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
+
+fn generator() -> SchemaGenerator {
+    SchemaSettings::draft07().into_generator()
+}
+
+fn finish(mut generator: SchemaGenerator, schema: Schema) -> Value {
+    let mut value = schema.to_value();
+    let definitions = generator.take_definitions(true);
+    if let Value::Object(object) = &mut value {
+        object.remove("$schema");
+        if !definitions.is_empty() {
+            object.insert("definitions".into(), Value::Object(definitions));
+        }
+    }
+    value
+}
+
+/// The input schema of a method.
+pub fn input_schema(method: &Method) -> Value {
+    let mut generator = generator();
+    let schema = match method.name {
+        "getCapabilities" => NoInput::json_schema(&mut generator),
+        "openSession" => OpenSessionInput::json_schema(&mut generator),
+        "getSession" | "getProjectOutline" | "closeSession" => {
+            SessionInput::json_schema(&mut generator)
+        }
+        "queryEntity" => QueryEntityInput::json_schema(&mut generator),
+        "readSessionState" => ReadSessionStateInput::json_schema(&mut generator),
+        "readResourceBytes" => ReadResourceBytesInput::json_schema(&mut generator),
+        other => unreachable!("no input type for method {other}"),
+    };
+    let mut value = finish(generator, schema);
+    if let Value::Object(object) = &mut value {
+        object.remove("title");
+        object.remove("description");
+    }
+    value
+}
+
+fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
+    match method.name {
+        "getCapabilities" => generator.subschema_for::<Success<Capabilities>>(),
+        "openSession" | "getSession" => generator.subschema_for::<Success<SessionSnapshot>>(),
+        "getProjectOutline" => generator.subschema_for::<Success<ProjectOutline>>(),
+        "queryEntity" => generator.subschema_for::<Success<QueryEntityData>>(),
+        "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
+        "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
+        "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
+        other => unreachable!("no output type for method {other}"),
+    }
+}
+
+/// Keeps only the error variants whose `code` is in `codes`.
+fn error_subset(all_errors: &Value, definitions: &Map<String, Value>, codes: &[&str]) -> Value {
+    let variants = all_errors
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let chosen: Vec<Value> = variants
+        .into_iter()
+        .filter(|variant| {
+            let resolved = resolve(variant, definitions);
+            let code = resolved
+                .pointer("/properties/code/const")
+                .or_else(|| resolved.pointer("/properties/code/enum/0"))
+                .and_then(Value::as_str);
+            code.is_some_and(|code| codes.contains(&code))
+        })
+        .collect();
+    json!({ "oneOf": chosen })
+}
+
+fn resolve<'a>(schema: &'a Value, definitions: &'a Map<String, Value>) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => reference
+            .strip_prefix("#/definitions/")
+            .and_then(|name| definitions.get(name))
+            .unwrap_or(schema),
+        None => schema,
+    }
+}
+
+/// The error codes a method's output may carry.
+pub fn error_codes(method: &Method) -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = method.errors.to_vec();
+    codes.extend_from_slice(MCP_ERROR_CODES);
+    codes
+}
+
+/// The output schema of a method: `{backendResult: success | failure}`.
+pub fn output_schema(method: &Method) -> Value {
+    let mut generator = generator();
+    let success = success_schema(method, &mut generator);
+    let failure = generator.subschema_for::<Failure<BackendError>>();
+    let mut definitions = generator.take_definitions(true);
+
+    // Narrow the failure's `error` to this method's codes, under a method-specific name.
+    let codes = error_codes(method);
+    let failure_value = resolve(&failure.to_value(), &definitions).clone();
+    let all_errors = failure_value
+        .pointer("/properties/error")
+        .map(|error| resolve(error, &definitions).clone())
+        .unwrap_or(Value::Null);
+    let errors = error_subset(&all_errors, &definitions, &codes);
+    let mut failure_value = failure_value;
+    if let Some(error) = failure_value.pointer_mut("/properties/error") {
+        *error = errors;
+    }
+    if let Value::Object(object) = &mut failure_value {
+        object.insert("title".into(), json!(format!("{}Failure", method.name)));
+    }
+    definitions.retain(|name, _| !name.starts_with("Failure"));
+    let failure_name = format!("{}Failure", method.name);
+    definitions.insert(failure_name.clone(), failure_value);
+
+    let mut schema = json!({
+        "type": "object",
+        "properties": {
+            "backendResult": {
+                "oneOf": [success.to_value(), { "$ref": format!("#/definitions/{failure_name}") }]
+            }
+        },
+        "required": ["backendResult"],
+        "additionalProperties": false,
+        "definitions": Value::Object(definitions),
+    });
+    prune_unused_definitions(&mut schema);
+    schema
+}
+
+/// Removes definitions nothing refers to (e.g. error variants another method uses).
+fn prune_unused_definitions(schema: &mut Value) {
+    loop {
+        let Some(definitions) = schema.get("definitions").and_then(Value::as_object) else {
+            return;
+        };
+        let mut without_definitions = schema.clone();
+        if let Value::Object(object) = &mut without_definitions {
+            object.remove("definitions");
+        }
+        let mut used = std::collections::BTreeSet::new();
+        collect_refs(&without_definitions, &mut used);
+        for definition in definitions.values() {
+            collect_refs(definition, &mut used);
+        }
+        let unused: Vec<String> = definitions
+            .keys()
+            .filter(|name| !used.contains(name.as_str()))
+            .cloned()
+            .collect();
+        if unused.is_empty() {
+            return;
+        }
+        if let Some(Value::Object(definitions)) = schema.get_mut("definitions") {
+            for name in unused {
+                definitions.remove(&name);
+            }
+        }
+    }
+}
+
+fn collect_refs(value: &Value, used: &mut std::collections::BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get("$ref") {
+                if let Some(name) = reference.strip_prefix("#/definitions/") {
+                    used.insert(name.to_string());
+                }
+            }
+            object.values().for_each(|v| collect_refs(v, used));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, used)),
+        _ => {}
+    }
+}
+
+/// The MCP annotations of a method's tool.
+pub fn annotations(method: &Method) -> Value {
+    let mut annotations = Map::new();
+    annotations.insert("title".into(), json!(method.title));
+    annotations.insert("readOnlyHint".into(), json!(method.read_only));
+    if !method.read_only {
+        // Set explicitly: MCP defaults destructiveHint to true for non-read-only tools.
+        annotations.insert("destructiveHint".into(), json!(method.destructive));
+    }
+    annotations.insert("idempotentHint".into(), json!(method.idempotent));
+    annotations.insert("openWorldHint".into(), json!(false));
+    Value::Object(annotations)
+}
+
+/// The complete contract snapshot, with its digest.
+pub fn snapshot() -> Value {
+    let tools: Vec<Value> = METHODS
+        .iter()
+        .map(|method| {
+            let mut tool = json!({
+                "name": method.tool,
+                "backendMethod": method.name,
+                "title": method.title,
+                "description": method.description,
+                "annotations": annotations(method),
+                "stage": method.stage,
+                "inputSchema": input_schema(method),
+                "outputSchema": output_schema(method),
+            });
+            if let Some(max) = method.max_response_bytes {
+                tool["maxResponseBytes"] = json!(max);
+            }
+            tool
+        })
+        .collect();
+    let diagnostics: Vec<Value> = GUIDES
+        .iter()
+        .map(|guide| {
+            json!({
+                "code": guide.code,
+                "owners": guide.owners,
+                "remediation": { "kind": guide.remediation, "message": guide.message },
+                "docsUri": crate::catalog::docs_uri(guide.code),
+            })
+        })
+        .collect();
+    let mut snapshot = json!({
+        "schemaVersion": SNAPSHOT_SCHEMA_VERSION,
+        "versions": {
+            "contractVersion": CONTRACT_VERSION,
+            "capabilitySchemaVersion": CAPABILITY_SCHEMA_VERSION,
+        },
+        "tools": tools,
+        "diagnostics": diagnostics,
+    });
+    let digest = hex(&Sha256::digest(
+        serde_json::to_vec(&snapshot).unwrap_or_default(),
+    ));
+    snapshot["digest"] = Value::String(digest);
+    snapshot
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The snapshot as committed: pretty JSON with a trailing newline.
+pub fn snapshot_text() -> String {
+    let mut text = serde_json::to_string_pretty(&snapshot()).unwrap_or_default();
+    text.push('\n');
+    text
+}
