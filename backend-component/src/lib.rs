@@ -5,5 +5,12 @@
 //! whose only storage is the preopened project directory; built natively it is a plain
 //! library for unit tests and benchmarks.
 
+pub mod budget;
 pub mod fs;
+pub mod outline;
+pub mod query;
 pub mod reader;
+pub mod session;
+
+#[cfg(target_arch = "wasm32")]
+mod component;

@@ -1,1 +1,301 @@
-fn main() {}
+//! Benchmarks the release `ofgui-mcp-host` on the real corpora and prints a table.
+//!
+//! Run with `cargo run --release -p bench`. It builds the host in release mode, then for
+//! each corpus project (copied to a temporary directory) starts the server, speaks MCP to
+//! it over stdio, and times each step from the client's side: request written to response
+//! read. Each figure is the median of several runs; peak RSS is the server's VmHWM.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+const RUNS: usize = 7;
+
+fn main() -> Result<()> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .context("workspace")?
+        .to_path_buf();
+    let host = build_host(&workspace)?;
+    let corpora = std::env::var_os("OFGUI_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("../shared/corpora"));
+    let cache = tempfile::tempdir()?;
+    let projects = [
+        (
+            "fairygui-unity-examples",
+            corpora.join("fairygui-unity-examples/UIProject"),
+            Probe::unity(),
+        ),
+        (
+            "openfairygui-experiments",
+            corpora.join("openfairygui-experiments/FairyGUI-Experiments"),
+            Probe::experiments(),
+        ),
+    ];
+
+    // Warm the compile cache once, as `ofgui-mcp-host precompile` would at install time.
+    let status = Command::new(&host)
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .arg("precompile")
+        .status()?;
+    if !status.success() {
+        bail!("precompile failed");
+    }
+
+    println!(
+        "| project | start→tools/list | open | outline | displayNode query | readSessionState | peak RSS |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (name, source, probe) in projects {
+        let copy = tempfile::tempdir()?;
+        copy_tree(&source, copy.path())?;
+        let mut samples = Samples::default();
+        for _ in 0..RUNS {
+            samples.push(run_once(&host, cache.path(), copy.path(), &probe)?);
+        }
+        println!(
+            "| {name} | {} | {} | {} | {} | {} | {:.1} MB |",
+            ms(samples.median(|s| s.start)),
+            ms(samples.median(|s| s.open)),
+            ms(samples.median(|s| s.outline)),
+            ms(samples.median(|s| s.query)),
+            ms(samples.median(|s| s.state)),
+            samples
+                .runs
+                .iter()
+                .map(|s| s.peak_rss_kb)
+                .max()
+                .unwrap_or(0) as f64
+                / 1024.0,
+        );
+    }
+    println!(
+        "\nmedian of {RUNS} runs; times measured by the client over stdio (request written → response read)."
+    );
+    Ok(())
+}
+
+/// What to query in a project.
+struct Probe {
+    package_id: &'static str,
+    component_id: &'static str,
+    node_id: &'static str,
+}
+
+impl Probe {
+    fn unity() -> Self {
+        Probe {
+            package_id: "zgmoraj4",
+            component_id: "gkq00",
+            node_id: "n4",
+        }
+    }
+
+    fn experiments() -> Self {
+        Probe {
+            package_id: "hzobybbt",
+            component_id: "biss0",
+            node_id: "n12_bist",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    start: Duration,
+    open: Duration,
+    outline: Duration,
+    query: Duration,
+    state: Duration,
+    peak_rss_kb: u64,
+}
+
+#[derive(Default)]
+struct Samples {
+    runs: Vec<Sample>,
+}
+
+impl Samples {
+    fn push(&mut self, sample: Sample) {
+        self.runs.push(sample);
+    }
+
+    fn median(&self, field: impl Fn(&Sample) -> Duration) -> Duration {
+        let mut values: Vec<Duration> = self.runs.iter().map(field).collect();
+        values.sort();
+        values[values.len() / 2]
+    }
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Client {
+    fn send(&mut self, message: &Value) -> Result<()> {
+        writeln!(self.stdin, "{message}")?;
+        self.stdin.flush()?;
+        Ok(())
+    }
+
+    /// Sends a request and waits for its response.
+    fn request(&mut self, method: &str, params: Value) -> Result<(Value, Duration)> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let started = Instant::now();
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))?;
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line)? == 0 {
+                bail!("server closed stdout");
+            }
+            let message: Value = serde_json::from_str(&line)?;
+            if message.get("id") == Some(&json!(id)) {
+                return Ok((message, started.elapsed()));
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> Result<(Value, Duration)> {
+        let (response, elapsed) = self.request(
+            "tools/call",
+            json!({ "name": tool, "arguments": arguments }),
+        )?;
+        let envelope = response
+            .pointer("/result/structuredContent/backendResult")
+            .cloned()
+            .with_context(|| format!("{tool}: no backendResult in {response}"))?;
+        if envelope["ok"] != json!(true) {
+            bail!("{tool} failed: {envelope}");
+        }
+        Ok((envelope["data"].clone(), elapsed))
+    }
+}
+
+fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<Sample> {
+    let started = Instant::now();
+    let mut child = Command::new(host)
+        .arg("--project-dir")
+        .arg(project)
+        .arg("--cache-dir")
+        .arg(cache)
+        .env("OFGUI_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()?;
+    let stdin = child.stdin.take().context("stdin")?;
+    let stdout = BufReader::new(child.stdout.take().context("stdout")?);
+    let mut client = Client {
+        child,
+        stdin,
+        stdout,
+        next_id: 0,
+    };
+    client.request(
+        "initialize",
+        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
+    )?;
+    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    client.request("tools/list", json!({}))?;
+    let start = started.elapsed();
+
+    let (session, open) = client.call(
+        "openfairygui_backend_open_session",
+        json!({ "projectPath": project }),
+    )?;
+    let id = session["sessionId"].clone();
+    let (_, outline) = client.call(
+        "openfairygui_backend_get_project_outline",
+        json!({ "sessionId": id }),
+    )?;
+    let target = json!({ "kind": "displayNode", "selector": {
+        "packageId": probe.package_id, "componentResourceId": probe.component_id, "displayNodeId": probe.node_id } });
+    let (_, query) = client.call(
+        "openfairygui_backend_query_entity",
+        json!({ "sessionId": id, "target": target }),
+    )?;
+    let (_, state) = client.call(
+        "openfairygui_backend_read_session_state",
+        json!({ "sessionId": id }),
+    )?;
+    client.call(
+        "openfairygui_backend_close_session",
+        json!({ "sessionId": id }),
+    )?;
+    let peak_rss_kb = peak_rss_kb(client.child.id());
+    drop(client.stdin);
+    client.child.wait()?;
+    Ok(Sample {
+        start,
+        open,
+        outline,
+        query,
+        state,
+        peak_rss_kb,
+    })
+}
+
+/// The process's peak resident set size (Linux `VmHWM`), 0 where unavailable.
+fn peak_rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmHWM:"))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn build_host(workspace: &Path) -> Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .current_dir(workspace)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "ofgui-host",
+            "--bin",
+            "ofgui-mcp-host",
+        ])
+        .status()?;
+    if !status.success() {
+        bail!("building ofgui-mcp-host failed");
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"));
+    Ok(target.join("release/ofgui-mcp-host"))
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}

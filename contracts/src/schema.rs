@@ -188,10 +188,10 @@ fn prune_unused_definitions(schema: &mut Value) {
 fn collect_refs(value: &Value, used: &mut std::collections::BTreeSet<String>) {
     match value {
         Value::Object(object) => {
-            if let Some(Value::String(reference)) = object.get("$ref") {
-                if let Some(name) = reference.strip_prefix("#/definitions/") {
-                    used.insert(name.to_string());
-                }
+            if let Some(Value::String(reference)) = object.get("$ref")
+                && let Some(name) = reference.strip_prefix("#/definitions/")
+            {
+                used.insert(name.to_string());
             }
             object.values().for_each(|v| collect_refs(v, used));
         }

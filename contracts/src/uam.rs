@@ -444,6 +444,13 @@ model! {
         pub instance_properties: Option<InstanceProperties>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub property_overrides: Option<Vec<ComponentPropertyOverride>>,
+        /// The XML `controller` attribute: `controllerName,pageId,…` pairs the instance
+        /// selects in the referenced component.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub controller_overrides: Option<String>,
+        /// The XML `pageController` attribute.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub page_controller: Option<String>,
     }
 
     /// One item of a list or tree.
@@ -727,6 +734,9 @@ model! {
 }
 
 /// Any resource, tagged by `kind`.
+// Components are most resources of a real project, so boxing the large variant would
+// only add an allocation per component.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "camelCase")]

@@ -1,1 +1,63 @@
-fn main() {}
+//! `ofgui-mcp-host`: MCP over stdio. Stdout carries protocol only; logs go to stderr.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use ofgui_host::cli::{Args, Command};
+use ofgui_host::mcp::OfguiServer;
+use ofgui_host::runtime::Runtime;
+use ofgui_host::service::Service;
+use rmcp::ServiceExt;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("OFGUI_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let args = Args::parse();
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("ofgui-mcp-host: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Args) -> anyhow::Result<()> {
+    let config = args.config()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match args.command.unwrap_or(Command::Serve) {
+        Command::Serve => runtime.block_on(serve(config)),
+        Command::Precompile => {
+            let Some(cache_dir) = config.cache_dir else {
+                anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");
+            };
+            Runtime::new(Some(&cache_dir), config.limits)?;
+            eprintln!("backend compiled into {}", cache_dir.display());
+            Ok(())
+        }
+    }
+}
+
+async fn serve(config: ofgui_host::service::ServiceConfig) -> anyhow::Result<()> {
+    tracing::info!(roots = ?config.roots, "serving MCP on stdio");
+    let service = Service::new(config);
+    service.warm_up();
+    service.start_idle_expiry();
+    let server = OfguiServer::new(service);
+    match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => {
+            running.waiting().await?;
+        }
+        // A client that closes stdin before initializing is not an error.
+        Err(error) => tracing::info!("client left before initializing: {error}"),
+    }
+    Ok(())
+}

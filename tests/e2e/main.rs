@@ -1,1 +1,23 @@
+//! End-to-end tests: the real `ofgui-mcp-host` binary, spoken to over stdio by rmcp's MCP
+//! client, on copies of the real corpora in `../shared/corpora` and the bundled example.
 
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
+/// Spawning the server and checking every result against its output schema.
+mod harness;
+
+/// Handshake, tool list, annotations and metadata.
+mod protocol;
+
+/// Opening the real corpus projects and reading them through every read tool.
+mod corpora;
+
+/// Failure envelopes: unknown tools, bad arguments, unknown sessions, bad selectors.
+mod errors;
+
+/// Session lifecycle: locks, limits, close.
+mod sessions;
+
+/// The sandbox as seen through the tools: roots, `..`, symlinks, hard links, siblings.
+mod sandbox;

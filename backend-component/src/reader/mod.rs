@@ -3,11 +3,28 @@
 //! The reader is lenient: a broken file becomes a [`ProjectDiagnostic`] and the rest of
 //! the project still opens. Only a project whose `.fairy` file cannot be read or parsed
 //! fails as a whole.
+//!
+//! Modules, one job each: [`project`] (`.fairy`, settings, branch and package
+//! directories), [`package`] (package XML, folders, resources, byte hydration),
+//! [`component`] (component XML), [`node`] (display nodes), [`gear`], [`transition`],
+//! [`values`] (attribute parsing), [`image_size`] (PNG/JPEG header size), [`jta`] (movie
+//! clip files) and [`diag`] (diagnostic locations).
 
-use std::collections::BTreeMap;
+mod component;
+mod diag;
+mod gear;
+mod image_size;
+mod jta;
+mod node;
+mod package;
+mod project;
+mod transition;
+mod values;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
-use ofgui_contracts::uam::UamProject;
+use ofgui_contracts::uam::{Size, UamProject, UamResource};
 
 use crate::fs::ProjectFs;
 
@@ -39,7 +56,105 @@ pub enum ReadError {
     Unreadable(String),
 }
 
+/// What the read has gathered besides the model.
+struct ReadState {
+    diagnostics: Vec<ProjectDiagnostic>,
+    complete: bool,
+    bytes: BTreeMap<String, Vec<u8>>,
+    documents: BTreeMap<String, Vec<u8>>,
+}
+
+/// A branch (`assets_<name>/`) and the package directories it holds.
+struct BranchDirs {
+    name: String,
+    packages: BTreeSet<String>,
+}
+
+/// UTF-8 text without a byte-order mark.
+fn decode_text(bytes: &[u8]) -> Result<&str, String> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))
+}
+
 /// Reads the project described by `fairy_file` (a file name in the root of `fs`).
-pub fn read_project(_fs: &dyn ProjectFs, _fairy_file: &str) -> Result<ProjectSource, ReadError> {
-    todo!("implemented by the reader")
+pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSource, ReadError> {
+    let mut st = ReadState {
+        diagnostics: Vec::new(),
+        complete: true,
+        bytes: BTreeMap::new(),
+        documents: BTreeMap::new(),
+    };
+    let header = project::read_fairy(fs, fairy_file, &mut st)?;
+    let settings = project::read_settings(fs, &mut st);
+    let branches = project::read_branches(fs, &mut st);
+
+    let mut packages = Vec::new();
+    let mut size_refs = Vec::new();
+    for dir in project::package_dirs(fs, &mut st) {
+        if let Some(read) = package::read_package(fs, packages.len(), &dir, &branches, &mut st) {
+            let index = packages.len();
+            size_refs.extend(read.size_refs.into_iter().map(|(r, s)| (index, r, s)));
+            packages.push(read.package);
+        }
+    }
+
+    let mut project = UamProject {
+        project_id: header.id,
+        project_type: header.project_type,
+        version: header.version,
+        branches: branches.into_iter().map(|b| b.name).collect(),
+        settings,
+        packages,
+    };
+    resolve_default_sizes(&mut project, size_refs);
+    Ok(ProjectSource {
+        project,
+        bytes: st.bytes,
+        documents: st.documents,
+        diagnostics: st.diagnostics,
+        complete: st.complete,
+    })
+}
+
+/// Gives nodes without a `size` attribute the size of the resource they show (image and
+/// movie clip dimensions, component size), which is what the editor means by leaving it
+/// out; an unresolvable reference keeps 0,0.
+fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node::SizeRef)>) {
+    if refs.is_empty() {
+        return;
+    }
+    let mut sizes: HashMap<(&str, &str), Size> = HashMap::new();
+    for package in &project.packages {
+        for resource in &package.resources {
+            let size = match resource {
+                UamResource::Image(r) => r.dimensions.clone(),
+                UamResource::MovieClip(r) => Some(r.dimensions.clone()),
+                UamResource::Component(r) => Some(r.component.size.clone()),
+                _ => None,
+            };
+            if let Some(size) = size {
+                sizes.insert((package.id.as_str(), resource.id()), size);
+            }
+        }
+    }
+    let resolved: Vec<(usize, usize, usize, Size)> = refs
+        .into_iter()
+        .filter_map(|(p, r, size_ref)| {
+            let own_id = project.packages.get(p)?.id.as_str();
+            let package_id = size_ref.package_id.as_deref().unwrap_or(own_id);
+            let size = sizes.get(&(package_id, size_ref.resource_id.as_str()))?;
+            Some((p, r, size_ref.node_index, size.clone()))
+        })
+        .collect();
+    for (p, r, n, size) in resolved {
+        let resource = project
+            .packages
+            .get_mut(p)
+            .and_then(|pk| pk.resources.get_mut(r));
+        if let Some(UamResource::Component(c)) = resource
+            && let Some(node) = c.component.display_list.get_mut(n)
+        {
+            node::node_base_mut(node).size = size;
+        }
+    }
 }

@@ -1,0 +1,790 @@
+//! Reads one package: `package.xml`, its `package_branch.xml` files, folders, resources,
+//! the primary bytes of every asset and the XML of every component.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io;
+
+use ofgui_contracts::Num;
+use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code, Severity};
+use ofgui_contracts::uam::{
+    AssetBase, ComponentResource, GenericAssetResource, ImageResource, ImageResourceProperties,
+    MovieClipFrame, MovieClipResource, MovieClipResourceProperties, PackagePublish, PublishAtlas,
+    ResourceFolder, Size, UamPackage, UamResource,
+};
+use roxmltree::Node;
+use serde_json::{Map, Value};
+
+use super::component::{empty_model, parse_component};
+use super::diag::Scope;
+use super::node::SizeRef;
+use super::values::{
+    Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple, strip_extension,
+};
+use super::{BranchDirs, ReadState, decode_text, image_size, jta};
+use crate::fs::ProjectFs;
+
+/// A package and the nodes (by resource index) whose size comes from their resource.
+pub(crate) struct PackageRead {
+    pub package: UamPackage,
+    pub size_refs: Vec<(usize, SizeRef)>,
+}
+
+/// One declared resource before its file is read.
+struct Draft {
+    resource: UamResource,
+    /// The XML `name` (the file name), which pairs main and branch variants.
+    file_name: String,
+    source_path: String,
+}
+
+/// What a package's XML files declare: resources in order and `<folder>` metadata
+/// (favorite, atlas) by (branch, path).
+#[derive(Default)]
+struct Declared {
+    resources: Vec<Draft>,
+    folders: BTreeMap<(String, String), (bool, String)>,
+}
+
+/// The attributes every resource has; the rest of an element is kind metadata.
+const COMMON_ATTRIBUTES: [&str; 5] = ["id", "name", "path", "exported", "favorite"];
+
+/// Reads package `dir` (a directory of `assets/`) as `packages[index]`; `None` when the
+/// directory has no readable `package.xml`.
+pub(crate) fn read_package(
+    fs: &dyn ProjectFs,
+    index: usize,
+    dir: &str,
+    branches: &[BranchDirs],
+    st: &mut ReadState,
+) -> Option<PackageRead> {
+    let xml_path = format!("assets/{dir}/package.xml");
+    let package_path = format!("packages[{index}]");
+    let bytes = match fs.read(&xml_path) {
+        Ok(bytes) => bytes,
+        // A directory without package.xml is not a package.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            st.unreadable(&package_path, &xml_path, None, &e);
+            return None;
+        }
+    };
+    let mut package = UamPackage {
+        id: String::new(),
+        name: dir.to_owned(),
+        compress_png: None,
+        jpeg_quality: None,
+        publish: None,
+        branch_names: Vec::new(),
+        folders: Vec::new(),
+        resources: Vec::new(),
+    };
+    let mut declared = Declared::default();
+    let mut scope = Scope::new(package_path.clone()).in_file(&xml_path);
+    let mut explicit_branch_names = None;
+
+    let parsed = decode_text(&bytes).and_then(|text| {
+        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+        let root = doc.root_element();
+        if root.tag_name().name() != "packageDescription" {
+            return Err(format!(
+                "root element is <{}>, not <packageDescription>",
+                root.tag_name().name()
+            ));
+        }
+        package.id = root.attribute("id").unwrap_or_default().to_owned();
+        scope.package_id = Some(package.id.clone()).filter(|id| !id.is_empty());
+        explicit_branch_names = read_description(root, &mut package, &mut scope);
+        let pkg_root = format!("assets/{dir}");
+        for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+            read_resources(resources, "", &pkg_root, &mut scope, &mut declared, 0);
+        }
+        Ok(())
+    });
+    st.documents.insert(xml_path.clone(), bytes);
+    if let Err(message) = parsed {
+        // The package still opens, with no resources.
+        scope.error(
+            Code::InvalidPackageXml,
+            "",
+            None,
+            format!("{xml_path}: {message}"),
+        );
+        declared = Declared::default();
+    }
+    st.diagnostics.append(&mut scope.diagnostics);
+
+    // Without an explicit slot table, every branch that has this package's directory.
+    package.branch_names = explicit_branch_names.unwrap_or_else(|| {
+        branches
+            .iter()
+            .filter(|b| b.packages.contains(dir))
+            .map(|b| b.name.clone())
+            .collect()
+    });
+    let main_count = declared.resources.len();
+    for branch in &package.branch_names {
+        read_branch_description(fs, &package.id, index, dir, branch, st, &mut declared);
+    }
+    link_branch_items(&package.branch_names, &mut declared.resources, main_count);
+    package.folders = read_folders(
+        fs,
+        dir,
+        &package.branch_names,
+        branches,
+        declared.folders,
+        st,
+    );
+
+    let mut size_refs = Vec::new();
+    for (j, draft) in declared.resources.into_iter().enumerate() {
+        let resource = hydrate(fs, &package.id, index, j, draft, st, &mut size_refs);
+        package.resources.push(resource);
+    }
+    Some(PackageRead { package, size_refs })
+}
+
+/// The `packageDescription` attributes and `<publish>`; returns the explicit
+/// `branchNames` slot table when the attribute is present and valid.
+fn read_description(
+    root: Node,
+    package: &mut UamPackage,
+    scope: &mut Scope,
+) -> Option<Vec<String>> {
+    let mut a = Attrs::new(root, scope, "");
+    package.compress_png = a.has("compressPNG").then(|| a.bool("compressPNG", false));
+    // An empty `jpegQuality` is the editor's "not set".
+    package.jpeg_quality = a
+        .raw("jpegQuality")
+        .filter(|v| !v.trim().is_empty())
+        .and_then(|_| a.opt_f64("jpegQuality"))
+        .map(Num);
+    let explicit = a.raw("branchNames").and_then(|raw| {
+        let names = serde_json::from_str::<Vec<String>>(raw)
+            .ok()
+            .filter(|names| {
+                let unique: BTreeSet<&String> = names.iter().collect();
+                unique.len() == names.len() && names.iter().all(|n| !n.is_empty())
+            });
+        if names.is_none() {
+            a.report(
+                "branchNames",
+                format!(
+                    "attribute branchNames='{raw}' is not a JSON array of distinct branch names"
+                ),
+            );
+        }
+        names
+    });
+    if let Some(publish) = root.children().find(|c| c.has_tag_name("publish")) {
+        package.publish = Some(read_publish(publish, &package.name, scope));
+    }
+    explicit
+}
+
+fn read_publish(el: Node, package_name: &str, scope: &mut Scope) -> PackagePublish {
+    let atlases: Vec<PublishAtlas> = el
+        .children()
+        .filter(|c| c.has_tag_name("atlas"))
+        .enumerate()
+        .map(|(i, atlas)| {
+            let at = format!(".publish.atlases[{i}]");
+            let mut a = Attrs::new(atlas, scope, &at);
+            PublishAtlas {
+                index: a.num("index", 0.0),
+                name: a.string("name"),
+                compression: a.bool("compression", false),
+            }
+        })
+        .collect();
+    let mut a = Attrs::new(el, scope, ".publish");
+    let atlas_keys = [
+        "maxAtlasSize",
+        "sizeOption",
+        "square",
+        "rotation",
+        "multiPage",
+    ];
+    let use_global_atlas_settings = !atlas_keys.iter().any(|k| a.has(k));
+    // Older editors wrote `npot="true"` instead of a size option.
+    let size_option = if a.has("npot") && a.bool("npot", false) {
+        "npot".to_owned()
+    } else {
+        a.string_or("sizeOption", "pot")
+    };
+    PackagePublish {
+        // An empty publish name means "publish under the package name".
+        name: a
+            .raw("name")
+            .filter(|n| !n.is_empty())
+            .unwrap_or(package_name)
+            .to_owned(),
+        path: a.string("path"),
+        branch_path: a.string("branchPath"),
+        package_count: a.num("packageCount", 0.0),
+        gen_code: a.bool("genCode", false),
+        code_path: a.string("codePath"),
+        use_global_atlas_settings,
+        max_atlas_size: a.num("maxAtlasSize", 2048.0),
+        size_option,
+        force_square: a.bool("square", false),
+        allow_rotation: a.bool("rotation", false),
+        paging: a.bool("multiPage", false),
+        extract_alpha: a.bool("extractAlpha", false),
+        max_atlas_index: a.num("maxAtlasIndex", 10.0),
+        atlases,
+        excluded_resource_ids: a
+            .raw("excluded")
+            .map(|r| {
+                r.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// `<folder id="/a/b/" favorite atlas>`; a branch folder's id may read `/:branch/a/`.
+fn folder_metadata(el: Node, branch: &str) -> Option<((String, String), (bool, String))> {
+    let id = el.attribute("id").unwrap_or_default();
+    let (branch, path) = match id.strip_prefix("/:") {
+        Some(rest) => {
+            let (b, p) = rest.split_once('/').unwrap_or((rest, ""));
+            (b.to_owned(), p.to_owned())
+        }
+        None if !id.is_empty() => (branch.to_owned(), id.to_owned()),
+        None => {
+            let parent = el.attribute("path").unwrap_or("/");
+            let name = el.attribute("name").unwrap_or_default();
+            (branch.to_owned(), format!("{parent}/{name}"))
+        }
+    };
+    let path = canonical_dir(&path).filter(|p| p != "/")?;
+    let favorite = el
+        .attribute("favorite")
+        .and_then(parse_bool)
+        .unwrap_or(false);
+    let atlas = el.attribute("atlas").unwrap_or_default().to_owned();
+    Some(((branch, path), (favorite, atlas)))
+}
+
+fn read_resource(
+    el: Node,
+    branch: &str,
+    pkg_root: &str,
+    scope: &mut Scope,
+    at: &str,
+) -> Option<Draft> {
+    let tag = el.tag_name().name();
+    let id = el.attribute("id").unwrap_or_default();
+    let known = matches!(
+        tag,
+        "image"
+            | "component"
+            | "movieclip"
+            | "sound"
+            | "misc"
+            | "font"
+            | "spine"
+            | "dragonbones"
+            | "swf"
+    );
+    if !known {
+        let mut d = ProjectDiagnostic::warning(
+            Code::UnsupportedResourceKind,
+            format!("{}{at}", scope.base),
+            format!("unsupported resource kind <{tag}> (id \"{id}\") is skipped"),
+        );
+        d.package_id = scope.package_id.clone();
+        d.resource_id = Some(id.to_owned()).filter(|i| !i.is_empty());
+        d.source_path = scope.source_path.clone();
+        scope.diagnostics.push(d);
+        return None;
+    }
+    let raw_name = el.attribute("name").unwrap_or_default();
+    let path = canonical_dir(el.attribute("path").unwrap_or("/"));
+    let Some(path) = path.filter(|_| is_safe_file_name(raw_name)) else {
+        let message = format!(
+            "resource \"{id}\" has an unsafe name or path (name=\"{raw_name}\", path=\"{}\") and is skipped",
+            el.attribute("path").unwrap_or_default()
+        );
+        let saved = scope.resource_id.replace(id.to_owned());
+        scope.error(Code::UnsafePath, at, None, message);
+        scope.resource_id = saved;
+        return None;
+    };
+    let source_path = format!("{pkg_root}{path}{raw_name}");
+    let mut a = Attrs::new(el, scope, at);
+    let exported = a.bool("exported", false);
+    let favorite = a.bool("favorite", false);
+    let base = |name: &str| AssetBase {
+        id: id.to_owned(),
+        name: name.to_owned(),
+        path: path.clone(),
+        exported,
+        favorite,
+        branch: branch.to_owned(),
+        branch_item_ids: Vec::new(),
+        source_path: Some(source_path.clone()),
+    };
+    let stem = strip_extension(raw_name);
+    let resource = match tag {
+        "image" => {
+            let scale9 = a.raw("scale9grid").and_then(|raw| parse_tuple(raw, 4));
+            let scale = a.raw("scale").unwrap_or_default();
+            let (scale_option, scale9_grid) = match (scale, scale9) {
+                ("9grid", Some(grid)) => (1, Some(grid.into_iter().map(Num).collect())),
+                ("9grid", None) => {
+                    a.report(
+                        "scale9grid",
+                        "scale=\"9grid\" needs scale9grid=\"x,y,width,height\"".to_owned(),
+                    );
+                    (0, None)
+                }
+                ("tile", _) => (2, None),
+                _ => (0, None),
+            };
+            UamResource::Image(ImageResource {
+                base: base(stem),
+                file_name: Some(raw_name.to_owned()),
+                dimensions: declared_size(&mut a),
+                image: ImageResourceProperties {
+                    texture_set_mode: a.string("atlas"),
+                    quality_option: a.string("qualityOption"),
+                    quality: a.num("quality", 0.0),
+                    smoothing: a.bool("smoothing", true),
+                    duplicate_padding: a.bool("duplicatePadding", false),
+                    scale_option,
+                    scale9_grid,
+                    tile_grid_indice: a.num("gridTile", 0.0),
+                },
+            })
+        }
+        "movieclip" => UamResource::MovieClip(MovieClipResource {
+            base: base(stem),
+            file_name: Some(raw_name.to_owned()),
+            dimensions: declared_size(&mut a).unwrap_or_default(),
+            movie_clip: MovieClipResourceProperties {
+                interval: Num::ZERO,
+                repeat_delay: Num::ZERO,
+                swing: false,
+                smoothing: a.bool("smoothing", true),
+                frames: Vec::new(),
+            },
+        }),
+        "component" => {
+            let name = raw_name
+                .len()
+                .checked_sub(4)
+                .filter(|&cut| raw_name.is_char_boundary(cut))
+                .filter(|&cut| raw_name[cut..].eq_ignore_ascii_case(".xml"))
+                .map_or(raw_name, |cut| &raw_name[..cut]);
+            UamResource::Component(ComponentResource {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                path: path.clone(),
+                exported,
+                favorite,
+                branch: branch.to_owned(),
+                branch_item_ids: Vec::new(),
+                source_path: Some(source_path.clone()),
+                component: empty_model(),
+            })
+        }
+        _ => {
+            let skeleton = matches!(tag, "spine" | "dragonbones");
+            let dimensions = if skeleton {
+                declared_size(&mut a)
+            } else {
+                None
+            };
+            let generic = GenericAssetResource {
+                base: base(stem),
+                // Fonts name their file `fileName`, the other kinds `file`.
+                file_name: (tag == "font").then(|| raw_name.to_owned()),
+                file: (tag != "font").then(|| raw_name.to_owned()),
+                dimensions,
+                metadata: metadata(el, tag, skeleton),
+            };
+            match tag {
+                "font" => UamResource::Font(generic),
+                "sound" => UamResource::Sound(generic),
+                "spine" => UamResource::Spine(generic),
+                "dragonbones" => UamResource::DragonBones(generic),
+                // `misc` and the legacy `swf`.
+                _ => UamResource::Misc(generic),
+            }
+        }
+    };
+    Some(Draft {
+        resource,
+        file_name: raw_name.to_owned(),
+        source_path,
+    })
+}
+
+/// `width`/`height` attributes, when either is present.
+fn declared_size(a: &mut Attrs) -> Option<Size> {
+    if !a.has("width") && !a.has("height") {
+        return None;
+    }
+    Some(Size {
+        width: a.num("width", 0.0),
+        height: a.num("height", 0.0),
+    })
+}
+
+/// The kind-specific attributes, verbatim; `swf` is marked so it can be written back.
+fn metadata(el: Node, tag: &str, skeleton: bool) -> Option<Map<String, Value>> {
+    let mut map = Map::new();
+    if tag == "swf" {
+        map.insert("tag".to_owned(), Value::String("swf".to_owned()));
+    }
+    for attr in el.attributes() {
+        let name = attr.name();
+        let sized = skeleton && (name == "width" || name == "height");
+        if !COMMON_ATTRIBUTES.contains(&name) && !sized {
+            map.insert(name.to_owned(), Value::String(attr.value().to_owned()));
+        }
+    }
+    (!map.is_empty()).then_some(map)
+}
+
+/// Appends the resources of `assets_<branch>/<dir>/package_branch.xml`, if any.
+fn read_branch_description(
+    fs: &dyn ProjectFs,
+    package_id: &str,
+    index: usize,
+    dir: &str,
+    branch: &str,
+    st: &mut ReadState,
+    declared: &mut Declared,
+) {
+    let pkg_root = format!("assets_{branch}/{dir}");
+    let xml_path = format!("{pkg_root}/package_branch.xml");
+    let package_path = format!("packages[{index}]");
+    let bytes = match fs.read(&xml_path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+        Err(e) => {
+            st.unreadable(&package_path, &xml_path, Some(package_id), &e);
+            return;
+        }
+    };
+    let mut scope = Scope::new(package_path).in_file(&xml_path);
+    scope.package_id = Some(package_id.to_owned()).filter(|id| !id.is_empty());
+    let mut branch_declared = Declared::default();
+    let parsed = decode_text(&bytes).and_then(|text| {
+        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+        let root = doc.root_element();
+        if root.tag_name().name() != "branchDescription" {
+            return Err(format!(
+                "root element is <{}>, not <branchDescription>",
+                root.tag_name().name()
+            ));
+        }
+        // Diagnostics index resources by their final position in the package.
+        let offset = declared.resources.len();
+        for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+            read_resources(
+                resources,
+                branch,
+                &pkg_root,
+                &mut scope,
+                &mut branch_declared,
+                offset,
+            );
+        }
+        Ok(())
+    });
+    st.documents.insert(xml_path.clone(), bytes);
+    match parsed {
+        Ok(()) => {
+            declared.resources.append(&mut branch_declared.resources);
+            declared.folders.append(&mut branch_declared.folders);
+        }
+        Err(message) => scope.error(
+            Code::InvalidBranchPackageXml,
+            "",
+            None,
+            format!("{xml_path}: {message}"),
+        ),
+    }
+    st.diagnostics.append(&mut scope.diagnostics);
+}
+
+/// The children of one `<resources>` element, in order, numbered from `offset` (the
+/// resources already read for the package).
+fn read_resources(
+    resources: Node,
+    branch: &str,
+    pkg_root: &str,
+    scope: &mut Scope,
+    declared: &mut Declared,
+    offset: usize,
+) {
+    for el in resources.children().filter(Node::is_element) {
+        if el.tag_name().name() == "folder" {
+            if let Some((key, meta)) = folder_metadata(el, branch) {
+                declared.folders.insert(key, meta);
+            }
+            continue;
+        }
+        let at = format!(".resources[{}]", offset + declared.resources.len());
+        if let Some(draft) = read_resource(el, branch, pkg_root, scope, &at) {
+            declared.resources.push(draft);
+        }
+    }
+}
+
+/// Fills each main resource's `branchItemIds`: one slot per branch name holding the id
+/// of the branch resource with the same path and file name, or `""`; all-empty → `[]`.
+fn link_branch_items(branch_names: &[String], drafts: &mut [Draft], main_count: usize) {
+    if branch_names.is_empty() || drafts.len() == main_count {
+        return;
+    }
+    let (main, branch_drafts) = drafts.split_at_mut(main_count);
+    let variants: HashMap<(&str, &str, &str), &str> = branch_drafts
+        .iter()
+        .map(|d| {
+            (
+                (d.resource.branch(), d.resource.path(), d.file_name.as_str()),
+                d.resource.id(),
+            )
+        })
+        .collect();
+    for draft in main {
+        let slots: Vec<String> = branch_names
+            .iter()
+            .map(|b| {
+                variants
+                    .get(&(b.as_str(), draft.resource.path(), draft.file_name.as_str()))
+                    .copied()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .collect();
+        if slots.iter().any(|s| !s.is_empty()) {
+            match &mut draft.resource {
+                UamResource::Component(c) => c.branch_item_ids = slots,
+                other => {
+                    if let Some(base) = other.asset_base_mut() {
+                        base.branch_item_ids = slots;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The union of the package's directories (main and branch) and its `<folder>` entries.
+fn read_folders(
+    fs: &dyn ProjectFs,
+    dir: &str,
+    branch_names: &[String],
+    branches: &[BranchDirs],
+    meta: BTreeMap<(String, String), (bool, String)>,
+    st: &mut ReadState,
+) -> Vec<ResourceFolder> {
+    let mut found: BTreeSet<(String, String)> = BTreeSet::new();
+    scan_dirs(fs, &format!("assets/{dir}"), "/", "", 0, &mut found, st);
+    for branch in branch_names {
+        let has_dir = branches
+            .iter()
+            .any(|b| &b.name == branch && b.packages.contains(dir));
+        if has_dir {
+            scan_dirs(
+                fs,
+                &format!("assets_{branch}/{dir}"),
+                "/",
+                branch,
+                0,
+                &mut found,
+                st,
+            );
+        }
+    }
+    found.extend(meta.keys().cloned());
+    found
+        .into_iter()
+        .map(|(branch, path)| {
+            let (favorite, atlas) = meta
+                .get(&(branch.clone(), path.clone()))
+                .cloned()
+                .unwrap_or_default();
+            ResourceFolder {
+                branch,
+                path,
+                favorite,
+                atlas,
+            }
+        })
+        .collect()
+}
+
+/// Deeper than any real package; stops a pathological tree from running away.
+const MAX_FOLDER_DEPTH: usize = 64;
+
+fn scan_dirs(
+    fs: &dyn ProjectFs,
+    fs_dir: &str,
+    model_dir: &str,
+    branch: &str,
+    depth: usize,
+    found: &mut BTreeSet<(String, String)>,
+    st: &mut ReadState,
+) {
+    if depth >= MAX_FOLDER_DEPTH {
+        return;
+    }
+    let entries = match fs.read_dir(fs_dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+        Err(e) => {
+            st.unreadable("packages", fs_dir, None, &e);
+            return;
+        }
+    };
+    for entry in entries.into_iter().filter(|e| e.is_dir) {
+        if !is_safe_file_name(&entry.name) {
+            continue;
+        }
+        let path = format!("{model_dir}{}/", entry.name);
+        let child = format!("{fs_dir}/{}", entry.name);
+        scan_dirs(fs, &child, &path, branch, depth + 1, found, st);
+        found.insert((branch.to_owned(), path));
+    }
+}
+
+/// Reads a resource's file: bytes (and size, frames) for assets, the model for
+/// components. Problems become diagnostics; the resource is always kept.
+fn hydrate(
+    fs: &dyn ProjectFs,
+    package_id: &str,
+    package_index: usize,
+    index: usize,
+    draft: Draft,
+    st: &mut ReadState,
+    size_refs: &mut Vec<(usize, SizeRef)>,
+) -> UamResource {
+    let Draft {
+        mut resource,
+        source_path,
+        ..
+    } = draft;
+    let path = format!("packages[{package_index}].resources[{index}]");
+    let bytes = match fs.read(&source_path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let resource_id = resource.id().to_owned();
+            if e.kind() == io::ErrorKind::NotFound {
+                let mut d = ProjectDiagnostic::error(
+                    Code::MissingSource,
+                    path,
+                    format!("declared file {source_path} does not exist"),
+                )
+                .in_resource(resource_id)
+                .in_file(source_path);
+                if !package_id.is_empty() {
+                    d = d.in_package(package_id);
+                }
+                st.diagnostics.push(d);
+            } else {
+                st.unreadable(&path, &source_path, Some(package_id), &e);
+                if let Some(d) = st.diagnostics.last_mut() {
+                    d.resource_id = Some(resource_id);
+                }
+            }
+            return resource;
+        }
+    };
+    match &mut resource {
+        UamResource::Component(component) => {
+            let mut scope = Scope::new(format!("{path}.component"))
+                .in_resource(&component.id)
+                .in_file(&source_path);
+            if !package_id.is_empty() {
+                scope = scope.in_package(package_id);
+            }
+            match decode_text(&bytes).and_then(|text| parse_component(text, &mut scope)) {
+                Ok(parsed) => {
+                    component.component = parsed.model;
+                    size_refs.extend(parsed.size_refs.into_iter().map(|r| (index, r)));
+                }
+                Err(message) => scope.error(
+                    Code::InvalidComponentXml,
+                    "",
+                    None,
+                    format!("{source_path}: {message}"),
+                ),
+            }
+            st.diagnostics.append(&mut scope.diagnostics);
+            st.documents.insert(source_path, bytes);
+        }
+        UamResource::Image(image) => {
+            // The header size wins over the size declared in package.xml.
+            if let Some((w, h)) = image_size::probe(&bytes) {
+                image.dimensions = Some(Size {
+                    width: Num(f64::from(w)),
+                    height: Num(f64::from(h)),
+                });
+            }
+            st.bytes.insert(source_path, bytes);
+        }
+        UamResource::MovieClip(clip) => {
+            // A .jta that does not parse keeps the declared values; validation reports it.
+            if let Some(parsed) = jta::parse(&bytes) {
+                clip.dimensions = Size {
+                    width: Num(parsed.width),
+                    height: Num(parsed.height),
+                };
+                let props = &mut clip.movie_clip;
+                props.interval = Num(parsed.interval);
+                props.repeat_delay = Num(parsed.repeat_delay);
+                props.swing = parsed.swing;
+                props.frames = parsed
+                    .frames
+                    .into_iter()
+                    .map(|f| MovieClipFrame {
+                        rect_x: Num(f.rect_x),
+                        rect_y: Num(f.rect_y),
+                        rect_width: Num(f.rect_width),
+                        rect_height: Num(f.rect_height),
+                        add_delay: Num(f.add_delay),
+                        sprite_id: String::new(),
+                    })
+                    .collect();
+            }
+            st.bytes.insert(source_path, bytes);
+        }
+        _ => {
+            st.bytes.insert(source_path, bytes);
+        }
+    }
+    resource
+}
+
+impl ReadState {
+    /// Records a file or directory that exists but cannot be read; the read is then
+    /// incomplete.
+    pub(crate) fn unreadable(
+        &mut self,
+        path: &str,
+        source_path: &str,
+        package_id: Option<&str>,
+        error: &io::Error,
+    ) {
+        let mut d = ProjectDiagnostic::new(
+            Severity::Error,
+            Code::UnreadableSource,
+            path,
+            format!("{source_path} cannot be read: {error}"),
+        )
+        .in_file(source_path);
+        if let Some(id) = package_id.filter(|id| !id.is_empty()) {
+            d = d.in_package(id);
+        }
+        self.diagnostics.push(d);
+        self.complete = false;
+    }
+}

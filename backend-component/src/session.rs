@@ -1,0 +1,259 @@
+//! One open project: the model, its bytes, its revision and what the reader found.
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::api::{ResourceSelector, UamFidelity};
+use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
+use ofgui_contracts::diagnostics::ProjectDiagnostic;
+use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
+use ofgui_contracts::uam::{UamProject, UamResource};
+
+use crate::budget;
+use crate::fs::ProjectFs;
+use crate::reader::{self, ReadError};
+
+/// Why a project could not be opened.
+#[derive(Debug, PartialEq)]
+pub struct OpenError {
+    pub reason: OpenFailureReason,
+    pub message: String,
+}
+
+/// An open project session.
+#[derive(Debug)]
+pub struct Session {
+    id: String,
+    project: UamProject,
+    bytes: BTreeMap<String, Vec<u8>>,
+    read_diagnostics: Vec<ProjectDiagnostic>,
+    read_complete: bool,
+    revision: u64,
+    last_saved_revision: u64,
+    dirty: bool,
+    fidelity: UamFidelity,
+}
+
+/// The revision and save state of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    pub fidelity: UamFidelity,
+}
+
+impl Session {
+    /// Reads the project whose `.fairy` file is `fairy_file` in the root of `fs`.
+    pub fn open(fs: &dyn ProjectFs, id: &str, fairy_file: &str) -> Result<Session, OpenError> {
+        let source = reader::read_project(fs, fairy_file).map_err(|error| match error {
+            ReadError::NotFound => OpenError {
+                reason: OpenFailureReason::ProjectNotFound,
+                message: "Project path does not exist.".into(),
+            },
+            ReadError::AccessDenied(detail) => OpenError {
+                reason: OpenFailureReason::AccessDenied,
+                message: format!("The project file could not be read: {detail}"),
+            },
+            ReadError::Unreadable(detail) => OpenError {
+                reason: OpenFailureReason::ProjectReadFailed,
+                message: format!("Project files could not be read. {detail}"),
+            },
+        })?;
+        // Saving patches only what changed, so anything read completely can be written
+        // back faithfully; a source that could not be read at all cannot.
+        let fidelity = if source.complete {
+            UamFidelity::Full
+        } else {
+            UamFidelity::Unsupported
+        };
+        Ok(Session {
+            id: id.to_string(),
+            project: source.project,
+            bytes: source.bytes,
+            read_diagnostics: source.diagnostics,
+            read_complete: source.complete,
+            revision: 0,
+            last_saved_revision: 0,
+            dirty: false,
+            fidelity,
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn project(&self) -> &UamProject {
+        &self.project
+    }
+
+    pub fn status(&self) -> Status {
+        Status {
+            revision: self.revision,
+            last_saved_revision: self.last_saved_revision,
+            dirty: self.dirty,
+            fidelity: self.fidelity,
+        }
+    }
+
+    pub fn read_diagnostics(&self) -> &[ProjectDiagnostic] {
+        &self.read_diagnostics
+    }
+
+    fn check_revision(&self, expected: u64) -> Result<(), BackendError> {
+        if expected == self.revision {
+            Ok(())
+        } else {
+            Err(BackendError::stale_read(&self.id, expected, self.revision))
+        }
+    }
+
+    /// The committed model without bytes, as `SessionStateData` JSON text, within the
+    /// session-state budget.
+    pub fn read_state(&self, expected_revision: Option<u64>) -> Result<String, BackendError> {
+        if let Some(expected) = expected_revision {
+            self.check_revision(expected)?;
+        }
+        let data = SessionStateView {
+            session_id: &self.id,
+            revision: self.revision,
+            last_saved_revision: self.last_saved_revision,
+            dirty: self.dirty,
+            uam_fidelity: self.fidelity,
+            project: &self.project,
+            read_diagnostics: &self.read_diagnostics,
+            read_complete: self.read_complete,
+        };
+        let text = serde_json::to_string(&data).map_err(|_| {
+            BackendError::read_failed(
+                &self.id,
+                ReadFailureReason::NonJsonValue,
+                "The session state is not representable as JSON.",
+            )
+        })?;
+        // The model's nesting is fixed by its types (well under the depth limit), so the
+        // serialized size is the budget that can actually bind.
+        budget::check_bytes(&text, &SESSION_STATE_LIMITS).map_err(|exceeded| {
+            BackendError::read_failed(
+                &self.id,
+                ReadFailureReason::ResponseBudgetExceeded,
+                format!(
+                    "{} Query entities one at a time instead.",
+                    exceeded.describe(&SESSION_STATE_LIMITS)
+                ),
+            )
+        })?;
+        Ok(text)
+    }
+
+    /// The primary bytes of one asset resource, as read at open.
+    pub fn read_resource_bytes(
+        &self,
+        expected_revision: u64,
+        selector: &ResourceSelector,
+    ) -> Result<&[u8], BackendError> {
+        self.check_revision(expected_revision)?;
+        let fail =
+            |reason, message: String| Err(BackendError::read_failed(&self.id, reason, message));
+        if !valid_id(&selector.package_id) || !valid_id(&selector.resource_id) {
+            return fail(
+                ReadFailureReason::InvalidQuery,
+                "packageId and resourceId must be strings of 1 to 256 characters.".into(),
+            );
+        }
+        let resource =
+            match find_resource(&self.project, &selector.package_id, &selector.resource_id) {
+                Lookup::Found(resource) => resource,
+                Lookup::NotFound(what) => return fail(ReadFailureReason::NotFound, what),
+                Lookup::Ambiguous(what) => return fail(ReadFailureReason::Ambiguous, what),
+            };
+        if matches!(resource, UamResource::Component(_)) {
+            return fail(
+                ReadFailureReason::UnsupportedResource,
+                format!(
+                    "Resource {} is a component; query it with queryEntity instead.",
+                    selector.resource_id
+                ),
+            );
+        }
+        let Some(bytes) = resource.source_path().and_then(|path| self.bytes.get(path)) else {
+            return fail(
+                ReadFailureReason::BytesUnavailable,
+                format!(
+                    "The bytes of resource {} are not loaded: its file was missing or unreadable when the session opened.",
+                    selector.resource_id
+                ),
+            );
+        };
+        if bytes.len() as u64 > RESOURCE_BYTES_MAX {
+            return fail(
+                ReadFailureReason::ResponseBudgetExceeded,
+                format!(
+                    "Resource {} has {} bytes, more than the {} bytes one read may return.",
+                    selector.resource_id,
+                    bytes.len(),
+                    RESOURCE_BYTES_MAX
+                ),
+            );
+        }
+        Ok(bytes)
+    }
+}
+
+/// [`SessionStateData`] by reference: the model is serialized in place, never cloned.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionStateView<'a> {
+    session_id: &'a str,
+    revision: u64,
+    last_saved_revision: u64,
+    dirty: bool,
+    uam_fidelity: UamFidelity,
+    project: &'a UamProject,
+    read_diagnostics: &'a [ProjectDiagnostic],
+    read_complete: bool,
+}
+
+/// True for an id or name a selector may carry.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().count() <= ofgui_contracts::api::MAX_ID_LEN
+}
+
+/// The outcome of an exact-id lookup.
+pub enum Lookup<T> {
+    Found(T),
+    NotFound(String),
+    Ambiguous(String),
+}
+
+/// Exactly one item matching, or why not.
+pub fn exactly_one<'a, T>(
+    mut matches: impl Iterator<Item = &'a T>,
+    what: impl Fn() -> String,
+) -> Lookup<&'a T> {
+    match (matches.next(), matches.next()) {
+        (Some(found), None) => Lookup::Found(found),
+        (None, _) => Lookup::NotFound(format!("No {} exists.", what())),
+        (Some(_), Some(_)) => Lookup::Ambiguous(format!("More than one {} exists.", what())),
+    }
+}
+
+/// Finds a resource by exact package and resource id.
+pub fn find_resource<'a>(
+    project: &'a UamProject,
+    package_id: &str,
+    resource_id: &str,
+) -> Lookup<&'a UamResource> {
+    let package = match exactly_one(
+        project.packages.iter().filter(|p| p.id == package_id),
+        || format!("package with id {package_id}"),
+    ) {
+        Lookup::Found(package) => package,
+        Lookup::NotFound(m) => return Lookup::NotFound(m),
+        Lookup::Ambiguous(m) => return Lookup::Ambiguous(m),
+    };
+    exactly_one(
+        package.resources.iter().filter(|r| r.id() == resource_id),
+        || format!("resource with id {resource_id} in package {package_id}"),
+    )
+}

@@ -1,0 +1,80 @@
+//! Command-line arguments, turned into a validated configuration before any work starts.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::{Parser, Subcommand};
+
+use crate::runtime::{InstanceLimits, default_cache_dir};
+use crate::sandbox::canonical_roots;
+use crate::service::ServiceConfig;
+
+/// Serves FairyGUI projects to AI agents over MCP (stdio), each project in its own
+/// sandboxed WebAssembly session.
+#[derive(Debug, Parser)]
+#[command(name = "ofgui-mcp-host", version, about)]
+pub struct Args {
+    /// A directory agents may open projects in (repeatable). Defaults to the roots in
+    /// OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS, else the current directory.
+    #[arg(long = "project-dir", value_name = "DIR", global = true)]
+    pub project_dirs: Vec<PathBuf>,
+
+    /// Most sessions open at once.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub max_sessions: u32,
+
+    /// Close clean sessions idle for this many seconds (0 never closes them).
+    #[arg(long, default_value_t = 1800)]
+    pub idle_timeout_secs: u64,
+
+    /// Where the compiled backend is cached (default: the user cache directory).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Compile the backend at every start instead of caching it.
+    #[arg(long)]
+    pub no_cache: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve MCP over stdio (the default).
+    Serve,
+    /// Compile the backend component into the cache now, so the first session opens fast.
+    Precompile,
+}
+
+impl Args {
+    /// Validates the arguments into the service configuration.
+    pub fn config(&self) -> Result<ServiceConfig> {
+        let mut roots = self.project_dirs.clone();
+        if roots.is_empty() {
+            if let Some(list) = std::env::var_os("OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS") {
+                roots = std::env::split_paths(&list)
+                    .filter(|path| !path.as_os_str().is_empty())
+                    .collect();
+                if roots.is_empty() {
+                    bail!("OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS is set but lists no project roots");
+                }
+            } else {
+                roots.push(std::env::current_dir()?);
+            }
+        }
+        let cache_dir = if self.no_cache {
+            None
+        } else {
+            self.cache_dir.clone().or_else(default_cache_dir)
+        };
+        Ok(ServiceConfig {
+            roots: canonical_roots(&roots)?,
+            max_sessions: self.max_sessions,
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            cache_dir,
+            limits: InstanceLimits::default(),
+        })
+    }
+}

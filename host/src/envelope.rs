@@ -1,0 +1,196 @@
+//! Builds the `{ok, meta, data|error}` envelopes.
+
+use std::time::Instant;
+
+use ofgui_contracts::envelope::{
+    BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, ResponseMeta, Stage,
+};
+use ofgui_contracts::error::BackendError;
+use serde_json::{Map, Value, json};
+
+use crate::bindings::{self, ErrorCode};
+
+/// One call in flight: when it started and how to label its response.
+pub struct Call {
+    request_id: String,
+    started: Instant,
+    stage: Stage,
+}
+
+/// Which session a response is about, and its revision when known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SessionRef<'a> {
+    pub id: Option<&'a str>,
+    pub revision: Option<u64>,
+}
+
+impl<'a> SessionRef<'a> {
+    pub fn new(id: &'a str, revision: Option<u64>) -> Self {
+        Self {
+            id: Some(id),
+            revision,
+        }
+    }
+}
+
+/// A method's `data`, with its JSON text when the backend produced it as text (so large
+/// results are not serialized again for the text content).
+pub struct Data {
+    pub value: Value,
+    pub text: Option<String>,
+}
+
+impl Data {
+    pub fn value(value: Value) -> Self {
+        Data { value, text: None }
+    }
+
+    /// Parses backend JSON text once, keeping the text.
+    pub fn parsed(text: String) -> Self {
+        let value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Data {
+            value,
+            text: Some(text),
+        }
+    }
+}
+
+/// An envelope as structured content and as the same JSON in text.
+pub struct Envelope {
+    pub value: Value,
+    pub text: String,
+}
+
+impl Envelope {
+    fn from_value(value: Value) -> Self {
+        let text = value.to_string();
+        Envelope { value, text }
+    }
+}
+
+/// A failure: the `error` object and the diagnostics for `meta`.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub error: Map<String, Value>,
+    pub diagnostics: Vec<BackendDiagnostic>,
+}
+
+impl Failure {
+    /// The code of the failure.
+    pub fn code(&self) -> &str {
+        self.error
+            .get("code")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+}
+
+impl From<BackendError> for Failure {
+    fn from(error: BackendError) -> Self {
+        let error = match serde_json::to_value(&error) {
+            Ok(Value::Object(map)) => map,
+            _ => {
+                let mut map = Map::new();
+                map.insert("code".into(), json!(error.code()));
+                map.insert("message".into(), json!(error.message()));
+                map
+            }
+        };
+        Failure {
+            error,
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
+impl From<bindings::BackendError> for Failure {
+    fn from(error: bindings::BackendError) -> Self {
+        let code = match error.code {
+            ErrorCode::ProjectOpenFailed => "project_open_failed",
+            ErrorCode::StaleRead => "stale_read",
+            ErrorCode::EntityQueryFailed => "entity_query_failed",
+            ErrorCode::SessionReadFailed => "session_read_failed",
+        };
+        let mut map = Map::new();
+        map.insert("code".into(), json!(code));
+        map.insert("message".into(), json!(error.message));
+        if let Ok(Value::Object(details)) = serde_json::from_str::<Value>(&error.details) {
+            for (key, value) in details {
+                if key != "code" && key != "message" {
+                    map.insert(key, value);
+                }
+            }
+        }
+        Failure {
+            error: map,
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
+impl Call {
+    pub fn start(stage: Stage) -> Self {
+        Call {
+            request_id: uuid::Uuid::new_v4().to_string(),
+            started: Instant::now(),
+            stage,
+        }
+    }
+
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    fn meta(&self, session: SessionRef<'_>, diagnostics: Vec<BackendDiagnostic>) -> ResponseMeta {
+        ResponseMeta {
+            request_id: self.request_id.clone(),
+            session_id: session.id.map(str::to_string),
+            revision: session.revision,
+            duration_ms: (self.started.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
+            warnings: Vec::new(),
+            diagnostics,
+            stage: self.stage,
+            contract_version: CONTRACT_VERSION.into(),
+            capability_schema_version: CAPABILITY_SCHEMA_VERSION,
+        }
+    }
+
+    /// `{ok: true, meta, data}`.
+    pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
+        let meta = self.meta(session, Vec::new());
+        match data.text {
+            Some(data_text) => {
+                let meta_text = serde_json::to_string(&meta).unwrap_or_default();
+                let text = format!(r#"{{"ok":true,"meta":{meta_text},"data":{data_text}}}"#);
+                let value = json!({ "ok": true, "meta": meta, "data": data.value });
+                Envelope { value, text }
+            }
+            None => Envelope::from_value(json!({ "ok": true, "meta": meta, "data": data.value })),
+        }
+    }
+
+    /// `{ok: false, meta, error}`; meta.diagnostics mirrors the error when nothing richer is given.
+    pub fn failure(&self, session: SessionRef<'_>, failure: Failure) -> Envelope {
+        let Failure { error, diagnostics } = failure;
+        let diagnostics = if diagnostics.is_empty() {
+            let code = error
+                .get("code")
+                .and_then(Value::as_str)
+                .unwrap_or("backend_unhandled_error");
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            vec![BackendDiagnostic::error(code, message)]
+        } else {
+            diagnostics
+        };
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|diagnostic| diagnostic.enriched(session.id))
+            .collect();
+        Envelope::from_value(
+            json!({ "ok": false, "meta": self.meta(session, diagnostics), "error": error }),
+        )
+    }
+}

@@ -1,0 +1,15 @@
+//! ofgui-mcp-host: serves FairyGUI projects to AI agents over MCP.
+//!
+//! The host is thin: protocol ([`mcp`]), sandbox ([`sandbox`]), session bookkeeping and
+//! limits ([`sessions`], [`service`]). Project semantics live in the backend component,
+//! which [`runtime`] runs with wasmtime, one instance per session.
+
+pub mod bindings;
+pub mod cli;
+pub mod envelope;
+pub mod input;
+pub mod mcp;
+pub mod runtime;
+pub mod sandbox;
+pub mod service;
+pub mod sessions;

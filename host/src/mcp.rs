@@ -1,0 +1,197 @@
+//! The MCP server: tools generated from the contract, every result an envelope.
+//!
+//! Tool calls never become JSON-RPC errors: unknown tools, malformed arguments and
+//! backend failures all come back as `isError` results whose
+//! `structuredContent.backendResult` is a schema-valid failure envelope.
+
+use std::sync::{Arc, OnceLock};
+
+use ofgui_contracts::envelope::Stage;
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::methods::{self, Method};
+use rmcp::ErrorData;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
+use tracing::Instrument;
+
+use crate::envelope::{Call, Envelope, Failure, SessionRef};
+use crate::input;
+use crate::service::Service;
+
+/// What the server tells every client at `initialize`.
+const INSTRUCTIONS: &str = "\
+ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
+1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots).
+2. Read openfairygui_backend_get_project_outline for exact ids and the current revision.
+3. Query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
+4. Use openfairygui_backend_read_session_state for the whole model and openfairygui_backend_read_resource_bytes for an asset's bytes (both take expectedRevision; on stale_read re-read the outline, and never retry blindly with a guessed revision; the same holds for stale_write once edits are available).
+5. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
+6. Close the session with openfairygui_backend_close_session when done.";
+
+/// The MCP handler.
+#[derive(Clone)]
+pub struct OfguiServer {
+    service: Arc<Service>,
+}
+
+impl OfguiServer {
+    pub fn new(service: Arc<Service>) -> Self {
+        Self { service }
+    }
+
+    /// Runs one tool call to completion; never fails at the protocol level.
+    pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> CallToolResult {
+        let Some(method) = methods::by_tool(name) else {
+            let call = Call::start(Stage::Runtime);
+            let failure = Failure::from(BackendError::UnknownTool {
+                message: format!("No tool named {name}; list the tools for the available names."),
+                tool_name: name.to_string(),
+            });
+            return tool_result(call.failure(SessionRef::default(), failure), true);
+        };
+        let input = Value::Object(arguments.unwrap_or_default());
+        if let Err(failure) = input::check(method, &input) {
+            let call = Call::start(method.stage);
+            return tool_result(call.failure(SessionRef::default(), failure), true);
+        }
+        let reply = self.service.call(method, input).await;
+        let oversized = method
+            .max_response_bytes
+            .filter(|max| result_size(&reply.envelope.text) > *max);
+        match oversized {
+            None => tool_result(reply.envelope, reply.is_error),
+            Some(max_bytes) => budget_failure(method, &reply.envelope.value, max_bytes),
+        }
+    }
+}
+
+/// Wraps an envelope: structured content plus the same JSON as text for clients that
+/// only read text.
+fn tool_result(envelope: Envelope, is_error: bool) -> CallToolResult {
+    let Envelope { value, text } = envelope;
+    let mut result = if is_error {
+        CallToolResult::error(vec![ContentBlock::text(text)])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    };
+    result.structured_content = Some(json!({ "backendResult": value }));
+    result
+}
+
+/// The size of the serialized result: the envelope twice, once as JSON and once as an
+/// escaped JSON string, plus the fixed frame. Computed, not serialized, because results
+/// can be megabytes.
+fn result_size(text: &str) -> u64 {
+    let escapes = text
+        .bytes()
+        .filter(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
+        .count();
+    (2 * text.len() + escapes + 128) as u64
+}
+
+/// The failure that replaces a result too big for its tool, instead of truncating it.
+fn budget_failure(method: &Method, envelope: &Value, max_bytes: u64) -> CallToolResult {
+    let session_id = envelope
+        .pointer("/meta/sessionId")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let call = Call::start(method.stage);
+    let failure = Failure::from(BackendError::McpResponseBudgetExceeded {
+        message: "The complete MCP tool response exceeds its byte limit.".into(),
+        max_bytes,
+    });
+    let reference = SessionRef {
+        id: session_id.as_deref(),
+        revision: None,
+    };
+    tool_result(call.failure(reference, failure), true)
+}
+
+/// The tool list, built once from the committed contract.
+fn tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let contract: Value =
+            serde_json::from_str(ofgui_contracts::CONTRACT_JSON).unwrap_or(Value::Null);
+        let digest = contract.get("digest").cloned().unwrap_or(Value::Null);
+        let entries = contract
+            .get("tools")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        entries
+            .iter()
+            .filter_map(|entry| tool(entry, &digest))
+            .collect()
+    })
+}
+
+fn object(value: Option<&Value>) -> Arc<JsonObject> {
+    Arc::new(
+        value
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default(),
+    )
+}
+
+fn tool(entry: &Value, digest: &Value) -> Option<Tool> {
+    let name = entry.get("name")?.as_str()?.to_string();
+    let method = methods::by_tool(&name)?;
+    let mut annotations = ToolAnnotations::default();
+    annotations.title = Some(method.title.to_string());
+    annotations.read_only_hint = Some(method.read_only);
+    annotations.destructive_hint = (!method.read_only).then_some(method.destructive);
+    annotations.idempotent_hint = Some(method.idempotent);
+    annotations.open_world_hint = Some(false);
+    let mut meta = Map::new();
+    meta.insert("openfairygui/backendMethod".into(), json!(method.name));
+    meta.insert("openfairygui/adapter".into(), json!("ofgui"));
+    meta.insert("openfairygui/contractDigest".into(), digest.clone());
+    let mut tool = Tool::new(name, method.description, object(entry.get("inputSchema")));
+    tool.title = Some(method.title.to_string());
+    tool.output_schema = Some(object(entry.get("outputSchema")));
+    tool.annotations = Some(annotations);
+    tool.meta = serde_json::from_value(Value::Object(meta)).ok();
+    Some(tool)
+}
+
+impl ServerHandler for OfguiServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "ofgui-mcp-host",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools().to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let span = tracing::info_span!("ofgui.tool", name = %request.name);
+        let started = std::time::Instant::now();
+        let result = self
+            .call(&request.name, request.arguments)
+            .instrument(span)
+            .await;
+        tracing::debug!(tool = %request.name, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "tool call");
+        Ok(result.into())
+    }
+}

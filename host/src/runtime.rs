@@ -1,0 +1,382 @@
+//! The wasmtime runtime: one Engine and one pre-linked component for the whole process,
+//! and a fresh Store + instance per project session.
+//!
+//! The component is embedded in the binary. Compiling it with Cranelift costs ~70 ms (far
+//! more in debug builds), so the compiled artifact is cached on disk and later starts
+//! only map it (~1 ms).
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, Linker, ResourceAny, ResourceTable};
+use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use crate::bindings::{Backend, BackendError, BackendPre, SessionStatus};
+use crate::sandbox::ResolvedProject;
+
+/// The backend component, built from this checkout by `build.rs`.
+pub const BACKEND_WASM: &[u8] = include_bytes!(env!("OFGUI_BACKEND_WASM_FILE"));
+
+/// How often the epoch ticks; deadlines are counted in ticks.
+const EPOCH_TICK: Duration = Duration::from_millis(50);
+
+/// Limits applied to every session instance.
+#[derive(Clone, Copy, Debug)]
+pub struct InstanceLimits {
+    /// Linear memory cap per session.
+    pub memory_bytes: usize,
+    /// Wall-clock budget of one backend call.
+    pub call_deadline: Duration,
+}
+
+impl Default for InstanceLimits {
+    fn default() -> Self {
+        Self {
+            memory_bytes: 1 << 30,
+            call_deadline: Duration::from_secs(60),
+        }
+    }
+}
+
+/// State of one session's Store: WASI context and resource limits.
+pub struct HostState {
+    ctx: WasiCtx,
+    table: ResourceTable,
+    limits: StoreLimits,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.ctx,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// The process-wide runtime.
+pub struct Runtime {
+    engine: Engine,
+    component: Component,
+    pre: BackendPre<HostState>,
+    limits: InstanceLimits,
+}
+
+/// A backend call that did not return normally.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The component reported a failure as data.
+    #[error("backend error {:?}: {}", .0.code, .0.message)]
+    Backend(BackendError),
+    /// The component trapped; the instance must not be used again.
+    #[error("backend trapped: {0:?}")]
+    Trap(wasmtime::Error),
+    /// The call ran past its deadline; the instance must not be used again.
+    #[error("backend call exceeded its deadline")]
+    Deadline,
+    /// The instance could not be set up.
+    #[error("backend setup failed: {0:#}")]
+    Setup(anyhow::Error),
+}
+
+impl CallError {
+    fn from_wasmtime(error: wasmtime::Error) -> Self {
+        match error.downcast_ref::<Trap>() {
+            Some(Trap::Interrupt) => CallError::Deadline,
+            _ => CallError::Trap(error),
+        }
+    }
+}
+
+/// One session's live component instance.
+pub struct Instance {
+    store: Store<HostState>,
+    backend: Backend,
+    project: ResourceAny,
+    deadline_ticks: u64,
+}
+
+impl Runtime {
+    /// Builds the engine and loads the component, from the compile cache when possible.
+    pub fn new(cache_dir: Option<&Path>, limits: InstanceLimits) -> Result<Arc<Runtime>> {
+        let mut config = Config::new();
+        config.epoch_interruption(true);
+        let engine = Engine::new(&config)?;
+        let component = load_component(&engine, cache_dir)?;
+        let mut linker = Linker::<HostState>::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+        let pre = BackendPre::new(linker.instantiate_pre(&component)?)?;
+
+        // Deadlines need a clock; a detached thread that only ticks is the cheapest one.
+        let ticker = engine.weak();
+        std::thread::Builder::new()
+            .name("ofgui-epoch".into())
+            .spawn(move || {
+                while let Some(engine) = ticker.upgrade() {
+                    engine.increment_epoch();
+                    drop(engine);
+                    std::thread::sleep(EPOCH_TICK);
+                }
+            })?;
+        Ok(Arc::new(Runtime {
+            engine,
+            component,
+            pre,
+            limits,
+        }))
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The loaded backend component (for inspecting its imports).
+    pub fn component(&self) -> &Component {
+        &self.component
+    }
+
+    /// Instantiates the component with `project.dir` as its only preopen (read-only) and
+    /// opens the project in it.
+    pub async fn open(
+        &self,
+        session_id: &str,
+        project: &ResolvedProject,
+    ) -> Result<Instance, CallError> {
+        let ctx = crate::sandbox::wasi_context(&project.dir).map_err(CallError::Setup)?;
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(self.limits.memory_bytes)
+            .trap_on_grow_failure(true)
+            .build();
+        let mut store = Store::new(
+            &self.engine,
+            HostState {
+                ctx,
+                table: ResourceTable::new(),
+                limits,
+            },
+        );
+        store.limiter(|state| &mut state.limits);
+        let deadline_ticks =
+            (self.limits.call_deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
+        store.set_epoch_deadline(deadline_ticks);
+        let backend = self
+            .pre
+            .instantiate_async(&mut store)
+            .await
+            .map_err(CallError::from_wasmtime)?;
+        let project = backend
+            .ofgui_backend_session()
+            .project()
+            .call_open(&mut store, session_id, &project.fairy_file)
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::Backend)?;
+        Ok(Instance {
+            store,
+            backend,
+            project,
+            deadline_ticks,
+        })
+    }
+}
+
+impl Instance {
+    fn arm(&mut self) {
+        self.store.set_epoch_deadline(self.deadline_ticks);
+    }
+
+    pub async fn status(&mut self) -> Result<SessionStatus, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_status(&mut self.store, self.project)
+            .await
+            .map_err(CallError::from_wasmtime)
+    }
+
+    pub async fn outline(&mut self) -> Result<String, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_outline(&mut self.store, self.project)
+            .await
+            .map_err(CallError::from_wasmtime)
+    }
+
+    pub async fn query_entity(&mut self, target: &str) -> Result<String, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_query_entity(&mut self.store, self.project, &target.to_string())
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::Backend)
+    }
+
+    pub async fn read_state(
+        &mut self,
+        expected_revision: Option<u64>,
+    ) -> Result<String, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_read_state(&mut self.store, self.project, expected_revision)
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::Backend)
+    }
+
+    pub async fn read_resource_bytes(
+        &mut self,
+        expected_revision: u64,
+        package_id: &str,
+        resource_id: &str,
+    ) -> Result<Vec<u8>, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_read_resource_bytes(
+                &mut self.store,
+                self.project,
+                expected_revision,
+                package_id,
+                resource_id,
+            )
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::Backend)
+    }
+
+    /// Drops the project resource, then the whole instance with its memory.
+    pub async fn close(mut self) {
+        self.arm();
+        // A failure here only means the instance is already unusable; it is dropped either way.
+        let _ = self.project.resource_drop_async(&mut self.store).await;
+    }
+}
+
+/// Loads the component: maps the cached compiled artifact, or compiles and caches it.
+fn load_component(engine: &Engine, cache_dir: Option<&Path>) -> Result<Component> {
+    let Some(cache_dir) = cache_dir else {
+        return Component::new(engine, BACKEND_WASM)
+            .map_err(anyhow::Error::from)
+            .context("compiling backend.wasm");
+    };
+    let path = artifact_path(engine, cache_dir);
+    if trusted_cache_file(&path) {
+        // SAFETY: the file was written by `store_artifact` below from `precompile_component`
+        // of this very engine configuration, in a directory only this user can write; wasmtime
+        // still checks its version and configuration header and rejects a mismatch.
+        match unsafe { Component::deserialize_file(engine, &path) } {
+            Ok(component) => return Ok(component),
+            Err(error) => tracing::warn!(
+                "ignoring unusable compile cache {}: {error:#}",
+                path.display()
+            ),
+        }
+    }
+    let compiled = engine
+        .precompile_component(BACKEND_WASM)
+        .map_err(anyhow::Error::from)
+        .context("compiling backend.wasm")?;
+    if let Err(error) = store_artifact(cache_dir, &path, &compiled) {
+        tracing::warn!(
+            "cannot write the compile cache to {}: {error:#}",
+            cache_dir.display()
+        );
+    }
+    // SAFETY: `compiled` was just produced by `precompile_component` of this engine.
+    unsafe { Component::deserialize(engine, &compiled) }
+        .map_err(anyhow::Error::from)
+        .context("loading compiled backend.wasm")
+}
+
+/// The cache file name: it changes whenever the component, wasmtime or the engine
+/// configuration changes, so a stale artifact is never picked up.
+fn artifact_path(engine: &Engine, cache_dir: &Path) -> PathBuf {
+    let mut hasher = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    let mut digest = Sha256::new();
+    digest.update(BACKEND_WASM);
+    digest.update(hasher.finish().to_le_bytes());
+    let key: String = digest.finalize()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    cache_dir.join(format!("backend-{key}.cwasm"))
+}
+
+#[cfg(unix)]
+fn private(metadata: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    metadata.permissions().mode() & 0o022 == 0
+}
+
+#[cfg(not(unix))]
+fn private(_: &std::fs::Metadata) -> bool {
+    true
+}
+
+/// Only a regular file in a directory nobody else can write is trusted.
+fn trusted_cache_file(path: &Path) -> bool {
+    let file_ok = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && private(&m));
+    let dir_ok = path
+        .parent()
+        .and_then(|dir| std::fs::symlink_metadata(dir).ok())
+        .is_some_and(|m| m.is_dir() && private(&m));
+    file_ok && dir_ok
+}
+
+fn store_artifact(cache_dir: &Path, path: &Path, compiled: &[u8]) -> Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(cache_dir)?;
+    // Write then rename, so a concurrent start never maps a half-written file.
+    let temporary = cache_dir.join(format!(".{}.tmp", uuid::Uuid::new_v4()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let result = (|| {
+        use std::io::Write;
+        let mut file = options.open(&temporary)?;
+        file.write_all(compiled)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    Ok(result?)
+}
+
+/// The default compile cache directory: `$OFGUI_CACHE_DIR`, else the user cache directory.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("OFGUI_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(dir).join("ofgui"));
+    }
+    if cfg!(target_os = "macos") {
+        return std::env::var_os("HOME")
+            .map(|home| PathBuf::from(home).join("Library/Caches/ofgui"));
+    }
+    if cfg!(windows) {
+        return std::env::var_os("LOCALAPPDATA")
+            .map(|dir| PathBuf::from(dir).join("ofgui").join("cache"));
+    }
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/ofgui"))
+}

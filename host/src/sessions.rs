@@ -1,0 +1,127 @@
+//! The session registry: ids, limits, one session per project, idle expiry.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::runtime::Instance;
+use crate::sandbox::ResolvedProject;
+
+/// A live session: its project and its component instance (one call at a time).
+pub struct Session {
+    pub id: String,
+    pub project: ResolvedProject,
+    pub instance: tokio::sync::Mutex<Option<Instance>>,
+    last_used: Mutex<Instant>,
+}
+
+impl Session {
+    pub fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    fn idle_for(&self) -> Duration {
+        lock(&self.last_used).elapsed()
+    }
+}
+
+/// Why a session could not be registered.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReserveError {
+    Full { max_sessions: u32 },
+    Conflict { holder: Option<String> },
+}
+
+#[derive(Default)]
+struct Table {
+    sessions: HashMap<String, Arc<Session>>,
+    /// Project keys claimed by open or opening sessions, with the holder's id.
+    claims: HashMap<String, String>,
+}
+
+/// All sessions of this server.
+pub struct Registry {
+    table: Mutex<Table>,
+    max_sessions: u32,
+}
+
+/// Locks a mutex, recovering the data if a panic poisoned it (the data stays consistent:
+/// every critical section here is a few map operations).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Registry {
+    pub fn new(max_sessions: u32) -> Self {
+        Self {
+            table: Mutex::new(Table::default()),
+            max_sessions,
+        }
+    }
+
+    /// Claims a project for a new session id, checking capacity first.
+    pub fn reserve(&self, session_id: &str, key: &str) -> Result<(), ReserveError> {
+        let mut table = lock(&self.table);
+        if table.claims.len() as u32 >= self.max_sessions {
+            return Err(ReserveError::Full {
+                max_sessions: self.max_sessions,
+            });
+        }
+        if let Some(holder) = table.claims.get(key) {
+            let holder = table.sessions.contains_key(holder).then(|| holder.clone());
+            return Err(ReserveError::Conflict { holder });
+        }
+        table.claims.insert(key.to_string(), session_id.to_string());
+        Ok(())
+    }
+
+    /// Releases a claim whose open failed.
+    pub fn release(&self, key: &str) {
+        lock(&self.table).claims.remove(key);
+    }
+
+    /// Registers an opened session under its claim.
+    pub fn insert(&self, id: String, project: ResolvedProject, instance: Instance) -> Arc<Session> {
+        let session = Arc::new(Session {
+            id: id.clone(),
+            project,
+            instance: tokio::sync::Mutex::new(Some(instance)),
+            last_used: Mutex::new(Instant::now()),
+        });
+        lock(&self.table).sessions.insert(id, session.clone());
+        session
+    }
+
+    /// Looks a session up and renews its idle timer.
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        let session = lock(&self.table).sessions.get(id).cloned();
+        if let Some(session) = &session {
+            session.touch();
+        }
+        session
+    }
+
+    /// Removes a session and frees its project.
+    pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
+        let mut table = lock(&self.table);
+        let session = table.sessions.remove(id)?;
+        table.claims.remove(&session.project.key);
+        Some(session)
+    }
+
+    /// Sessions idle for longer than `timeout`.
+    pub fn idle(&self, timeout: Duration) -> Vec<Arc<Session>> {
+        lock(&self.table)
+            .sessions
+            .values()
+            .filter(|session| session.idle_for() >= timeout)
+            .cloned()
+            .collect()
+    }
+
+    pub fn max_sessions(&self) -> u32 {
+        self.max_sessions
+    }
+}

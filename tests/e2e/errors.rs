@@ -1,0 +1,180 @@
+use serde_json::{Map, Value, json};
+
+use crate::harness::*;
+
+async fn opened() -> (Workspace, Server, String) {
+    let workspace = Workspace::new();
+    let project = workspace.add("example", &example_project());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    (workspace, server, id)
+}
+
+#[tokio::test]
+async fn unknown_tools_and_bad_arguments_get_failure_envelopes() {
+    let (_workspace, server, id) = opened().await;
+
+    let (envelope, is_error) = server.call("openfairygui_backend_publish", json!({})).await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "unknown_tool");
+    assert_eq!(envelope["meta"]["diagnostics"][0]["code"], "unknown_tool");
+
+    for (tool, arguments) in [
+        (GET, json!({})),
+        (GET, json!({ "sessionId": 42 })),
+        (GET, json!({ "sessionId": "" })),
+        (GET, json!({ "sessionId": id, "extra": true })),
+        (OPEN, json!({ "projectPath": "" })),
+        (OPEN, json!({})),
+        (STATE, json!({ "sessionId": id, "expectedRevision": -1 })),
+        (STATE, json!({ "sessionId": id, "expectedRevision": "0" })),
+        (
+            BYTES,
+            json!({ "sessionId": id, "selector": { "packageId": "main0001", "resourceId": "img0" } }),
+        ),
+        (
+            BYTES,
+            json!({ "sessionId": id, "expectedRevision": 0, "selector": { "packageId": "main0001" } }),
+        ),
+        (CAPABILITIES, json!({ "unexpected": 1 })),
+        (QUERY, json!({ "sessionId": id })),
+    ] {
+        let error = server.err(tool, arguments.clone()).await;
+        assert_eq!(error["code"], "invalid_input", "{tool} {arguments}");
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+
+    // No arguments at all is the same as `{}`.
+    let (envelope, is_error) = server.call_raw(GET, None).await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "invalid_input");
+
+    // An input over budget is refused before anything parses it.
+    let mut deep = json!(0);
+    for _ in 0..40 {
+        deep = json!([deep]);
+    }
+    let error = server
+        .err(GET, json!({ "sessionId": id, "deep": deep }))
+        .await;
+    assert_eq!(error["code"], "invalid_input");
+
+    // The server keeps serving.
+    server.ok(GET, json!({ "sessionId": id })).await;
+}
+
+#[tokio::test]
+async fn unknown_sessions_are_reported_by_every_session_tool() {
+    let (_workspace, server, _) = opened().await;
+    let missing = "00000000-0000-0000-0000-000000000000";
+    for (tool, arguments) in [
+        (GET, json!({ "sessionId": missing })),
+        (OUTLINE, json!({ "sessionId": missing })),
+        (
+            QUERY,
+            json!({ "sessionId": missing, "target": { "kind": "project" } }),
+        ),
+        (STATE, json!({ "sessionId": missing })),
+        (
+            BYTES,
+            json!({ "sessionId": missing, "expectedRevision": 0, "selector": { "packageId": "p", "resourceId": "r" } }),
+        ),
+        (CLOSE, json!({ "sessionId": missing })),
+    ] {
+        let (envelope, is_error) = server.call(tool, arguments).await;
+        assert!(is_error);
+        assert_eq!(envelope["error"]["code"], "session_not_found", "{tool}");
+        assert_eq!(envelope["error"]["sessionId"], missing);
+        let diagnostic = &envelope["meta"]["diagnostics"][0];
+        assert_eq!(diagnostic["owner"], "backend");
+        assert_eq!(
+            diagnostic["docsUri"],
+            "openfairygui://docs/diagnostics/session_not_found"
+        );
+        assert_eq!(diagnostic["remediation"]["kind"], "host-action");
+        assert!(
+            diagnostic["remediation"].get("read").is_none(),
+            "host actions offer no read"
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_selectors_are_invalid_queries_and_missing_entities_are_not_found() {
+    let (_workspace, server, id) = opened().await;
+    let invalid: Vec<Value> = vec![
+        json!([]),
+        json!({ "kind": "project", "selector": {} }),
+        json!({ "kind": "package", "selector": {} }),
+        json!({ "kind": "resource", "selector": { "packageId": "main0001" } }),
+        json!({ "kind": "package", "selector": { "packageId": "main0001", "extra": "x" } }),
+        json!({ "kind": "package", "selector": { "packageId": "" } }),
+        json!({ "kind": "package", "selector": { "packageId": "x".repeat(257) } }),
+        json!({ "kind": "package", "selector": { "packageId": 5 } }),
+        json!({ "kind": "gadget" }),
+    ];
+    for target in invalid {
+        let error = server
+            .err(QUERY, json!({ "sessionId": id, "target": target.clone() }))
+            .await;
+        assert_eq!(error["code"], "entity_query_failed", "{target}");
+        assert_eq!(error["reason"], "invalid_query", "{target}");
+    }
+    let not_found = [
+        json!({ "kind": "package", "selector": { "packageId": "nope" } }),
+        json!({ "kind": "component", "selector": { "packageId": "main0001", "componentResourceId": "img0" } }),
+        json!({ "kind": "displayNode", "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n99" } }),
+        json!({ "kind": "controller", "selector": { "packageId": "main0001", "componentResourceId": "view0", "controllerName": "missing" } }),
+        json!({ "kind": "transition", "selector": { "packageId": "main0001", "componentResourceId": "view0", "transitionName": "outro" } }),
+    ];
+    for target in not_found {
+        let error = server
+            .err(QUERY, json!({ "sessionId": id, "target": target.clone() }))
+            .await;
+        assert_eq!(error["reason"], "not_found", "{target}");
+    }
+
+    // Resource bytes: components have none, missing ids are not found.
+    let error = server
+        .err(BYTES, json!({ "sessionId": id, "expectedRevision": 0, "selector": { "packageId": "main0001", "resourceId": "view0" } }))
+        .await;
+    assert_eq!(error["reason"], "unsupported_resource");
+    let error = server
+        .err(BYTES, json!({ "sessionId": id, "expectedRevision": 0, "selector": { "packageId": "main0001", "resourceId": "zzz" } }))
+        .await;
+    assert_eq!(error["reason"], "not_found");
+}
+
+#[tokio::test]
+async fn stale_revisions_are_refused_with_both_revisions() {
+    let (_workspace, server, id) = opened().await;
+    let (envelope, _) = server
+        .call(STATE, json!({ "sessionId": id, "expectedRevision": 3 }))
+        .await;
+    assert_eq!(envelope["error"]["code"], "stale_read");
+    assert_eq!(envelope["error"]["expectedRevision"], 3);
+    assert_eq!(envelope["error"]["actualRevision"], 0);
+    assert_eq!(envelope["meta"]["revision"], 0);
+    let remediation = &envelope["meta"]["diagnostics"][0]["remediation"];
+    assert_eq!(remediation["kind"], "refresh-and-replan");
+    assert_eq!(remediation["read"]["method"], "getProjectOutline");
+    assert_eq!(
+        remediation["read"]["input"]["sessionId"],
+        Value::String(id.clone())
+    );
+
+    // The stale check comes before the selector check.
+    let error = server
+        .err(BYTES, json!({ "sessionId": id, "expectedRevision": 1, "selector": { "packageId": "nope", "resourceId": "nope" } }))
+        .await;
+    assert_eq!(error["code"], "stale_read");
+}
+
+#[tokio::test]
+async fn arguments_may_be_omitted_only_where_the_schema_allows() {
+    let (_workspace, server, _) = opened().await;
+    let (envelope, is_error) = server.call_raw(CAPABILITIES, None).await;
+    assert!(!is_error, "{envelope}");
+    let (envelope, is_error) = server.call_raw(CAPABILITIES, Some(Map::new())).await;
+    assert!(!is_error, "{envelope}");
+}

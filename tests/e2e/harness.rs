@@ -1,0 +1,210 @@
+//! Spawns the real `ofgui-mcp-host` binary and talks MCP to it over stdio with rmcp's client.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, Tool};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Map, Value};
+use tokio::process::Command;
+
+/// The real corpora: `$OFGUI_CORPORA`, else `../shared/corpora` beside the repository.
+pub fn corpora() -> PathBuf {
+    std::env::var_os("OFGUI_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora"))
+}
+
+pub fn unity_corpus() -> PathBuf {
+    corpora().join("fairygui-unity-examples/UIProject")
+}
+
+pub fn experiments_corpus() -> PathBuf {
+    corpora().join("openfairygui-experiments/FairyGUI-Experiments")
+}
+
+pub fn example_project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/HelloFairy")
+}
+
+/// Copies a directory tree (the corpora are read-only; tests work on copies).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy root");
+    for entry in std::fs::read_dir(from).expect("read corpus dir") {
+        let entry = entry.expect("dir entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// A temporary workspace holding copies of projects, used as the server's allowed root.
+pub struct Workspace {
+    pub dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    pub fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Copies `project` into the workspace under `name` and returns its path.
+    pub fn add(&self, name: &str, project: &Path) -> PathBuf {
+        let target = self.path().join(name);
+        copy_tree(project, &target);
+        target
+    }
+}
+
+/// A compile cache shared by every test process, so only the first one compiles the component.
+fn cache_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache"))
+}
+
+/// One running server and its MCP client.
+pub struct Server {
+    pub client: RunningService<RoleClient, ()>,
+    tools: Vec<Tool>,
+}
+
+impl Server {
+    pub async fn start(roots: &[&Path]) -> Server {
+        Self::start_with(roots, &[]).await
+    }
+
+    pub async fn start_with(roots: &[&Path], extra: &[&str]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"));
+        for root in roots {
+            command.arg("--project-dir").arg(root);
+        }
+        command.arg("--cache-dir").arg(cache_dir()).args(extra);
+        command.env("OFGUI_LOG", "warn");
+        let (transport, _stderr) = TokioChildProcess::builder(command)
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn ofgui-mcp-host");
+        let client = ().serve(transport).await.expect("MCP handshake");
+        let tools = client.list_all_tools().await.expect("tools/list");
+        Server { client, tools }
+    }
+
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// Calls a tool and returns `(backendResult, isError)`, checking the MCP result shape and
+    /// validating the envelope against the tool's advertised output schema.
+    pub async fn call(&self, tool: &str, arguments: Value) -> (Value, bool) {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments must be an object");
+        };
+        self.call_raw(tool, Some(arguments)).await
+    }
+
+    pub async fn call_raw(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> (Value, bool) {
+        let mut params = CallToolRequestParams::new(tool.to_string());
+        params.arguments = arguments;
+        let result = self
+            .client
+            .call_tool(params)
+            .await
+            .expect("tools/call must not fail at the protocol level");
+        let is_error = result.is_error.unwrap_or(false);
+        let structured = result
+            .structured_content
+            .clone()
+            .expect("structuredContent");
+        let envelope = structured
+            .get("backendResult")
+            .cloned()
+            .expect("backendResult");
+        let ok = envelope
+            .get("ok")
+            .and_then(Value::as_bool)
+            .expect("ok flag");
+        assert_eq!(is_error, !ok, "isError must equal !ok for {tool}");
+        if !ok {
+            assert!(envelope.get("data").is_none(), "a failure has no data key");
+        }
+        // The text content carries the same envelope for clients that only read text.
+        let text = result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .expect("text content");
+        let parsed: Value = serde_json::from_str(&text).expect("text is JSON");
+        assert_eq!(parsed, envelope, "text content must equal backendResult");
+        if let Some(tool) = self.tools.iter().find(|t| t.name == tool) {
+            let schema = Value::Object(
+                tool.output_schema
+                    .as_ref()
+                    .expect("output schema")
+                    .as_ref()
+                    .clone(),
+            );
+            let validator = jsonschema::validator_for(&schema).expect("output schema compiles");
+            let errors: Vec<String> = validator
+                .iter_errors(&structured)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{tool:?} result does not match its output schema: {errors:?}\n{envelope}",
+                tool = tool.name
+            );
+        }
+        (envelope, is_error)
+    }
+
+    /// Calls a tool that must succeed and returns its `data`.
+    pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
+        let (envelope, is_error) = self.call(tool, arguments).await;
+        assert!(!is_error, "{tool} failed: {envelope}");
+        envelope["data"].clone()
+    }
+
+    /// Calls a tool that must fail and returns its `error`.
+    pub async fn err(&self, tool: &str, arguments: Value) -> Value {
+        let (envelope, is_error) = self.call(tool, arguments).await;
+        assert!(is_error, "{tool} should have failed: {envelope}");
+        envelope["error"].clone()
+    }
+
+    /// Opens a project and returns the session id.
+    pub async fn open(&self, project: &Path) -> String {
+        let data = self
+            .ok(
+                "openfairygui_backend_open_session",
+                serde_json::json!({ "projectPath": project }),
+            )
+            .await;
+        data["sessionId"].as_str().expect("sessionId").to_string()
+    }
+}
+
+pub const OPEN: &str = "openfairygui_backend_open_session";
+pub const GET: &str = "openfairygui_backend_get_session";
+pub const OUTLINE: &str = "openfairygui_backend_get_project_outline";
+pub const QUERY: &str = "openfairygui_backend_query_entity";
+pub const STATE: &str = "openfairygui_backend_read_session_state";
+pub const BYTES: &str = "openfairygui_backend_read_resource_bytes";
+pub const CLOSE: &str = "openfairygui_backend_close_session";
+pub const CAPABILITIES: &str = "openfairygui_backend_get_capabilities";

@@ -1,0 +1,73 @@
+use serde_json::json;
+
+use crate::harness::*;
+
+#[tokio::test]
+async fn handshake_names_the_server_and_lists_only_working_tools() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let info = server.client.peer_info().expect("server info");
+    let implementation = info.server_info.as_ref().expect("serverInfo");
+    assert_eq!(implementation.name, "ofgui-mcp-host");
+    assert_eq!(implementation.version, env!("CARGO_PKG_VERSION"));
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap_or_default()
+            .contains("stale_read")
+    );
+
+    let names: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [CAPABILITIES, OPEN, GET, OUTLINE, QUERY, STATE, BYTES, CLOSE],
+        "tools are listed in method order"
+    );
+    let capabilities = server.ok(CAPABILITIES, json!({})).await;
+    let methods: Vec<String> = serde_json::from_value(capabilities["methods"].clone()).unwrap();
+    assert_eq!(
+        methods.len(),
+        names.len(),
+        "capabilities list exactly the served methods"
+    );
+
+    let mut output_schemas = std::collections::BTreeSet::new();
+    for tool in server.tools() {
+        let meta = tool.meta.as_ref().expect("_meta");
+        assert!(meta.get("openfairygui/backendMethod").is_some());
+        let digest = meta
+            .get("openfairygui/contractDigest")
+            .and_then(|d| d.as_str())
+            .unwrap();
+        assert_eq!(digest.len(), 64);
+        let annotations = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(annotations.open_world_hint, Some(false));
+        if annotations.read_only_hint == Some(false) {
+            assert!(
+                annotations.destructive_hint.is_some(),
+                "{} sets destructiveHint explicitly",
+                tool.name
+            );
+        }
+        let schema = serde_json::to_string(tool.output_schema.as_ref().unwrap()).unwrap();
+        assert!(
+            !schema.contains("\"items\":["),
+            "no positional items in {}",
+            tool.name
+        );
+        output_schemas.insert(schema);
+    }
+    assert_eq!(
+        output_schemas.len(),
+        server.tools().len(),
+        "output schemas are method-specific"
+    );
+}
+
+#[tokio::test]
+async fn the_tool_list_stays_small() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let size = serde_json::to_vec(server.tools()).unwrap().len();
+    assert!(size < 300_000, "tools/list is {size} bytes");
+}
