@@ -23,3 +23,6 @@ pub use num::Num;
 
 /// The generated contract snapshot (tools with their schemas, diagnostics, digest).
 pub const CONTRACT_JSON: &str = include_str!("../generated/contract.json");
+
+/// The generated MCP tool list (the items of `tools/list`), compact.
+pub const TOOLS_JSON: &str = include_str!("../generated/tools.json");

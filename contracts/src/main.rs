@@ -1,8 +1,15 @@
-//! Writes `contracts/generated/contract.json` from the Rust types.
+//! Writes `contracts/generated/` from the Rust types.
 
 fn main() -> std::io::Result<()> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/generated/contract.json");
-    std::fs::write(path, ofgui_contracts::schema::snapshot_text())?;
-    eprintln!("wrote {path}");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/generated");
+    std::fs::write(
+        format!("{dir}/contract.json"),
+        ofgui_contracts::schema::snapshot_text(),
+    )?;
+    std::fs::write(
+        format!("{dir}/tools.json"),
+        ofgui_contracts::schema::tools_text(),
+    )?;
+    eprintln!("wrote {dir}/contract.json and tools.json");
     Ok(())
 }

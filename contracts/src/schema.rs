@@ -266,6 +266,45 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The MCP tool list (`tools/list` items) derived from a snapshot: name, title,
+/// description, schemas, annotations and `_meta` with the contract digest.
+pub fn mcp_tools(snapshot: &Value) -> Value {
+    let digest = snapshot.get("digest").cloned().unwrap_or(Value::Null);
+    let tools = snapshot
+        .get("tools")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    Value::Array(
+        tools
+            .into_iter()
+            .map(|tool| {
+                json!({
+                    "name": tool["name"],
+                    "title": tool["title"],
+                    "description": tool["description"],
+                    "inputSchema": tool["inputSchema"],
+                    "outputSchema": tool["outputSchema"],
+                    "annotations": tool["annotations"],
+                    "_meta": {
+                        "openfairygui/backendMethod": tool["backendMethod"],
+                        "openfairygui/adapter": "ofgui",
+                        "openfairygui/contractDigest": digest,
+                    },
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The MCP tool list as committed: compact JSON (parsed at every server start) with a
+/// trailing newline.
+pub fn tools_text() -> String {
+    let mut text = serde_json::to_string(&mcp_tools(&snapshot())).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// The snapshot as committed: pretty JSON with a trailing newline.
 pub fn snapshot_text() -> String {
     let mut text = serde_json::to_string_pretty(&snapshot()).unwrap_or_default();

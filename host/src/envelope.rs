@@ -162,10 +162,20 @@ impl Call {
             Some(data_text) => {
                 let meta_text = serde_json::to_string(&meta).unwrap_or_default();
                 let text = format!(r#"{{"ok":true,"meta":{meta_text},"data":{data_text}}}"#);
-                let value = json!({ "ok": true, "meta": meta, "data": data.value });
-                Envelope { value, text }
+                Envelope {
+                    value: object([
+                        ("ok", Value::Bool(true)),
+                        ("meta", to_value(&meta)),
+                        ("data", data.value),
+                    ]),
+                    text,
+                }
             }
-            None => Envelope::from_value(json!({ "ok": true, "meta": meta, "data": data.value })),
+            None => Envelope::from_value(object([
+                ("ok", Value::Bool(true)),
+                ("meta", to_value(&meta)),
+                ("data", data.value),
+            ])),
         }
     }
 
@@ -189,8 +199,25 @@ impl Call {
             .into_iter()
             .map(|diagnostic| diagnostic.enriched(session.id))
             .collect();
-        Envelope::from_value(
-            json!({ "ok": false, "meta": self.meta(session, diagnostics), "error": error }),
-        )
+        Envelope::from_value(object([
+            ("ok", Value::Bool(false)),
+            ("meta", to_value(&self.meta(session, diagnostics))),
+            ("error", Value::Object(error)),
+        ]))
     }
+}
+
+/// Builds an object by moving the values in: `json!` would deep-copy them by serializing,
+/// which for a multi-megabyte result is most of the call's cost.
+pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.to_string(), value))
+            .collect(),
+    )
+}
+
+fn to_value<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
 }

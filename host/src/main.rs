@@ -48,6 +48,7 @@ fn run(args: Args) -> anyhow::Result<()> {
 
 async fn serve(config: ofgui_host::service::ServiceConfig) -> anyhow::Result<()> {
     tracing::info!(roots = ?config.roots, "serving MCP on stdio");
+    ofgui_host::mcp::warm_up_tools();
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();

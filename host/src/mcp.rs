@@ -14,13 +14,12 @@ use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use tracing::Instrument;
 
-use crate::envelope::{Call, Envelope, Failure, SessionRef};
+use crate::envelope::{self, Call, Envelope, Failure, SessionRef};
 use crate::input;
 use crate::service::Service;
 
@@ -80,7 +79,7 @@ fn tool_result(envelope: Envelope, is_error: bool) -> CallToolResult {
     } else {
         CallToolResult::success(vec![ContentBlock::text(text)])
     };
-    result.structured_content = Some(json!({ "backendResult": value }));
+    result.structured_content = Some(envelope::object([("backendResult", value)]));
     result
 }
 
@@ -113,53 +112,16 @@ fn budget_failure(method: &Method, envelope: &Value, max_bytes: u64) -> CallTool
     tool_result(call.failure(reference, failure), true)
 }
 
-/// The tool list, built once from the committed contract.
+/// The tool list, parsed once from the committed contract (see `warm_up_tools`).
 fn tools() -> &'static [Tool] {
     static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        let contract: Value =
-            serde_json::from_str(ofgui_contracts::CONTRACT_JSON).unwrap_or(Value::Null);
-        let digest = contract.get("digest").cloned().unwrap_or(Value::Null);
-        let entries = contract
-            .get("tools")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        entries
-            .iter()
-            .filter_map(|entry| tool(entry, &digest))
-            .collect()
-    })
+    TOOLS.get_or_init(|| serde_json::from_str(ofgui_contracts::TOOLS_JSON).unwrap_or_default())
 }
 
-fn object(value: Option<&Value>) -> Arc<JsonObject> {
-    Arc::new(
-        value
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default(),
-    )
-}
-
-fn tool(entry: &Value, digest: &Value) -> Option<Tool> {
-    let name = entry.get("name")?.as_str()?.to_string();
-    let method = methods::by_tool(&name)?;
-    let mut annotations = ToolAnnotations::default();
-    annotations.title = Some(method.title.to_string());
-    annotations.read_only_hint = Some(method.read_only);
-    annotations.destructive_hint = (!method.read_only).then_some(method.destructive);
-    annotations.idempotent_hint = Some(method.idempotent);
-    annotations.open_world_hint = Some(false);
-    let mut meta = Map::new();
-    meta.insert("openfairygui/backendMethod".into(), json!(method.name));
-    meta.insert("openfairygui/adapter".into(), json!("ofgui"));
-    meta.insert("openfairygui/contractDigest".into(), digest.clone());
-    let mut tool = Tool::new(name, method.description, object(entry.get("inputSchema")));
-    tool.title = Some(method.title.to_string());
-    tool.output_schema = Some(object(entry.get("outputSchema")));
-    tool.annotations = Some(annotations);
-    tool.meta = serde_json::from_value(Value::Object(meta)).ok();
-    Some(tool)
+/// Parses the tool list on a blocking thread at start-up, so the client's first
+/// `tools/list` rarely waits for it.
+pub fn warm_up_tools() {
+    tokio::task::spawn_blocking(tools);
 }
 
 impl ServerHandler for OfguiServer {

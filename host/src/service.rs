@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
 use crate::bindings;
-use crate::envelope::{Call, Data, Envelope, Failure, SessionRef};
+use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
 use crate::sessions::{Registry, ReserveError, Session};
@@ -126,9 +126,17 @@ impl Service {
             .get_or_try_init(|| async {
                 let cache_dir = self.config.cache_dir.clone();
                 let limits = self.config.limits;
-                tokio::task::spawn_blocking(move || Runtime::new(cache_dir.as_deref(), limits))
-                    .await
-                    .map_err(|error| anyhow::anyhow!("component loader panicked: {error}"))?
+                tokio::task::spawn_blocking(move || {
+                    let started = std::time::Instant::now();
+                    let runtime = Runtime::new(cache_dir.as_deref(), limits);
+                    tracing::debug!(
+                        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+                        "loaded backend component"
+                    );
+                    runtime
+                })
+                .await
+                .map_err(|error| anyhow::anyhow!("component loader panicked: {error}"))?
             })
             .await
             .cloned()
@@ -236,12 +244,13 @@ impl Service {
                             &input.selector.resource_id,
                         )
                         .await?;
-                    let data = json!({
-                        "sessionId": input.session_id,
-                        "revision": input.expected_revision,
-                        "selector": input.selector,
-                        "sourceBytes": base64::engine::general_purpose::STANDARD.encode(bytes),
-                    });
+                    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+                    let data = envelope::object([
+                        ("sessionId", Value::String(input.session_id.clone())),
+                        ("revision", json!(input.expected_revision)),
+                        ("selector", json!(input.selector)),
+                        ("sourceBytes", Value::String(encoded)),
+                    ]);
                     Ok((Data::value(data), Some(input.expected_revision)))
                 })
                 .await
