@@ -178,3 +178,57 @@ async fn arguments_may_be_omitted_only_where_the_schema_allows() {
     let (envelope, is_error) = server.call_raw(CAPABILITIES, Some(Map::new())).await;
     assert!(!is_error, "{envelope}");
 }
+
+#[tokio::test]
+async fn results_over_budget_fail_instead_of_being_truncated() {
+    let workspace = Workspace::new();
+    let project = workspace.add("big", &example_project());
+    // A 300 KB text node (over the 256 KiB query budget) among 40 000 nodes (the whole
+    // model then exceeds the 4 MiB session-state budget), and a 2 MiB image file (over the
+    // 1 MiB bytes budget).
+    let long_text = "x".repeat(300_000);
+    let mut nodes = format!(r#"<text id="huge" name="huge" xy="0,0" size="10,10" fontSize="12" text="{long_text}"/>"#);
+    for index in 0..40_000 {
+        nodes.push_str(&format!(r#"<text id="t{index}" name="t{index}" xy="0,0" size="10,10" fontSize="12" text="row {index}"/>"#));
+    }
+    std::fs::write(
+        project.join("assets/Main/Settings.xml"),
+        format!(r#"<?xml version="1.0" encoding="utf-8"?><component size="400,300"><displayList>{nodes}</displayList></component>"#),
+    )
+    .unwrap();
+    let mut big_png = std::fs::read(project.join("assets/Main/images/panel.png")).unwrap();
+    big_png.resize(2 * 1024 * 1024, 0);
+    std::fs::write(project.join("assets/Main/images/panel.png"), big_png).unwrap();
+
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+
+    let error = server
+        .err(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": {
+                "packageId": "main0001", "componentResourceId": "view1", "displayNodeId": "huge" } } }),
+        )
+        .await;
+    assert_eq!(error["code"], "entity_query_failed");
+    assert_eq!(error["reason"], "response_budget_exceeded");
+
+    let error = server.err(STATE, json!({ "sessionId": id })).await;
+    assert_eq!(error["code"], "session_read_failed");
+    assert_eq!(error["reason"], "response_budget_exceeded");
+
+    let error = server
+        .err(BYTES, json!({ "sessionId": id, "expectedRevision": 0, "selector": { "packageId": "main0001", "resourceId": "img0" } }))
+        .await;
+    assert_eq!(error["reason"], "response_budget_exceeded");
+
+    // Smaller reads of the same session still work.
+    let node = server
+        .ok(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": {
+                "packageId": "main0001", "componentResourceId": "view1", "displayNodeId": "t7" } } }),
+        )
+        .await;
+    assert_eq!(node["entity"]["properties"]["text"], "row 7");
+}
