@@ -187,7 +187,9 @@ async fn results_over_budget_fail_instead_of_being_truncated() {
     // model then exceeds the 4 MiB session-state budget), and a 2 MiB image file (over the
     // 1 MiB bytes budget).
     let long_text = "x".repeat(300_000);
-    let mut nodes = format!(r#"<text id="huge" name="huge" xy="0,0" size="10,10" fontSize="12" text="{long_text}"/>"#);
+    let mut nodes = format!(
+        r#"<text id="huge" name="huge" xy="0,0" size="10,10" fontSize="12" text="{long_text}"/>"#
+    );
     for index in 0..40_000 {
         nodes.push_str(&format!(r#"<text id="t{index}" name="t{index}" xy="0,0" size="10,10" fontSize="12" text="row {index}"/>"#));
     }
