@@ -66,6 +66,11 @@ impl GuestProject for ProjectSession {
         serde_json::to_string(&outline).unwrap_or_default()
     }
 
+    fn validate(&self) -> String {
+        let report = self.session.borrow().validate();
+        serde_json::to_string(&report).unwrap_or_default()
+    }
+
     fn query_entity(&self, target: String) -> Result<String, BackendError> {
         let session = self.session.borrow();
         let target: Value = serde_json::from_str(&target).unwrap_or(Value::Null);

@@ -11,6 +11,7 @@ pub mod outline;
 pub mod query;
 pub mod reader;
 pub mod session;
+pub mod validate;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use ofgui_contracts::api::{ResourceSelector, UamFidelity};
+use ofgui_contracts::api::{ResourceSelector, UamFidelity, ValidationReport};
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
@@ -11,6 +11,7 @@ use ofgui_contracts::uam::{UamProject, UamResource};
 use crate::budget;
 use crate::fs::ProjectFs;
 use crate::reader::{self, ReadError};
+use crate::validate;
 
 /// Why a project could not be opened.
 #[derive(Debug, PartialEq)]
@@ -25,6 +26,10 @@ pub struct Session {
     id: String,
     project: UamProject,
     bytes: BTreeMap<String, Vec<u8>>,
+    /// What the reader reported (XML, values, missing and unreadable files).
+    reader_diagnostics: Vec<ProjectDiagnostic>,
+    reader_complete: bool,
+    /// The reader's findings plus the byte checks of every file as read at open.
     read_diagnostics: Vec<ProjectDiagnostic>,
     read_complete: bool,
     revision: u64,
@@ -66,12 +71,18 @@ impl Session {
         } else {
             UamFidelity::Unsupported
         };
+        let (file_diagnostics, files_checked) =
+            validate::source_diagnostics(&source.project, &source.bytes);
+        let mut read_diagnostics = source.diagnostics.clone();
+        read_diagnostics.extend(file_diagnostics);
         Ok(Session {
             id: id.to_string(),
             project: source.project,
             bytes: source.bytes,
-            read_diagnostics: source.diagnostics,
-            read_complete: source.complete,
+            reader_diagnostics: source.diagnostics,
+            reader_complete: source.complete,
+            read_diagnostics,
+            read_complete: source.complete && files_checked,
             revision: 0,
             last_saved_revision: 0,
             dirty: false,
@@ -106,6 +117,16 @@ impl Session {
         } else {
             Err(BackendError::stale_read(&self.id, expected, self.revision))
         }
+    }
+
+    /// Validates the committed project: structure, references and every source file.
+    pub fn validate(&self) -> ValidationReport {
+        validate::validate(&validate::Input {
+            project: &self.project,
+            bytes: &self.bytes,
+            read_diagnostics: &self.reader_diagnostics,
+            read_complete: self.reader_complete,
+        })
     }
 
     /// The committed model without bytes, as `SessionStateData` JSON text, within the

@@ -702,16 +702,34 @@ fn missing_fairy_file_is_not_found() {
         read_project(&denied, "p.fairy"),
         Err(ReadError::AccessDenied(_))
     ));
-    let garbage = minimal().with("p.fairy", b"\x00\x01 not xml");
+    // Without packages beside it, a broken project file leaves nothing to open.
+    let alone = |fairy: &[u8]| MemFs::default().with("p.fairy", fairy);
     assert!(matches!(
-        read_project(&garbage, "p.fairy"),
+        read_project(&alone(b"\x00\x01 not xml"), "p.fairy"),
         Err(ReadError::Unreadable(_))
     ));
-    let wrong_root = minimal().with("p.fairy", "<packageDescription/>");
     assert!(matches!(
-        read_project(&wrong_root, "p.fairy"),
+        read_project(&alone(b"<packageDescription/>"), "p.fairy"),
         Err(ReadError::Unreadable(_))
     ));
+}
+
+#[test]
+fn broken_project_file_beside_packages_opens_with_a_diagnostic() {
+    for fairy in [
+        &b"\x00\x01 not xml"[..],
+        b"<packageDescription/>",
+        b"<projectDescription id=",
+    ] {
+        let source = read_project(&minimal().with("p.fairy", fairy), "p.fairy").expect("opens");
+        assert_eq!(codes(&source), [Code::InvalidProjectXml]);
+        assert_eq!(source.project.project_id, "");
+        assert_eq!(
+            source.project.packages.len(),
+            1,
+            "the packages are still read"
+        );
+    }
 }
 
 #[test]

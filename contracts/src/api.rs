@@ -367,3 +367,29 @@ pub struct ResourceBytesData {
     #[cfg_attr(feature = "schema", schemars(extend("contentEncoding" = "base64")))]
     pub source_bytes: String,
 }
+
+/// The overall verdict of a validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum ValidationStatus {
+    /// No errors and every source was checked.
+    Valid,
+    /// At least one error.
+    Invalid,
+    /// No errors, but some source could not be read or checked; not a pass.
+    Incomplete,
+}
+
+/// `validateSession` output: what is wrong with the project, where, and how to fix it.
+/// Callers must require `status: "valid"` and `complete: true`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValidationReport {
+    pub status: ValidationStatus,
+    /// False when some source could not be read or checked.
+    pub complete: bool,
+    /// Sorted by path, then code, then message.
+    pub diagnostics: Vec<ProjectDiagnostic>,
+}

@@ -170,7 +170,7 @@ impl Capabilities {
                 capability_snapshot: true,
                 session_snapshot: true,
                 project_outline: true,
-                project_validation: false,
+                project_validation: true,
                 entity_query: EntityQueryCapability {
                     kinds: strings(&[
                         "project",

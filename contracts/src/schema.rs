@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::api::{
     CloseSessionData, NoInput, OpenSessionInput, ProjectOutline, QueryEntityData, QueryEntityInput,
     ReadResourceBytesInput, ReadSessionStateInput, ResourceBytesData, SessionInput,
-    SessionSnapshot, SessionStateData,
+    SessionSnapshot, SessionStateData, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -46,7 +46,7 @@ pub fn input_schema(method: &Method) -> Value {
     let schema = match method.name {
         "getCapabilities" => NoInput::json_schema(&mut generator),
         "openSession" => OpenSessionInput::json_schema(&mut generator),
-        "getSession" | "getProjectOutline" | "closeSession" => {
+        "getSession" | "getProjectOutline" | "validateSession" | "closeSession" => {
             SessionInput::json_schema(&mut generator)
         }
         "queryEntity" => QueryEntityInput::json_schema(&mut generator),
@@ -70,6 +70,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "queryEntity" => generator.subschema_for::<Success<QueryEntityData>>(),
         "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
         "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
+        "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
         "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
         other => unreachable!("no output type for method {other}"),
     }

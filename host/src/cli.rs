@@ -46,6 +46,15 @@ pub enum Command {
     Serve,
     /// Compile the backend component into the cache now, so the first session opens fast.
     Precompile,
+    /// Validate a project and print the report. Exit status: 0 valid, 1 invalid,
+    /// 2 bad arguments or unreadable project, 3 incomplete (some source could not be checked).
+    Validate {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// Print the report as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 impl Args {

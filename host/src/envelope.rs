@@ -38,11 +38,17 @@ impl<'a> SessionRef<'a> {
 pub struct Data {
     pub value: Value,
     pub text: Option<String>,
+    /// Diagnostics to mirror in `meta.diagnostics` of a success (validation findings).
+    pub diagnostics: Vec<BackendDiagnostic>,
 }
 
 impl Data {
     pub fn value(value: Value) -> Self {
-        Data { value, text: None }
+        Data {
+            value,
+            text: None,
+            diagnostics: Vec::new(),
+        }
     }
 
     /// Parses backend JSON text once, keeping the text.
@@ -51,6 +57,7 @@ impl Data {
         Data {
             value,
             text: Some(text),
+            diagnostics: Vec::new(),
         }
     }
 }
@@ -157,7 +164,12 @@ impl Call {
 
     /// `{ok: true, meta, data}`.
     pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
-        let meta = self.meta(session, Vec::new());
+        let diagnostics = data
+            .diagnostics
+            .into_iter()
+            .map(|d| d.enriched(session.id))
+            .collect();
+        let meta = self.meta(session, diagnostics);
         match data.text {
             Some(data_text) => {
                 let meta_text = serde_json::to_string(&meta).unwrap_or_default();

@@ -13,3 +13,4 @@ pub mod runtime;
 pub mod sandbox;
 pub mod service;
 pub mod sessions;
+pub mod validate_cli;

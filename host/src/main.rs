@@ -10,15 +10,22 @@ use ofgui_host::service::Service;
 use rmcp::ServiceExt;
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("OFGUI_LOG")
-                .unwrap_or_else(|_| "info".into()),
-        )
-        .init();
     let args = Args::parse();
+    if let Some(Command::Validate { project, json }) = &args.command {
+        // A CLI report, not a server: quiet logs unless asked for.
+        init_logging("warn");
+        return match tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime.block_on(ofgui_host::validate_cli::run(&args, project, *json)),
+            Err(error) => {
+                eprintln!("ofgui-mcp-host: {error}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    init_logging("info");
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -28,6 +35,17 @@ fn main() -> ExitCode {
     }
 }
 
+fn init_logging(default: &str) {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("OFGUI_LOG")
+                .unwrap_or_else(|_| default.into()),
+        )
+        .init();
+}
+
 fn run(args: Args) -> anyhow::Result<()> {
     let config = args.config()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -35,6 +53,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         .build()?;
     match args.command.unwrap_or(Command::Serve) {
         Command::Serve => runtime.block_on(serve(config)),
+        Command::Validate { .. } => anyhow::bail!("validate is handled before serving"),
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {
                 anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");

@@ -210,6 +210,16 @@ impl Instance {
             .map_err(CallError::from_wasmtime)
     }
 
+    pub async fn validate(&mut self) -> Result<String, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_validate(&mut self.store, self.project)
+            .await
+            .map_err(CallError::from_wasmtime)
+    }
+
     pub async fn query_entity(&mut self, target: &str) -> Result<String, CallError> {
         self.arm();
         self.backend

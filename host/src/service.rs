@@ -8,11 +8,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
+use ofgui_contracts::api::ValidationReport;
 use ofgui_contracts::api::{
     NoInput, OpenSessionInput, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
     SessionInput, SessionSnapshot, UamFidelity,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
+use ofgui_contracts::catalog::Owner;
+use ofgui_contracts::diagnostics::Severity;
+use ofgui_contracts::envelope::{BackendDiagnostic, DiagnosticSeverity};
 use ofgui_contracts::error::{BackendError, LockConflictKind, UnhandledReason};
 use ofgui_contracts::methods::Method;
 use serde_json::{Value, json};
@@ -216,6 +220,18 @@ impl Service {
                 let input = parse::<SessionInput>(input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     json_with_revision(instance.outline().await?)
+                })
+                .await
+            }
+            "validateSession" => {
+                let input = parse::<SessionInput>(input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    let (mut data, revision) = json_with_revision(instance.validate().await?)?;
+                    data.diagnostics = validation_diagnostics(&data.value);
+                    Ok((
+                        data,
+                        revision.or(instance.status().await.ok().map(|s| s.revision)),
+                    ))
                 })
                 .await
             }
@@ -464,6 +480,29 @@ fn unhandled(error: &CallError) -> BackendError {
 fn parse<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, Failure> {
     serde_json::from_value(input)
         .map_err(|error| BackendError::invalid_input(error.to_string(), None).into())
+}
+
+/// Mirrors a validation report's findings into `meta.diagnostics`, owned by core.validation;
+/// the report itself is returned unaltered.
+fn validation_diagnostics(report: &Value) -> Vec<BackendDiagnostic> {
+    let Ok(report) = serde_json::from_value::<ValidationReport>(report.clone()) else {
+        return Vec::new();
+    };
+    report
+        .diagnostics
+        .into_iter()
+        .map(|finding| {
+            let mut diagnostic = BackendDiagnostic::error(finding.code.as_str(), finding.message);
+            diagnostic.severity = match finding.severity {
+                Severity::Error => DiagnosticSeverity::Error,
+                Severity::Warning => DiagnosticSeverity::Warning,
+                Severity::Info => DiagnosticSeverity::Info,
+            };
+            diagnostic.path = Some(finding.path);
+            diagnostic.owner = Some(Owner::CoreValidation);
+            diagnostic
+        })
+        .collect()
 }
 
 /// Parses a backend JSON result and picks its revision for `meta`.

@@ -69,7 +69,7 @@ impl Workspace {
 }
 
 /// A compile cache shared by every test process, so only the first one compiles the component.
-fn cache_dir() -> &'static Path {
+pub fn cache_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache"))
 }

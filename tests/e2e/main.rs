@@ -21,3 +21,9 @@ mod sessions;
 
 /// The sandbox as seen through the tools: roots, `..`, symlinks, hard links, siblings.
 mod sandbox;
+
+/// validateSession on the corpora and on deliberately broken copies.
+mod validation;
+
+/// The `validate` command line for CI users.
+mod cli;

@@ -20,7 +20,17 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
     let names: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
-        [CAPABILITIES, OPEN, GET, OUTLINE, QUERY, STATE, BYTES, CLOSE],
+        [
+            CAPABILITIES,
+            OPEN,
+            GET,
+            OUTLINE,
+            QUERY,
+            STATE,
+            BYTES,
+            "openfairygui_backend_validate_session",
+            CLOSE
+        ],
         "tools are listed in method order"
     );
     let capabilities = server.ok(CAPABILITIES, json!({})).await;

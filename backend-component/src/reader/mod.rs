@@ -21,9 +21,11 @@ mod project;
 mod transition;
 mod values;
 
+pub(crate) use jta::parse as parse_jta;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use ofgui_contracts::diagnostics::ProjectDiagnostic;
+use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode};
 use ofgui_contracts::uam::{Size, UamProject, UamResource};
 
 use crate::fs::ProjectFs;
@@ -84,7 +86,27 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
         bytes: BTreeMap::new(),
         documents: BTreeMap::new(),
     };
-    let header = project::read_fairy(fs, fairy_file, &mut st)?;
+    let header = match project::read_fairy(fs, fairy_file, &mut st) {
+        Ok(header) => header,
+        // A malformed project file with usable packages beside it opens with a diagnostic;
+        // without packages there is nothing to open.
+        Err(ReadError::Unreadable(message)) if project::has_packages(fs) => {
+            st.diagnostics.push(
+                ProjectDiagnostic::error(
+                    ProjectDiagnosticCode::InvalidProjectXml,
+                    "projectId",
+                    format!("{message}; the project opens with an empty id and type Unity."),
+                )
+                .in_file(fairy_file),
+            );
+            project::ProjectHeader {
+                id: String::new(),
+                project_type: 0,
+                version: "3.0".into(),
+            }
+        }
+        Err(error) => return Err(error),
+    };
     let settings = project::read_settings(fs, &mut st);
     let branches = project::read_branches(fs, &mut st);
 

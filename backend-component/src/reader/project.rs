@@ -174,6 +174,19 @@ pub(crate) fn read_branches(fs: &dyn ProjectFs, st: &mut ReadState) -> Vec<Branc
 }
 
 /// The directories of `assets/`, by name (byte order).
+/// True when `assets/` holds at least one package: then a broken `.fairy` file does not
+/// make the whole project unusable.
+pub(crate) fn has_packages(fs: &dyn ProjectFs) -> bool {
+    fs.read_dir("assets").is_ok_and(|entries| {
+        entries.iter().any(|entry| {
+            entry.is_dir
+                && fs
+                    .read(&format!("assets/{}/package.xml", entry.name))
+                    .is_ok()
+        })
+    })
+}
+
 pub(crate) fn package_dirs(fs: &dyn ProjectFs, st: &mut ReadState) -> Vec<String> {
     list_dirs(fs, "assets", "packages", st)
 }

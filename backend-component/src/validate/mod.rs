@@ -1,0 +1,140 @@
+//! Project validation: structural rules, references and source files, as one report.
+//!
+//! Each rule family lives in its own module and reports into a [`Sink`]; nothing here
+//! mutates the project. Checks never stop at the first problem: the report lists them all.
+
+mod references;
+mod sources;
+mod structure;
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::api::{ValidationReport, ValidationStatus};
+use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
+use ofgui_contracts::uam::UamProject;
+
+pub use sources::check_bytes;
+
+/// Collects diagnostics and whether everything could be checked.
+pub struct Sink {
+    diagnostics: Vec<ProjectDiagnostic>,
+    complete: bool,
+}
+
+impl Sink {
+    fn new() -> Self {
+        Sink {
+            diagnostics: Vec::new(),
+            complete: true,
+        }
+    }
+
+    /// Records a finding.
+    pub fn push(&mut self, diagnostic: ProjectDiagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Records an error about a place in the model.
+    pub fn error(
+        &mut self,
+        code: ProjectDiagnosticCode,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> &mut ProjectDiagnostic {
+        self.diagnostics
+            .push(ProjectDiagnostic::error(code, path, message));
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// Records a warning about a place in the model.
+    pub fn warning(
+        &mut self,
+        code: ProjectDiagnosticCode,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> &mut ProjectDiagnostic {
+        self.diagnostics
+            .push(ProjectDiagnostic::warning(code, path, message));
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// Marks the report incomplete: something could not be checked.
+    pub fn incomplete(&mut self) {
+        self.complete = false;
+    }
+}
+
+/// Everything validation looks at.
+pub struct Input<'a> {
+    pub project: &'a UamProject,
+    /// Primary bytes by `sourcePath`.
+    pub bytes: &'a BTreeMap<String, Vec<u8>>,
+    /// What the reader found at open.
+    pub read_diagnostics: &'a [ProjectDiagnostic],
+    /// False when the reader could not read everything.
+    pub read_complete: bool,
+}
+
+/// Checks the bytes of every asset as read at open: the file-level half of the read
+/// diagnostics. Returns the findings and whether every file could be checked.
+pub fn source_diagnostics(
+    project: &UamProject,
+    bytes: &BTreeMap<String, Vec<u8>>,
+) -> (Vec<ProjectDiagnostic>, bool) {
+    let mut sink = Sink::new();
+    sources::check(project, bytes, &mut sink);
+    (sink.diagnostics, sink.complete)
+}
+
+/// Validates the project and returns the sorted report.
+pub fn validate(input: &Input<'_>) -> ValidationReport {
+    let mut sink = Sink::new();
+    if !input.read_complete {
+        sink.incomplete();
+    }
+    // Source problems the reader already found (missing and unreadable files) are kept
+    // as read; the byte checks below only look at files that were read.
+    sink.diagnostics
+        .extend(input.read_diagnostics.iter().cloned());
+    structure::check(input.project, &mut sink);
+    references::check(input.project, &mut sink);
+    sources::check(input.project, input.bytes, &mut sink);
+    report(sink)
+}
+
+fn report(sink: Sink) -> ValidationReport {
+    let Sink {
+        mut diagnostics,
+        complete,
+    } = sink;
+    diagnostics.sort_by(|a, b| {
+        (a.path.as_str(), a.code.as_str(), a.message.as_str()).cmp(&(
+            b.path.as_str(),
+            b.code.as_str(),
+            b.message.as_str(),
+        ))
+    });
+    diagnostics.dedup();
+    let status = if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        ValidationStatus::Invalid
+    } else if complete {
+        ValidationStatus::Valid
+    } else {
+        ValidationStatus::Incomplete
+    };
+    ValidationReport {
+        status,
+        complete,
+        diagnostics,
+    }
+}
+
+/// The model path of a resource.
+pub fn resource_path(package: usize, resource: usize) -> String {
+    format!("packages[{package}].resources[{resource}]")
+}
+
+/// The model path of a display node.
+pub fn node_path(package: usize, resource: usize, node: usize) -> String {
+    format!("packages[{package}].resources[{resource}].component.displayList[{node}]")
+}

@@ -1,0 +1,654 @@
+//! Reference checks: every resource a node, property, gear, transition or asset names must
+//! exist and be of a kind that can be used there.
+
+use std::collections::HashMap;
+
+use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
+use ofgui_contracts::uam::{
+    ComponentModel, DisplayNode, Gear, InstanceProperties, ListProperties, ResourceRef, UamPackage,
+    UamProject, UamResource,
+};
+use serde_json::Value;
+
+use super::{Sink, node_path, resource_path};
+
+/// Kinds a loader, an icon or a list item icon can show.
+const VISUAL: &[&str] = &["image", "movieClip", "component", "spine", "dragonBones"];
+const COMPONENT: &[&str] = &["component"];
+const IMAGE: &[&str] = &["image"];
+const SOUND: &[&str] = &["sound"];
+const FONT: &[&str] = &["font"];
+const MOVIE_CLIP: &[&str] = &["movieClip"];
+/// Any kind: a `ui://` in free text only has to resolve.
+const ANY: &[&str] = &[];
+
+pub(super) fn check(project: &UamProject, sink: &mut Sink) {
+    let index = Index::new(project);
+    for (p, package) in project.packages.iter().enumerate() {
+        for (r, resource) in package.resources.iter().enumerate() {
+            let site = Site {
+                index: &index,
+                package,
+                package_index: p,
+                resource,
+                resource_index: r,
+            };
+            match resource {
+                UamResource::Component(component) => site.component(&component.component, sink),
+                _ => site.asset(sink),
+            }
+        }
+    }
+}
+
+/// Lookup tables for resolving references.
+struct Index<'a> {
+    packages_by_id: HashMap<&'a str, &'a UamPackage>,
+    packages_by_name: HashMap<&'a str, &'a UamPackage>,
+    /// Package ids longest first, for `ui://<packageId><resourceId>` prefix matching.
+    ids_longest_first: Vec<&'a str>,
+    resources: HashMap<(&'a str, &'a str), &'a UamResource>,
+}
+
+impl<'a> Index<'a> {
+    fn new(project: &'a UamProject) -> Self {
+        let mut ids_longest_first: Vec<&str> =
+            project.packages.iter().map(|p| p.id.as_str()).collect();
+        ids_longest_first.sort_by_key(|id| std::cmp::Reverse(id.len()));
+        Index {
+            packages_by_id: project
+                .packages
+                .iter()
+                .map(|p| (p.id.as_str(), p))
+                .collect(),
+            packages_by_name: project
+                .packages
+                .iter()
+                .map(|p| (p.name.as_str(), p))
+                .collect(),
+            ids_longest_first,
+            resources: project
+                .packages
+                .iter()
+                .flat_map(|p| {
+                    p.resources
+                        .iter()
+                        .map(move |r| ((p.id.as_str(), r.id()), r))
+                })
+                .collect(),
+        }
+    }
+
+    /// Resolves `ui://<packageId><resourceId>` or `ui://<package>/<resource>` (by id or name).
+    fn resolve_url(&self, url: &str) -> Option<&'a UamResource> {
+        let rest = url.strip_prefix("ui://")?;
+        if let Some((package, resource)) = rest.split_once('/') {
+            let package = self
+                .packages_by_id
+                .get(package)
+                .or_else(|| self.packages_by_name.get(package))?;
+            return self
+                .resources
+                .get(&(package.id.as_str(), resource))
+                .copied()
+                .or_else(|| {
+                    package.resources.iter().find(|r| {
+                        r.name() == resource || file_name(r).is_some_and(|f| f == resource)
+                    })
+                });
+        }
+        self.ids_longest_first.iter().find_map(|id| {
+            let resource = rest.strip_prefix(id)?;
+            self.resources.get(&(*id, resource)).copied()
+        })
+    }
+}
+
+fn file_name(resource: &UamResource) -> Option<&str> {
+    resource
+        .source_path()
+        .and_then(|path| path.rsplit('/').next())
+}
+
+/// Every `ui://` token in a piece of text (UBB markup, gear values, transition values).
+fn urls_in(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("ui://").map(move |(start, _)| {
+        let tail = &text[start..];
+        let end = tail
+            .find(|c: char| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        '"' | '\'' | '[' | ']' | ',' | '|' | '<' | '>' | ')' | '('
+                    )
+            })
+            .unwrap_or(tail.len());
+        &tail[..end]
+    })
+}
+
+/// What a reference is, for messages, and what it resolved to.
+struct Reference<'a> {
+    /// The referring thing (`image node n3`).
+    what: &'a str,
+    /// The reference as written (`ui://…`, `resource x of package y`).
+    shown: &'a str,
+    target: Option<&'a UamResource>,
+}
+
+/// The resource being checked and where it is.
+struct Site<'a> {
+    index: &'a Index<'a>,
+    package: &'a UamPackage,
+    package_index: usize,
+    resource: &'a UamResource,
+    resource_index: usize,
+}
+
+impl Site<'_> {
+    fn dangling(&self, sink: &mut Sink, path: String, node_id: Option<&str>, message: String) {
+        let diagnostic = sink.error(Code::DanglingResourceReference, path, message);
+        diagnostic.package_id = Some(self.package.id.clone());
+        diagnostic.resource_id = Some(self.resource.id().to_string());
+        diagnostic.node_id = node_id.map(str::to_string);
+        diagnostic.source_path = self.resource.source_path().map(str::to_string);
+    }
+
+    /// Checks a resolved target against the kinds allowed there.
+    fn expect(
+        &self,
+        sink: &mut Sink,
+        path: String,
+        node_id: Option<&str>,
+        reference: Reference<'_>,
+        kinds: &[&str],
+    ) {
+        let Reference {
+            what,
+            shown,
+            target,
+        } = reference;
+        match target {
+            None => self.dangling(
+                sink,
+                path,
+                node_id,
+                format!("{what} references {shown}, which does not exist."),
+            ),
+            Some(target) if !kinds.is_empty() && !kinds.contains(&target.kind()) => self.dangling(
+                sink,
+                path,
+                node_id,
+                format!(
+                    "{what} references {shown}, which is a {}, not a {}.",
+                    target.kind(),
+                    kinds.join(" or ")
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+
+    /// Checks a property that holds a `ui://` URL (or nothing).
+    fn url(
+        &self,
+        sink: &mut Sink,
+        path: String,
+        node_id: Option<&str>,
+        what: &str,
+        value: &str,
+        kinds: &[&str],
+    ) {
+        if value.starts_with("ui://") {
+            let target = self.index.resolve_url(value);
+            self.expect(
+                sink,
+                path,
+                node_id,
+                Reference {
+                    what,
+                    shown: value,
+                    target,
+                },
+                kinds,
+            );
+        }
+    }
+
+    /// Checks every `ui://` inside free text.
+    fn text(&self, sink: &mut Sink, path: String, node_id: Option<&str>, what: &str, value: &str) {
+        for url in urls_in(value) {
+            let target = self.index.resolve_url(url);
+            self.expect(
+                sink,
+                path.clone(),
+                node_id,
+                Reference {
+                    what,
+                    shown: url,
+                    target,
+                },
+                ANY,
+            );
+        }
+    }
+
+    /// Checks every string inside a JSON value (gear values, transition values).
+    fn json(&self, sink: &mut Sink, path: &str, node_id: Option<&str>, what: &str, value: &Value) {
+        match value {
+            Value::String(text) => self.text(sink, path.to_string(), node_id, what, text),
+            Value::Array(items) => {
+                for (k, item) in items.iter().enumerate() {
+                    self.json(sink, &format!("{path}[{k}]"), node_id, what, item);
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    self.json(sink, &format!("{path}.{key}"), node_id, what, item);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks a node's own resource reference; no package means the owning package.
+    fn resource_ref(
+        &self,
+        sink: &mut Sink,
+        path: String,
+        node_id: &str,
+        what: &str,
+        reference: &ResourceRef,
+        kinds: &[&str],
+    ) {
+        let package_id = reference.package_id.as_deref().unwrap_or(&self.package.id);
+        let target = self
+            .index
+            .resources
+            .get(&(package_id, reference.resource_id.as_str()))
+            .copied();
+        let shown = match &reference.package_id {
+            Some(package_id) => {
+                format!("resource {} of package {package_id}", reference.resource_id)
+            }
+            None => format!(
+                "resource {} of package {} ({})",
+                reference.resource_id, self.package.id, self.package.name
+            ),
+        };
+        self.expect(
+            sink,
+            path,
+            Some(node_id),
+            Reference {
+                what,
+                shown: &shown,
+                target,
+            },
+            kinds,
+        );
+    }
+
+    fn asset(&self, sink: &mut Sink) {
+        let Some(metadata) = (match self.resource {
+            UamResource::Font(r) | UamResource::Spine(r) | UamResource::DragonBones(r) => {
+                r.metadata.as_ref()
+            }
+            _ => None,
+        }) else {
+            return;
+        };
+        let base = resource_path(self.package_index, self.resource_index);
+        let same_package = |id: &str| {
+            self.index
+                .resources
+                .get(&(self.package.id.as_str(), id))
+                .copied()
+        };
+        let what = format!("{} {}", self.resource.kind(), self.resource.name());
+        if let (UamResource::Font(_), Some(texture)) = (
+            self.resource,
+            metadata.get("texture").and_then(Value::as_str),
+        ) && !texture.is_empty()
+        {
+            let shown = format!("texture {texture}");
+            self.expect(
+                sink,
+                format!("{base}.metadata.texture"),
+                None,
+                Reference {
+                    what: &what,
+                    shown: &shown,
+                    target: same_package(texture),
+                },
+                IMAGE,
+            );
+        }
+        if matches!(
+            self.resource,
+            UamResource::Spine(_) | UamResource::DragonBones(_)
+        ) && let Some(require) = metadata.get("require").and_then(Value::as_str)
+        {
+            const BINARY: &[&str] = &[
+                "image",
+                "misc",
+                "sound",
+                "font",
+                "movieClip",
+                "spine",
+                "dragonBones",
+            ];
+            for id in require
+                .split(',')
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+            {
+                let shown = format!("required file {id}");
+                self.expect(
+                    sink,
+                    format!("{base}.metadata.require"),
+                    None,
+                    Reference {
+                        what: &what,
+                        shown: &shown,
+                        target: same_package(id),
+                    },
+                    BINARY,
+                );
+            }
+        }
+    }
+
+    fn component(&self, component: &ComponentModel, sink: &mut Sink) {
+        let base = format!(
+            "{}.component",
+            resource_path(self.package_index, self.resource_index)
+        );
+        let properties = &component.properties;
+        let what = format!("Component {}", self.resource.name());
+        for (field, value, kinds) in [
+            ("vtScrollBarRes", &properties.vt_scroll_bar_res, COMPONENT),
+            ("hzScrollBarRes", &properties.hz_scroll_bar_res, COMPONENT),
+            ("headerRes", &properties.header_res, COMPONENT),
+            ("footerRes", &properties.footer_res, COMPONENT),
+            ("dropdown", &properties.dropdown, COMPONENT),
+            ("sound", &properties.sound, SOUND),
+            ("showSound", &properties.show_sound, SOUND),
+            ("hideSound", &properties.hide_sound, SOUND),
+            ("designImage", &properties.design_image, IMAGE),
+        ] {
+            self.url(
+                sink,
+                format!("{base}.properties.{field}"),
+                None,
+                &what,
+                value,
+                kinds,
+            );
+        }
+        for (n, node) in component.display_list.iter().enumerate() {
+            self.node(
+                sink,
+                &node_path(self.package_index, self.resource_index, n),
+                node,
+            );
+        }
+        for (t, transition) in component.transitions.iter().enumerate() {
+            for (i, item) in transition.items.iter().enumerate() {
+                let path = format!("{base}.transitions[{t}].items[{i}]");
+                let what = format!("Transition {:?}", transition.name);
+                for (field, values) in [
+                    ("startValue", &item.start_value),
+                    ("endValue", &item.end_value),
+                ] {
+                    for (k, value) in values.iter().enumerate() {
+                        self.json(sink, &format!("{path}.{field}[{k}]"), None, &what, value);
+                    }
+                }
+            }
+        }
+    }
+
+    fn node(&self, sink: &mut Sink, path: &str, node: &DisplayNode) {
+        let id = node.id();
+        let what = format!("{} node {id}", node.kind());
+        let at = |field: &str| format!("{path}.{field}");
+        match node {
+            DisplayNode::Image(n) => {
+                self.resource_ref(sink, at("resource"), id, &what, &n.resource, IMAGE)
+            }
+            DisplayNode::MovieClip(n) => {
+                self.resource_ref(sink, at("resource"), id, &what, &n.resource, MOVIE_CLIP)
+            }
+            DisplayNode::Component(n) => {
+                self.resource_ref(sink, at("resource"), id, &what, &n.resource, COMPONENT);
+                if let Some(properties) = &n.instance_properties {
+                    self.instance(sink, &at("instanceProperties"), id, &what, properties);
+                }
+                for (k, property) in n.property_overrides.iter().flatten().enumerate() {
+                    self.text(
+                        sink,
+                        format!("{path}.propertyOverrides[{k}].value"),
+                        Some(id),
+                        &what,
+                        &property.value,
+                    );
+                }
+            }
+            DisplayNode::Text(n) => {
+                self.url(sink, at("font"), Some(id), &what, &n.text.font, FONT);
+                self.text(sink, at("text"), Some(id), &what, &n.text.text);
+            }
+            DisplayNode::RichText(n) => {
+                self.url(sink, at("font"), Some(id), &what, &n.text.font, FONT);
+                self.text(sink, at("text"), Some(id), &what, &n.text.text);
+            }
+            DisplayNode::TextInput(n) => {
+                self.url(sink, at("font"), Some(id), &what, &n.text.font, FONT);
+                self.text(sink, at("text"), Some(id), &what, &n.text.text);
+            }
+            DisplayNode::Loader(n) => self.url(sink, at("url"), Some(id), &what, &n.url, VISUAL),
+            DisplayNode::Loader3D(n) => self.url(sink, at("url"), Some(id), &what, &n.url, VISUAL),
+            DisplayNode::List(n) => self.list(sink, path, id, &what, &n.list),
+            DisplayNode::Tree(n) => self.list(sink, path, id, &what, &n.list),
+            DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
+                self.derived_src(sink, path, id, &what, &n.src, &n.package_id);
+                self.url(sink, at("icon"), Some(id), &what, &n.icon, VISUAL);
+                self.url(sink, at("sound"), Some(id), &what, &n.sound, SOUND);
+                self.text(sink, at("title"), Some(id), &what, &n.title);
+            }
+            DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
+                self.derived_src(sink, path, id, &what, &n.src, &n.package_id);
+            }
+            DisplayNode::Graph(_) | DisplayNode::Group(_) => {}
+        }
+        for (g, gear) in node.base().gears.iter().enumerate() {
+            let gear_path = format!("{path}.gears[{g}]");
+            let (states, default) = match gear {
+                Gear::Display(_) | Gear::Display2(_) => continue,
+                Gear::Look(g)
+                | Gear::Xy(g)
+                | Gear::Size(g)
+                | Gear::Color(g)
+                | Gear::Animation(g)
+                | Gear::Text(g)
+                | Gear::Icon(g)
+                | Gear::FontSize(g) => (&g.states, &g.default_value),
+            };
+            let what = format!("A {} gear of node {id}", gear.kind());
+            for (k, state) in states.iter().enumerate() {
+                if let Some(value) = &state.value {
+                    self.json(
+                        sink,
+                        &format!("{gear_path}.states[{k}].value"),
+                        Some(id),
+                        &what,
+                        value,
+                    );
+                }
+            }
+            self.json(
+                sink,
+                &format!("{gear_path}.defaultValue"),
+                Some(id),
+                &what,
+                default,
+            );
+        }
+    }
+
+    /// The flat control kinds name their component by `src` (+ `packageId`).
+    fn derived_src(
+        &self,
+        sink: &mut Sink,
+        path: &str,
+        id: &str,
+        what: &str,
+        src: &str,
+        package_id: &str,
+    ) {
+        let reference = ResourceRef {
+            package_id: (!package_id.is_empty()).then(|| package_id.to_string()),
+            resource_id: src.to_string(),
+        };
+        self.resource_ref(sink, format!("{path}.src"), id, what, &reference, COMPONENT);
+    }
+
+    fn instance(
+        &self,
+        sink: &mut Sink,
+        path: &str,
+        id: &str,
+        what: &str,
+        properties: &InstanceProperties,
+    ) {
+        let at = |field: &str| format!("{path}.{field}");
+        match properties {
+            InstanceProperties::Button {
+                title,
+                selected_title,
+                icon,
+                selected_icon,
+                sound,
+                ..
+            } => {
+                self.url(sink, at("icon"), Some(id), what, icon, VISUAL);
+                self.url(
+                    sink,
+                    at("selectedIcon"),
+                    Some(id),
+                    what,
+                    selected_icon,
+                    VISUAL,
+                );
+                self.url(sink, at("sound"), Some(id), what, sound, SOUND);
+                self.text(sink, at("title"), Some(id), what, title);
+                self.text(sink, at("selectedTitle"), Some(id), what, selected_title);
+            }
+            InstanceProperties::Label {
+                title, icon, sound, ..
+            } => {
+                self.url(sink, at("icon"), Some(id), what, icon, VISUAL);
+                self.url(sink, at("sound"), Some(id), what, sound, SOUND);
+                self.text(sink, at("title"), Some(id), what, title);
+            }
+            InstanceProperties::ComboBox {
+                title,
+                icon,
+                sound,
+                items,
+                ..
+            } => {
+                self.url(sink, at("icon"), Some(id), what, icon, VISUAL);
+                self.url(sink, at("sound"), Some(id), what, sound, SOUND);
+                self.text(sink, at("title"), Some(id), what, title);
+                for (k, item) in items.iter().enumerate() {
+                    if let Some(icon) = &item.icon {
+                        self.url(
+                            sink,
+                            format!("{path}.items[{k}].icon"),
+                            Some(id),
+                            what,
+                            icon,
+                            VISUAL,
+                        );
+                    }
+                    if let Some(title) = &item.title {
+                        self.text(
+                            sink,
+                            format!("{path}.items[{k}].title"),
+                            Some(id),
+                            what,
+                            title,
+                        );
+                    }
+                }
+            }
+            InstanceProperties::ProgressBar { sound, .. } => {
+                self.url(sink, at("sound"), Some(id), what, sound, SOUND)
+            }
+            InstanceProperties::Slider { .. } | InstanceProperties::ScrollBar {} => {}
+        }
+    }
+
+    fn list(&self, sink: &mut Sink, path: &str, id: &str, what: &str, list: &ListProperties) {
+        let at = |field: &str| format!("{path}.{field}");
+        for (field, value) in [
+            ("defaultItem", &list.default_item),
+            ("vtScrollBarRes", &list.vt_scroll_bar_res),
+            ("hzScrollBarRes", &list.hz_scroll_bar_res),
+            ("headerRes", &list.header_res),
+            ("footerRes", &list.footer_res),
+        ] {
+            self.url(sink, at(field), Some(id), what, value, COMPONENT);
+        }
+        for (k, item) in list.list_items.iter().enumerate() {
+            let item_path = format!("{path}.listItems[{k}]");
+            if let Some(url) = &item.url {
+                self.url(
+                    sink,
+                    format!("{item_path}.url"),
+                    Some(id),
+                    what,
+                    url,
+                    COMPONENT,
+                );
+            }
+            for (field, icon) in [("icon", &item.icon), ("selectedIcon", &item.selected_icon)] {
+                if let Some(icon) = icon {
+                    self.url(
+                        sink,
+                        format!("{item_path}.{field}"),
+                        Some(id),
+                        what,
+                        icon,
+                        VISUAL,
+                    );
+                }
+            }
+            for (field, title) in [
+                ("title", &item.title),
+                ("selectedTitle", &item.selected_title),
+            ] {
+                if let Some(title) = title {
+                    self.text(sink, format!("{item_path}.{field}"), Some(id), what, title);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::urls_in;
+
+    #[test]
+    fn urls_are_found_in_markup() {
+        let text = "a [img]ui://pkg1res2[/img] b ui://Pkg/icon.png,ui://x|ui://y";
+        let found: Vec<&str> = urls_in(text).collect();
+        assert_eq!(
+            found,
+            ["ui://pkg1res2", "ui://Pkg/icon.png", "ui://x", "ui://y"]
+        );
+    }
+}

@@ -1,0 +1,876 @@
+//! Structural rules: identities, names, paths, folders, branches, and the internal
+//! consistency of each component (nodes, groups, relations, controllers, gears).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use ofgui_contracts::Num;
+use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
+use ofgui_contracts::uam::{
+    ComponentModel, Controller, DisplayNode, Gear, NodeBase, Size, UamPackage, UamProject,
+    UamResource,
+};
+use serde_json::Value;
+
+use super::{Sink, node_path, resource_path};
+
+pub(super) fn check(project: &UamProject, sink: &mut Sink) {
+    check_branches(project, sink);
+    check_package_identity(project, sink);
+    for (p, package) in project.packages.iter().enumerate() {
+        check_folders(project, p, package, sink);
+        check_resources(p, package, sink);
+        for (r, resource) in package.resources.iter().enumerate() {
+            if let UamResource::Component(component) = resource {
+                let context = Context {
+                    package: p,
+                    resource: r,
+                    package_id: &package.id,
+                    resource_id: &component.id,
+                    source_path: component.source_path.as_deref(),
+                };
+                check_component(&context, &component.component, sink);
+            }
+        }
+    }
+}
+
+/// Windows reserved device names, refused as path segments everywhere.
+const RESERVED: [&str; 22] = [
+    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
+
+/// A path segment that is safe on every platform the editor runs on.
+pub(crate) fn is_safe_segment(segment: &str) -> bool {
+    let stem = segment
+        .split('.')
+        .next()
+        .unwrap_or(segment)
+        .to_ascii_lowercase();
+    !segment.is_empty()
+        && segment != "."
+        && segment != ".."
+        && !segment.contains(['/', '\\', ':'])
+        && segment.trim() == segment
+        && !segment.ends_with('.')
+        && !segment.chars().any(char::is_control)
+        && !RESERVED.contains(&stem.as_str())
+}
+
+/// A canonical folder path: `/`, or `/a/b/` with safe segments.
+fn is_canonical_folder(path: &str) -> bool {
+    path == "/"
+        || (path.len() > 2
+            && path.starts_with('/')
+            && path.ends_with('/')
+            && path[1..path.len() - 1].split('/').all(is_safe_segment))
+}
+
+fn check_branches(project: &UamProject, sink: &mut Sink) {
+    let mut seen = HashSet::new();
+    for (index, branch) in project.branches.iter().enumerate() {
+        let path = format!("branches[{index}]");
+        if !is_safe_segment(branch) {
+            sink.error(
+                Code::UnsafePath,
+                &path,
+                format!("Branch name {branch:?} is not a safe path segment."),
+            );
+        }
+        if !seen.insert(branch.as_str()) {
+            sink.error(
+                Code::InvalidUam,
+                &path,
+                format!("Branch {branch:?} is listed twice."),
+            );
+        }
+    }
+    if project.branches.windows(2).any(|pair| pair[0] > pair[1]) {
+        sink.error(Code::InvalidUam, "branches", "Branches must be sorted.");
+    }
+}
+
+fn check_package_identity(project: &UamProject, sink: &mut Sink) {
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for (p, package) in project.packages.iter().enumerate() {
+        if let Some(first) = ids.insert(&package.id, p) {
+            sink.error(
+                Code::DuplicatePackageId,
+                format!("packages[{p}].id"),
+                format!(
+                    "Package {} reuses id {} of package {}.",
+                    package.name, package.id, project.packages[first].name
+                ),
+            )
+            .package_id = Some(package.id.clone());
+        }
+        if !is_safe_segment(&package.name) {
+            sink.error(
+                Code::UnsafePath,
+                format!("packages[{p}].name"),
+                format!(
+                    "Package name {:?} is not a safe directory name.",
+                    package.name
+                ),
+            )
+            .package_id = Some(package.id.clone());
+        }
+        // Directory names collide on case-insensitive disks even when they differ in case.
+        if let Some(first) = names.insert(package.name.to_lowercase(), p) {
+            let code = if project.packages[first].name == package.name {
+                Code::DuplicatePackageName
+            } else {
+                Code::PathCollision
+            };
+            sink.error(
+                code,
+                format!("packages[{p}].name"),
+                format!(
+                    "Package {} has the same directory name as package {}.",
+                    package.name, project.packages[first].name
+                ),
+            )
+            .package_id = Some(package.id.clone());
+        }
+    }
+}
+
+fn check_folders(project: &UamProject, p: usize, package: &UamPackage, sink: &mut Sink) {
+    let known: HashSet<(&str, &str)> = package
+        .folders
+        .iter()
+        .map(|f| (f.branch.as_str(), f.path.as_str()))
+        .collect();
+    let mut seen = HashSet::new();
+    for (k, folder) in package.folders.iter().enumerate() {
+        let path = format!("packages[{p}].folders[{k}]");
+        let mut fail = |code, message: String| {
+            sink.error(code, &path, message).package_id = Some(package.id.clone());
+        };
+        if !folder.branch.is_empty() && !project.branches.contains(&folder.branch) {
+            fail(
+                Code::InvalidUam,
+                format!(
+                    "Folder {} is on unknown branch {:?}.",
+                    folder.path, folder.branch
+                ),
+            );
+        }
+        if folder.path == "/" || !is_canonical_folder(&folder.path) {
+            fail(
+                Code::UnsafePath,
+                format!(
+                    "Folder path {:?} is not a canonical folder path like /a/b/.",
+                    folder.path
+                ),
+            );
+            continue;
+        }
+        if !seen.insert((folder.branch.as_str(), folder.path.to_lowercase())) {
+            fail(
+                Code::PathCollision,
+                format!(
+                    "Folder {} is listed twice (or differs only in case).",
+                    folder.path
+                ),
+            );
+        }
+        let parent = parent_folder(&folder.path);
+        if parent != "/" && !known.contains(&(folder.branch.as_str(), parent)) {
+            fail(
+                Code::InvalidUam,
+                format!("Folder {} has no parent folder {parent}.", folder.path),
+            );
+        }
+        if !folder.atlas.is_empty()
+            && folder
+                .atlas
+                .parse::<u32>()
+                .map(|n| n.to_string() != folder.atlas)
+                .unwrap_or(true)
+        {
+            fail(
+                Code::InvalidProjectValue,
+                format!(
+                    "Folder {} has atlas {:?}; it must be '' or a decimal slot.",
+                    folder.path, folder.atlas
+                ),
+            );
+        }
+    }
+}
+
+fn parent_folder(path: &str) -> &str {
+    let trimmed = &path[..path.len() - 1];
+    match trimmed.rfind('/') {
+        Some(index) => &path[..=index],
+        None => "/",
+    }
+}
+
+/// The project-relative file a resource is written to, lower-cased for collision checks.
+fn output_key(resource: &UamResource) -> Option<String> {
+    resource.source_path().map(str::to_lowercase)
+}
+
+fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut outputs: HashMap<String, usize> = HashMap::new();
+    for (r, resource) in package.resources.iter().enumerate() {
+        let path = resource_path(p, r);
+        let located = |sink: &mut Sink, code, at: String, message: String| {
+            let diagnostic = sink.error(code, at, message);
+            diagnostic.package_id = Some(package.id.clone());
+            diagnostic.resource_id = Some(resource.id().to_string());
+            diagnostic.source_path = resource.source_path().map(str::to_string);
+        };
+        if resource.id().is_empty() {
+            located(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.id"),
+                "A resource has an empty id.".into(),
+            );
+        } else if let Some(first) = ids.insert(resource.id(), r) {
+            located(
+                sink,
+                Code::DuplicateResourceId,
+                format!("{path}.id"),
+                format!(
+                    "Resource {} reuses id {} of resource {} in package {}.",
+                    resource.name(),
+                    resource.id(),
+                    package.resources[first].name(),
+                    package.name
+                ),
+            );
+        }
+        if !resource.path().is_empty() && !is_canonical_folder(resource.path()) {
+            located(
+                sink,
+                Code::UnsafePath,
+                format!("{path}.path"),
+                format!(
+                    "Resource path {:?} is not a canonical folder path.",
+                    resource.path()
+                ),
+            );
+        }
+        if let Some(source) = resource.source_path()
+            && (source.starts_with('/') || source.split('/').any(|s| s == ".." || s.is_empty()))
+        {
+            located(
+                sink,
+                Code::UnsafePath,
+                format!("{path}.sourcePath"),
+                format!("Source path {source:?} is not a safe relative path."),
+            );
+        }
+        if !resource.branch().is_empty()
+            && !package.branch_names.iter().any(|b| b == resource.branch())
+        {
+            located(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.branch"),
+                format!(
+                    "Resource {} is on branch {:?}, which is not in the package's branchNames.",
+                    resource.id(),
+                    resource.branch()
+                ),
+            );
+        }
+        let branch_item_ids = match resource {
+            UamResource::Component(c) => &c.branch_item_ids,
+            other => other
+                .asset_base()
+                .map(|b| &b.branch_item_ids)
+                .unwrap_or(&EMPTY),
+        };
+        if branch_item_ids.len() > package.branch_names.len() {
+            located(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.branchItemIds"),
+                format!(
+                    "Resource {} has more branch variants than the package has branch slots.",
+                    resource.id()
+                ),
+            );
+        }
+        if let Some(key) = output_key(resource) {
+            let file = key.rsplit('/').next().unwrap_or_default();
+            if file == "package.xml" || file == "package_branch.xml" {
+                located(
+                    sink,
+                    Code::UnsafePath,
+                    format!("{path}.name"),
+                    format!("Resource {} would overwrite {file}.", resource.id()),
+                );
+            }
+            if let Some(first) = outputs.insert(key, r) {
+                located(
+                    sink,
+                    Code::PathCollision,
+                    format!("{path}.name"),
+                    format!(
+                        "Resources {} and {} are written to the same file, or to files differing only in case.",
+                        package.resources[first].id(),
+                        resource.id()
+                    ),
+                );
+            }
+        }
+        if let UamResource::Image(image) = resource {
+            let props = &image.image;
+            if props.scale_option == 1 {
+                let valid = props.scale9_grid.as_ref().is_some_and(|grid| {
+                    grid.len() == 4
+                        && grid[0].get() >= 0.0
+                        && grid[1].get() >= 0.0
+                        && grid[2].get() > 0.0
+                        && grid[3].get() > 0.0
+                });
+                if !valid {
+                    located(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.image.scale9Grid"),
+                        format!(
+                            "Image {} uses nine-grid scaling without a valid grid.",
+                            image.base.id
+                        ),
+                    );
+                }
+            }
+            if !(0.0..=100.0).contains(&props.quality.get()) {
+                located(
+                    sink,
+                    Code::InvalidProjectValue,
+                    format!("{path}.image.quality"),
+                    format!("Image {} has quality outside 0..100.", image.base.id),
+                );
+            }
+        }
+    }
+}
+
+static EMPTY: Vec<String> = Vec::new();
+
+/// Where a component is, for diagnostics.
+struct Context<'a> {
+    package: usize,
+    resource: usize,
+    package_id: &'a str,
+    resource_id: &'a str,
+    source_path: Option<&'a str>,
+}
+
+impl Context<'_> {
+    fn report(
+        &self,
+        sink: &mut Sink,
+        code: Code,
+        path: String,
+        node_id: Option<&str>,
+        message: String,
+    ) {
+        let diagnostic = sink.error(code, path, message);
+        self.locate(diagnostic, node_id);
+    }
+
+    fn warn(
+        &self,
+        sink: &mut Sink,
+        code: Code,
+        path: String,
+        node_id: Option<&str>,
+        message: String,
+    ) {
+        let diagnostic = sink.warning(code, path, message);
+        self.locate(diagnostic, node_id);
+    }
+
+    fn locate(
+        &self,
+        diagnostic: &mut ofgui_contracts::diagnostics::ProjectDiagnostic,
+        node_id: Option<&str>,
+    ) {
+        diagnostic.package_id = Some(self.package_id.to_string());
+        diagnostic.resource_id = Some(self.resource_id.to_string());
+        diagnostic.node_id = node_id.map(str::to_string);
+        diagnostic.source_path = self.source_path.map(str::to_string);
+    }
+
+    fn component_path(&self) -> String {
+        format!("{}.component", resource_path(self.package, self.resource))
+    }
+}
+
+fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut Sink) {
+    let base = context.component_path();
+    check_size(
+        context,
+        sink,
+        &format!("{base}.size"),
+        None,
+        &component.size,
+    );
+    let nodes: HashMap<&str, &DisplayNode> =
+        component.display_list.iter().map(|n| (n.id(), n)).collect();
+    let controllers: BTreeMap<&str, &Controller> = component
+        .controllers
+        .iter()
+        .map(|c| (c.name.as_str(), c))
+        .collect();
+    check_controllers(context, component, &nodes, sink);
+
+    let mut seen = HashSet::new();
+    for (n, node) in component.display_list.iter().enumerate() {
+        let path = node_path(context.package, context.resource, n);
+        let node_base = node.base();
+        let id = Some(node.id());
+        if node.id().is_empty() {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.id"),
+                None,
+                "A display node has an empty id.".into(),
+            );
+        } else if !seen.insert(node.id()) {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.id"),
+                id,
+                format!(
+                    "Display node id {} is used twice in the component.",
+                    node.id()
+                ),
+            );
+        }
+        check_node_values(context, sink, &path, node_base);
+        if let Some(group) = node_base.group.as_deref().filter(|g| !g.is_empty()) {
+            let is_group = nodes
+                .get(group)
+                .is_some_and(|target| matches!(target, DisplayNode::Group(_)));
+            if group == node.id() || !is_group {
+                context.report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.group"),
+                    id,
+                    format!("Node {} belongs to group {group:?}, which is not another group node of the component.", node.id()),
+                );
+            }
+        }
+        for (k, relation) in node_base.relations.iter().enumerate() {
+            if !relation.target_node_id.is_empty()
+                && !nodes.contains_key(relation.target_node_id.as_str())
+            {
+                context.report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.relations[{k}].targetNodeId"),
+                    id,
+                    format!(
+                        "Node {} is related to node {}, which does not exist.",
+                        node.id(),
+                        relation.target_node_id
+                    ),
+                );
+            }
+        }
+        check_gears(context, sink, &path, node, &controllers);
+    }
+    for (k, relation) in component.relations.iter().enumerate() {
+        if !relation.target_node_id.is_empty()
+            && !nodes.contains_key(relation.target_node_id.as_str())
+        {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{base}.relations[{k}].targetNodeId"),
+                None,
+                format!(
+                    "The component is related to node {}, which does not exist.",
+                    relation.target_node_id
+                ),
+            );
+        }
+    }
+    let mut names = HashSet::new();
+    for (t, transition) in component.transitions.iter().enumerate() {
+        let path = format!("{base}.transitions[{t}]");
+        if !names.insert(transition.name.as_str()) {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.name"),
+                None,
+                format!("Transition {:?} is defined twice.", transition.name),
+            );
+        }
+        for (i, item) in transition.items.iter().enumerate() {
+            // The runtime skips such items, so the project still loads: a warning.
+            if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
+            {
+                context.warn(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.items[{i}].targetNodeId"),
+                    None,
+                    format!(
+                        "Transition {:?} animates node {}, which does not exist in the component; the item has no effect.",
+                        transition.name, item.target_node_id
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn check_controllers(
+    context: &Context<'_>,
+    component: &ComponentModel,
+    nodes: &HashMap<&str, &DisplayNode>,
+    sink: &mut Sink,
+) {
+    let base = context.component_path();
+    let mut names = HashSet::new();
+    for (c, controller) in component.controllers.iter().enumerate() {
+        let path = format!("{base}.controllers[{c}]");
+        if controller.name.is_empty() {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.name"),
+                None,
+                "A controller has an empty name.".into(),
+            );
+        } else if !names.insert(controller.name.as_str()) {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.name"),
+                None,
+                format!("Controller {:?} is defined twice.", controller.name),
+            );
+        }
+        let mut pages = HashSet::new();
+        for (k, page) in controller.pages.iter().enumerate() {
+            if page.id.is_empty() || !pages.insert(page.id.as_str()) {
+                context.report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.pages[{k}].id"),
+                    None,
+                    format!(
+                        "Controller {:?} has an empty or repeated page id {:?}.",
+                        controller.name, page.id
+                    ),
+                );
+            }
+        }
+        let selected = controller.selected_index.get();
+        if !controller.pages.is_empty()
+            && (selected < 0.0 || selected >= controller.pages.len() as f64)
+        {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{path}.selectedIndex"),
+                None,
+                format!(
+                    "Controller {:?} selects page {selected}, but it has {} pages.",
+                    controller.name,
+                    controller.pages.len()
+                ),
+            );
+        }
+        for (a, action) in controller.actions.iter().enumerate() {
+            for (field, ids) in [
+                ("fromPageIds", &action.from_page_ids),
+                ("toPageIds", &action.to_page_ids),
+            ] {
+                for id in ids.iter().filter(|id| !pages.contains(id.as_str())) {
+                    context.report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.actions[{a}].{field}"),
+                        None,
+                        format!("An action of controller {:?} names page {id:?}, which the controller does not have.", controller.name),
+                    );
+                }
+            }
+            if !action.target_node_id.is_empty()
+                && !nodes.contains_key(action.target_node_id.as_str())
+            {
+                context.report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.actions[{a}].targetNodeId"),
+                    None,
+                    format!(
+                        "An action of controller {:?} targets node {}, which does not exist.",
+                        controller.name, action.target_node_id
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn check_gears(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    path: &str,
+    node: &DisplayNode,
+    controllers: &BTreeMap<&str, &Controller>,
+) {
+    let id = Some(node.id());
+    let mut pairs = HashSet::new();
+    for (g, gear) in node.base().gears.iter().enumerate() {
+        let gear_path = format!("{path}.gears[{g}]");
+        let controller_name = gear.controller_name();
+        if !pairs.insert((gear.kind(), controller_name)) {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                gear_path.clone(),
+                id,
+                format!(
+                    "Node {} has two {} gears for controller {controller_name:?}.",
+                    node.id(),
+                    gear.kind()
+                ),
+            );
+        }
+        let Some(controller) = controllers.get(controller_name) else {
+            context.report(
+                sink,
+                Code::InvalidUam,
+                format!("{gear_path}.controllerName"),
+                id,
+                format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
+            );
+            continue;
+        };
+        let page_ids: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
+        let mut seen = HashSet::new();
+        let pages: Vec<(String, &str)> = match gear {
+            Gear::Display(g) | Gear::Display2(g) => g
+                .visible_on_page_ids
+                .iter()
+                .enumerate()
+                .map(|(k, page)| (format!("{gear_path}.visibleOnPageIds[{k}]"), page.as_str()))
+                .collect(),
+            Gear::Look(g)
+            | Gear::Xy(g)
+            | Gear::Size(g)
+            | Gear::Color(g)
+            | Gear::Animation(g)
+            | Gear::Text(g)
+            | Gear::Icon(g)
+            | Gear::FontSize(g) => g
+                .states
+                .iter()
+                .enumerate()
+                .map(|(k, state)| {
+                    (
+                        format!("{gear_path}.states[{k}].pageId"),
+                        state.page_id.as_str(),
+                    )
+                })
+                .collect(),
+        };
+        let value_gear = !matches!(gear, Gear::Display(_) | Gear::Display2(_));
+        for (at, page) in pages {
+            if !seen.insert(page) {
+                context.report(
+                    sink,
+                    Code::InvalidUam,
+                    at,
+                    id,
+                    format!(
+                        "A {} gear of node {} lists page {page:?} twice.",
+                        gear.kind(),
+                        node.id()
+                    ),
+                );
+            } else if value_gear && !page_ids.contains(page) {
+                context.report(
+                    sink,
+                    Code::InvalidUam,
+                    at,
+                    id,
+                    format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
+                );
+            }
+        }
+        if let Gear::Xy(g) = gear {
+            for (k, state) in g.states.iter().enumerate() {
+                if let Some(value) = &state.value {
+                    check_gear_point(
+                        context,
+                        sink,
+                        &format!("{gear_path}.states[{k}].value"),
+                        node.id(),
+                        value,
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_gear_point(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    path: &str,
+    node_id: &str,
+    value: &Value,
+) {
+    for axis in ["x", "y"] {
+        if let Some(v) = value.get(axis).and_then(Value::as_f64)
+            && v.fract() == 0.0
+            && !Num(v).fits_i32()
+        {
+            context.report(
+                sink,
+                Code::DesktopIncompatibleGeometry,
+                format!("{path}.{axis}"),
+                Some(node_id),
+                format!("Gear position {v} of node {node_id} does not fit a 32-bit integer."),
+            );
+        }
+    }
+}
+
+fn check_int32(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    path: String,
+    node_id: Option<&str>,
+    values: &[Num],
+) {
+    if values.iter().any(|v| v.get().abs() > i32::MAX as f64) {
+        let shown: Vec<String> = values.iter().map(|v| v.get().to_string()).collect();
+        context.report(
+            sink,
+            Code::DesktopIncompatibleGeometry,
+            path,
+            node_id,
+            format!(
+                "Geometry {} does not fit a 32-bit integer, so the FairyGUI editor cannot load it.",
+                shown.join(",")
+            ),
+        );
+    }
+}
+
+fn check_size(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    path: &str,
+    node_id: Option<&str>,
+    size: &Size,
+) {
+    check_int32(
+        context,
+        sink,
+        path.to_string(),
+        node_id,
+        &[size.width, size.height],
+    );
+    if size.width.get() < 0.0 || size.height.get() < 0.0 {
+        context.report(
+            sink,
+            Code::InvalidProjectValue,
+            path.to_string(),
+            node_id,
+            "A size is negative.".into(),
+        );
+    }
+}
+
+fn check_node_values(context: &Context<'_>, sink: &mut Sink, path: &str, base: &NodeBase) {
+    let id = Some(base.id.as_str());
+    check_int32(
+        context,
+        sink,
+        format!("{path}.position"),
+        id,
+        &[base.position.x, base.position.y],
+    );
+    check_size(context, sink, &format!("{path}.size"), id, &base.size);
+    check_int32(
+        context,
+        sink,
+        format!("{path}.minSize"),
+        id,
+        &[base.min_size.width, base.min_size.height],
+    );
+    check_int32(
+        context,
+        sink,
+        format!("{path}.maxSize"),
+        id,
+        &[base.max_size.width, base.max_size.height],
+    );
+    if !(0.0..=1.0).contains(&base.alpha.get()) {
+        context.report(
+            sink,
+            Code::InvalidProjectValue,
+            format!("{path}.alpha"),
+            id,
+            format!(
+                "Node {} has alpha {}; it must be between 0 and 1.",
+                base.id,
+                base.alpha.get()
+            ),
+        );
+    }
+    const BLEND_MODES: [&str; 6] = ["normal", "none", "add", "multiply", "screen", "erase"];
+    if !BLEND_MODES.contains(&base.blend_mode.as_str()) {
+        context.report(
+            sink,
+            Code::InvalidProjectValue,
+            format!("{path}.blendMode"),
+            id,
+            format!(
+                "Node {} has unknown blend mode {:?}.",
+                base.id, base.blend_mode
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_segments() {
+        for good in ["Main", "a b", "images", "x.png", "默认"] {
+            assert!(is_safe_segment(good), "{good}");
+        }
+        for bad in [
+            "", ".", "..", "a/b", "a\\b", "c:", " lead", "trail ", "dot.", "CON", "lpt1.txt",
+        ] {
+            assert!(!is_safe_segment(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn canonical_folders_and_parents() {
+        assert!(is_canonical_folder("/a/b/"));
+        assert!(!is_canonical_folder("/a/b"));
+        assert!(!is_canonical_folder("a/b/"));
+        assert!(!is_canonical_folder("/a/../b/"));
+        assert_eq!(parent_folder("/a/b/"), "/a/");
+        assert_eq!(parent_folder("/a/"), "/");
+    }
+}
