@@ -49,9 +49,9 @@ fn main() -> Result<()> {
     }
 
     println!(
-        "| project | start→tools/list | open | outline | displayNode query | readSessionState | peak RSS |"
+        "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | peak RSS |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for (name, source, probe) in projects {
         let copy = tempfile::tempdir()?;
         copy_tree(&source, copy.path())?;
@@ -60,12 +60,13 @@ fn main() -> Result<()> {
             samples.push(run_once(&host, cache.path(), copy.path(), &probe)?);
         }
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {:.1} MB |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
             ms(samples.median(|s| s.start)),
             ms(samples.median(|s| s.open)),
             ms(samples.median(|s| s.outline)),
             ms(samples.median(|s| s.query)),
             ms(samples.median(|s| s.state)),
+            ms(samples.median(|s| s.validate)),
             samples
                 .runs
                 .iter()
@@ -113,6 +114,7 @@ struct Sample {
     outline: Duration,
     query: Duration,
     state: Duration,
+    validate: Duration,
     peak_rss_kb: u64,
 }
 
@@ -232,6 +234,10 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         "openfairygui_backend_read_session_state",
         json!({ "sessionId": id }),
     )?;
+    let (_, validate) = client.call(
+        "openfairygui_backend_validate_session",
+        json!({ "sessionId": id }),
+    )?;
     client.call(
         "openfairygui_backend_close_session",
         json!({ "sessionId": id }),
@@ -245,6 +251,7 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         outline,
         query,
         state,
+        validate,
         peak_rss_kb,
     })
 }

@@ -138,3 +138,73 @@ pub fn resource_path(package: usize, resource: usize) -> String {
 pub fn node_path(package: usize, resource: usize, node: usize) -> String {
     format!("packages[{package}].resources[{resource}].component.displayList[{node}]")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::StdFs;
+    use crate::reader::read_project;
+
+    fn example() -> crate::reader::ProjectSource {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/HelloFairy");
+        read_project(&StdFs::new(root), "HelloFairy.fairy").expect("example reads")
+    }
+
+    fn run(project: &UamProject, source: &crate::reader::ProjectSource) -> ValidationReport {
+        validate(&Input {
+            project,
+            bytes: &source.bytes,
+            read_diagnostics: &source.diagnostics,
+            read_complete: source.complete,
+        })
+    }
+
+    #[test]
+    fn the_example_is_valid() {
+        let source = example();
+        let report = run(&source.project, &source);
+        assert_eq!(
+            report.status,
+            ValidationStatus::Valid,
+            "{:#?}",
+            report.diagnostics
+        );
+        assert!(report.complete);
+    }
+
+    #[test]
+    fn duplicate_package_names_are_reported() {
+        // Two directories cannot share a name on disk, but a model built by a host can.
+        let source = example();
+        let mut project = source.project.clone();
+        let mut twin = project.packages[0].clone();
+        twin.id = "twin0001".into();
+        project.packages.push(twin);
+        let report = run(&project, &source);
+        assert_eq!(report.status, ValidationStatus::Invalid);
+        let duplicate = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == ProjectDiagnosticCode::DuplicatePackageName)
+            .expect("duplicate_package_name");
+        assert_eq!(duplicate.path, "packages[2].name");
+        assert_eq!(duplicate.package_id.as_deref(), Some("twin0001"));
+    }
+
+    #[test]
+    fn diagnostics_are_sorted_by_path_code_and_message() {
+        let source = example();
+        let mut project = source.project.clone();
+        project.branches = vec!["z".into(), "a".into(), "a".into()];
+        let report = run(&project, &source);
+        let keys: Vec<(String, &str, String)> = report
+            .diagnostics
+            .iter()
+            .map(|d| (d.path.clone(), d.code.as_str(), d.message.clone()))
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        assert!(report.diagnostics.len() >= 2);
+    }
+}
