@@ -11,6 +11,8 @@ pub mod outline;
 pub mod query;
 pub mod reader;
 pub mod session;
+#[doc(hidden)]
+pub mod testing;
 pub mod validate;
 
 #[cfg(target_arch = "wasm32")]

@@ -3,7 +3,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::path::PathBuf;
 
 use ofgui_backend::fs::{DirEntry, ProjectFs, StdFs};
 use ofgui_backend::reader::{ProjectSource, ReadError, read_project};
@@ -14,21 +13,7 @@ use ofgui_contracts::uam::{
 };
 use serde_json::json;
 
-fn corpora() -> PathBuf {
-    std::env::var_os("OFGUI_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpora"))
-        })
-}
-
-fn unity_root() -> PathBuf {
-    corpora().join("fairygui-unity-examples/UIProject")
-}
-
-fn experiments_root() -> PathBuf {
-    corpora().join("openfairygui-experiments/FairyGUI-Experiments")
-}
+use ofgui_backend::testing::{experiments_root, unity_root};
 
 fn read_unity() -> ProjectSource {
     read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").expect("unity reads")

@@ -1008,9 +1008,10 @@ impl Gear {
         }
     }
 
-    pub fn controller_name(&self) -> &str {
+    /// The gear's payload: page visibility, or per-page values.
+    pub fn binding(&self) -> GearBinding<'_> {
         match self {
-            Gear::Display(g) | Gear::Display2(g) => &g.controller_name,
+            Gear::Display(g) | Gear::Display2(g) => GearBinding::Display(g),
             Gear::Look(g)
             | Gear::Xy(g)
             | Gear::Size(g)
@@ -1018,9 +1019,25 @@ impl Gear {
             | Gear::Animation(g)
             | Gear::Text(g)
             | Gear::Icon(g)
-            | Gear::FontSize(g) => &g.controller_name,
+            | Gear::FontSize(g) => GearBinding::Value(g),
         }
     }
+
+    pub fn controller_name(&self) -> &str {
+        match self.binding() {
+            GearBinding::Display(g) => &g.controller_name,
+            GearBinding::Value(g) => &g.controller_name,
+        }
+    }
+}
+
+/// A gear's payload, whatever its kind.
+#[derive(Clone, Copy, Debug)]
+pub enum GearBinding<'a> {
+    /// `display` and `display2`: the pages the node is visible on.
+    Display(&'a DisplayGear),
+    /// Every other kind: a value per page and a default.
+    Value(&'a ValueGear),
 }
 
 /// Instance properties of a component node, keyed by the referenced component's

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
-    ComponentModel, DisplayNode, Gear, InstanceProperties, ListProperties, ResourceRef, UamPackage,
-    UamProject, UamResource,
+    ComponentModel, DisplayNode, GearBinding, InstanceProperties, ListProperties, ResourceRef,
+    UamPackage, UamProject, UamResource,
 };
 use serde_json::Value;
 
@@ -464,17 +464,10 @@ impl Site<'_> {
         }
         for (g, gear) in node.base().gears.iter().enumerate() {
             let gear_path = format!("{path}.gears[{g}]");
-            let (states, default) = match gear {
-                Gear::Display(_) | Gear::Display2(_) => continue,
-                Gear::Look(g)
-                | Gear::Xy(g)
-                | Gear::Size(g)
-                | Gear::Color(g)
-                | Gear::Animation(g)
-                | Gear::Text(g)
-                | Gear::Icon(g)
-                | Gear::FontSize(g) => (&g.states, &g.default_value),
+            let GearBinding::Value(value_gear) = gear.binding() else {
+                continue;
             };
+            let (states, default) = (&value_gear.states, &value_gear.default_value);
             let what = format!("A {} gear of node {id}", gear.kind());
             for (k, state) in states.iter().enumerate() {
                 if let Some(value) = &state.value {

@@ -756,21 +756,7 @@ mod tests {
     use crate::fs::StdFs;
     use crate::reader::{ProjectSource, read_project};
 
-    fn corpora() -> PathBuf {
-        std::env::var_os("OFGUI_CORPORA")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| {
-                PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpora"))
-            })
-    }
-
-    fn unity_root() -> PathBuf {
-        corpora().join("fairygui-unity-examples/UIProject")
-    }
-
-    fn experiments_root() -> PathBuf {
-        corpora().join("openfairygui-experiments/FairyGUI-Experiments")
-    }
+    use crate::testing::{experiments_root, unity_root};
 
     fn read_unity() -> ProjectSource {
         read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy")

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
-    ComponentModel, Controller, DisplayNode, Gear, NodeBase, Size, UamPackage, UamProject,
-    UamResource,
+    ComponentModel, Controller, DisplayNode, Gear, GearBinding, NodeBase, Size, UamPackage,
+    UamProject, UamResource,
 };
 use serde_json::Value;
 
@@ -660,21 +660,14 @@ fn check_gears(
         };
         let page_ids: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
         let mut seen = HashSet::new();
-        let pages: Vec<(String, &str)> = match gear {
-            Gear::Display(g) | Gear::Display2(g) => g
+        let pages: Vec<(String, &str)> = match gear.binding() {
+            GearBinding::Display(g) => g
                 .visible_on_page_ids
                 .iter()
                 .enumerate()
                 .map(|(k, page)| (format!("{gear_path}.visibleOnPageIds[{k}]"), page.as_str()))
                 .collect(),
-            Gear::Look(g)
-            | Gear::Xy(g)
-            | Gear::Size(g)
-            | Gear::Color(g)
-            | Gear::Animation(g)
-            | Gear::Text(g)
-            | Gear::Icon(g)
-            | Gear::FontSize(g) => g
+            GearBinding::Value(g) => g
                 .states
                 .iter()
                 .enumerate()
@@ -686,7 +679,7 @@ fn check_gears(
                 })
                 .collect(),
         };
-        let value_gear = !matches!(gear, Gear::Display(_) | Gear::Display2(_));
+        let value_gear = matches!(gear.binding(), GearBinding::Value(_));
         for (at, page) in pages {
             if !seen.insert(page) {
                 context.report(
