@@ -302,9 +302,9 @@ fn unity_demo_controller_component() {
         (graph.base.position.x, graph.base.position.y),
         (n(181.0), n(271.0))
     );
-    assert_eq!(graph.graph_type, 1);
-    assert_eq!(graph.fill_color, "#ff666699");
-    assert_eq!(graph.line_size, n(1.0));
+    assert_eq!(graph.props.graph_type, 1);
+    assert_eq!(graph.props.fill_color, "#ff666699");
+    assert_eq!(graph.props.line_size, n(1.0));
     let Gear::Xy(xy) = &graph.base.gears[0] else {
         panic!("gearXY")
     };
@@ -343,7 +343,7 @@ fn unity_demo_controller_component() {
         (clip.base.size.width, clip.base.size.height),
         (n(59.0), n(59.0))
     );
-    assert!(clip.playing);
+    assert!(clip.props.playing);
 
     // <component id="n11" src="rpmb12"><Button controller="c1" page="1"/></component>
     let DisplayNode::Component(button) = node(model, "n11") else {
@@ -363,7 +363,7 @@ fn unity_demo_controller_component() {
     let DisplayNode::Group(group) = node(model, "n16") else {
         panic!("n16 is a group")
     };
-    assert!(group.advanced);
+    assert!(group.props.advanced);
     let relations: Vec<(i32, bool)> = group
         .base
         .relations
@@ -380,7 +380,7 @@ fn unity_demo_controller_component() {
     let DisplayNode::Graph(graph) = node(model, "n18_d9q3") else {
         panic!("n18_d9q3 is a graph")
     };
-    assert_eq!(graph.graph_type, 2);
+    assert_eq!(graph.props.graph_type, 2);
     assert!(
         graph
             .base
@@ -495,8 +495,8 @@ fn experiments_branches_link_variants() {
     let DisplayNode::Loader(loader) = &dev_main.component.display_list[0] else {
         panic!("loader")
     };
-    assert_eq!(loader.url, "ui://a9lkf94skn7w2");
-    assert!(loader.auto_size);
+    assert_eq!(loader.props.url, "ui://a9lkf94skn7w2");
+    assert!(loader.props.auto_size);
     assert_eq!(loader.base.group, None);
     assert!(loader.base.pivot.is_some());
 }
@@ -533,15 +533,15 @@ fn experiments_loader3d_and_skeletons() {
         })
         .collect();
     assert_eq!(l3d.len(), 3);
-    assert_eq!(l3d[0].url, "ui://hzobybbtbiss6");
-    assert_eq!(l3d[0].animation_name, "stand");
-    assert!(l3d[0].looping);
-    assert!(l3d[0].playing);
-    assert_eq!(l3d[1].animation_name, "run");
-    assert!(!l3d[1].playing);
-    assert_eq!(l3d[1].frame, n(10.0));
-    assert!(!l3d[1].looping);
-    assert_eq!(l3d[2].skin_name, "full-skins/boy");
+    assert_eq!(l3d[0].props.url, "ui://hzobybbtbiss6");
+    assert_eq!(l3d[0].props.animation_name, "stand");
+    assert!(l3d[0].props.looping);
+    assert!(l3d[0].props.playing);
+    assert_eq!(l3d[1].props.animation_name, "run");
+    assert!(!l3d[1].props.playing);
+    assert_eq!(l3d[1].props.frame, n(10.0));
+    assert!(!l3d[1].props.looping);
+    assert_eq!(l3d[2].props.skin_name, "full-skins/boy");
     assert_eq!(
         (l3d[2].base.size.width, l3d[2].base.size.height),
         (n(410.0), n(806.0))

@@ -352,6 +352,12 @@ model! {
         #[serde(flatten)]
         pub base: NodeBase,
         pub resource: ResourceRef,
+        #[serde(flatten)]
+        pub props: ImageProperties,
+    }
+
+    /// The image block of an image node (a `setDisplayNodeProps` snapshot).
+    pub struct ImageProperties {
         pub color: String,
         /// 0 none, 1 horizontal, 2 vertical, 3 both.
         pub flip: i32,
@@ -390,15 +396,21 @@ model! {
         pub shadow_offset: Point,
     }
 
+    /// The fields plain text and text input nodes add to [`TextProperties`].
+    pub struct PlainTextExtras {
+        pub demo_text: String,
+        pub template_vars_enabled: bool,
+        pub face_dilate: Num,
+    }
+
     /// A text node.
     pub struct TextNode {
         #[serde(flatten)]
         pub base: NodeBase,
         #[serde(flatten)]
         pub text: TextProperties,
-        pub demo_text: String,
-        pub template_vars_enabled: bool,
-        pub face_dilate: Num,
+        #[serde(flatten)]
+        pub plain: PlainTextExtras,
     }
 
     /// A rich text node.
@@ -415,9 +427,8 @@ model! {
         pub base: NodeBase,
         #[serde(flatten)]
         pub text: TextProperties,
-        pub demo_text: String,
-        pub template_vars_enabled: bool,
-        pub face_dilate: Num,
+        #[serde(flatten)]
+        pub plain: PlainTextExtras,
         pub prompt_text: String,
         pub max_length: Num,
         pub restrict: String,
@@ -513,21 +524,35 @@ model! {
         pub list: ListProperties,
     }
 
+    /// The fields a tree adds to [`ListProperties`].
+    pub struct TreeExtras {
+        /// Always true for a tree.
+        pub tree_view: bool,
+        pub indent: Num,
+        /// 0 none, 1 single click, 2 double click.
+        pub click_to_expand: i32,
+    }
+
     /// A tree node (a list with `treeView`).
     pub struct TreeNode {
         #[serde(flatten)]
         pub base: NodeBase,
         #[serde(flatten)]
         pub list: ListProperties,
-        pub tree_view: bool,
-        pub indent: Num,
-        pub click_to_expand: i32,
+        #[serde(flatten)]
+        pub tree: TreeExtras,
     }
 
     /// A graph (shape) node.
     pub struct GraphNode {
         #[serde(flatten)]
         pub base: NodeBase,
+        #[serde(flatten)]
+        pub props: GraphProperties,
+    }
+
+    /// The shape block of a graph node.
+    pub struct GraphProperties {
         /// 0 empty, 1 rect, 2 ellipse, 3 polygon, 4 regular polygon.
         pub graph_type: i32,
         pub line_size: Num,
@@ -544,6 +569,12 @@ model! {
     pub struct GroupNode {
         #[serde(flatten)]
         pub base: NodeBase,
+        #[serde(flatten)]
+        pub props: GroupProperties,
+    }
+
+    /// The layout block of a group node.
+    pub struct GroupProperties {
         /// 0 none, 1 horizontal, 2 vertical.
         pub layout: i32,
         pub line_gap: Num,
@@ -558,6 +589,12 @@ model! {
     pub struct LoaderNode {
         #[serde(flatten)]
         pub base: NodeBase,
+        #[serde(flatten)]
+        pub props: LoaderProperties,
+    }
+
+    /// The loading block of a loader node.
+    pub struct LoaderProperties {
         pub url: String,
         /// 0 none, 1 scale, 2 scale-match-height, 3 scale-match-width, 4 scale-free, 5 scale-no-border.
         pub fill: i32,
@@ -580,6 +617,12 @@ model! {
     pub struct Loader3DNode {
         #[serde(flatten)]
         pub base: NodeBase,
+        #[serde(flatten)]
+        pub props: Loader3DProperties,
+    }
+
+    /// The loading block of a 3-D loader node.
+    pub struct Loader3DProperties {
         pub url: String,
         pub fill: i32,
         pub shrink_only: bool,
@@ -602,6 +645,12 @@ model! {
         pub base: NodeBase,
         pub resource: ResourceRef,
         pub file_name: String,
+        #[serde(flatten)]
+        pub props: MovieClipProperties,
+    }
+
+    /// The playback block of a movie clip node.
+    pub struct MovieClipProperties {
         pub playing: bool,
         pub frame: Num,
         pub color: String,

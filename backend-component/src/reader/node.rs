@@ -7,10 +7,11 @@
 use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::uam::{
-    ComboItem, ComponentNode, ComponentPropertyOverride, DisplayNode, GraphNode, GroupNode,
-    ImageNode, InstanceProperties, ListItem, ListNode, ListProperties, Loader3DNode, LoaderNode,
-    MovieClipNode, NodeBase, Point, Relation, ResourceRef, RichTextNode, Size, TextInputNode,
-    TextNode, TextProperties, TreeNode,
+    ComboItem, ComponentNode, ComponentPropertyOverride, DisplayNode, GraphNode, GraphProperties,
+    GroupNode, GroupProperties, ImageNode, ImageProperties, InstanceProperties, ListItem, ListNode,
+    ListProperties, Loader3DNode, Loader3DProperties, LoaderNode, LoaderProperties, MovieClipNode,
+    MovieClipProperties, NodeBase, PlainTextExtras, Point, Relation, ResourceRef, RichTextNode,
+    Size, TextInputNode, TextNode, TextProperties, TreeExtras, TreeNode,
 };
 use roxmltree::Node;
 
@@ -214,9 +215,7 @@ pub(crate) fn read_node(
         Kind::Image => DisplayNode::Image(read_image(&mut a, base)),
         Kind::Text => DisplayNode::Text(TextNode {
             text: read_text(&mut a),
-            demo_text: a.string("demoText"),
-            template_vars_enabled: a.bool("vars", false),
-            face_dilate: a.num("faceDilate", 0.0),
+            plain: read_plain_text(&mut a),
             base,
         }),
         Kind::RichText => DisplayNode::RichText(RichTextNode {
@@ -239,9 +238,11 @@ pub(crate) fn read_node(
         }),
         Kind::Tree => DisplayNode::Tree(TreeNode {
             list: read_list(&mut a),
-            tree_view: true,
-            indent: a.num("indent", 15.0),
-            click_to_expand: a.int("clickToExpand", 0),
+            tree: TreeExtras {
+                tree_view: true,
+                indent: a.num("indent", 15.0),
+                click_to_expand: a.int("clickToExpand", 0),
+            },
             base,
         }),
         Kind::Graph => DisplayNode::Graph(read_graph(&mut a, base)),
@@ -251,9 +252,11 @@ pub(crate) fn read_node(
         Kind::MovieClip => DisplayNode::MovieClip(MovieClipNode {
             resource: resource_ref(&a),
             file_name: a.string("fileName"),
-            playing: a.bool("playing", true),
-            frame: a.num("frame", 0.0),
-            color: a.color("color", "#ffffff"),
+            props: MovieClipProperties {
+                playing: a.bool("playing", true),
+                frame: a.num("frame", 0.0),
+                color: a.color("color", "#ffffff"),
+            },
             base,
         }),
     };
@@ -346,12 +349,14 @@ fn read_image(a: &mut Attrs, base: NodeBase) -> ImageNode {
     let (fill_method, fill_origin, fill_clockwise, fill_amount) = read_fill(a);
     ImageNode {
         resource: resource_ref(a),
-        color: a.color("color", "#ffffff"),
-        flip: a.enumeration("flip", FLIP, 0),
-        fill_method,
-        fill_origin,
-        fill_clockwise,
-        fill_amount,
+        props: ImageProperties {
+            color: a.color("color", "#ffffff"),
+            flip: a.enumeration("flip", FLIP, 0),
+            fill_method,
+            fill_origin,
+            fill_clockwise,
+            fill_amount,
+        },
         base,
     }
 }
@@ -392,12 +397,18 @@ fn read_text(a: &mut Attrs) -> TextProperties {
     }
 }
 
-fn read_text_input(a: &mut Attrs, base: NodeBase) -> TextInputNode {
-    TextInputNode {
-        text: read_text(a),
+fn read_plain_text(a: &mut Attrs) -> PlainTextExtras {
+    PlainTextExtras {
         demo_text: a.string("demoText"),
         template_vars_enabled: a.bool("vars", false),
         face_dilate: a.num("faceDilate", 0.0),
+    }
+}
+
+fn read_text_input(a: &mut Attrs, base: NodeBase) -> TextInputNode {
+    TextInputNode {
+        text: read_text(a),
+        plain: read_plain_text(a),
         prompt_text: a
             .raw_any(&["prompt", "promptText"])
             .unwrap_or_default()
@@ -539,15 +550,17 @@ fn number_list(a: &mut Attrs, name: &str, empty: f64) -> Option<Vec<Num>> {
 
 fn read_graph(a: &mut Attrs, base: NodeBase) -> GraphNode {
     GraphNode {
-        graph_type: a.enumeration("type", GRAPH_TYPE, 0),
-        line_size: a.num("lineSize", 1.0),
-        line_color: a.color("lineColor", "#000000"),
-        fill_color: a.color("fillColor", "#ffffff"),
-        corner_radius: corner_radius(a),
-        points: number_list(a, "points", 0.0),
-        sides: a.num("sides", 0.0),
-        start_angle: a.num("startAngle", 0.0),
-        distances: number_list(a, "distances", 1.0),
+        props: GraphProperties {
+            graph_type: a.enumeration("type", GRAPH_TYPE, 0),
+            line_size: a.num("lineSize", 1.0),
+            line_color: a.color("lineColor", "#000000"),
+            fill_color: a.color("fillColor", "#ffffff"),
+            corner_radius: corner_radius(a),
+            points: number_list(a, "points", 0.0),
+            sides: a.num("sides", 0.0),
+            start_angle: a.num("startAngle", 0.0),
+            distances: number_list(a, "distances", 1.0),
+        },
         base,
     }
 }
@@ -555,13 +568,15 @@ fn read_graph(a: &mut Attrs, base: NodeBase) -> GraphNode {
 fn read_group(a: &mut Attrs, base: NodeBase) -> GroupNode {
     let column_gap = alias(a, &["colGap", "columnGap"]);
     GroupNode {
-        layout: a.enumeration("layout", GROUP_LAYOUT, 0),
-        line_gap: a.num("lineGap", 0.0),
-        column_gap: a.num(column_gap, 0.0),
-        advanced: a.bool("advanced", false),
-        exclude_invisibles: a.bool("excludeInvisibles", false),
-        auto_size_disabled: a.bool("autoSizeDisabled", false),
-        main_grid_index: a.num("mainGridIndex", -1.0),
+        props: GroupProperties {
+            layout: a.enumeration("layout", GROUP_LAYOUT, 0),
+            line_gap: a.num("lineGap", 0.0),
+            column_gap: a.num(column_gap, 0.0),
+            advanced: a.bool("advanced", false),
+            exclude_invisibles: a.bool("excludeInvisibles", false),
+            auto_size_disabled: a.bool("autoSizeDisabled", false),
+            main_grid_index: a.num("mainGridIndex", -1.0),
+        },
         base,
     }
 }
@@ -569,47 +584,51 @@ fn read_group(a: &mut Attrs, base: NodeBase) -> GroupNode {
 fn read_loader(a: &mut Attrs, base: NodeBase) -> LoaderNode {
     let (fill_method, fill_origin, fill_clockwise, fill_amount) = read_fill(a);
     LoaderNode {
-        url: a.string("url"),
-        fill: a.enumeration("fill", LOADER_FILL, 0),
-        shrink_only: a.bool("shrinkOnly", false),
-        auto_size: a.bool("autoSize", false),
-        use_resize: a.bool("useResize", false),
-        align: a.enumeration("align", ALIGN, 0),
-        v_align: a.enumeration("vAlign", VALIGN, 0),
-        frame: a.num("frame", 0.0),
-        playing: a.bool("playing", true),
-        color: a.color("color", "#ffffff"),
-        fill_method,
-        fill_origin,
-        fill_clockwise,
-        fill_amount,
-        clear_on_publish: a.bool("clearOnPublish", false),
+        props: LoaderProperties {
+            url: a.string("url"),
+            fill: a.enumeration("fill", LOADER_FILL, 0),
+            shrink_only: a.bool("shrinkOnly", false),
+            auto_size: a.bool("autoSize", false),
+            use_resize: a.bool("useResize", false),
+            align: a.enumeration("align", ALIGN, 0),
+            v_align: a.enumeration("vAlign", VALIGN, 0),
+            frame: a.num("frame", 0.0),
+            playing: a.bool("playing", true),
+            color: a.color("color", "#ffffff"),
+            fill_method,
+            fill_origin,
+            fill_clockwise,
+            fill_amount,
+            clear_on_publish: a.bool("clearOnPublish", false),
+        },
         base,
     }
 }
 
 fn read_loader3d(a: &mut Attrs, base: NodeBase) -> Loader3DNode {
     Loader3DNode {
-        url: a.string("url"),
-        fill: a.enumeration("fill", LOADER_FILL, 0),
-        shrink_only: a.bool("shrinkOnly", false),
-        auto_size: a.bool("autoSize", false),
-        align: a.enumeration("align", ALIGN, 0),
-        v_align: a.enumeration("vAlign", VALIGN, 0),
-        animation_name: a
-            .raw_any(&["animation", "animationName"])
-            .unwrap_or_default()
-            .to_owned(),
-        skin_name: a
-            .raw_any(&["skin", "skinName"])
-            .unwrap_or_default()
-            .to_owned(),
-        playing: a.bool("playing", true),
-        frame: a.num("frame", 0.0),
-        // The editor writes `loop` only when it is on.
-        looping: a.bool("loop", false),
-        color: a.color("color", "#ffffff"),
-        clear_on_publish: a.bool("clearOnPublish", false),
+        props: Loader3DProperties {
+            url: a.string("url"),
+            fill: a.enumeration("fill", LOADER_FILL, 0),
+            shrink_only: a.bool("shrinkOnly", false),
+            auto_size: a.bool("autoSize", false),
+            align: a.enumeration("align", ALIGN, 0),
+            v_align: a.enumeration("vAlign", VALIGN, 0),
+            animation_name: a
+                .raw_any(&["animation", "animationName"])
+                .unwrap_or_default()
+                .to_owned(),
+            skin_name: a
+                .raw_any(&["skin", "skinName"])
+                .unwrap_or_default()
+                .to_owned(),
+            playing: a.bool("playing", true),
+            frame: a.num("frame", 0.0),
+            // The editor writes `loop` only when it is on.
+            looping: a.bool("loop", false),
+            color: a.color("color", "#ffffff"),
+            clear_on_publish: a.bool("clearOnPublish", false),
+        },
         base,
     }
 }
@@ -891,8 +910,8 @@ mod tests {
             }
         );
         assert_eq!(img.base.group.as_deref(), Some(""));
-        assert_eq!(img.color, "#ffffff");
-        assert_eq!(img.fill_amount, Num(100.0));
+        assert_eq!(img.props.color, "#ffffff");
+        assert_eq!(img.props.fill_amount, Num(100.0));
         assert!(img.base.aspect);
         let size_ref = size_ref.expect("size resolved later");
         assert_eq!(size_ref.resource_id, "h5p722");
@@ -915,7 +934,7 @@ mod tests {
         let DisplayNode::Tree(t) = n else {
             panic!("kind")
         };
-        assert_eq!(t.indent, Num(20.0));
+        assert_eq!(t.tree.indent, Num(20.0));
         let folders: Vec<_> = t.list.list_items.iter().map(|i| i.is_folder).collect();
         assert_eq!(folders, vec![Some(true), Some(false), Some(false)]);
     }

@@ -447,8 +447,12 @@ impl Site<'_> {
                 self.url(sink, at("font"), Some(id), &what, &n.text.font, FONT);
                 self.text(sink, at("text"), Some(id), &what, &n.text.text);
             }
-            DisplayNode::Loader(n) => self.url(sink, at("url"), Some(id), &what, &n.url, VISUAL),
-            DisplayNode::Loader3D(n) => self.url(sink, at("url"), Some(id), &what, &n.url, VISUAL),
+            DisplayNode::Loader(n) => {
+                self.url(sink, at("url"), Some(id), &what, &n.props.url, VISUAL)
+            }
+            DisplayNode::Loader3D(n) => {
+                self.url(sink, at("url"), Some(id), &what, &n.props.url, VISUAL)
+            }
             DisplayNode::List(n) => self.list(sink, path, id, &what, &n.list),
             DisplayNode::Tree(n) => self.list(sink, path, id, &what, &n.list),
             DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
