@@ -15,8 +15,10 @@ pub mod envelope;
 pub mod error;
 pub mod methods;
 pub mod num;
+pub mod ops;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod strict;
 pub mod uam;
 
 pub use num::Num;

@@ -1,0 +1,757 @@
+//! The 41 transaction operations: what an agent sends to `preflightTransaction` and
+//! `applyTransaction`, one tagged object per operation.
+//!
+//! Shapes follow upstream OpenFairyGUI 0.6.x (`{kind, opId?, selector, …}`); payloads reuse
+//! the UAM types, so a snapshot read with `queryEntity` can be edited and sent back.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::api::{
+    ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
+    TransitionSelector,
+};
+use crate::num::Num;
+use crate::uam::{
+    ComponentProperties, ComponentResource, Controller, DisplayNode, Gear, GraphProperties,
+    GroupProperties, ImageProperties, ImageResourceProperties, InstanceProperties, ListProperties,
+    Loader3DProperties, LoaderProperties, MovieClipProperties, PackagePublish, PlainTextExtras,
+    Point, ResourceFolder, Size, TextProperties, Transition, TreeExtras, UamResource,
+};
+
+/// Most operations one batch may hold.
+pub const MAX_OPERATIONS: usize = 1000;
+
+macro_rules! contract {
+    ($($item:item)*) => {
+        $(
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+            #[serde(rename_all = "camelCase", deny_unknown_fields)]
+            $item
+        )*
+    };
+}
+
+contract! {
+    /// A resource folder, by package, branch (`''` main) and canonical path `/a/b/`.
+    pub struct FolderSelector {
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub package_id: String,
+        #[serde(default)]
+        #[cfg_attr(feature = "schema", schemars(length(max = 256)))]
+        pub branch: String,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+        pub path: String,
+    }
+
+    /// A branch, by name.
+    pub struct BranchSelector {
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub branch: String,
+    }
+
+    /// A gear, by its node, kind and controller.
+    pub struct GearSelector {
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub package_id: String,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub component_resource_id: String,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub display_node_id: String,
+        /// One of display, display2, look, xy, size, color, animation, text, icon, fontSize.
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 32)))]
+        pub kind: String,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub controller_name: String,
+    }
+
+    /// A package's compression and publish settings, replaced as a whole.
+    pub struct PackageSettings {
+        #[serde(rename = "compressPNG")]
+        pub compress_png: Option<bool>,
+        pub jpeg_quality: Option<Num>,
+        pub publish: Option<PackagePublish>,
+    }
+
+    /// A whole package to add; assets carry their bytes.
+    pub struct PackageInput {
+        pub id: String,
+        pub name: String,
+        #[serde(rename = "compressPNG")]
+        pub compress_png: Option<bool>,
+        pub jpeg_quality: Option<Num>,
+        pub publish: Option<PackagePublish>,
+        pub branch_names: Vec<String>,
+        pub folders: Vec<ResourceFolder>,
+        pub resources: Vec<AssetInput>,
+    }
+
+    /// Text fields of a text node snapshot; the plain-text fields apply to text and text
+    /// input nodes.
+    pub struct TextPropertiesUpdate {
+        #[serde(flatten)]
+        pub text: TextProperties,
+        #[serde(flatten)]
+        pub plain: Option<PlainTextExtras>,
+    }
+
+    /// List fields of a list snapshot; the tree fields apply to trees.
+    pub struct ListPropertiesUpdate {
+        #[serde(flatten)]
+        pub list: ListProperties,
+        #[serde(flatten)]
+        pub tree: Option<TreeExtras>,
+    }
+
+    /// What `setDisplayNodeProps` changes: base fields one by one, the text shortcuts, or
+    /// exactly one complete per-kind snapshot.
+    pub struct DisplayNodePropsUpdate {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub position: Option<Point>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub size: Option<Size>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub locked: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub aspect: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub min_size: Option<Size>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub max_size: Option<Size>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub pivot: Option<Point>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub pivot_as_anchor: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub scale: Option<Point>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub skew: Option<Point>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub visible: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub touchable: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub grayed: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub alpha: Option<Num>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub rotation: Option<Num>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub tooltips: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub blend_mode: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub filter: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub filter_data: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub custom_data: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub group: Option<String>,
+        /// Text shortcut (text, rich text, text input).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub text: Option<String>,
+        /// Text shortcut.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub font: Option<String>,
+        /// Text shortcut.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub font_size: Option<Num>,
+        /// Text shortcut.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub color: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub text_properties: Option<TextPropertiesUpdate>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub image_properties: Option<ImageProperties>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub movie_clip_properties: Option<MovieClipProperties>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub graph_properties: Option<GraphProperties>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub group_properties: Option<GroupProperties>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub loader_properties: Option<LoaderProperties>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub list_properties: Option<ListPropertiesUpdate>,
+        #[serde(rename = "loader3DProperties", default, skip_serializing_if = "Option::is_none")]
+        pub loader3d_properties: Option<Loader3DProperties>,
+        /// A complete instance snapshot of a component node; `null` deletes it.
+        #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+        pub component_instance_properties: Option<Option<InstanceProperties>>,
+    }
+
+    /// What `setComponentProps` replaces.
+    pub struct ComponentPropsUpdate {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub size: Option<Size>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub properties: Option<ComponentProperties>,
+    }
+
+    /// Replaces all project settings (`settings/*.json`); unknown keys are kept.
+    pub struct UpdateProjectSettings {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub settings: Map<String, Value>,
+    }
+
+    /// Replaces a package's compression and publish settings.
+    pub struct UpdatePackageSettings {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: PackageSelector,
+        pub settings: PackageSettings,
+    }
+
+    /// Renames a resource (a component keeps `.xml`; an asset keeps its extension unless
+    /// `newName` has one).
+    pub struct RenameResource {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub new_name: String,
+    }
+
+    /// Moves a resource to another folder.
+    pub struct MoveResource {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+        pub to_path: String,
+    }
+
+    /// Marks a resource as a favorite or not.
+    pub struct SetResourceFavorite {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+        pub favorite: bool,
+    }
+
+    /// Marks a folder as a favorite or not.
+    pub struct SetResourceFolderFavorite {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: FolderSelector,
+        pub favorite: bool,
+    }
+
+    /// Sets a folder's atlas slot (`''` clears it).
+    pub struct SetResourceFolderAtlas {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: FolderSelector,
+        #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
+        pub atlas: String,
+    }
+
+    /// Exports a resource from its package or not.
+    pub struct SetResourceExported {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+        pub exported: bool,
+    }
+
+    /// Adds a folder.
+    pub struct AddResourceFolder {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: PackageSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+        pub path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub branch: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub favorite: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub atlas: Option<String>,
+    }
+
+    /// Renames an empty folder.
+    pub struct RenameResourceFolder {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: FolderSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub new_name: String,
+    }
+
+    /// Moves an empty folder under another folder (or `/`).
+    pub struct MoveResourceFolder {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: FolderSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+        pub to_path: String,
+    }
+
+    /// Removes an empty folder.
+    pub struct RemoveResourceFolder {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: FolderSelector,
+    }
+
+    /// Replaces an image resource's image block (the bytes stay).
+    pub struct SetImageResourceProps {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+        pub props: ImageResourceProperties,
+    }
+
+    /// Adds an asset resource with its bytes.
+    pub struct AddResource {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: PackageSelector,
+        pub resource: AssetInput,
+        /// Position in the package's resource list; omitted appends.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub at_index: Option<u32>,
+    }
+
+    /// Adds a branch.
+    pub struct AddBranch {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub branch: String,
+    }
+
+    /// Renames a branch everywhere it is used.
+    pub struct RenameBranch {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: BranchSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub new_name: String,
+    }
+
+    /// Removes an empty, unreferenced branch.
+    pub struct RemoveBranch {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: BranchSelector,
+    }
+
+    /// Adds a whole package.
+    pub struct AddPackage {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub package: PackageInput,
+        pub at_index: u32,
+    }
+
+    /// Renames a package (its directory).
+    pub struct RenamePackage {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: PackageSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub new_name: String,
+    }
+
+    /// Removes an unreferenced package.
+    pub struct RemovePackage {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: PackageSelector,
+    }
+
+    /// Adds a component with its whole model.
+    pub struct AddComponent {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: PackageSelector,
+        pub component: ComponentResource,
+        pub at_index: u32,
+    }
+
+    /// Removes an unreferenced component.
+    pub struct RemoveComponent {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ComponentSelector,
+    }
+
+    /// Moves a component to another package.
+    pub struct MoveComponent {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ComponentSelector,
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+        pub to_package_id: String,
+        pub to_index: u32,
+    }
+
+    /// Replaces an asset's file bytes, keeping its identity.
+    pub struct ReplaceResourceBytes {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+        /// The new bytes as integers 0..255.
+        pub source_bytes: Vec<u8>,
+    }
+
+    /// Removes an unreferenced asset resource.
+    pub struct RemoveResource {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ResourceSelector,
+    }
+
+    /// Replaces a component's size and/or its complete properties.
+    pub struct SetComponentProps {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ComponentSelector,
+        pub props: ComponentPropsUpdate,
+    }
+
+    /// Changes a display node's fields.
+    pub struct SetDisplayNodeProps {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: DisplayNodeSelector,
+        pub props: DisplayNodePropsUpdate,
+    }
+
+    /// Inserts a display node.
+    pub struct AttachDisplayNode {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ComponentSelector,
+        pub at_index: u32,
+        pub node: DisplayNode,
+    }
+
+    /// Removes a display node (references to it are not rewritten).
+    pub struct DetachDisplayNode {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: DisplayNodeSelector,
+    }
+
+    /// Adds or replaces a controller with a complete snapshot.
+    pub struct ControllerOp {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ControllerSelector,
+        pub controller: Controller,
+    }
+
+    /// Removes a controller.
+    pub struct RemoveController {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: ControllerSelector,
+    }
+
+    /// Adds or replaces a transition with a complete snapshot.
+    pub struct TransitionOp {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: TransitionSelector,
+        pub transition: Transition,
+    }
+
+    /// Removes a transition.
+    pub struct RemoveTransition {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: TransitionSelector,
+    }
+
+    /// Adds or replaces a gear with a complete snapshot.
+    pub struct GearOp {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: GearSelector,
+        pub gear: Gear,
+    }
+
+    /// Removes a gear.
+    pub struct RemoveGear {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub op_id: Option<String>,
+        pub selector: GearSelector,
+    }
+}
+
+/// An asset resource to add, with its primary file bytes. (serde cannot deny unknown
+/// fields next to a flattened tagged enum; [`crate::strict`] does it instead.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AssetInput {
+    #[serde(flatten)]
+    pub resource: UamResource,
+    /// The file's bytes as integers 0..255.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_bytes: Option<Vec<u8>>,
+}
+
+/// Distinguishes an explicit `null` (Some(None)) from an absent field (None).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// One operation, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Operation {
+    UpdateProjectSettings(UpdateProjectSettings),
+    UpdatePackageSettings(UpdatePackageSettings),
+    RenameResource(RenameResource),
+    MoveResource(MoveResource),
+    SetResourceFavorite(SetResourceFavorite),
+    SetResourceFolderFavorite(SetResourceFolderFavorite),
+    SetResourceFolderAtlas(SetResourceFolderAtlas),
+    SetResourceExported(SetResourceExported),
+    AddResourceFolder(AddResourceFolder),
+    RenameResourceFolder(RenameResourceFolder),
+    MoveResourceFolder(MoveResourceFolder),
+    RemoveResourceFolder(RemoveResourceFolder),
+    SetImageResourceProps(SetImageResourceProps),
+    AddResource(AddResource),
+    AddBranch(AddBranch),
+    RenameBranch(RenameBranch),
+    RemoveBranch(RemoveBranch),
+    AddPackage(AddPackage),
+    RenamePackage(RenamePackage),
+    RemovePackage(RemovePackage),
+    AddComponent(AddComponent),
+    RemoveComponent(RemoveComponent),
+    MoveComponent(MoveComponent),
+    ReplaceResourceBytes(ReplaceResourceBytes),
+    RemoveResource(RemoveResource),
+    SetComponentProps(SetComponentProps),
+    SetDisplayNodeProps(SetDisplayNodeProps),
+    AttachDisplayNode(AttachDisplayNode),
+    DetachDisplayNode(DetachDisplayNode),
+    AddController(ControllerOp),
+    UpdateController(ControllerOp),
+    RemoveController(RemoveController),
+    AddTransition(TransitionOp),
+    UpdateTransition(TransitionOp),
+    RemoveTransition(RemoveTransition),
+    AddLookGear(GearOp),
+    UpdateLookGear(GearOp),
+    RemoveLookGear(RemoveGear),
+    AddGear(GearOp),
+    UpdateGear(GearOp),
+    RemoveGear(RemoveGear),
+}
+
+/// The operation kinds, in catalog order.
+pub const OPERATION_KINDS: [&str; 41] = [
+    "updateProjectSettings",
+    "updatePackageSettings",
+    "renameResource",
+    "moveResource",
+    "setResourceFavorite",
+    "setResourceFolderFavorite",
+    "setResourceFolderAtlas",
+    "setResourceExported",
+    "addResourceFolder",
+    "renameResourceFolder",
+    "moveResourceFolder",
+    "removeResourceFolder",
+    "setImageResourceProps",
+    "addResource",
+    "addBranch",
+    "renameBranch",
+    "removeBranch",
+    "addPackage",
+    "renamePackage",
+    "removePackage",
+    "addComponent",
+    "removeComponent",
+    "moveComponent",
+    "replaceResourceBytes",
+    "removeResource",
+    "setComponentProps",
+    "setDisplayNodeProps",
+    "attachDisplayNode",
+    "detachDisplayNode",
+    "addController",
+    "updateController",
+    "removeController",
+    "addTransition",
+    "updateTransition",
+    "removeTransition",
+    "addLookGear",
+    "updateLookGear",
+    "removeLookGear",
+    "addGear",
+    "updateGear",
+    "removeGear",
+];
+
+impl Operation {
+    /// The operation's `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Operation::UpdateProjectSettings(_) => "updateProjectSettings",
+            Operation::UpdatePackageSettings(_) => "updatePackageSettings",
+            Operation::RenameResource(_) => "renameResource",
+            Operation::MoveResource(_) => "moveResource",
+            Operation::SetResourceFavorite(_) => "setResourceFavorite",
+            Operation::SetResourceFolderFavorite(_) => "setResourceFolderFavorite",
+            Operation::SetResourceFolderAtlas(_) => "setResourceFolderAtlas",
+            Operation::SetResourceExported(_) => "setResourceExported",
+            Operation::AddResourceFolder(_) => "addResourceFolder",
+            Operation::RenameResourceFolder(_) => "renameResourceFolder",
+            Operation::MoveResourceFolder(_) => "moveResourceFolder",
+            Operation::RemoveResourceFolder(_) => "removeResourceFolder",
+            Operation::SetImageResourceProps(_) => "setImageResourceProps",
+            Operation::AddResource(_) => "addResource",
+            Operation::AddBranch(_) => "addBranch",
+            Operation::RenameBranch(_) => "renameBranch",
+            Operation::RemoveBranch(_) => "removeBranch",
+            Operation::AddPackage(_) => "addPackage",
+            Operation::RenamePackage(_) => "renamePackage",
+            Operation::RemovePackage(_) => "removePackage",
+            Operation::AddComponent(_) => "addComponent",
+            Operation::RemoveComponent(_) => "removeComponent",
+            Operation::MoveComponent(_) => "moveComponent",
+            Operation::ReplaceResourceBytes(_) => "replaceResourceBytes",
+            Operation::RemoveResource(_) => "removeResource",
+            Operation::SetComponentProps(_) => "setComponentProps",
+            Operation::SetDisplayNodeProps(_) => "setDisplayNodeProps",
+            Operation::AttachDisplayNode(_) => "attachDisplayNode",
+            Operation::DetachDisplayNode(_) => "detachDisplayNode",
+            Operation::AddController(_) => "addController",
+            Operation::UpdateController(_) => "updateController",
+            Operation::RemoveController(_) => "removeController",
+            Operation::AddTransition(_) => "addTransition",
+            Operation::UpdateTransition(_) => "updateTransition",
+            Operation::RemoveTransition(_) => "removeTransition",
+            Operation::AddLookGear(_) => "addLookGear",
+            Operation::UpdateLookGear(_) => "updateLookGear",
+            Operation::RemoveLookGear(_) => "removeLookGear",
+            Operation::AddGear(_) => "addGear",
+            Operation::UpdateGear(_) => "updateGear",
+            Operation::RemoveGear(_) => "removeGear",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn kinds_round_trip_and_are_unique() {
+        let unique: std::collections::BTreeSet<_> = OPERATION_KINDS.iter().collect();
+        assert_eq!(unique.len(), 41);
+        let op: Operation = serde_json::from_value(json!({
+            "kind": "setDisplayNodeProps",
+            "opId": "a",
+            "selector": { "packageId": "p", "componentResourceId": "c", "displayNodeId": "n" },
+            "props": { "text": "Ready", "position": { "x": 40, "y": 56 } }
+        }))
+        .unwrap();
+        assert_eq!(op.kind(), "setDisplayNodeProps");
+        let back = serde_json::to_value(&op).unwrap();
+        assert_eq!(back["props"]["position"], json!({ "x": 40, "y": 56 }));
+    }
+
+    #[test]
+    fn unknown_fields_and_kinds_are_refused() {
+        for bad in [
+            json!({ "kind": "explode" }),
+            json!({ "kind": "addBranch", "branch": "dev", "extra": 1 }),
+            json!({ "kind": "setDisplayNodeProps", "selector": { "packageId": "p", "componentResourceId": "c", "displayNodeId": "n" }, "props": { "sparkle": true } }),
+        ] {
+            assert!(
+                serde_json::from_value::<Operation>(bad.clone()).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn instance_properties_null_is_not_absent() {
+        let props: DisplayNodePropsUpdate =
+            serde_json::from_value(json!({ "componentInstanceProperties": null })).unwrap();
+        assert_eq!(props.component_instance_properties, Some(None));
+        let props: DisplayNodePropsUpdate = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(props.component_instance_properties, None);
+    }
+
+    #[test]
+    fn bytes_are_integer_arrays() {
+        let op: Operation = serde_json::from_value(json!({
+            "kind": "replaceResourceBytes",
+            "selector": { "packageId": "p", "resourceId": "r" },
+            "sourceBytes": [137, 80, 78, 71]
+        }))
+        .unwrap();
+        let Operation::ReplaceResourceBytes(op) = op else {
+            panic!()
+        };
+        assert_eq!(op.source_bytes, b"\x89PNG");
+        assert!(
+            serde_json::from_value::<Operation>(json!({
+                "kind": "replaceResourceBytes",
+                "selector": { "packageId": "p", "resourceId": "r" },
+                "sourceBytes": [256]
+            }))
+            .is_err()
+        );
+    }
+}
+
+#[cfg(test)]
+mod flatten_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn text() -> Value {
+        json!({
+            "text": "t", "font": "", "fontSize": 12, "color": "#000000", "align": 0, "vAlign": 0,
+            "leading": 3, "letterSpacing": 0, "autoSize": 1, "singleLine": false, "autoClearText": false,
+            "outlineSoftness": 0, "underlaySoftness": 0, "ubbEnabled": false, "underline": false,
+            "italic": false, "bold": false, "strikethrough": false, "strokeColor": null, "strokeSize": 1,
+            "shadowColor": null, "shadowOffset": { "x": 0, "y": 0 }
+        })
+    }
+
+    #[test]
+    fn flattened_snapshots_accept_exact_fields() {
+        let update: TextPropertiesUpdate = serde_json::from_value(text()).unwrap();
+        assert!(update.plain.is_none());
+        let mut plain = text();
+        plain["demoText"] = json!("");
+        plain["templateVarsEnabled"] = json!(false);
+        plain["faceDilate"] = json!(0);
+        let update: TextPropertiesUpdate = serde_json::from_value(plain).unwrap();
+        assert!(update.plain.is_some());
+        let asset: AssetInput = serde_json::from_value(json!({
+            "kind": "misc", "id": "m1", "name": "notes", "path": "/", "exported": false, "favorite": false,
+            "branch": "", "branchItemIds": [], "sourceBytes": [1, 2]
+        }))
+        .unwrap();
+        assert_eq!(asset.source_bytes, Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn flattened_snapshots_refuse_unknown_fields() {
+        let mut extra = text();
+        extra["sparkle"] = json!(true);
+        assert!(serde_json::from_value::<TextPropertiesUpdate>(extra).is_err());
+    }
+}
