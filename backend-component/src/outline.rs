@@ -18,7 +18,7 @@ pub fn outline(session: &Session) -> ProjectOutline {
         project_type: project.project_type,
         version: project.version.clone(),
         branches: project.branches.clone(),
-        packages: project.packages.iter().map(package).collect(),
+        packages: project.packages.iter().map(|p| package(p)).collect(),
     }
 }
 
@@ -35,7 +35,7 @@ fn package(package: &UamPackage) -> OutlinePackage {
                 path: folder.path.clone(),
             })
             .collect(),
-        resources: package.resources.iter().map(resource).collect(),
+        resources: package.resources.iter().map(|r| resource(r)).collect(),
     }
 }
 

@@ -188,6 +188,7 @@ fn find_package<'a>(session: &'a Session, package_id: &str) -> Result<&'a UamPac
             .project()
             .packages
             .iter()
+            .map(|p| p.as_ref())
             .filter(|p| p.id == package_id),
         || format!("package with id {package_id}"),
     )

@@ -266,7 +266,11 @@ pub fn find_resource<'a>(
     resource_id: &str,
 ) -> Lookup<&'a UamResource> {
     let package = match exactly_one(
-        project.packages.iter().filter(|p| p.id == package_id),
+        project
+            .packages
+            .iter()
+            .map(|p| p.as_ref())
+            .filter(|p| p.id == package_id),
         || format!("package with id {package_id}"),
     ) {
         Lookup::Found(package) => package,
@@ -274,7 +278,11 @@ pub fn find_resource<'a>(
         Lookup::Ambiguous(m) => return Lookup::Ambiguous(m),
     };
     exactly_one(
-        package.resources.iter().filter(|r| r.id() == resource_id),
+        package
+            .resources
+            .iter()
+            .map(|r| r.as_ref())
+            .filter(|r| r.id() == resource_id),
         || format!("resource with id {resource_id} in package {package_id}"),
     )
 }

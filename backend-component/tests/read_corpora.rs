@@ -49,7 +49,7 @@ fn component<'a>(package: &'a UamPackage, name: &str) -> &'a ComponentModel {
         .resources
         .iter()
         .find(|r| r.kind() == "component" && r.name() == name)
-        .and_then(UamResource::component)
+        .and_then(|r| r.component())
         .unwrap_or_else(|| panic!("component {name}"))
 }
 
@@ -277,6 +277,7 @@ fn unity_demo_controller_component() {
         .iter()
         .find(|r| r.name() == "Demo_Controller")
         .expect("Demo_Controller")
+        .as_ref()
     else {
         panic!("component")
     };
@@ -448,7 +449,7 @@ fn experiments_branches_link_variants() {
     let branch = package(&source, "Branch");
     assert_eq!(branch.id, "a9lkf94s");
     assert_eq!(branch.branch_names, ["dev"]);
-    let ids: Vec<&str> = branch.resources.iter().map(UamResource::id).collect();
+    let ids: Vec<&str> = branch.resources.iter().map(|r| r.id()).collect();
     assert_eq!(ids, ["kn7w0", "kn7w1", "kn7w3", "kn7w2"]);
 
     let UamResource::Image(face) = resource(branch, "kn7w1") else {
@@ -666,7 +667,7 @@ fn minimal_project_reads_cleanly() {
     let folders: Vec<&str> = pkg.folders.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(folders, ["/img/"]);
     // No header in the bytes: the declared size stays, and the node without `size` takes it.
-    let UamResource::Image(img) = &pkg.resources[0] else {
+    let UamResource::Image(img) = pkg.resources[0].as_ref() else {
         panic!("image")
     };
     let dims = img.dimensions.as_ref().expect("declared size");
@@ -871,7 +872,7 @@ fn branch_packages_and_broken_branch_xml() {
     assert_eq!(codes(&source), [Code::InvalidBranchPackageXml]);
     let pkg = &source.project.packages[0];
     assert_eq!(pkg.branch_names, ["dev", "qa"]);
-    let UamResource::Image(img) = &pkg.resources[0] else {
+    let UamResource::Image(img) = pkg.resources[0].as_ref() else {
         panic!("image")
     };
     assert_eq!(img.base.branch_item_ids, ["img2", ""]);

@@ -4,6 +4,8 @@
 //! ours unchanged. These are plain data types with no I/O; the backend reads them from disk
 //! and the generator derives the JSON Schemas in `contracts/` from them.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -72,7 +74,8 @@ model! {
         /// The `settings/*.json` files by key: `publish`, `common`, `adaptation`,
         /// `customProperties`, `i18n`; unknown keys are kept.
         pub settings: Map<String, Value>,
-        pub packages: Vec<UamPackage>,
+        /// Shared so a transaction copies only the packages it changes.
+        pub packages: Vec<Arc<UamPackage>>,
     }
 
     /// One package (`assets/<name>/package.xml`).
@@ -86,7 +89,8 @@ model! {
         /// Ordered branch slot table giving meaning to each resource's `branchItemIds`.
         pub branch_names: Vec<String>,
         pub folders: Vec<ResourceFolder>,
-        pub resources: Vec<UamResource>,
+        /// Shared so a transaction copies only the resources it changes.
+        pub resources: Vec<Arc<UamResource>>,
     }
 
     /// The package's `<publish>` settings.
@@ -1151,6 +1155,9 @@ pub enum InstanceProperties {
 
 impl UamProject {
     pub fn package(&self, id: &str) -> impl Iterator<Item = &UamPackage> {
-        self.packages.iter().filter(move |p| p.id == id)
+        self.packages
+            .iter()
+            .map(|p| p.as_ref())
+            .filter(move |p| p.id == id)
     }
 }

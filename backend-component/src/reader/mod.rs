@@ -24,6 +24,7 @@ mod values;
 pub(crate) use jta::parse as parse_jta;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode};
 use ofgui_contracts::uam::{Size, UamProject, UamResource};
@@ -126,7 +127,7 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
         version: header.version,
         branches: branches.into_iter().map(|b| b.name).collect(),
         settings,
-        packages,
+        packages: packages.into_iter().map(Arc::new).collect(),
     };
     resolve_default_sizes(&mut project, size_refs);
     Ok(ProjectSource {
@@ -148,7 +149,7 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
     let mut sizes: HashMap<(&str, &str), Size> = HashMap::new();
     for package in &project.packages {
         for resource in &package.resources {
-            let size = match resource {
+            let size = match resource.as_ref() {
                 UamResource::Image(r) => r.dimensions.clone(),
                 UamResource::MovieClip(r) => Some(r.dimensions.clone()),
                 UamResource::Component(r) => Some(r.component.size.clone()),
@@ -172,7 +173,8 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
         let resource = project
             .packages
             .get_mut(p)
-            .and_then(|pk| pk.resources.get_mut(r));
+            .and_then(|pk| Arc::make_mut(pk).resources.get_mut(r))
+            .map(Arc::make_mut);
         if let Some(UamResource::Component(c)) = resource
             && let Some(node) = c.component.display_list.get_mut(n)
         {

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io;
+use std::sync::Arc;
 
 use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code, Severity};
@@ -138,7 +139,7 @@ pub(crate) fn read_package(
     let mut size_refs = Vec::new();
     for (j, draft) in declared.resources.into_iter().enumerate() {
         let resource = hydrate(fs, &package.id, index, j, draft, st, &mut size_refs);
-        package.resources.push(resource);
+        package.resources.push(Arc::new(resource));
     }
     Some(PackageRead { package, size_refs })
 }

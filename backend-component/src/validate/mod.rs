@@ -177,9 +177,9 @@ mod tests {
         // Two directories cannot share a name on disk, but a model built by a host can.
         let source = example();
         let mut project = source.project.clone();
-        let mut twin = project.packages[0].clone();
+        let mut twin = project.packages[0].as_ref().clone();
         twin.id = "twin0001".into();
-        project.packages.push(twin);
+        project.packages.push(std::sync::Arc::new(twin));
         let report = run(&project, &source);
         assert_eq!(report.status, ValidationStatus::Invalid);
         let duplicate = report

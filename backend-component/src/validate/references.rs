@@ -33,7 +33,7 @@ pub(super) fn check(project: &UamProject, sink: &mut Sink) {
                 resource,
                 resource_index: r,
             };
-            match resource {
+            match resource.as_ref() {
                 UamResource::Component(component) => site.component(&component.component, sink),
                 _ => site.asset(sink),
             }
@@ -59,12 +59,12 @@ impl<'a> Index<'a> {
             packages_by_id: project
                 .packages
                 .iter()
-                .map(|p| (p.id.as_str(), p))
+                .map(|p| (p.id.as_str(), p.as_ref()))
                 .collect(),
             packages_by_name: project
                 .packages
                 .iter()
-                .map(|p| (p.name.as_str(), p))
+                .map(|p| (p.name.as_str(), p.as_ref()))
                 .collect(),
             ids_longest_first,
             resources: project
@@ -73,7 +73,7 @@ impl<'a> Index<'a> {
                 .flat_map(|p| {
                     p.resources
                         .iter()
-                        .map(move |r| ((p.id.as_str(), r.id()), r))
+                        .map(move |r| ((p.id.as_str(), r.id()), r.as_ref()))
                 })
                 .collect(),
         }
@@ -92,7 +92,7 @@ impl<'a> Index<'a> {
                 .get(&(package.id.as_str(), resource))
                 .copied()
                 .or_else(|| {
-                    package.resources.iter().find(|r| {
+                    package.resources.iter().map(|r| r.as_ref()).find(|r| {
                         r.name() == resource || file_name(r).is_some_and(|f| f == resource)
                     })
                 });

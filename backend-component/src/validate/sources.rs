@@ -1528,7 +1528,11 @@ mod tests {
         let gif = format!("{renamed}.gif");
         let bytes = source.bytes.remove(renamed).expect("bytes");
         source.bytes.insert(gif.clone(), bytes);
-        if let Some(base) = source.project.packages[*p2].resources[*r2].asset_base_mut() {
+        if let Some(base) = std::sync::Arc::make_mut(
+            &mut std::sync::Arc::make_mut(&mut source.project.packages[*p2]).resources[*r2],
+        )
+        .asset_base_mut()
+        {
             base.source_path = Some(gif.clone());
         }
 

@@ -20,7 +20,7 @@ pub(super) fn check(project: &UamProject, sink: &mut Sink) {
         check_folders(project, p, package, sink);
         check_resources(p, package, sink);
         for (r, resource) in package.resources.iter().enumerate() {
-            if let UamResource::Component(component) = resource {
+            if let UamResource::Component(component) = resource.as_ref() {
                 let context = Context {
                     package: p,
                     resource: r,
@@ -281,7 +281,7 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                 ),
             );
         }
-        let branch_item_ids = match resource {
+        let branch_item_ids = match resource.as_ref() {
             UamResource::Component(c) => &c.branch_item_ids,
             other => other
                 .asset_base()
@@ -322,7 +322,7 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                 );
             }
         }
-        if let UamResource::Image(image) = resource {
+        if let UamResource::Image(image) = resource.as_ref() {
             let props = &image.image;
             if props.scale_option == 1 {
                 let valid = props.scale9_grid.as_ref().is_some_and(|grid| {
