@@ -74,7 +74,7 @@ model! {
         /// The `settings/*.json` files by key: `publish`, `common`, `adaptation`,
         /// `customProperties`, `i18n`; unknown keys are kept.
         pub settings: Map<String, Value>,
-        /// Shared so a transaction copies only the packages it changes.
+        // Shared so a transaction copies only the packages it changes.
         pub packages: Vec<Arc<UamPackage>>,
     }
 
@@ -89,7 +89,7 @@ model! {
         /// Ordered branch slot table giving meaning to each resource's `branchItemIds`.
         pub branch_names: Vec<String>,
         pub folders: Vec<ResourceFolder>,
-        /// Shared so a transaction copies only the resources it changes.
+        // Shared so a transaction copies only the resources it changes.
         pub resources: Vec<Arc<UamResource>>,
     }
 
