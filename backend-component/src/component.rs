@@ -44,6 +44,7 @@ impl GuestProject for ProjectSession {
                 code: ErrorCode::ProjectOpenFailed,
                 message,
                 details: serde_json::json!({ "reason": reason }).to_string(),
+                diagnostics: "[]".into(),
             }),
         }
     }
@@ -64,6 +65,29 @@ impl GuestProject for ProjectSession {
     fn outline(&self) -> String {
         let outline = outline::outline(&self.session.borrow());
         serde_json::to_string(&outline).unwrap_or_default()
+    }
+
+    fn apply(
+        &self,
+        expected_revision: u64,
+        operations: String,
+    ) -> Result<SessionStatus, BackendError> {
+        self.session
+            .borrow_mut()
+            .apply(expected_revision, &operations)
+            .map_err(|rejected| with_diagnostics(to_wit(rejected.error), &rejected.diagnostics))?;
+        Ok(self.status())
+    }
+
+    fn preflight(
+        &self,
+        expected_revision: u64,
+        operations: String,
+    ) -> Result<String, BackendError> {
+        self.session
+            .borrow()
+            .preflight(expected_revision, &operations)
+            .map_err(|rejected| with_diagnostics(to_wit(rejected.error), &rejected.diagnostics))
     }
 
     fn validate(&self) -> String {
@@ -110,6 +134,10 @@ fn to_wit(error: Error) -> BackendError {
         Error::EntityQueryFailed { .. } => ErrorCode::EntityQueryFailed,
         Error::SessionReadFailed { .. } => ErrorCode::SessionReadFailed,
         Error::ProjectOpenFailed { .. } => ErrorCode::ProjectOpenFailed,
+        Error::StaleWrite { .. } => ErrorCode::StaleWrite,
+        Error::TransactionUnsupported(_) => ErrorCode::TransactionUnsupported,
+        Error::SelectorAmbiguity(_) => ErrorCode::SelectorAmbiguity,
+        Error::TransactionPreviewFailed { .. } => ErrorCode::TransactionPreviewFailed,
         // The session core raises no other codes; keep the contract total anyway.
         _ => ErrorCode::SessionReadFailed,
     };
@@ -123,5 +151,14 @@ fn to_wit(error: Error) -> BackendError {
         code,
         message,
         details: details.to_string(),
+        diagnostics: "[]".into(),
     }
+}
+
+fn with_diagnostics(
+    mut error: BackendError,
+    diagnostics: &[ofgui_contracts::envelope::BackendDiagnostic],
+) -> BackendError {
+    error.diagnostics = serde_json::to_string(diagnostics).unwrap_or_else(|_| "[]".into());
+    error
 }

@@ -13,6 +13,7 @@ pub mod reader;
 pub mod session;
 #[doc(hidden)]
 pub mod testing;
+pub mod txn;
 pub mod validate;
 
 #[cfg(target_arch = "wasm32")]

@@ -2,15 +2,23 @@
 
 use std::collections::BTreeMap;
 
-use ofgui_contracts::api::{ResourceSelector, UamFidelity, ValidationReport};
+use ofgui_contracts::api::{
+    Persistence, ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
+};
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
+use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
+use ofgui_contracts::error::{PreviewFailureReason, SupportIssue, TransactionRejection};
+use ofgui_contracts::ops::Operation;
+use ofgui_contracts::strict;
 use ofgui_contracts::uam::{UamProject, UamResource};
+use serde_json::Value;
 
 use crate::budget;
 use crate::fs::ProjectFs;
 use crate::reader::{self, ReadError};
+use crate::txn::{self, Issue};
 use crate::validate;
 
 /// Why a project could not be opened.
@@ -119,6 +127,89 @@ impl Session {
         }
     }
 
+    /// Applies a batch all or nothing: on success the revision advances by one and the
+    /// session is dirty; on failure nothing changes.
+    pub fn apply(&mut self, expected_revision: u64, operations: &str) -> Result<(), Rejected> {
+        let applied = self.run(expected_revision, operations)?;
+        for (path, bytes) in applied.bytes {
+            match bytes {
+                Some(bytes) => self.bytes.insert(path, bytes),
+                None => self.bytes.remove(&path),
+            };
+        }
+        self.project = applied.project;
+        self.revision += 1;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Runs a batch on a copy and reports what it would change; nothing changes.
+    pub fn preflight(&self, expected_revision: u64, operations: &str) -> Result<String, Rejected> {
+        let applied = self.run(expected_revision, operations)?;
+        let replaced = applied
+            .bytes
+            .iter()
+            .filter(|(_, bytes)| bytes.is_some())
+            .map(|(path, _)| path.clone())
+            .collect();
+        let preview = TransactionPreview {
+            session_id: self.id.clone(),
+            base_revision: self.revision,
+            projected_revision: self.revision + 1,
+            mode: "execute-and-discard".into(),
+            impact: txn::impact::impact(&self.project, &applied.project, &replaced),
+            persistence: Persistence {
+                required_after_apply: True,
+                // Saving is not served yet: the edits can only live in the session.
+                next_action: "host-action".into(),
+                file_system_available: false,
+                uam_fidelity: self.fidelity,
+                write_verified: False,
+            },
+        };
+        let over_budget = |message: String| Rejected {
+            error: BackendError::TransactionPreviewFailed {
+                message,
+                session_id: self.id.clone(),
+                reason: PreviewFailureReason::ResponseBudgetExceeded,
+            },
+            diagnostics: Vec::new(),
+        };
+        let entries = preview.impact.entities.len() + preview.impact.files.len();
+        if entries > PREVIEW_MAX_ENTRIES {
+            return Err(over_budget(format!(
+                "The preview lists {entries} changes, more than {PREVIEW_MAX_ENTRIES}; split the batch."
+            )));
+        }
+        let text = serde_json::to_string(&preview).unwrap_or_default();
+        if text.len() > PREVIEW_MAX_BYTES {
+            return Err(over_budget(format!(
+                "The preview is {} bytes, more than {PREVIEW_MAX_BYTES}; split the batch.",
+                text.len()
+            )));
+        }
+        Ok(text)
+    }
+
+    fn run(&self, expected_revision: u64, operations: &str) -> Result<txn::Applied, Rejected> {
+        if expected_revision != self.revision {
+            return Err(Rejected {
+                error: BackendError::StaleWrite {
+                    message: format!(
+                        "Expected revision {expected_revision} does not match current revision {}.",
+                        self.revision
+                    ),
+                    session_id: self.id.clone(),
+                    expected_revision,
+                    actual_revision: self.revision,
+                },
+                diagnostics: Vec::new(),
+            });
+        }
+        let operations = parse_operations(operations).map_err(rejected)?;
+        txn::run(&self.project, &self.bytes, &operations).map_err(rejected)
+    }
+
     /// Validates the committed project: structure, references and every source file.
     pub fn validate(&self) -> ValidationReport {
         validate::validate(&validate::Input {
@@ -219,6 +310,99 @@ impl Session {
         }
         Ok(bytes)
     }
+}
+
+/// Most entries (entities plus files) a preview may list.
+const PREVIEW_MAX_ENTRIES: usize = 2000;
+/// Largest serialized preview.
+const PREVIEW_MAX_BYTES: usize = 262_144;
+
+/// A refused write: the error and the diagnostics that explain it.
+#[derive(Debug)]
+pub struct Rejected {
+    pub error: BackendError,
+    pub diagnostics: Vec<BackendDiagnostic>,
+}
+
+/// Parses a JSON array of operations strictly; a malformed one is an issue at its index.
+fn parse_operations(text: &str) -> Result<Vec<Operation>, txn::Failure> {
+    let values: Vec<Value> = serde_json::from_str(text).map_err(|error| {
+        txn::Failure::unsupported(vec![Issue {
+            code: "unsupported_operation",
+            path: "operations".into(),
+            message: format!("operations must be a JSON array of operations: {error}"),
+            op_index: 0,
+            op_id: None,
+            operation_kind: "",
+            node_kind: None,
+            resource_kind: None,
+            gear_kind: None,
+            field: None,
+        }])
+    })?;
+    let mut operations = Vec::with_capacity(values.len());
+    let mut issues = Vec::new();
+    for (index, value) in values.iter().enumerate() {
+        match strict::from_value::<Operation>(value, &format!("operations[{index}]")) {
+            Ok(operation) => operations.push(operation),
+            Err(error) => issues.push(Issue {
+                code: "unsupported_operation",
+                path: error.path,
+                message: format!("Operation {index} is malformed: {}", error.message),
+                op_index: index,
+                op_id: value
+                    .get("opId")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                operation_kind: "",
+                node_kind: None,
+                resource_kind: None,
+                gear_kind: None,
+                field: None,
+            }),
+        }
+    }
+    if issues.is_empty() {
+        Ok(operations)
+    } else {
+        Err(txn::Failure::unsupported(issues))
+    }
+}
+
+/// The contract error of a refused batch, with its issues as diagnostics.
+fn rejected(failure: txn::Failure) -> Rejected {
+    let diagnostics = failure.issues.iter().map(Issue::diagnostic).collect();
+    let first = failure.first_issue();
+    let rejection = TransactionRejection {
+        message: failure.message.clone(),
+        stage: failure.stage.into(),
+        op_index: first.map(|issue| issue.op_index as u32),
+        op_id: first.and_then(|issue| issue.op_id.clone()),
+        op_kind: first
+            .map(|issue| issue.operation_kind.to_string())
+            .filter(|kind| !kind.is_empty()),
+        issues: failure
+            .issues
+            .iter()
+            .map(|issue| SupportIssue {
+                code: issue.code.into(),
+                path: issue.path.clone(),
+                message: issue.message.clone(),
+                operation_kind: Some(issue.operation_kind.to_string())
+                    .filter(|kind| !kind.is_empty()),
+                node_kind: issue.node_kind.clone(),
+                resource_kind: issue.resource_kind.clone(),
+                gear_kind: issue.gear_kind.clone(),
+                field: issue.field.clone(),
+            })
+            .collect(),
+    };
+    let error = if failure.code == "selector_ambiguity" {
+        BackendError::SelectorAmbiguity(rejection)
+    } else {
+        BackendError::TransactionUnsupported(rejection)
+    };
+    Rejected { error, diagnostics }
 }
 
 /// [`SessionStateData`] by reference: the model is serialized in place, never cloned.

@@ -393,3 +393,152 @@ pub struct ValidationReport {
     /// Sorted by path, then code, then message.
     pub diagnostics: Vec<ProjectDiagnostic>,
 }
+
+/// `preflightTransaction` and `applyTransaction` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransactionInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// The session's current revision; anything else fails with `stale_write`.
+    pub expected_revision: u64,
+    /// The batch, applied in order, all or nothing.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Vec<crate::ops::Operation>", length(min = 1, max = 1000))
+    )]
+    pub operations: Vec<Value>,
+}
+
+/// How an entity or file changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Change {
+    Added,
+    Removed,
+    Updated,
+}
+
+/// What a changed path is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum FileKind {
+    File,
+    Directory,
+}
+
+/// One entity a batch changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EntityImpact {
+    pub target: EntityTarget,
+    pub change: Change,
+    /// Sorted top-level fields that differ (empty for added and removed entities).
+    pub fields: Vec<String>,
+}
+
+/// One file or directory a save would touch.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileImpact {
+    /// Project-relative path.
+    pub path: String,
+    pub kind: FileKind,
+    pub change: Change,
+}
+
+/// Everything a batch changes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Impact {
+    pub entities: Vec<EntityImpact>,
+    /// Sorted by path, then kind.
+    pub files: Vec<FileImpact>,
+}
+
+/// What happens to the edits after an apply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Persistence {
+    pub required_after_apply: crate::envelope::True,
+    /// `saveSession` when this server can save the session; `host-action` when it cannot
+    /// (this server does not save yet, so applied edits live only in the session).
+    pub next_action: String,
+    pub file_system_available: bool,
+    pub uam_fidelity: UamFidelity,
+    pub write_verified: crate::envelope::False,
+}
+
+/// `preflightTransaction` output: what applying the batch would change, without changing it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransactionPreview {
+    pub session_id: String,
+    pub base_revision: u64,
+    pub projected_revision: u64,
+    /// Always `execute-and-discard`: the batch really ran, on a copy.
+    pub mode: String,
+    pub impact: Impact,
+    pub persistence: Persistence,
+}
+
+/// `getEvents` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventsInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// Return events after this sequence number (a decimal string); omitted means from
+    /// the oldest retained event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
+    pub after: Option<String>,
+    /// Most events to return.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+/// Something that happened to a session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BackendEvent {
+    /// Increases by one per event across the whole server, from 1.
+    pub sequence: u64,
+    /// `session.opened`, `transaction.applied`, `transaction.rejected`,
+    /// `session.closeRequested` or `session.closed`.
+    pub kind: String,
+    /// RFC 3339 UTC time.
+    pub timestamp: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical_path_key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+    pub diagnostics: Vec<crate::envelope::BackendDiagnostic>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Value>,
+}
+
+/// `getEvents` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventsData {
+    pub events: Vec<BackendEvent>,
+    /// Sequence of the oldest retained event (1 when there is none).
+    pub oldest_sequence: u64,
+    /// Sequence of the newest retained event (0 when there is none).
+    pub current_sequence: u64,
+    pub cursor_expired: crate::envelope::False,
+}

@@ -196,8 +196,8 @@ impl Capabilities {
                 },
             },
             authoring: AuthoringCapabilities {
-                preflight_transaction: false,
-                apply_transaction: false,
+                preflight_transaction: true,
+                apply_transaction: true,
                 save_session: false,
                 materialize_session: false,
                 resource_kinds: strings(&RESOURCE_KINDS),

@@ -46,6 +46,15 @@ pub enum ReadFailureReason {
     NonJsonValue,
 }
 
+/// Why `preflightTransaction` could not produce a preview.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PreviewFailureReason {
+    ResponseBudgetExceeded,
+    ProjectionFailed,
+}
+
 /// Which kind of lock conflict happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -70,6 +79,47 @@ pub enum UnhandledReason {
     OutOfMemory,
     /// The host failed for another reason.
     Internal,
+}
+
+/// One problem of one operation of a refused transaction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SupportIssue {
+    /// A transaction code of the diagnostic catalog.
+    pub code: String,
+    /// Where in the request: `operations[3].props.size`.
+    pub path: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gear_kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// The details of a refused transaction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransactionRejection {
+    pub message: String,
+    /// `preflight` (rules checked before anything ran) or `execution`.
+    pub stage: String,
+    /// The first operation at fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op_index: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op_kind: Option<String>,
+    /// Every problem found, across all operations.
+    pub issues: Vec<SupportIssue>,
 }
 
 /// A failure, tagged by its stable `code`.
@@ -124,6 +174,29 @@ pub enum BackendError {
         session_id: String,
         reason: ReadFailureReason,
     },
+    /// A write named a revision that is not the current one; re-read and re-plan.
+    StaleWrite {
+        message: String,
+        session_id: String,
+        expected_revision: u64,
+        actual_revision: u64,
+    },
+    /// The batch was refused before anything changed; see `issues`.
+    TransactionUnsupported(TransactionRejection),
+    /// A selector matched more than one entity; nothing changed.
+    SelectorAmbiguity(TransactionRejection),
+    /// The preview could not be produced within its budget.
+    TransactionPreviewFailed {
+        message: String,
+        session_id: String,
+        reason: PreviewFailureReason,
+    },
+    /// A `getEvents` cursor is malformed, expired or unknown.
+    EventCursorInvalid {
+        message: String,
+        session_id: String,
+        after: String,
+    },
     /// The tool's arguments do not match its input schema or exceed the input budget.
     InvalidInput {
         message: String,
@@ -153,6 +226,11 @@ impl BackendError {
             Self::ProjectOpenFailed { .. } => "project_open_failed",
             Self::EntityQueryFailed { .. } => "entity_query_failed",
             Self::SessionReadFailed { .. } => "session_read_failed",
+            Self::StaleWrite { .. } => "stale_write",
+            Self::TransactionUnsupported(_) => "transaction_unsupported",
+            Self::SelectorAmbiguity(_) => "selector_ambiguity",
+            Self::TransactionPreviewFailed { .. } => "transaction_preview_failed",
+            Self::EventCursorInvalid { .. } => "event_cursor_invalid",
             Self::InvalidInput { .. } => "invalid_input",
             Self::UnknownTool { .. } => "unknown_tool",
             Self::McpResponseBudgetExceeded { .. } => "mcp_response_budget_exceeded",
@@ -170,10 +248,16 @@ impl BackendError {
             | Self::ProjectOpenFailed { message, .. }
             | Self::EntityQueryFailed { message, .. }
             | Self::SessionReadFailed { message, .. }
+            | Self::StaleWrite { message, .. }
+            | Self::TransactionPreviewFailed { message, .. }
+            | Self::EventCursorInvalid { message, .. }
             | Self::InvalidInput { message, .. }
             | Self::UnknownTool { message, .. }
             | Self::McpResponseBudgetExceeded { message, .. }
             | Self::BackendUnhandledError { message, .. } => message,
+            Self::TransactionUnsupported(rejection) | Self::SelectorAmbiguity(rejection) => {
+                &rejection.message
+            }
         }
     }
 

@@ -507,6 +507,9 @@ where
 }
 
 /// One operation, tagged by `kind`.
+// Batches are short-lived and parsed once; boxing the snapshot-carrying variants would
+// only add allocations.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "camelCase")]

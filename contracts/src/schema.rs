@@ -11,9 +11,10 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CloseSessionData, NoInput, OpenSessionInput, ProjectOutline, QueryEntityData, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, ResourceBytesData, SessionInput,
-    SessionSnapshot, SessionStateData, ValidationReport,
+    CloseSessionData, EventsData, EventsInput, NoInput, OpenSessionInput, ProjectOutline,
+    QueryEntityData, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
+    ResourceBytesData, SessionInput, SessionSnapshot, SessionStateData, TransactionInput,
+    TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -52,6 +53,10 @@ pub fn input_schema(method: &Method) -> Value {
         "queryEntity" => QueryEntityInput::json_schema(&mut generator),
         "readSessionState" => ReadSessionStateInput::json_schema(&mut generator),
         "readResourceBytes" => ReadResourceBytesInput::json_schema(&mut generator),
+        "preflightTransaction" | "applyTransaction" => {
+            TransactionInput::json_schema(&mut generator)
+        }
+        "getEvents" => EventsInput::json_schema(&mut generator),
         other => unreachable!("no input type for method {other}"),
     };
     let mut value = finish(generator, schema);
@@ -71,6 +76,9 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
         "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
         "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
+        "preflightTransaction" => generator.subschema_for::<Success<TransactionPreview>>(),
+        "applyTransaction" => generator.subschema_for::<Success<SessionSnapshot>>(),
+        "getEvents" => generator.subschema_for::<Success<EventsData>>(),
         "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
         other => unreachable!("no output type for method {other}"),
     }
@@ -153,6 +161,17 @@ pub fn output_schema(method: &Method) -> Value {
     });
     prune_unused_definitions(&mut schema);
     schema
+}
+
+fn strip_descriptions(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("description");
+            map.values_mut().for_each(strip_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_descriptions),
+        _ => {}
+    }
 }
 
 /// Removes definitions nothing refers to (e.g. error variants another method uses).
@@ -280,12 +299,16 @@ pub fn mcp_tools(snapshot: &Value) -> Value {
         tools
             .into_iter()
             .map(|tool| {
+                // Output field docs stay in the committed contract; clients only need the
+                // shapes, and every tool repeats the envelope, so the advertised copy is lean.
+                let mut output = tool["outputSchema"].clone();
+                strip_descriptions(&mut output);
                 json!({
                     "name": tool["name"],
                     "title": tool["title"],
                     "description": tool["description"],
                     "inputSchema": tool["inputSchema"],
-                    "outputSchema": tool["outputSchema"],
+                    "outputSchema": output,
                     "annotations": tool["annotations"],
                     "_meta": {
                         "openfairygui/backendMethod": tool["backendMethod"],

@@ -75,11 +75,13 @@ impl Envelope {
     }
 }
 
-/// A failure: the `error` object and the diagnostics for `meta`.
+/// A failure: the `error` object, the diagnostics for `meta`, and the session's state on
+/// authoring failures.
 #[derive(Clone, Debug)]
 pub struct Failure {
     pub error: Map<String, Value>,
     pub diagnostics: Vec<BackendDiagnostic>,
+    pub session: Option<Value>,
 }
 
 impl Failure {
@@ -106,6 +108,7 @@ impl From<BackendError> for Failure {
         Failure {
             error,
             diagnostics: Vec::new(),
+            session: None,
         }
     }
 }
@@ -117,6 +120,10 @@ impl From<bindings::BackendError> for Failure {
             ErrorCode::StaleRead => "stale_read",
             ErrorCode::EntityQueryFailed => "entity_query_failed",
             ErrorCode::SessionReadFailed => "session_read_failed",
+            ErrorCode::StaleWrite => "stale_write",
+            ErrorCode::TransactionUnsupported => "transaction_unsupported",
+            ErrorCode::SelectorAmbiguity => "selector_ambiguity",
+            ErrorCode::TransactionPreviewFailed => "transaction_preview_failed",
         };
         let mut map = Map::new();
         map.insert("code".into(), json!(code));
@@ -130,7 +137,8 @@ impl From<bindings::BackendError> for Failure {
         }
         Failure {
             error: map,
-            diagnostics: Vec::new(),
+            diagnostics: serde_json::from_str(&error.diagnostics).unwrap_or_default(),
+            session: None,
         }
     }
 }
@@ -193,7 +201,11 @@ impl Call {
 
     /// `{ok: false, meta, error}`; meta.diagnostics mirrors the error when nothing richer is given.
     pub fn failure(&self, session: SessionRef<'_>, failure: Failure) -> Envelope {
-        let Failure { error, diagnostics } = failure;
+        let Failure {
+            error,
+            diagnostics,
+            session: snapshot,
+        } = failure;
         let diagnostics = if diagnostics.is_empty() {
             let code = error
                 .get("code")
@@ -211,11 +223,15 @@ impl Call {
             .into_iter()
             .map(|diagnostic| diagnostic.enriched(session.id))
             .collect();
-        Envelope::from_value(object([
+        let mut envelope = object([
             ("ok", Value::Bool(false)),
             ("meta", to_value(&self.meta(session, diagnostics))),
             ("error", Value::Object(error)),
-        ]))
+        ]);
+        if let (Some(snapshot), Value::Object(map)) = (snapshot, &mut envelope) {
+            map.insert("session".into(), snapshot);
+        }
+        Envelope::from_value(envelope)
     }
 }
 

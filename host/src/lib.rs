@@ -7,6 +7,7 @@
 pub mod bindings;
 pub mod cli;
 pub mod envelope;
+pub mod events;
 pub mod input;
 pub mod mcp;
 pub mod runtime;

@@ -210,6 +210,46 @@ impl Instance {
             .map_err(CallError::from_wasmtime)
     }
 
+    pub async fn apply(
+        &mut self,
+        expected_revision: u64,
+        operations: &str,
+    ) -> Result<SessionStatus, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_apply(
+                &mut self.store,
+                self.project,
+                expected_revision,
+                &operations.to_string(),
+            )
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::Backend)
+    }
+
+    pub async fn preflight(
+        &mut self,
+        expected_revision: u64,
+        operations: &str,
+    ) -> Result<String, CallError> {
+        self.arm();
+        self.backend
+            .ofgui_backend_session()
+            .project()
+            .call_preflight(
+                &mut self.store,
+                self.project,
+                expected_revision,
+                &operations.to_string(),
+            )
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::Backend)
+    }
+
     pub async fn validate(&mut self) -> Result<String, CallError> {
         self.arm();
         self.backend

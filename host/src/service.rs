@@ -24,9 +24,13 @@ use tokio::sync::OnceCell;
 
 use crate::bindings;
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
+use crate::events::EventLog;
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
 use crate::sessions::{Registry, ReserveError, Session};
+use ofgui_contracts::api::{EventsInput, TransactionInput};
+use ofgui_contracts::ops::{MAX_OPERATIONS, Operation};
+use ofgui_contracts::strict;
 
 /// Server settings the service needs.
 #[derive(Clone, Debug)]
@@ -46,6 +50,7 @@ pub struct Service {
     runtime: OnceCell<Arc<Runtime>>,
     registry: Registry,
     capabilities: Capabilities,
+    events: EventLog,
 }
 
 /// The envelope of one call and whether it is a failure.
@@ -68,6 +73,7 @@ impl Service {
             runtime: OnceCell::new(),
             capabilities,
             config,
+            events: EventLog::default(),
         })
     }
 
@@ -121,6 +127,7 @@ impl Service {
         if let Some(instance) = slot.take() {
             self.registry.remove(&session.id);
             instance.close().await;
+            self.events.forget(&session.id);
             tracing::info!(session = %session.id, "closed idle session");
         }
     }
@@ -271,6 +278,25 @@ impl Service {
                 })
                 .await
             }
+            "preflightTransaction" | "applyTransaction" => {
+                let input = parse::<TransactionInput>(input)?;
+                self.transaction(method.name == "applyTransaction", input)
+                    .await
+            }
+            "getEvents" => {
+                let input = parse::<EventsInput>(input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    Ok(instance.status().await?.revision)
+                })
+                .await
+                .and_then(|revision| {
+                    let data = self
+                        .events
+                        .read(&input.session_id, input.after.as_deref(), input.limit)
+                        .map_err(Failure::from)?;
+                    Ok((Data::value(json!(data)), Some(revision)))
+                })
+            }
             "closeSession" => {
                 let input = parse::<SessionInput>(input)?;
                 self.close_session(&input.session_id).await
@@ -281,6 +307,106 @@ impl Service {
             }
             .into()),
         }
+    }
+
+    /// Preflights or applies a batch; authoring failures carry the session's state.
+    async fn transaction(&self, apply: bool, input: TransactionInput) -> Outcome {
+        if input.operations.is_empty() || input.operations.len() > MAX_OPERATIONS {
+            return Err(BackendError::invalid_input(
+                format!("operations must hold 1 to {MAX_OPERATIONS} operations."),
+                Some("/operations".into()),
+            )
+            .into());
+        }
+        for (index, operation) in input.operations.iter().enumerate() {
+            strict::from_value::<Operation>(operation, &format!("/operations/{index}")).map_err(
+                |error| {
+                    Failure::from(BackendError::invalid_input(
+                        format!("Operation {index} is malformed: {}", error.message),
+                        Some(error.path),
+                    ))
+                },
+            )?;
+        }
+        let operations = serde_json::to_string(&input.operations).unwrap_or_default();
+        let expected = input.expected_revision;
+        let result = self
+            .on_session(&input.session_id, async |session, instance| {
+                if apply {
+                    let status = instance.apply(expected, &operations).await?;
+                    self.events.emit(
+                        &session.id,
+                        &session.project.key,
+                        "transaction.applied",
+                        Some(status.revision),
+                        Vec::new(),
+                        Some(json!({ "operationCount": input.operations.len() })),
+                    );
+                    let snapshot = self.snapshot(&session.id, &session.project.dir, &status);
+                    Ok((Data::value(json!(snapshot)), Some(status.revision)))
+                } else {
+                    json_with_revision(instance.preflight(expected, &operations).await?)
+                }
+            })
+            .await;
+        let mut failure = match result {
+            Ok(outcome) => return Ok(outcome),
+            Err(failure) => failure,
+        };
+        let authoring = matches!(
+            failure.code(),
+            "stale_write" | "transaction_unsupported" | "selector_ambiguity"
+        );
+        if authoring {
+            self.after_rejection(apply, &input.session_id, &mut failure)
+                .await;
+        }
+        Err(failure)
+    }
+
+    /// Attaches the session's state to a refused write and, for applies, records a
+    /// `transaction.rejected` event with the same diagnostics.
+    async fn after_rejection(&self, apply: bool, session_id: &str, failure: &mut Failure) {
+        let Some(session) = self.registry.get(session_id) else {
+            return;
+        };
+        let mut slot = session.instance.lock().await;
+        let Some(instance) = slot.as_mut() else {
+            return;
+        };
+        let Ok(status) = instance.status().await else {
+            return;
+        };
+        failure.session = Some(json!(self.snapshot(
+            &session.id,
+            &session.project.dir,
+            &status
+        )));
+        if !apply {
+            return;
+        }
+        let diagnostics = if failure.diagnostics.is_empty() {
+            let message = failure
+                .error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            vec![BackendDiagnostic::error(failure.code(), message)]
+        } else {
+            failure.diagnostics.clone()
+        };
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|d| d.enriched(Some(&session.id)))
+            .collect();
+        self.events.emit(
+            &session.id,
+            &session.project.key,
+            "transaction.rejected",
+            Some(status.revision),
+            diagnostics,
+            None,
+        );
     }
 
     async fn current_revision(&self, session_id: &str) -> Option<u64> {
@@ -393,6 +519,14 @@ impl Service {
         match opened {
             Ok((instance, status)) => {
                 let snapshot = self.snapshot(session_id, &project.dir, &status);
+                self.events.emit(
+                    session_id,
+                    &project.key,
+                    "session.opened",
+                    Some(status.revision),
+                    Vec::new(),
+                    None,
+                );
                 self.registry
                     .insert(session_id.to_string(), project, instance);
                 tracing::info!(session = %session_id, "opened session");
@@ -457,10 +591,28 @@ impl Service {
         };
         // Wait for any call in flight on this session, then drop the instance.
         let mut slot = session.instance.lock().await;
+        self.events.emit(
+            session_id,
+            &session.project.key,
+            "session.closeRequested",
+            None,
+            Vec::new(),
+            None,
+        );
         self.registry.remove(session_id);
         if let Some(instance) = slot.take() {
             instance.close().await;
         }
+        self.events.emit(
+            session_id,
+            &session.project.key,
+            "session.closed",
+            None,
+            Vec::new(),
+            None,
+        );
+        // A closed session's events go with it, as upstream does.
+        self.events.forget(session_id);
         tracing::info!(session = %session_id, "closed session");
         Ok((
             Data::value(json!({ "sessionId": session_id, "closed": true })),

@@ -10,9 +10,15 @@ use ofgui_host::bindings::ErrorCode;
 use ofgui_host::runtime::{CallError, InstanceLimits, Runtime};
 use ofgui_host::sandbox::ResolvedProject;
 
+/// One runtime for all tests of this binary: loading it may compile the component.
 fn runtime() -> std::sync::Arc<Runtime> {
-    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache");
-    Runtime::new(Some(&cache), InstanceLimits::default()).expect("runtime")
+    static RUNTIME: std::sync::OnceLock<std::sync::Arc<Runtime>> = std::sync::OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache");
+            Runtime::new(Some(&cache), InstanceLimits::default()).expect("runtime")
+        })
+        .clone()
 }
 
 fn example() -> PathBuf {

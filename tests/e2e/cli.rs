@@ -5,6 +5,7 @@ use serde_json::Value;
 use crate::harness::*;
 
 fn validate(arguments: &[&str]) -> Output {
+    warm_compile_cache();
     Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
         .arg("--cache-dir")
         .arg(cache_dir())

@@ -74,6 +74,22 @@ pub fn cache_dir() -> &'static Path {
     DIR.get_or_init(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache"))
 }
 
+/// Compiles the backend into the shared cache once, before any server starts, so parallel
+/// tests do not all compile it at the same time.
+pub fn warm_compile_cache() {
+    static WARM: std::sync::Once = std::sync::Once::new();
+    WARM.call_once(|| {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+            .arg("--cache-dir")
+            .arg(cache_dir())
+            .arg("precompile")
+            .env("OFGUI_LOG", "warn")
+            .status()
+            .expect("run ofgui-mcp-host precompile");
+        assert!(status.success(), "precompile failed");
+    });
+}
+
 /// One running server and its MCP client.
 pub struct Server {
     pub client: RunningService<RoleClient, ()>,
@@ -86,6 +102,9 @@ impl Server {
     }
 
     pub async fn start_with(roots: &[&Path], extra: &[&str]) -> Server {
+        tokio::task::spawn_blocking(warm_compile_cache)
+            .await
+            .expect("warm-up");
         let mut command = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"));
         for root in roots {
             command.arg("--project-dir").arg(root);

@@ -27,3 +27,6 @@ mod validation;
 
 /// The `validate` command line for CI users.
 mod cli;
+
+/// Preflight, apply and events: the upstream agent editing tasks.
+mod transactions;

@@ -21,7 +21,9 @@ mod project;
 mod transition;
 mod values;
 
+pub(crate) use image_size::probe as probe_image_size;
 pub(crate) use jta::parse as parse_jta;
+pub(crate) use values::strip_extension;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;

@@ -5,9 +5,9 @@
 
 mod references;
 mod sources;
-mod structure;
+pub(crate) mod structure;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ofgui_contracts::api::{ValidationReport, ValidationStatus};
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
@@ -86,6 +86,24 @@ pub fn source_diagnostics(
     (sink.diagnostics, sink.complete)
 }
 
+/// `(packageId, resourceId)` of the components a scoped check looks at.
+pub type Components = BTreeSet<(String, String)>;
+
+fn in_scope(only: Option<&Components>, package_id: &str, resource_id: &str) -> bool {
+    only.is_none_or(|components| {
+        components.contains(&(package_id.to_string(), resource_id.to_string()))
+    })
+}
+
+/// Structural and reference findings of the model (no file checks): for the whole project,
+/// or only for the given components (what a transaction's final checks compare).
+pub fn model_findings(project: &UamProject, only: Option<&Components>) -> Vec<ProjectDiagnostic> {
+    let mut sink = Sink::new();
+    structure::check(project, only, &mut sink);
+    references::check(project, only, &mut sink);
+    sink.diagnostics
+}
+
 /// Validates the project and returns the sorted report.
 pub fn validate(input: &Input<'_>) -> ValidationReport {
     let mut sink = Sink::new();
@@ -96,8 +114,8 @@ pub fn validate(input: &Input<'_>) -> ValidationReport {
     // as read; the byte checks below only look at files that were read.
     sink.diagnostics
         .extend(input.read_diagnostics.iter().cloned());
-    structure::check(input.project, &mut sink);
-    references::check(input.project, &mut sink);
+    structure::check(input.project, None, &mut sink);
+    references::check(input.project, None, &mut sink);
     sources::check(input.project, input.bytes, &mut sink);
     report(sink)
 }

@@ -10,7 +10,7 @@ use ofgui_contracts::uam::{
 };
 use serde_json::Value;
 
-use super::{Sink, node_path, resource_path};
+use super::{Components, Sink, in_scope, node_path, resource_path};
 
 /// Kinds a loader, an icon or a list item icon can show.
 const VISUAL: &[&str] = &["image", "movieClip", "component", "spine", "dragonBones"];
@@ -22,10 +22,13 @@ const MOVIE_CLIP: &[&str] = &["movieClip"];
 /// Any kind: a `ui://` in free text only has to resolve.
 const ANY: &[&str] = &[];
 
-pub(super) fn check(project: &UamProject, sink: &mut Sink) {
+pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
     let index = Index::new(project);
     for (p, package) in project.packages.iter().enumerate() {
         for (r, resource) in package.resources.iter().enumerate() {
+            if !in_scope(only, &package.id, resource.id()) {
+                continue;
+            }
             let site = Site {
                 index: &index,
                 package,

@@ -11,15 +11,22 @@ use ofgui_contracts::uam::{
 };
 use serde_json::Value;
 
-use super::{Sink, node_path, resource_path};
+use super::{Components, Sink, in_scope, node_path, resource_path};
 
-pub(super) fn check(project: &UamProject, sink: &mut Sink) {
-    check_branches(project, sink);
-    check_package_identity(project, sink);
+pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
+    if only.is_none() {
+        check_branches(project, sink);
+        check_package_identity(project, sink);
+    }
     for (p, package) in project.packages.iter().enumerate() {
-        check_folders(project, p, package, sink);
-        check_resources(p, package, sink);
+        if only.is_none() {
+            check_folders(project, p, package, sink);
+            check_resources(p, package, sink);
+        }
         for (r, resource) in package.resources.iter().enumerate() {
+            if !in_scope(only, &package.id, resource.id()) {
+                continue;
+            }
             if let UamResource::Component(component) = resource.as_ref() {
                 let context = Context {
                     package: p,

@@ -1,0 +1,738 @@
+//! Component lifecycle and root properties: `addComponent`, `removeComponent`,
+//! `moveComponent`, `setComponentProps`.
+//!
+//! Decisions where the spec is silent:
+//! - A component's file is `<path><name>.xml` on its branch; it may not take the file of
+//!   another resource of the package (`invalid_component_payload` / `invalid_component_move`).
+//! - The component's folder must exist in the package (or be `/`), as `addResource`
+//!   requires: an earlier `addResourceFolder` in the batch provides it. A moved component
+//!   keeps its folder path.
+//! - The reader links branch variants by branch, folder and file name, so a branch
+//!   variant, or a component with variants, cannot move to another package
+//!   (`invalid_component_move`); removing a variant clears the slot naming it.
+//! - A component listed in its package's `publish.excludedResourceIds` leaves that list
+//!   when removed, and is listed in the target's when moved.
+//! - `moveComponent`'s dependency rule has two halves. A node naming its package only
+//!   implicitly (no `packageId`) resolves into the new package after the move; if that
+//!   fails on the final state, the final check reports `component_has_package_dependencies`.
+//!   A node naming the old package explicitly (`packageId`, as `attachDisplayNode` writes
+//!   it) would still resolve, so nothing dangles: it is refused when the move is checked
+//!   (detach such nodes earlier in the batch).
+//! - Added components (and components of an added package) follow upstream's node support
+//!   rules: no image node pointing into another package
+//!   (`unsupported_cross_package_image_ref`), one gear per kind and controller
+//!   (`duplicate_(look_)gear_controller`); everything else structural is
+//!   `invalid_component_payload` at the payload path.
+//! - `setComponentProps.size` must be whole numbers from 0 to 2^31 − 1 (the editor stores
+//!   Int32); `properties` enums must be known values, `soundVolumeScale` 0..1, custom
+//!   property ids 0 or 1, and margins, clip softness and design image offset must fit Int32.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use ofgui_contracts::Num;
+use ofgui_contracts::ops::{AddComponent, MoveComponent, RemoveComponent, SetComponentProps};
+use ofgui_contracts::uam::{
+    ComponentProperties, DisplayNode, ResourceRef, UamPackage, UamResource,
+};
+
+use super::packages::{
+    branch_item_ids, branch_item_ids_mut, branch_label, canonical_resource_path,
+    derived_source_path, folder_listed, is_usable_id, primary_file, set_source_path,
+    standalone_findings,
+};
+use super::workspace::FinalCheck;
+use super::{Issue, Op, Workspace};
+use crate::validate::structure::is_safe_segment;
+
+/// The resource of `package` (other than `except`) already written to `source_path`,
+/// compared case-insensitively as the disk does.
+fn file_owner<'p>(
+    package: &'p UamPackage,
+    source_path: &str,
+    except: Option<usize>,
+) -> Option<&'p str> {
+    let wanted = source_path.to_lowercase();
+    package
+        .resources
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| Some(*index) != except)
+        .find(|(_, r)| r.source_path().is_some_and(|p| p.to_lowercase() == wanted))
+        .map(|(_, r)| r.id())
+}
+
+/// Whether an issue already points at `field` (the structural check and the support
+/// rules can find the same problem).
+pub(super) fn reported(issues: &[Issue], at: &Op<'_>, field: &str) -> bool {
+    let path = format!("operations[{}].{field}", at.index);
+    issues.iter().any(|issue| issue.path == path)
+}
+
+fn index_issue(at: &Op<'_>, field: &str, index: u32, package: &UamPackage) -> Issue {
+    at.issue(
+        "invalid_component_index",
+        field,
+        format!(
+            "{field} {index} is out of range; package {} has {} resources, so use 0 to {}.",
+            package.id,
+            package.resources.len(),
+            package.resources.len()
+        ),
+    )
+}
+
+/// Upstream's node support rules for nodes arriving with a payload (addComponent,
+/// addPackage): an image node may not point into another package, and a node has at most
+/// one gear per (kind, controller). `root` is the payload path of the display list.
+pub(super) fn node_support_issues(
+    at: &Op<'_>,
+    root: &str,
+    nodes: &[DisplayNode],
+    owner: &str,
+) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for (n, node) in nodes.iter().enumerate() {
+        if let DisplayNode::Image(image) = node
+            && let Some(package_id) = image.resource.package_id.as_deref()
+            && package_id != owner
+        {
+            issues.push(
+                at.issue(
+                    "unsupported_cross_package_image_ref",
+                    &format!("{root}[{n}].resource.packageId"),
+                    format!(
+                        "Image node {} points into package {package_id}, but an image node must \
+                         use an image of its own package ({owner}); copy the image into this \
+                         package, or use a loader with a ui:// URL.",
+                        node.id()
+                    ),
+                )
+                .node_kind(node.kind()),
+            );
+        }
+        let mut pairs = HashSet::new();
+        for (g, gear) in node.base().gears.iter().enumerate() {
+            let kind = gear.kind();
+            if !pairs.insert((kind, gear.controller_name())) {
+                let code = if kind == "look" {
+                    "duplicate_look_gear_controller"
+                } else {
+                    "duplicate_gear_controller"
+                };
+                issues.push(
+                    at.issue(
+                        code,
+                        &format!("{root}[{n}].gears[{g}]"),
+                        format!(
+                            "Node {} has two {kind} gears for controller {:?}; keep one gear per \
+                             kind and controller.",
+                            node.id(),
+                            gear.controller_name()
+                        ),
+                    )
+                    .node_kind(node.kind())
+                    .gear_kind(kind),
+                );
+            }
+        }
+    }
+    issues
+}
+
+/// Nodes of `nodes` that name package `package_id` explicitly, with the field naming it.
+fn explicit_refs_into<'n>(
+    nodes: &'n [DisplayNode],
+    package_id: &str,
+) -> Vec<(&'n str, &'static str)> {
+    nodes
+        .iter()
+        .filter_map(|node| {
+            let names = match node {
+                DisplayNode::Image(n) => resource_names(&n.resource, package_id),
+                DisplayNode::Component(n) => resource_names(&n.resource, package_id),
+                DisplayNode::MovieClip(n) => resource_names(&n.resource, package_id),
+                DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
+                    !n.src.is_empty() && n.package_id == package_id
+                }
+                DisplayNode::ProgressBar(n)
+                | DisplayNode::Slider(n)
+                | DisplayNode::ScrollBar(n) => !n.src.is_empty() && n.package_id == package_id,
+                _ => false,
+            };
+            let field = if matches!(
+                node,
+                DisplayNode::Image(_) | DisplayNode::Component(_) | DisplayNode::MovieClip(_)
+            ) {
+                "resource.packageId"
+            } else {
+                "packageId"
+            };
+            names.then(|| (node.id(), field))
+        })
+        .collect()
+}
+
+fn resource_names(reference: &ResourceRef, package_id: &str) -> bool {
+    !reference.resource_id.is_empty() && reference.package_id.as_deref() == Some(package_id)
+}
+
+// ------------------------------------------------------------------ addComponent
+
+pub(super) fn add(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &AddComponent,
+) -> Result<(), Vec<Issue>> {
+    let p = workspace
+        .find_package(at, "selector.packageId", &op.selector.package_id)
+        .map_err(|issue| vec![issue])?;
+    let project = workspace.project();
+    let package = &project.packages[p];
+    let mut component = op.component.clone();
+    let mut issues = Vec::new();
+
+    if !is_usable_id(&component.id) {
+        issues.push(at.issue(
+            "invalid_component_payload",
+            "component.id",
+            format!(
+                "Component id {:?} is not usable; give a non-empty id without /, commas, spaces \
+                 or control characters (the editor uses ids like kn7w0).",
+                component.id
+            ),
+        ));
+    } else if let Some(existing) = package.resources.iter().find(|r| r.id() == component.id) {
+        issues.push(at.issue(
+            "duplicate_component_id",
+            "component.id",
+            format!(
+                "Package {} already has resource {} (kind {}); choose an unused id.",
+                package.id,
+                component.id,
+                existing.kind()
+            ),
+        ));
+    }
+    let file = format!("{}.xml", component.name);
+    if !is_safe_segment(&component.name) || !is_safe_segment(&file) {
+        issues.push(at.issue(
+            "invalid_component_payload",
+            "component.name",
+            format!(
+                "Component name {:?} is not a safe file name (the file is <name>.xml); use a \
+                 non-empty name without / \\ :, without leading or trailing spaces or a trailing \
+                 dot, and not a reserved device name.",
+                component.name
+            ),
+        ));
+    }
+    match canonical_resource_path(&component.path) {
+        Some(path) if folder_listed(package, &component.branch, &path) => component.path = path,
+        Some(path) => issues.push(at.issue(
+            "invalid_component_payload",
+            "component.path",
+            format!(
+                "Package {} has no folder {path} on {}; add it with addResourceFolder earlier in \
+                 the batch, or use an existing folder.",
+                package.id,
+                branch_label(&component.branch)
+            ),
+        )),
+        None => issues.push(at.issue(
+            "invalid_component_payload",
+            "component.path",
+            format!(
+                "Component path {:?} is not a folder path; use / or /a/b/ with safe segments.",
+                component.path
+            ),
+        )),
+    }
+    for (slot, id) in component.branch_item_ids.iter().enumerate() {
+        if id.is_empty() {
+            continue;
+        }
+        let branch = package.branch_names.get(slot);
+        let linked = branch.is_some_and(|branch| {
+            package.resources.iter().any(|r| {
+                r.id() == id
+                    && r.branch() == branch
+                    && r.path() == component.path
+                    && primary_file(r) == file
+            })
+        });
+        if !linked {
+            issues.push(at.issue(
+                "invalid_component_payload",
+                &format!("component.branchItemIds[{slot}]"),
+                format!(
+                    "branchItemIds[{slot}] names {id}, but package {} has no component {id} on \
+                     branch {} at {}{file}; clear the slot (variants are added as components on \
+                     their branch).",
+                    package.id,
+                    branch.map_or("(no such slot)", String::as_str),
+                    component.path
+                ),
+            ));
+        }
+    }
+    if op.at_index as usize > package.resources.len() {
+        issues.push(index_issue(at, "atIndex", op.at_index, package));
+    }
+    issues.extend(node_support_issues(
+        at,
+        "component.component.displayList",
+        &component.component.display_list,
+        &package.id,
+    ));
+    if issues.is_empty() {
+        let mut resource = UamResource::Component(component.clone());
+        let source_path = derived_source_path(&package.name, &resource);
+        if let Some(owner) = file_owner(package, &source_path, None) {
+            issues.push(at.issue(
+                "invalid_component_payload",
+                "component.name",
+                format!(
+                    "Resource {owner} of package {} is already written to {source_path}; choose \
+                     another name or path.",
+                    package.id
+                ),
+            ));
+        }
+        set_source_path(&mut resource, source_path);
+        let standalone = UamPackage {
+            id: package.id.clone(),
+            name: package.name.clone(),
+            compress_png: package.compress_png,
+            jpeg_quality: package.jpeg_quality,
+            publish: None,
+            branch_names: package.branch_names.clone(),
+            folders: Vec::new(),
+            resources: vec![Arc::new(resource)],
+        };
+        const PREFIX: &str = "packages[0].resources[0]";
+        for finding in standalone_findings(project, standalone) {
+            if let Some(suffix) = finding.path.strip_prefix(PREFIX) {
+                let field = format!("component{suffix}");
+                if reported(&issues, at, &field) {
+                    continue;
+                }
+                issues.push(at.issue(
+                    "invalid_component_payload",
+                    &field,
+                    format!("{} Fix the component payload.", finding.message),
+                ));
+            }
+        }
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+
+    let source_path =
+        derived_source_path(&package.name, &UamResource::Component(component.clone()));
+    component.source_path = Some(source_path);
+    workspace.package_mut(p).resources.insert(
+        op.at_index as usize,
+        Arc::new(UamResource::Component(component)),
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ removeComponent
+
+pub(super) fn remove(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &RemoveComponent,
+) -> Result<(), Vec<Issue>> {
+    let (p, r) = workspace
+        .find_component(at, &op.selector)
+        .map_err(|issue| vec![issue])?;
+    let package = workspace.package_mut(p);
+    let removed = package.resources.remove(r);
+    let id = removed.id();
+    // A removed branch variant no longer backs its main resource's slot.
+    for resource in package.resources.iter_mut() {
+        if branch_item_ids(resource).iter().any(|v| v == id) {
+            let resource = Arc::make_mut(resource);
+            if let Some(ids) = branch_item_ids_mut(resource) {
+                for slot in ids.iter_mut().filter(|v| *v == id) {
+                    slot.clear();
+                }
+                if ids.iter().all(String::is_empty) {
+                    ids.clear();
+                }
+            }
+        }
+    }
+    if let Some(publish) = package.publish.as_mut() {
+        publish
+            .excluded_resource_ids
+            .retain(|excluded| excluded != id);
+    }
+    let package_id = package.id.clone();
+    workspace.check_at_end(FinalCheck::ComponentUnreferenced {
+        at: at.issue("component_referenced", "selector.componentResourceId", ""),
+        package_id,
+        component_id: id.to_string(),
+    });
+    Ok(())
+}
+
+// ------------------------------------------------------------------ moveComponent
+
+pub(super) fn move_to(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &MoveComponent,
+) -> Result<(), Vec<Issue>> {
+    let mut issues = Vec::new();
+    let source = workspace
+        .find_component(at, &op.selector)
+        .map_err(|issue| issues.push(issue))
+        .ok();
+    let target = workspace
+        .find_package(at, "toPackageId", &op.to_package_id)
+        .map_err(|issue| issues.push(issue))
+        .ok();
+    if op.selector.package_id == op.to_package_id {
+        issues.push(at.issue(
+            "invalid_component_move",
+            "toPackageId",
+            format!(
+                "Component {} is already in package {}; moveComponent needs another package \
+                 (use moveResource to change its folder).",
+                op.selector.component_resource_id, op.to_package_id
+            ),
+        ));
+    }
+    let (Some((p, r)), Some(t)) = (source, target) else {
+        return Err(issues);
+    };
+    if p == t {
+        return Err(issues);
+    }
+    let project = workspace.project();
+    let target_package = &project.packages[t];
+    let resource = &project.packages[p].resources[r];
+    let id = resource.id();
+    if let Some(existing) = target_package
+        .resources
+        .iter()
+        .find(|other| other.id() == id)
+    {
+        issues.push(at.issue(
+            "duplicate_component_id",
+            "selector.componentResourceId",
+            format!(
+                "Package {} already has resource {id} (kind {}); remove it earlier in the \
+                 batch, or keep component {id} where it is.",
+                target_package.id,
+                existing.kind()
+            ),
+        ));
+    }
+    if op.to_index as usize > target_package.resources.len() {
+        issues.push(index_issue(at, "toIndex", op.to_index, target_package));
+    }
+    if !resource.branch().is_empty() {
+        issues.push(at.issue(
+            "invalid_component_move",
+            "selector.componentResourceId",
+            format!(
+                "Component {id} is the branch {} variant of a main resource; only main-branch \
+                 components can move between packages.",
+                resource.branch()
+            ),
+        ));
+    } else if branch_item_ids(resource).iter().any(|v| !v.is_empty()) {
+        issues.push(at.issue(
+            "invalid_component_move",
+            "selector.componentResourceId",
+            format!(
+                "Component {id} has branch variants ({}) that stay in package {}; remove them \
+                 with removeComponent before moving it.",
+                branch_item_ids(resource)
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                op.selector.package_id
+            ),
+        ));
+    }
+    if let Some(model) = resource.component() {
+        let explicit = explicit_refs_into(&model.display_list, &op.selector.package_id);
+        if !explicit.is_empty() {
+            let shown: Vec<String> = explicit
+                .iter()
+                .map(|(node, field)| format!("{node} ({field})"))
+                .collect();
+            issues.push(at.issue(
+                "component_has_package_dependencies",
+                "selector.componentResourceId",
+                format!(
+                    "Component {id} has nodes naming package {} explicitly: {}; after the move \
+                     they would still use that package's resources. Detach those nodes earlier \
+                     in the batch and attach them again after the move, or keep the component \
+                     where it is.",
+                    op.selector.package_id,
+                    shown.join(", ")
+                ),
+            ));
+        }
+    }
+    if !folder_listed(target_package, resource.branch(), resource.path()) {
+        issues.push(at.issue(
+            "invalid_component_move",
+            "toPackageId",
+            format!(
+                "Package {} has no folder {}; add it with addResourceFolder earlier in the batch \
+                 (the component keeps its folder when it moves).",
+                target_package.id,
+                resource.path()
+            ),
+        ));
+    }
+    let new_path = derived_source_path(&target_package.name, resource);
+    if let Some(owner) = file_owner(target_package, &new_path, None) {
+        issues.push(at.issue(
+            "invalid_component_move",
+            "toPackageId",
+            format!(
+                "Resource {owner} of package {} is already written to {new_path}; remove it \
+                 earlier in the batch, or rename one of them (renameResource) in a transaction \
+                 of its own first.",
+                target_package.id
+            ),
+        ));
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+
+    let source_package = workspace.package_mut(p);
+    let mut moved = source_package.resources.remove(r);
+    let was_excluded = source_package.publish.as_mut().is_some_and(|publish| {
+        let before = publish.excluded_resource_ids.len();
+        publish
+            .excluded_resource_ids
+            .retain(|excluded| excluded != op.selector.component_resource_id.as_str());
+        publish.excluded_resource_ids.len() != before
+    });
+    let resource = Arc::make_mut(&mut moved);
+    set_source_path(resource, new_path);
+    if let Some(ids) = branch_item_ids_mut(resource) {
+        ids.clear();
+    }
+    let target_package = workspace.package_mut(t);
+    target_package.resources.insert(op.to_index as usize, moved);
+    if was_excluded && let Some(publish) = target_package.publish.as_mut() {
+        publish
+            .excluded_resource_ids
+            .push(op.selector.component_resource_id.clone());
+    }
+    let target_id = target_package.id.clone();
+    // Findings inside the moved component are about its dependencies; check them first.
+    workspace.check_at_end(FinalCheck::ComponentIndependent {
+        at: at.issue(
+            "component_has_package_dependencies",
+            "selector.componentResourceId",
+            "",
+        ),
+        old_package_id: op.selector.package_id.clone(),
+        package_id: target_id,
+        component_id: op.selector.component_resource_id.clone(),
+    });
+    workspace.check_at_end(FinalCheck::ComponentUnreferenced {
+        at: at.issue("component_referenced", "selector.componentResourceId", ""),
+        package_id: op.selector.package_id.clone(),
+        component_id: op.selector.component_resource_id.clone(),
+    });
+    Ok(())
+}
+
+// ------------------------------------------------------------------ setComponentProps
+
+const EXTENSION_TYPES: [&str; 7] = [
+    "",
+    "Button",
+    "Label",
+    "ComboBox",
+    "ProgressBar",
+    "Slider",
+    "ScrollBar",
+];
+
+fn is_dimension(value: Num) -> bool {
+    value.fits_i32() && value.get() >= 0.0
+}
+
+fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut fail = |field: &str, message: String| {
+        issues.push(at.issue(
+            "invalid_component_payload",
+            &format!("props.properties.{field}"),
+            message,
+        ));
+    };
+    for (field, size) in [
+        ("minSize", &properties.min_size),
+        ("maxSize", &properties.max_size),
+    ] {
+        for (axis, value) in [("width", size.width), ("height", size.height)] {
+            if !is_dimension(value) {
+                fail(
+                    &format!("{field}.{axis}"),
+                    format!(
+                        "{field}.{axis} is {}; it must be a whole number from 0 to 2147483647 \
+                         (0 means no limit).",
+                        value.get()
+                    ),
+                );
+            }
+        }
+    }
+    let fits = |value: Num| value.get().abs() <= f64::from(i32::MAX);
+    let margin = &properties.margin;
+    for (side, value) in [
+        ("top", margin.top),
+        ("bottom", margin.bottom),
+        ("left", margin.left),
+        ("right", margin.right),
+    ] {
+        if !fits(value) {
+            fail(
+                &format!("margin.{side}"),
+                format!(
+                    "margin.{side} is {}; it must fit a 32-bit integer.",
+                    value.get()
+                ),
+            );
+        }
+    }
+    for (field, point) in [
+        ("clipSoftness", &properties.clip_softness),
+        ("designImageOffset", &properties.design_image_offset),
+    ] {
+        for (axis, value) in [("x", point.x), ("y", point.y)] {
+            if !fits(value) {
+                fail(
+                    &format!("{field}.{axis}"),
+                    format!(
+                        "{field}.{axis} is {}; it must fit a 32-bit integer.",
+                        value.get()
+                    ),
+                );
+            }
+        }
+    }
+    for (field, value, max, meaning) in [
+        (
+            "overflow",
+            properties.overflow,
+            2,
+            "0 visible, 1 hidden, 2 scroll",
+        ),
+        (
+            "scrollType",
+            properties.scroll_type,
+            2,
+            "0 horizontal, 1 vertical, 2 both",
+        ),
+        (
+            "scrollBarDisplay",
+            properties.scroll_bar_display,
+            3,
+            "0 default, 1 visible, 2 auto, 3 hidden",
+        ),
+    ] {
+        if !(0..=max).contains(&value) {
+            fail(field, format!("{field} is {value}; use {meaning}."));
+        }
+    }
+    if !EXTENSION_TYPES.contains(&properties.extension_type.as_str()) {
+        fail(
+            "extensionType",
+            format!(
+                "extensionType {:?} is unknown; use '' or one of Button, Label, ComboBox, \
+                 ProgressBar, Slider, ScrollBar.",
+                properties.extension_type
+            ),
+        );
+    }
+    if !(0.0..=1.0).contains(&properties.sound_volume_scale.get()) {
+        fail(
+            "soundVolumeScale",
+            format!(
+                "soundVolumeScale is {}; it must be between 0 and 1.",
+                properties.sound_volume_scale.get()
+            ),
+        );
+    }
+    for (k, custom) in properties.custom_properties.iter().enumerate() {
+        if !(0..=1).contains(&custom.property_id) {
+            fail(
+                &format!("customProperties[{k}].propertyId"),
+                format!(
+                    "customProperties[{k}].propertyId is {}; use 0 (text) or 1 (icon).",
+                    custom.property_id
+                ),
+            );
+        }
+    }
+    issues
+}
+
+pub(super) fn set_props(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &SetComponentProps,
+) -> Result<(), Vec<Issue>> {
+    let mut issues = Vec::new();
+    let found = workspace
+        .find_component(at, &op.selector)
+        .map_err(|issue| issues.push(issue))
+        .ok();
+    let props = &op.props;
+    if props.size.is_none() && props.properties.is_none() {
+        issues.push(at.issue(
+            "invalid_component_payload",
+            "props",
+            "props is empty; give size {width, height}, a complete properties snapshot, or both.",
+        ));
+    }
+    if let Some(size) = &props.size {
+        for (axis, value) in [("width", size.width), ("height", size.height)] {
+            if !is_dimension(value) {
+                issues.push(at.issue(
+                    "invalid_component_payload",
+                    &format!("props.size.{axis}"),
+                    format!(
+                        "size.{axis} is {}; it must be a whole number from 0 to 2147483647.",
+                        value.get()
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(properties) = &props.properties {
+        issues.extend(property_issues(at, properties));
+    }
+    let Some((p, r)) = found.filter(|_| issues.is_empty()) else {
+        return Err(issues);
+    };
+    // `component_mut` puts the component in the final reference checks' scope.
+    if let Some(model) = workspace.component_mut(p, r) {
+        if let Some(size) = &props.size {
+            model.size = size.clone();
+        }
+        if let Some(properties) = &props.properties {
+            model.properties = properties.clone();
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,552 @@
+//! Controller and transition operations: add, replace (in place) or remove one by name.
+//!
+//! Payloads are complete snapshots whose name repeats the selector. A controller needs at
+//! least one page, unique non-empty page ids, a selected index in range, a consistent
+//! home page and actions that name its own pages and existing nodes. Replacing a
+//! controller may not drop a page id a gear bound to it still uses, and a controller
+//! cannot be removed while gears use it. Transition items must target existing nodes.
+//!
+//! Codes where upstream only fails at execution: adding a controller whose name exists,
+//! and naming a controller that does not exist, are `invalid_controller_payload`; a
+//! missing transition is `invalid_transition_payload`; a name held by more than one
+//! controller or transition is `selector_ambiguity`.
+
+use std::collections::HashSet;
+
+use ofgui_contracts::api::{ComponentSelector, ControllerSelector, TransitionSelector};
+use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, TransitionOp};
+use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
+
+use super::nodes::{edit, listed};
+use super::{Issue, Op, Workspace};
+
+const HOME_PAGE_TYPES: [&str; 4] = ["default", "specific", "branch", "variable"];
+
+pub(super) fn add_controller(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &ControllerOp,
+) -> Result<(), Vec<Issue>> {
+    let selector = &op.selector;
+    let (p, r) = component_of(
+        workspace,
+        at,
+        &selector.package_id,
+        &selector.component_resource_id,
+    )?;
+    let model = workspace.component(p, r);
+    let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
+    if model
+        .controllers
+        .iter()
+        .any(|c| c.name == selector.controller_name)
+    {
+        issues.push(at.issue(
+            "invalid_controller_payload",
+            "selector.controllerName",
+            format!(
+                "Component {} already has a controller named {:?}; use updateController to replace it, or choose another name.",
+                selector.component_resource_id, selector.controller_name
+            ),
+        ));
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    edit(workspace, at, p, r)?
+        .controllers
+        .push(op.controller.clone());
+    Ok(())
+}
+
+pub(super) fn update_controller(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &ControllerOp,
+) -> Result<(), Vec<Issue>> {
+    let selector = &op.selector;
+    let (p, r) = component_of(
+        workspace,
+        at,
+        &selector.package_id,
+        &selector.component_resource_id,
+    )?;
+    let model = workspace.component(p, r);
+    let slot = find_controller(at, selector, model);
+    let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
+    let slot = match slot {
+        Ok(slot) => Some(slot),
+        Err(mut found) => {
+            issues.append(&mut found);
+            None
+        }
+    };
+    if let Some(slot) = slot {
+        let old = &model.controllers[slot];
+        check_gear_pages(at, selector, old, &op.controller, model, &mut issues);
+    }
+    match slot {
+        Some(slot) if issues.is_empty() => {
+            edit(workspace, at, p, r)?.controllers[slot] = op.controller.clone();
+            Ok(())
+        }
+        _ => Err(issues),
+    }
+}
+
+pub(super) fn remove_controller(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &RemoveController,
+) -> Result<(), Vec<Issue>> {
+    let selector = &op.selector;
+    let (p, r) = component_of(
+        workspace,
+        at,
+        &selector.package_id,
+        &selector.component_resource_id,
+    )?;
+    let model = workspace.component(p, r);
+    let slot = find_controller(at, selector, model)?;
+    let users: Vec<String> = model
+        .display_list
+        .iter()
+        .flat_map(|node| {
+            node.base()
+                .gears
+                .iter()
+                .filter(|g| g.controller_name() == selector.controller_name)
+                .map(move |g| format!("{} gear of node {}", g.kind(), node.id()))
+        })
+        .collect();
+    if !users.is_empty() {
+        return Err(vec![at.issue(
+            "invalid_controller_payload",
+            "selector.controllerName",
+            format!(
+                "Controller {:?} is still used by {}; remove those gears first (removeGear or removeLookGear, earlier in the same batch is fine).",
+                selector.controller_name,
+                listed(users.iter().map(String::as_str))
+            ),
+        )]);
+    }
+    edit(workspace, at, p, r)?.controllers.remove(slot);
+    Ok(())
+}
+
+pub(super) fn add_transition(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &TransitionOp,
+) -> Result<(), Vec<Issue>> {
+    let selector = &op.selector;
+    let (p, r) = component_of(
+        workspace,
+        at,
+        &selector.package_id,
+        &selector.component_resource_id,
+    )?;
+    let model = workspace.component(p, r);
+    let mut issues = check_transition(at, selector, &op.transition, model);
+    if model
+        .transitions
+        .iter()
+        .any(|t| t.name == selector.transition_name)
+    {
+        issues.push(at.issue(
+            "duplicate_transition_name",
+            "selector.transitionName",
+            format!(
+                "Component {} already has a transition named {:?}; use updateTransition to replace it, or choose another name.",
+                selector.component_resource_id, selector.transition_name
+            ),
+        ));
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    edit(workspace, at, p, r)?
+        .transitions
+        .push(op.transition.clone());
+    Ok(())
+}
+
+pub(super) fn update_transition(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &TransitionOp,
+) -> Result<(), Vec<Issue>> {
+    let selector = &op.selector;
+    let (p, r) = component_of(
+        workspace,
+        at,
+        &selector.package_id,
+        &selector.component_resource_id,
+    )?;
+    let model = workspace.component(p, r);
+    let mut issues = check_transition(at, selector, &op.transition, model);
+    let slot = match find_transition(at, selector, model) {
+        Ok(slot) => slot,
+        Err(mut found) => {
+            issues.append(&mut found);
+            return Err(issues);
+        }
+    };
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    edit(workspace, at, p, r)?.transitions[slot] = op.transition.clone();
+    Ok(())
+}
+
+pub(super) fn remove_transition(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &RemoveTransition,
+) -> Result<(), Vec<Issue>> {
+    let selector = &op.selector;
+    let (p, r) = component_of(
+        workspace,
+        at,
+        &selector.package_id,
+        &selector.component_resource_id,
+    )?;
+    let slot = find_transition(at, selector, workspace.component(p, r))?;
+    edit(workspace, at, p, r)?.transitions.remove(slot);
+    Ok(())
+}
+
+// ------------------------------------------------------------------ helpers
+
+fn component_of(
+    workspace: &Workspace<'_>,
+    at: &Op<'_>,
+    package_id: &str,
+    component_resource_id: &str,
+) -> Result<(usize, usize), Vec<Issue>> {
+    let selector = ComponentSelector {
+        package_id: package_id.to_string(),
+        component_resource_id: component_resource_id.to_string(),
+    };
+    workspace
+        .find_component(at, &selector)
+        .map_err(|issue| vec![issue])
+}
+
+/// The one controller with the selector's name.
+fn find_controller(
+    at: &Op<'_>,
+    selector: &ControllerSelector,
+    model: &ComponentModel,
+) -> Result<usize, Vec<Issue>> {
+    let slots: Vec<usize> = model
+        .controllers
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.name == selector.controller_name)
+        .map(|(slot, _)| slot)
+        .collect();
+    match slots.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(vec![at.issue(
+            "invalid_controller_payload",
+            "selector.controllerName",
+            format!(
+                "Component {} has no controller named {:?} at this point of the batch (controllers: {}); use addController to create it.",
+                selector.component_resource_id,
+                selector.controller_name,
+                listed(model.controllers.iter().map(|c| c.name.as_str()))
+            ),
+        )]),
+        many => Err(vec![at.issue(
+            "selector_ambiguity",
+            "selector.controllerName",
+            format!(
+                "Component {} has {} controllers named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
+                selector.component_resource_id,
+                many.len(),
+                selector.controller_name
+            ),
+        )]),
+    }
+}
+
+/// The one transition with the selector's name.
+fn find_transition(
+    at: &Op<'_>,
+    selector: &TransitionSelector,
+    model: &ComponentModel,
+) -> Result<usize, Vec<Issue>> {
+    let slots: Vec<usize> = model
+        .transitions
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.name == selector.transition_name)
+        .map(|(slot, _)| slot)
+        .collect();
+    match slots.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(vec![at.issue(
+            "invalid_transition_payload",
+            "selector.transitionName",
+            format!(
+                "Component {} has no transition named {:?} at this point of the batch (transitions: {}); use addTransition to create it.",
+                selector.component_resource_id,
+                selector.transition_name,
+                listed(model.transitions.iter().map(|t| t.name.as_str()))
+            ),
+        )]),
+        many => Err(vec![at.issue(
+            "selector_ambiguity",
+            "selector.transitionName",
+            format!(
+                "Component {} has {} transitions named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
+                selector.component_resource_id,
+                many.len(),
+                selector.transition_name
+            ),
+        )]),
+    }
+}
+
+/// A complete controller snapshot, against the component it goes into.
+fn check_controller(
+    at: &Op<'_>,
+    name: &str,
+    controller: &Controller,
+    model: &ComponentModel,
+) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut fail = |sub: &str, message: String| {
+        issues.push(at.issue(
+            "invalid_controller_payload",
+            &format!("controller.{sub}"),
+            message,
+        ));
+    };
+    if controller.name != name {
+        fail(
+            "name",
+            format!(
+                "controller.name is {:?} but selector.controllerName is {name:?}; they must be equal (a controller is renamed by removing it and adding it under the new name).",
+                controller.name
+            ),
+        );
+    }
+    if controller.pages.is_empty() {
+        fail(
+            "pages",
+            "The controller has no pages; give it at least one page {id, name}.".to_string(),
+        );
+    }
+    let mut ids = HashSet::new();
+    for (k, page) in controller.pages.iter().enumerate() {
+        if page.id.is_empty() {
+            fail(
+                &format!("pages[{k}].id"),
+                format!(
+                    "Page {k} has an empty id; page ids are what gears and actions name, so give every page a unique id."
+                ),
+            );
+        } else if !ids.insert(page.id.as_str()) {
+            fail(
+                &format!("pages[{k}].id"),
+                format!(
+                    "Page id {:?} is used twice; page ids must be unique within the controller.",
+                    page.id
+                ),
+            );
+        }
+    }
+    let selected = controller.selected_index.get();
+    if selected.fract() != 0.0 || selected < 0.0 || selected >= controller.pages.len() as f64 {
+        fail(
+            "selectedIndex",
+            format!(
+                "selectedIndex is {selected}, but the controller has {} page(s); use a page index from 0 to {}.",
+                controller.pages.len(),
+                controller.pages.len().saturating_sub(1)
+            ),
+        );
+    }
+    let home = controller.home_page.as_str();
+    match controller.home_page_type.as_str() {
+        "specific" if !ids.contains(home) => fail(
+            "homePage",
+            format!(
+                "homePageType is \"specific\", so homePage must be one of the controller's page ids ({}); it is {home:?}.",
+                listed(controller.pages.iter().map(|p| p.id.as_str()))
+            ),
+        ),
+        "variable" if home.is_empty() => fail(
+            "homePage",
+            "homePageType is \"variable\", so homePage must name the custom property key that holds the home page.".to_string(),
+        ),
+        kind @ ("default" | "branch") if !home.is_empty() => fail(
+            "homePage",
+            format!("homePageType is {kind:?}, so homePage must be ''; it is {home:?}."),
+        ),
+        kind if !HOME_PAGE_TYPES.contains(&kind) => fail(
+            "homePageType",
+            format!("homePageType is {kind:?}; use one of {}.", HOME_PAGE_TYPES.join(", ")),
+        ),
+        _ => {}
+    }
+    for (a, action) in controller.actions.iter().enumerate() {
+        if !(0..=1).contains(&action.action_type) {
+            fail(
+                &format!("actions[{a}].actionType"),
+                format!(
+                    "Action {a} has actionType {}; use 0 (play a transition) or 1 (change a page).",
+                    action.action_type
+                ),
+            );
+        }
+        for (field, pages) in [
+            ("fromPageIds", &action.from_page_ids),
+            ("toPageIds", &action.to_page_ids),
+        ] {
+            for page in pages.iter().filter(|page| !ids.contains(page.as_str())) {
+                fail(
+                    &format!("actions[{a}].{field}"),
+                    format!(
+                        "Action {a} names page {page:?} in {field}, which the controller does not have; use its page ids ({}).",
+                        listed(controller.pages.iter().map(|p| p.id.as_str()))
+                    ),
+                );
+            }
+        }
+    }
+    for (a, action) in controller.actions.iter().enumerate() {
+        let target = action.target_node_id.as_str();
+        if !target.is_empty() && !model.display_list.iter().any(|n| n.id() == target) {
+            issues.push(at.issue(
+                "invalid_display_node_selector",
+                &format!("controller.actions[{a}].targetNodeId"),
+                format!(
+                    "Action {a} targets node {target}, which the component does not have; use '' (the component itself) or one of: {}.",
+                    listed(model.display_list.iter().map(|n| n.id()))
+                ),
+            ));
+        }
+    }
+    issues
+}
+
+/// A replaced controller keeps every page id the gears bound to it use. Only pages the
+/// snapshot drops count: a gear already naming a page the controller never had is legacy
+/// data the update does not make worse.
+fn check_gear_pages(
+    at: &Op<'_>,
+    selector: &ControllerSelector,
+    old: &Controller,
+    controller: &Controller,
+    model: &ComponentModel,
+    issues: &mut Vec<Issue>,
+) {
+    let kept: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
+    let dropped: HashSet<&str> = old
+        .pages
+        .iter()
+        .map(|p| p.id.as_str())
+        .filter(|id| !kept.contains(id))
+        .collect();
+    for node in &model.display_list {
+        for gear in node
+            .base()
+            .gears
+            .iter()
+            .filter(|g| g.controller_name() == selector.controller_name)
+        {
+            let pages: Vec<&str> = match gear.binding() {
+                GearBinding::Display(g) => {
+                    g.visible_on_page_ids.iter().map(String::as_str).collect()
+                }
+                GearBinding::Value(g) => g.states.iter().map(|s| s.page_id.as_str()).collect(),
+            };
+            let mut reported = HashSet::new();
+            for page in pages {
+                if dropped.contains(page) && reported.insert(page) {
+                    issues.push(
+                        at.issue(
+                            "invalid_controller_payload",
+                            "controller.pages",
+                            format!(
+                                "The {} gear of node {} uses page id {page:?}, which the new snapshot drops; keep that page id (rename pages by changing only their name), or first remove the gear and add it back after this update.",
+                                gear.kind(),
+                                node.id()
+                            ),
+                        )
+                        .node_kind(node.kind())
+                        .gear_kind(gear.kind()),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A complete transition snapshot, against the component it goes into.
+fn check_transition(
+    at: &Op<'_>,
+    selector: &TransitionSelector,
+    transition: &Transition,
+    model: &ComponentModel,
+) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut fail = |sub: &str, message: String| {
+        issues.push(at.issue(
+            "invalid_transition_payload",
+            &format!("transition.{sub}"),
+            message,
+        ));
+    };
+    if transition.name != selector.transition_name {
+        fail(
+            "name",
+            format!(
+                "transition.name is {:?} but selector.transitionName is {:?}; they must be equal.",
+                transition.name, selector.transition_name
+            ),
+        );
+    }
+    for (i, item) in transition.items.iter().enumerate() {
+        let target = item.target_node_id.as_str();
+        if !target.is_empty() && !model.display_list.iter().any(|n| n.id() == target) {
+            fail(
+                &format!("items[{i}].targetNodeId"),
+                format!(
+                    "Item {i} animates node {target}, which the component does not have; use '' (the component itself) or one of: {}.",
+                    listed(model.display_list.iter().map(|n| n.id()))
+                ),
+            );
+        }
+        if !(0..=16).contains(&item.action_type) {
+            fail(
+                &format!("items[{i}].actionType"),
+                format!(
+                    "Item {i} has actionType {}; use 0..16 (XY 0, Size 1, Scale 2, Pivot 3, Alpha 4, Rotation 5, Color 6, Animation 7, Visible 8, Sound 9, Transition 10, Shake 11, ColorFilter 12, Skew 13, Text 14, Icon 15, Unknown 16).",
+                    item.action_type
+                ),
+            );
+        }
+        if !(0..=31).contains(&item.ease_type) {
+            fail(
+                &format!("items[{i}].easeType"),
+                format!(
+                    "Item {i} has easeType {}; use 0 (Linear) to 31 (Custom), e.g. 5 for Quad.Out.",
+                    item.ease_type
+                ),
+            );
+        }
+        for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
+            if value < 0.0 {
+                fail(
+                    &format!("items[{i}].{field}"),
+                    format!("Item {i} has {field} {value}; use 0 or more frames."),
+                );
+            }
+        }
+    }
+    issues
+}

@@ -1,0 +1,91 @@
+//! Rules checked once on the final state of a batch: references that the batch left
+//! dangling and structure it broke.
+//!
+//! The model findings of the changed scope are compared before and after; only findings
+//! the batch introduced count, so legacy problems of a project never block an edit. A new
+//! finding about something a removal or move asked to watch gets that operation's code.
+
+use std::collections::HashSet;
+
+use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
+use ofgui_contracts::uam::UamProject;
+
+use super::issue::Issue;
+use super::workspace::{FinalCheck, Workspace};
+use crate::validate;
+
+type Key = (
+    ProjectDiagnosticCode,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// A finding's identity without its index-based path (indices shift when lists change).
+fn key(finding: &ProjectDiagnostic) -> Key {
+    (
+        finding.code,
+        finding.message.clone(),
+        finding.package_id.clone(),
+        finding.resource_id.clone(),
+        finding.node_id.clone(),
+    )
+}
+
+pub(super) fn check(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issue> {
+    let scope = &workspace.scope;
+    if !scope.whole && scope.components.is_empty() {
+        return Vec::new();
+    }
+    let only = (!scope.whole).then_some(&scope.components);
+    let before: HashSet<Key> = validate::model_findings(base, only)
+        .iter()
+        .map(key)
+        .collect();
+    let introduced: Vec<ProjectDiagnostic> = validate::model_findings(workspace.project(), only)
+        .into_iter()
+        .filter(|finding| finding.severity == Severity::Error && !before.contains(&key(finding)))
+        .collect();
+    introduced
+        .iter()
+        .map(|finding| classify(finding, &workspace.finals, workspace.last_op_issue()))
+        .collect()
+}
+
+/// Gives an introduced finding the code of the operation that caused it.
+fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue) -> Issue {
+    let mentions = |id: &str| finding.message.contains(id);
+    for check in finals {
+        let (at, code) = match check {
+            FinalCheck::PackageUnreferenced { at, package_id } if mentions(package_id) => {
+                (at, "package_referenced")
+            }
+            FinalCheck::ComponentUnreferenced {
+                at, component_id, ..
+            } if mentions(component_id) => (at, "component_referenced"),
+            FinalCheck::ResourceUnreferenced {
+                at, resource_id, ..
+            } if mentions(resource_id) => (at, "invalid_resource_reference"),
+            FinalCheck::ComponentIndependent {
+                at, component_id, ..
+            } if finding.resource_id.as_deref() == Some(component_id.as_str()) => {
+                (at, "component_has_package_dependencies")
+            }
+            _ => continue,
+        };
+        return located(at.clone(), code, finding);
+    }
+    let code = match finding.code {
+        ProjectDiagnosticCode::DanglingResourceReference => "invalid_resource_reference",
+        _ if finding.path.ends_with(".group") => "invalid_group_reference",
+        _ => "invalid_resource_payload",
+    };
+    located(fallback, code, finding)
+}
+
+fn located(mut issue: Issue, code: &'static str, finding: &ProjectDiagnostic) -> Issue {
+    issue.code = code;
+    issue.message = format!("After the batch: {}", finding.message);
+    issue
+}

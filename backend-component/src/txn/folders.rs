@@ -1,0 +1,597 @@
+//! Resource folder operations: add, rename, move and remove empty folders, and set a
+//! folder's favorite flag and atlas slot.
+//!
+//! A folder is `(branch, path)` in a package, `path` canonical (`/a/b/`, never `/`). Its
+//! parent must exist (or be the root) on the same branch, and a branch must be `''` (main)
+//! or one of the project's branches. Rename and move only apply to **empty** folders: no
+//! resource of that branch lives at or below the path and no folder lives below it (which
+//! keeps every resource's `path` and `sourcePath` valid without rewriting them).
+//!
+//! Decisions where the spec is silent:
+//! - Conflicts and emptiness compare paths case-insensitively, as the structural checks
+//!   do: `/Images/` and `/images/` are one directory on Windows and macOS disks. A
+//!   case-only rename of an empty folder is allowed (only the folder itself has that path).
+//! - A missing package in a folder selector is `invalid_resource_folder_selector` (the
+//!   folder does not exist); `addResourceFolder` uses `invalid_package_selector`.
+//! - A folder path also conflicts with a resource whose file has the same path
+//!   (`/a/icon.png/` against `/a/` + `icon.png`): the directory and the file would collide.
+
+use ofgui_contracts::ops::{
+    AddResourceFolder, FolderSelector, MoveResourceFolder, RemoveResourceFolder,
+    RenameResourceFolder, SetResourceFolderAtlas, SetResourceFolderFavorite,
+};
+use ofgui_contracts::uam::{ResourceFolder, UamPackage, UamResource};
+
+use super::{Issue, Op, Workspace};
+use crate::validate::structure::is_safe_segment;
+
+/// The atlas slot limit when a package has no publish settings.
+const DEFAULT_MAX_ATLAS_INDEX: f64 = 10.0;
+
+// ---------------------------------------------------------------- shared helpers
+
+/// True for a canonical folder path `/a/b/` of safe segments; `/` only when `allow_root`.
+pub(super) fn is_canonical_folder(path: &str, allow_root: bool) -> bool {
+    if path == "/" {
+        return allow_root;
+    }
+    path.len() > 2
+        && path.starts_with('/')
+        && path.ends_with('/')
+        && path[1..path.len() - 1].split('/').all(is_safe_segment)
+}
+
+/// A resource's folder in canonical form, accepting the spellings an agent may send
+/// (`/a`, `a/b`, `/a/b/`, `/`); `None` when it is empty or a segment is unsafe (`.`,
+/// `..`, `:`, `\`, reserved device names, trailing dot or space).
+pub(super) fn normalize_resource_folder(raw: &str) -> Option<String> {
+    if raw.is_empty() {
+        return None;
+    }
+    let mut out = String::from("/");
+    for segment in raw.split('/').filter(|s| !s.is_empty()) {
+        if !is_safe_segment(segment) {
+            return None;
+        }
+        out.push_str(segment);
+        out.push('/');
+    }
+    Some(out)
+}
+
+/// The canonical form of a stored resource path (the reader stores `/a/`; older data
+/// may say `/a`).
+pub(super) fn resource_folder(resource: &UamResource) -> String {
+    normalize_resource_folder(resource.path()).unwrap_or_else(|| resource.path().to_string())
+}
+
+/// The parent of a canonical folder path (`/a/b/` → `/a/`, `/a/` → `/`).
+pub(super) fn parent_folder(path: &str) -> &str {
+    let trimmed = &path[..path.len().saturating_sub(1)];
+    match trimmed.rfind('/') {
+        Some(index) => &path[..=index],
+        None => "/",
+    }
+}
+
+/// The last segment of a canonical folder path (`/a/b/` → `b`).
+fn folder_name(path: &str) -> &str {
+    let trimmed = path.trim_end_matches('/');
+    trimmed.rsplit('/').next().unwrap_or(trimmed)
+}
+
+/// True when `path` is the root or a folder of `package` on `branch`.
+pub(super) fn folder_exists(package: &UamPackage, branch: &str, path: &str) -> bool {
+    path == "/"
+        || package
+            .folders
+            .iter()
+            .any(|f| f.branch == branch && f.path == path)
+}
+
+/// The folder of `package` on `branch` whose path equals `path` ignoring case.
+pub(super) fn folder_taken<'p>(
+    package: &'p UamPackage,
+    branch: &str,
+    path: &str,
+    except: Option<usize>,
+) -> Option<&'p ResourceFolder> {
+    let wanted = path.to_lowercase();
+    package
+        .folders
+        .iter()
+        .enumerate()
+        .find(|(k, f)| Some(*k) != except && f.branch == branch && f.path.to_lowercase() == wanted)
+        .map(|(_, f)| f)
+}
+
+/// The file a resource is written to, inside its folder: `<name>.xml` for components,
+/// otherwise `fileName ?? file ?? name`.
+pub(super) fn file_name_of(resource: &UamResource) -> String {
+    match resource {
+        UamResource::Component(c) => format!("{}.xml", c.name),
+        UamResource::Image(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
+        UamResource::MovieClip(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
+        UamResource::Sound(r)
+        | UamResource::Misc(r)
+        | UamResource::Font(r)
+        | UamResource::Spine(r)
+        | UamResource::DragonBones(r) => r
+            .file_name
+            .clone()
+            .or_else(|| r.file.clone())
+            .unwrap_or_else(|| r.base.name.clone()),
+    }
+}
+
+/// The resource on `branch` whose file is the directory `path` would need, if any.
+pub(super) fn resource_at_folder_path<'p>(
+    package: &'p UamPackage,
+    branch: &str,
+    path: &str,
+) -> Option<&'p UamResource> {
+    let wanted = path.to_lowercase();
+    package.resources.iter().map(AsRef::as_ref).find(|r| {
+        r.branch() == branch
+            && format!("{}{}/", resource_folder(r), file_name_of(r)).to_lowercase() == wanted
+    })
+}
+
+/// What keeps a folder from being empty: the first resource at or below it on its
+/// branch, else the first folder below it.
+fn folder_content(package: &UamPackage, branch: &str, path: &str) -> Option<String> {
+    let prefix = path.to_lowercase();
+    if let Some(resource) = package
+        .resources
+        .iter()
+        .find(|r| r.branch() == branch && resource_folder(r).to_lowercase().starts_with(&prefix))
+    {
+        return Some(format!(
+            "resource {} ({}{})",
+            resource.id(),
+            resource_folder(resource),
+            file_name_of(resource)
+        ));
+    }
+    package
+        .folders
+        .iter()
+        .find(|f| {
+            f.branch == branch
+                && f.path.len() > path.len()
+                && f.path.to_lowercase().starts_with(&prefix)
+        })
+        .map(|f| format!("folder {}", f.path))
+}
+
+/// `main` or `branch <name>`, for messages.
+pub(super) fn branch_label(branch: &str) -> String {
+    if branch.is_empty() {
+        "the main branch".to_string()
+    } else {
+        format!("branch {branch}")
+    }
+}
+
+/// The highest atlas slot a folder of this package may use.
+fn max_atlas_index(package: &UamPackage) -> f64 {
+    package
+        .publish
+        .as_ref()
+        .map_or(DEFAULT_MAX_ATLAS_INDEX, |p| p.max_atlas_index.get())
+}
+
+/// Checks an atlas value: `''`, or a canonical decimal (no sign, no leading zero) no
+/// greater than the package's `maxAtlasIndex`.
+fn check_atlas(at: &Op<'_>, field: &str, atlas: &str, package: &UamPackage) -> Option<Issue> {
+    let max = max_atlas_index(package);
+    let canonical = !atlas.is_empty()
+        && atlas.bytes().all(|b| b.is_ascii_digit())
+        && (atlas == "0" || !atlas.starts_with('0'));
+    let value = canonical.then(|| atlas.parse::<f64>().ok()).flatten();
+    match value {
+        _ if atlas.is_empty() => None,
+        Some(slot) if slot <= max => None,
+        Some(_) => Some(
+            at.issue(
+                "invalid_resource_folder_atlas",
+                field,
+                format!(
+                    "Atlas {atlas:?} is above package {}'s maxAtlasIndex {max}; use '' (no atlas) or a slot from 0 to {max}, or raise publish.maxAtlasIndex with updatePackageSettings first.",
+                    package.id
+                ),
+            )
+            .field(field),
+        ),
+        None => Some(
+            at.issue(
+                "invalid_resource_folder_atlas",
+                field,
+                format!(
+                    "Atlas {atlas:?} is not a slot number; use '' (no atlas) or a decimal slot without sign or leading zeros from 0 to {max}."
+                ),
+            )
+            .field(field),
+        ),
+    }
+}
+
+/// The folder a selector names: `(package, folder)` indices.
+fn locate(
+    workspace: &Workspace<'_>,
+    at: &Op<'_>,
+    selector: &FolderSelector,
+) -> Result<(usize, usize), Vec<Issue>> {
+    let package = workspace
+        .find_package(at, "selector.packageId", &selector.package_id)
+        .map_err(|issue| {
+            if issue.code == "invalid_package_selector" {
+                at.issue(
+                    "invalid_resource_folder_selector",
+                    "selector.packageId",
+                    format!(
+                        "No package has id {}; the folder cannot exist.",
+                        selector.package_id
+                    ),
+                )
+            } else {
+                issue
+            }
+        })
+        .map_err(|issue| vec![issue])?;
+    if !is_canonical_folder(&selector.path, false) {
+        return Err(vec![at.issue(
+            "invalid_resource_folder_selector",
+            "selector.path",
+            format!(
+                "Folder selector path {:?} is not canonical; write it as /a/b/ (leading and trailing slash, safe segments, never the root /).",
+                selector.path
+            ),
+        )]);
+    }
+    let pkg = &workspace.project().packages[package];
+    match pkg
+        .folders
+        .iter()
+        .position(|f| f.branch == selector.branch && f.path == selector.path)
+    {
+        Some(folder) => Ok((package, folder)),
+        None => {
+            let known: Vec<&str> = pkg
+                .folders
+                .iter()
+                .filter(|f| f.branch == selector.branch)
+                .map(|f| f.path.as_str())
+                .take(20)
+                .collect();
+            let listing = if known.is_empty() {
+                format!("it has no folders on {}", branch_label(&selector.branch))
+            } else {
+                format!(
+                    "its folders on {} are {}",
+                    branch_label(&selector.branch),
+                    known.join(", ")
+                )
+            };
+            Err(vec![at.issue(
+                "invalid_resource_folder_selector",
+                "selector.path",
+                format!(
+                    "Package {} has no folder {} on {}; {listing}.",
+                    pkg.id,
+                    selector.path,
+                    branch_label(&selector.branch)
+                ),
+            )])
+        }
+    }
+}
+
+/// Reports why a destination folder path is taken, if it is.
+fn destination_conflict(
+    at: &Op<'_>,
+    field: &str,
+    package: &UamPackage,
+    branch: &str,
+    destination: &str,
+    moving: Option<usize>,
+) -> Option<Issue> {
+    if let Some(folder) = folder_taken(package, branch, destination, moving) {
+        return Some(at.issue(
+            "resource_folder_conflict",
+            field,
+            format!(
+                "Package {} already has folder {} on {}{}; choose another path.",
+                package.id,
+                folder.path,
+                branch_label(branch),
+                if folder.path == destination {
+                    String::new()
+                } else {
+                    " (paths differ only in case)".into()
+                }
+            ),
+        ));
+    }
+    resource_at_folder_path(package, branch, destination).map(|resource| {
+        at.issue(
+            "resource_folder_conflict",
+            field,
+            format!(
+                "Folder path {destination} would be the same path as the file of resource {} ({}{}) on {}; choose another name.",
+                resource.id(),
+                resource_folder(resource),
+                file_name_of(resource),
+                branch_label(branch)
+            ),
+        )
+    })
+}
+
+fn not_empty(
+    at: &Op<'_>,
+    what: &str,
+    package: &UamPackage,
+    folder: &ResourceFolder,
+) -> Option<Issue> {
+    folder_content(package, &folder.branch, &folder.path).map(|content| {
+        at.issue(
+            "resource_folder_not_empty",
+            "selector",
+            format!(
+                "Folder {} of package {} on {} is not empty ({content} is inside); {what} only applies to empty folders. Move or remove its contents first.",
+                folder.path,
+                package.id,
+                branch_label(&folder.branch)
+            ),
+        )
+    })
+}
+
+// ---------------------------------------------------------------- operations
+
+pub(super) fn set_favorite(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &SetResourceFolderFavorite,
+) -> Result<(), Vec<Issue>> {
+    let (package, folder) = locate(workspace, at, &op.selector)?;
+    if workspace.project().packages[package].folders[folder].favorite != op.favorite {
+        workspace.package_mut(package).folders[folder].favorite = op.favorite;
+    }
+    Ok(())
+}
+
+pub(super) fn set_atlas(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &SetResourceFolderAtlas,
+) -> Result<(), Vec<Issue>> {
+    let (package, folder) = locate(workspace, at, &op.selector)?;
+    let pkg = &workspace.project().packages[package];
+    if let Some(issue) = check_atlas(at, "atlas", &op.atlas, pkg) {
+        return Err(vec![issue]);
+    }
+    let current = &pkg.folders[folder];
+    if current.atlas == op.atlas {
+        return Err(vec![at.issue(
+            "resource_folder_atlas_unchanged",
+            "atlas",
+            format!(
+                "Folder {} of package {} already has atlas {:?}; send a different slot, or '' to clear it.",
+                current.path, pkg.id, current.atlas
+            ),
+        )]);
+    }
+    workspace.package_mut(package).folders[folder].atlas = op.atlas.clone();
+    Ok(())
+}
+
+pub(super) fn add(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &AddResourceFolder,
+) -> Result<(), Vec<Issue>> {
+    let mut issues = Vec::new();
+    let branch = op.branch.clone().unwrap_or_default();
+    let package = match workspace.find_package(at, "selector.packageId", &op.selector.package_id) {
+        Ok(package) => Some(package),
+        Err(issue) => {
+            issues.push(issue);
+            None
+        }
+    };
+    let canonical = is_canonical_folder(&op.path, false);
+    if !canonical {
+        issues.push(at.issue(
+            "invalid_resource_folder_path",
+            "path",
+            format!(
+                "Folder path {:?} is not canonical; write it as /a/b/ with a leading and trailing slash and safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces). The root / is not a folder.",
+                op.path
+            ),
+        ));
+    }
+    if !branch.is_empty() && !workspace.project().branches.contains(&branch) {
+        issues.push(at.issue(
+            "invalid_resource_folder_path",
+            "branch",
+            format!(
+                "Branch {branch:?} is not one of the project's branches ({}); use '' for the main branch or add the branch first with addBranch.",
+                if workspace.project().branches.is_empty() { "it has none".to_string() } else { workspace.project().branches.join(", ") }
+            ),
+        ));
+    }
+    if let Some(package) = package {
+        let pkg = &workspace.project().packages[package];
+        if let Some(atlas) = &op.atlas
+            && let Some(issue) = check_atlas(at, "atlas", atlas, pkg)
+        {
+            issues.push(issue);
+        }
+        if canonical {
+            let parent = parent_folder(&op.path);
+            if !folder_exists(pkg, &branch, parent) {
+                issues.push(at.issue(
+                    "invalid_resource_folder_path",
+                    "path",
+                    format!(
+                        "Parent folder {parent} of {} does not exist in package {} on {}; add it first (addResourceFolder for {parent} earlier in the batch).",
+                        op.path,
+                        pkg.id,
+                        branch_label(&branch)
+                    ),
+                ));
+            }
+            if let Some(issue) = destination_conflict(at, "path", pkg, &branch, &op.path, None) {
+                issues.push(issue);
+            }
+        }
+    }
+    let Some(package) = package.filter(|_| issues.is_empty()) else {
+        return Err(issues);
+    };
+    workspace.package_mut(package).folders.push(ResourceFolder {
+        branch,
+        path: op.path.clone(),
+        favorite: op.favorite.unwrap_or(false),
+        atlas: op.atlas.clone().unwrap_or_default(),
+    });
+    Ok(())
+}
+
+pub(super) fn rename(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &RenameResourceFolder,
+) -> Result<(), Vec<Issue>> {
+    let (package, folder) = locate(workspace, at, &op.selector)?;
+    let pkg = &workspace.project().packages[package];
+    let current = &pkg.folders[folder];
+    let mut issues = Vec::new();
+    if let Some(issue) = not_empty(at, "renameResourceFolder", pkg, current) {
+        issues.push(issue);
+    }
+    let destination = format!("{}{}/", parent_folder(&current.path), op.new_name);
+    if !is_safe_segment(&op.new_name) {
+        issues.push(at.issue(
+            "invalid_resource_folder_path",
+            "newName",
+            format!(
+                "Folder name {:?} is not a safe folder name; use one non-empty segment without '/', '\\' or ':', not '.' or '..', without leading/trailing spaces or a trailing dot, and not a reserved device name (con, nul, com1, …).",
+                op.new_name
+            ),
+        ));
+    } else if destination == current.path {
+        issues.push(at.issue(
+            "resource_folder_conflict",
+            "newName",
+            format!(
+                "Folder {} is already named {:?}; send a different newName.",
+                current.path, op.new_name
+            ),
+        ));
+    } else if let Some(issue) = destination_conflict(
+        at,
+        "newName",
+        pkg,
+        &current.branch,
+        &destination,
+        Some(folder),
+    ) {
+        issues.push(issue);
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    workspace.package_mut(package).folders[folder].path = destination;
+    Ok(())
+}
+
+pub(super) fn move_to(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &MoveResourceFolder,
+) -> Result<(), Vec<Issue>> {
+    let (package, folder) = locate(workspace, at, &op.selector)?;
+    let pkg = &workspace.project().packages[package];
+    let current = &pkg.folders[folder];
+    let mut issues = Vec::new();
+    if let Some(issue) = not_empty(at, "moveResourceFolder", pkg, current) {
+        issues.push(issue);
+    }
+    if !is_canonical_folder(&op.to_path, true) {
+        issues.push(at.issue(
+            "invalid_resource_folder_path",
+            "toPath",
+            format!(
+                "Destination {:?} is not canonical; write / for the package root or /a/b/ with a leading and trailing slash and safe segments.",
+                op.to_path
+            ),
+        ));
+        return Err(issues);
+    }
+    let destination = format!("{}{}/", op.to_path, folder_name(&current.path));
+    if op
+        .to_path
+        .to_lowercase()
+        .starts_with(&current.path.to_lowercase())
+    {
+        issues.push(at.issue(
+            "invalid_resource_folder_path",
+            "toPath",
+            format!(
+                "Folder {} cannot move into itself or its own subfolder {}.",
+                current.path, op.to_path
+            ),
+        ));
+    } else if !folder_exists(pkg, &current.branch, &op.to_path) {
+        issues.push(at.issue(
+            "invalid_resource_folder_path",
+            "toPath",
+            format!(
+                "Destination folder {} does not exist in package {} on {}; add it first with addResourceFolder or use /.",
+                op.to_path,
+                pkg.id,
+                branch_label(&current.branch)
+            ),
+        ));
+    } else if destination == current.path {
+        issues.push(at.issue(
+            "resource_folder_conflict",
+            "toPath",
+            format!(
+                "Folder {} is already in {}; choose another destination.",
+                current.path, op.to_path
+            ),
+        ));
+    } else if let Some(issue) = destination_conflict(
+        at,
+        "toPath",
+        pkg,
+        &current.branch,
+        &destination,
+        Some(folder),
+    ) {
+        issues.push(issue);
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    workspace.package_mut(package).folders[folder].path = destination;
+    Ok(())
+}
+
+pub(super) fn remove(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &RemoveResourceFolder,
+) -> Result<(), Vec<Issue>> {
+    let (package, folder) = locate(workspace, at, &op.selector)?;
+    let pkg = &workspace.project().packages[package];
+    if let Some(issue) = not_empty(at, "removeResourceFolder", pkg, &pkg.folders[folder]) {
+        return Err(vec![issue]);
+    }
+    workspace.package_mut(package).folders.remove(folder);
+    Ok(())
+}

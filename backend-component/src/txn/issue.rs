@@ -1,0 +1,103 @@
+//! Why a batch was refused: issues located at an operation, and the failure they add up to.
+
+use ofgui_contracts::envelope::BackendDiagnostic;
+
+/// One problem of one operation (an upstream "support issue").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Issue {
+    /// A transaction code from the diagnostic catalog (`invalid_display_node_selector`, …).
+    pub code: &'static str,
+    /// Where in the request: `operations[3].props.size`.
+    pub path: String,
+    pub message: String,
+    pub op_index: usize,
+    pub op_id: Option<String>,
+    pub operation_kind: &'static str,
+    pub node_kind: Option<String>,
+    pub resource_kind: Option<String>,
+    pub gear_kind: Option<String>,
+    pub field: Option<String>,
+}
+
+impl Issue {
+    pub fn node_kind(mut self, kind: &str) -> Self {
+        self.node_kind = Some(kind.to_string());
+        self
+    }
+
+    pub fn resource_kind(mut self, kind: &str) -> Self {
+        self.resource_kind = Some(kind.to_string());
+        self
+    }
+
+    pub fn gear_kind(mut self, kind: &str) -> Self {
+        self.gear_kind = Some(kind.to_string());
+        self
+    }
+
+    pub fn field(mut self, field: &str) -> Self {
+        self.field = Some(field.to_string());
+        self
+    }
+
+    /// The issue as a `meta.diagnostics` entry (enriched later with owner and remediation).
+    pub fn diagnostic(&self) -> BackendDiagnostic {
+        let mut diagnostic = BackendDiagnostic::error(self.code, &self.message);
+        diagnostic.path = Some(self.path.clone());
+        diagnostic.operation_kind = Some(self.operation_kind.to_string());
+        diagnostic.op_index = Some(self.op_index as u32);
+        diagnostic.op_id = self.op_id.clone();
+        diagnostic.node_kind = self.node_kind.clone();
+        diagnostic.resource_kind = self.resource_kind.clone();
+        diagnostic.gear_kind = self.gear_kind.clone();
+        diagnostic.field = self.field.clone();
+        diagnostic
+    }
+}
+
+/// A refused batch: `transaction_unsupported` with every issue, or `selector_ambiguity`
+/// when a selector matched more than one entity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub code: &'static str,
+    /// `preflight` for rule violations, `execution` for ambiguous selectors.
+    pub stage: &'static str,
+    pub message: String,
+    pub issues: Vec<Issue>,
+}
+
+impl Failure {
+    pub fn unsupported(issues: Vec<Issue>) -> Self {
+        if let Some(ambiguous) = issues
+            .iter()
+            .find(|issue| issue.code == "selector_ambiguity")
+        {
+            return Failure {
+                code: "selector_ambiguity",
+                stage: "execution",
+                message: ambiguous.message.clone(),
+                issues,
+            };
+        }
+        let count = issues.len();
+        let first = issues
+            .first()
+            .map(|issue| issue.message.clone())
+            .unwrap_or_default();
+        Failure {
+            code: "transaction_unsupported",
+            stage: "preflight",
+            message: if count == 1 {
+                format!("The transaction was rejected: {first}")
+            } else {
+                format!("The transaction was rejected with {count} issues; the first: {first}")
+            },
+            issues,
+        }
+    }
+
+    /// The first operation the failure is about.
+    pub fn first_issue(&self) -> Option<&Issue> {
+        self.issues.first()
+    }
+}

@@ -1,0 +1,179 @@
+//! Transactions: a batch of operations applied all-or-nothing to a copy of the project.
+//!
+//! Each operation is checked against the state the earlier operations of the batch left
+//! (sequential projection) and, when valid, applied to that state. Every problem of every
+//! operation is collected; reference rules are checked on the final state. The caller
+//! swaps the result in only when nothing failed, so a failing batch changes nothing.
+//!
+//! The operation families live in their own modules; [`workspace`] gives them the
+//! projected state, selector lookups and copy-on-write mutation.
+
+mod branches;
+mod components;
+mod controllers;
+mod finals;
+mod folders;
+mod gears;
+pub mod impact;
+pub mod issue;
+mod nodes;
+mod packages;
+mod resources;
+mod settings;
+pub mod workspace;
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::ops::Operation;
+use ofgui_contracts::uam::UamProject;
+
+pub use issue::{Failure, Issue};
+pub use workspace::{Op, Workspace};
+
+/// What a successful batch produced.
+pub struct Applied {
+    pub project: UamProject,
+    /// Bytes the batch added, replaced (`Some`) or removed (`None`), by sourcePath.
+    pub bytes: BTreeMap<String, Option<Vec<u8>>>,
+}
+
+/// Operations that create or delete whole branches, packages or components; they may only
+/// share a batch with the operations that can accompany such a change.
+fn is_lifecycle(op: &Operation) -> bool {
+    matches!(
+        op,
+        Operation::AddBranch(_)
+            | Operation::RenameBranch(_)
+            | Operation::RemoveBranch(_)
+            | Operation::AddPackage(_)
+            | Operation::RenamePackage(_)
+            | Operation::RemovePackage(_)
+            | Operation::AddComponent(_)
+            | Operation::RemoveComponent(_)
+            | Operation::MoveComponent(_)
+    )
+}
+
+fn may_join_lifecycle(op: &Operation) -> bool {
+    is_lifecycle(op)
+        || matches!(
+            op,
+            Operation::AddResource(_)
+                | Operation::RemoveResource(_)
+                | Operation::AddResourceFolder(_)
+                | Operation::RenameResourceFolder(_)
+                | Operation::MoveResourceFolder(_)
+                | Operation::RemoveResourceFolder(_)
+                | Operation::AttachDisplayNode(_)
+                | Operation::DetachDisplayNode(_)
+                | Operation::SetDisplayNodeProps(_)
+        )
+}
+
+/// Applies `operations` to a copy of `project`; `bytes` are the session's asset bytes.
+pub fn run(
+    project: &UamProject,
+    bytes: &BTreeMap<String, Vec<u8>>,
+    operations: &[Operation],
+) -> Result<Applied, Failure> {
+    let mut issues = Vec::new();
+    if operations.iter().any(is_lifecycle) {
+        for (index, op) in operations.iter().enumerate() {
+            if !may_join_lifecycle(op) {
+                issues.push(Op::new(index, op).issue(
+                    "unsupported_operation_batch",
+                    "kind",
+                    format!(
+                        "{} cannot share a batch with branch, package or component lifecycle operations; commit it separately.",
+                        op.kind()
+                    ),
+                ));
+            }
+        }
+        if !issues.is_empty() {
+            return Err(Failure::unsupported(issues));
+        }
+    }
+
+    let mut workspace = Workspace::new(project, bytes);
+    for (index, op) in operations.iter().enumerate() {
+        let at = Op::new(index, op);
+        workspace.begin(&at);
+        let result = match op {
+            Operation::UpdateProjectSettings(op) => {
+                settings::update_project(&mut workspace, &at, op)
+            }
+            Operation::UpdatePackageSettings(op) => {
+                settings::update_package(&mut workspace, &at, op)
+            }
+            Operation::RenameResource(op) => resources::rename(&mut workspace, &at, op),
+            Operation::MoveResource(op) => resources::move_to(&mut workspace, &at, op),
+            Operation::SetResourceFavorite(op) => resources::set_favorite(&mut workspace, &at, op),
+            Operation::SetResourceExported(op) => resources::set_exported(&mut workspace, &at, op),
+            Operation::SetImageResourceProps(op) => {
+                resources::set_image_props(&mut workspace, &at, op)
+            }
+            Operation::AddResource(op) => resources::add(&mut workspace, &at, op),
+            Operation::ReplaceResourceBytes(op) => {
+                resources::replace_bytes(&mut workspace, &at, op)
+            }
+            Operation::RemoveResource(op) => resources::remove(&mut workspace, &at, op),
+            Operation::SetResourceFolderFavorite(op) => {
+                folders::set_favorite(&mut workspace, &at, op)
+            }
+            Operation::SetResourceFolderAtlas(op) => folders::set_atlas(&mut workspace, &at, op),
+            Operation::AddResourceFolder(op) => folders::add(&mut workspace, &at, op),
+            Operation::RenameResourceFolder(op) => folders::rename(&mut workspace, &at, op),
+            Operation::MoveResourceFolder(op) => folders::move_to(&mut workspace, &at, op),
+            Operation::RemoveResourceFolder(op) => folders::remove(&mut workspace, &at, op),
+            Operation::AddBranch(op) => branches::add(&mut workspace, &at, op),
+            Operation::RenameBranch(op) => branches::rename(&mut workspace, &at, op),
+            Operation::RemoveBranch(op) => branches::remove(&mut workspace, &at, op),
+            Operation::AddPackage(op) => packages::add(&mut workspace, &at, op),
+            Operation::RenamePackage(op) => packages::rename(&mut workspace, &at, op),
+            Operation::RemovePackage(op) => packages::remove(&mut workspace, &at, op),
+            Operation::AddComponent(op) => components::add(&mut workspace, &at, op),
+            Operation::RemoveComponent(op) => components::remove(&mut workspace, &at, op),
+            Operation::MoveComponent(op) => components::move_to(&mut workspace, &at, op),
+            Operation::SetComponentProps(op) => components::set_props(&mut workspace, &at, op),
+            Operation::SetDisplayNodeProps(op) => nodes::set_props(&mut workspace, &at, op),
+            Operation::AttachDisplayNode(op) => nodes::attach(&mut workspace, &at, op),
+            Operation::DetachDisplayNode(op) => nodes::detach(&mut workspace, &at, op),
+            Operation::AddController(op) => controllers::add_controller(&mut workspace, &at, op),
+            Operation::UpdateController(op) => {
+                controllers::update_controller(&mut workspace, &at, op)
+            }
+            Operation::RemoveController(op) => {
+                controllers::remove_controller(&mut workspace, &at, op)
+            }
+            Operation::AddTransition(op) => controllers::add_transition(&mut workspace, &at, op),
+            Operation::UpdateTransition(op) => {
+                controllers::update_transition(&mut workspace, &at, op)
+            }
+            Operation::RemoveTransition(op) => {
+                controllers::remove_transition(&mut workspace, &at, op)
+            }
+            Operation::AddLookGear(op) | Operation::AddGear(op) => {
+                gears::add(&mut workspace, &at, op)
+            }
+            Operation::UpdateLookGear(op) | Operation::UpdateGear(op) => {
+                gears::update(&mut workspace, &at, op)
+            }
+            Operation::RemoveLookGear(op) | Operation::RemoveGear(op) => {
+                gears::remove(&mut workspace, &at, op)
+            }
+        };
+        if let Err(mut found) = result {
+            issues.append(&mut found);
+        }
+    }
+    if !issues.is_empty() {
+        return Err(Failure::unsupported(issues));
+    }
+    let final_issues = finals::check(project, &workspace);
+    if !final_issues.is_empty() {
+        return Err(Failure::unsupported(final_issues));
+    }
+    let (project, bytes) = workspace.finish();
+    Ok(Applied { project, bytes })
+}

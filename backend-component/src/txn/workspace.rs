@@ -1,0 +1,420 @@
+//! The projected state of a batch: the project after the operations so far, with
+//! copy-on-write access, byte overlay, selector lookups and the final checks requested.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use ofgui_contracts::api::{ComponentSelector, DisplayNodeSelector};
+use ofgui_contracts::ops::Operation;
+use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
+use serde_json::{Map, Value};
+
+use super::issue::Issue;
+
+/// The operation being checked: where its issues point.
+#[derive(Clone, Debug)]
+pub struct Op<'o> {
+    pub index: usize,
+    pub id: Option<&'o str>,
+    pub kind: &'static str,
+}
+
+impl<'o> Op<'o> {
+    pub fn new(index: usize, op: &'o Operation) -> Self {
+        Op {
+            index,
+            id: op_id(op),
+            kind: op.kind(),
+        }
+    }
+
+    /// An issue at `operations[index].<field>` (`field` may be empty for the operation).
+    pub fn issue(&self, code: &'static str, field: &str, message: impl Into<String>) -> Issue {
+        let path = if field.is_empty() {
+            format!("operations[{}]", self.index)
+        } else {
+            format!("operations[{}].{field}", self.index)
+        };
+        Issue {
+            code,
+            path,
+            message: message.into(),
+            op_index: self.index,
+            op_id: self.id.map(str::to_string),
+            operation_kind: self.kind,
+            node_kind: None,
+            resource_kind: None,
+            gear_kind: None,
+            field: None,
+        }
+    }
+}
+
+/// The `opId` of any operation.
+fn op_id(op: &Operation) -> Option<&str> {
+    use Operation as O;
+    match op {
+        O::UpdateProjectSettings(o) => o.op_id.as_deref(),
+        O::UpdatePackageSettings(o) => o.op_id.as_deref(),
+        O::RenameResource(o) => o.op_id.as_deref(),
+        O::MoveResource(o) => o.op_id.as_deref(),
+        O::SetResourceFavorite(o) => o.op_id.as_deref(),
+        O::SetResourceFolderFavorite(o) => o.op_id.as_deref(),
+        O::SetResourceFolderAtlas(o) => o.op_id.as_deref(),
+        O::SetResourceExported(o) => o.op_id.as_deref(),
+        O::AddResourceFolder(o) => o.op_id.as_deref(),
+        O::RenameResourceFolder(o) => o.op_id.as_deref(),
+        O::MoveResourceFolder(o) => o.op_id.as_deref(),
+        O::RemoveResourceFolder(o) => o.op_id.as_deref(),
+        O::SetImageResourceProps(o) => o.op_id.as_deref(),
+        O::AddResource(o) => o.op_id.as_deref(),
+        O::AddBranch(o) => o.op_id.as_deref(),
+        O::RenameBranch(o) => o.op_id.as_deref(),
+        O::RemoveBranch(o) => o.op_id.as_deref(),
+        O::AddPackage(o) => o.op_id.as_deref(),
+        O::RenamePackage(o) => o.op_id.as_deref(),
+        O::RemovePackage(o) => o.op_id.as_deref(),
+        O::AddComponent(o) => o.op_id.as_deref(),
+        O::RemoveComponent(o) => o.op_id.as_deref(),
+        O::MoveComponent(o) => o.op_id.as_deref(),
+        O::ReplaceResourceBytes(o) => o.op_id.as_deref(),
+        O::RemoveResource(o) => o.op_id.as_deref(),
+        O::SetComponentProps(o) => o.op_id.as_deref(),
+        O::SetDisplayNodeProps(o) => o.op_id.as_deref(),
+        O::AttachDisplayNode(o) => o.op_id.as_deref(),
+        O::DetachDisplayNode(o) => o.op_id.as_deref(),
+        O::AddController(o) | O::UpdateController(o) => o.op_id.as_deref(),
+        O::RemoveController(o) => o.op_id.as_deref(),
+        O::AddTransition(o) | O::UpdateTransition(o) => o.op_id.as_deref(),
+        O::RemoveTransition(o) => o.op_id.as_deref(),
+        O::AddLookGear(o) | O::UpdateLookGear(o) | O::AddGear(o) | O::UpdateGear(o) => {
+            o.op_id.as_deref()
+        }
+        O::RemoveLookGear(o) | O::RemoveGear(o) => o.op_id.as_deref(),
+    }
+}
+
+/// A rule checked once, on the final state of the batch.
+#[derive(Clone, Debug)]
+pub enum FinalCheck {
+    /// Nothing may still reference the removed package (`package_referenced`).
+    PackageUnreferenced { at: Issue, package_id: String },
+    /// Nothing may still reference the removed or moved component at its old place
+    /// (`component_referenced`).
+    ComponentUnreferenced {
+        at: Issue,
+        package_id: String,
+        component_id: String,
+    },
+    /// Nothing may still reference the removed resource (`invalid_resource_reference`).
+    ResourceUnreferenced {
+        at: Issue,
+        package_id: String,
+        resource_id: String,
+    },
+    /// A moved component's nodes may not resolve into its old package
+    /// (`component_has_package_dependencies`).
+    ComponentIndependent {
+        at: Issue,
+        old_package_id: String,
+        package_id: String,
+        component_id: String,
+    },
+}
+
+/// Which parts of the project the batch changed, for the final reference checks.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// Something beyond single components changed: check the whole project.
+    pub whole: bool,
+    /// `(packageId, componentResourceId)` of the components changed.
+    pub components: BTreeSet<(String, String)>,
+}
+
+/// The projected state.
+pub struct Workspace<'a> {
+    project: UamProject,
+    base_bytes: &'a BTreeMap<String, Vec<u8>>,
+    overlay: BTreeMap<String, Option<Vec<u8>>>,
+    pub(super) scope: Scope,
+    pub(super) finals: Vec<FinalCheck>,
+    /// The operation running now, to blame for findings only the final state shows.
+    current: Option<Issue>,
+}
+
+impl<'a> Workspace<'a> {
+    /// Starts from the committed project (a cheap copy: packages and resources are shared).
+    pub fn new(project: &UamProject, bytes: &'a BTreeMap<String, Vec<u8>>) -> Self {
+        Workspace {
+            project: project.clone(),
+            base_bytes: bytes,
+            overlay: BTreeMap::new(),
+            scope: Scope::default(),
+            finals: Vec::new(),
+            current: None,
+        }
+    }
+
+    /// Notes the operation about to run.
+    pub(super) fn begin(&mut self, op: &Op<'_>) {
+        self.current = Some(op.issue("", "", ""));
+    }
+
+    /// An issue at the last operation that ran.
+    pub(super) fn last_op_issue(&self) -> Issue {
+        self.current.clone().unwrap_or_else(|| Issue {
+            code: "",
+            path: "operations".into(),
+            message: String::new(),
+            op_index: 0,
+            op_id: None,
+            operation_kind: "",
+            node_kind: None,
+            resource_kind: None,
+            gear_kind: None,
+            field: None,
+        })
+    }
+
+    pub fn project(&self) -> &UamProject {
+        &self.project
+    }
+
+    /// The whole project, for operations that change its shape (branches, packages);
+    /// marks the whole project for the final checks.
+    pub fn project_mut(&mut self) -> &mut UamProject {
+        self.scope.whole = true;
+        &mut self.project
+    }
+
+    pub fn settings_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.project.settings
+    }
+
+    /// A package to change (copied on first write); marks the whole project for the
+    /// final checks, since package-level data feeds every reference.
+    pub fn package_mut(&mut self, package: usize) -> &mut UamPackage {
+        self.scope.whole = true;
+        Arc::make_mut(&mut self.project.packages[package])
+    }
+
+    /// A resource to change (copied on first write).
+    pub fn resource_mut(&mut self, package: usize, resource: usize) -> &mut UamResource {
+        self.scope.whole = true;
+        let package = Arc::make_mut(&mut self.project.packages[package]);
+        Arc::make_mut(&mut package.resources[resource])
+    }
+
+    /// A component's model to change (copied on first write); only this component is
+    /// rechecked at the end.
+    pub fn component_mut(
+        &mut self,
+        package: usize,
+        resource: usize,
+    ) -> Option<&mut ComponentModel> {
+        let package = Arc::make_mut(&mut self.project.packages[package]);
+        let key = (
+            package.id.clone(),
+            package.resources[resource].id().to_string(),
+        );
+        self.scope.components.insert(key);
+        match Arc::make_mut(&mut package.resources[resource]) {
+            UamResource::Component(component) => Some(&mut component.component),
+            _ => None,
+        }
+    }
+
+    /// The current bytes of a source file.
+    pub fn bytes(&self, source_path: &str) -> Option<&[u8]> {
+        match self.overlay.get(source_path) {
+            Some(replaced) => replaced.as_deref(),
+            None => self.base_bytes.get(source_path).map(Vec::as_slice),
+        }
+    }
+
+    pub fn set_bytes(&mut self, source_path: &str, bytes: Vec<u8>) {
+        self.overlay.insert(source_path.to_string(), Some(bytes));
+    }
+
+    pub fn remove_bytes(&mut self, source_path: &str) {
+        self.overlay.insert(source_path.to_string(), None);
+    }
+
+    /// Moves bytes to a new sourcePath (rename, move).
+    pub fn move_bytes(&mut self, from: &str, to: &str) {
+        if from == to {
+            return;
+        }
+        if let Some(bytes) = self.bytes(from).map(<[u8]>::to_vec) {
+            self.overlay.insert(to.to_string(), Some(bytes));
+        }
+        self.overlay.insert(from.to_string(), None);
+    }
+
+    /// Asks for a rule to be checked on the final state.
+    pub fn check_at_end(&mut self, check: FinalCheck) {
+        self.finals.push(check);
+    }
+
+    pub(super) fn finish(self) -> (UamProject, BTreeMap<String, Option<Vec<u8>>>) {
+        (self.project, self.overlay)
+    }
+
+    // ------------------------------------------------------------ lookups
+
+    /// The index of the one package with this id.
+    pub fn find_package(&self, op: &Op<'_>, field: &str, package_id: &str) -> Result<usize, Issue> {
+        let mut matches = self
+            .project
+            .packages
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.id == package_id);
+        match (matches.next(), matches.next()) {
+            (Some((index, _)), None) => Ok(index),
+            (None, _) => Err(op.issue(
+                "invalid_package_selector",
+                field,
+                format!("No package has id {package_id}."),
+            )),
+            (Some(_), Some(_)) => Err(op.issue(
+                "selector_ambiguity",
+                field,
+                format!("More than one package has id {package_id}."),
+            )),
+        }
+    }
+
+    /// The index of the one resource with this id in a package.
+    pub fn find_resource(
+        &self,
+        op: &Op<'_>,
+        field: &str,
+        package: usize,
+        resource_id: &str,
+    ) -> Result<usize, Issue> {
+        let package = &self.project.packages[package];
+        let mut matches = package
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.id() == resource_id);
+        match (matches.next(), matches.next()) {
+            (Some((index, _)), None) => Ok(index),
+            (None, _) => Err(op.issue(
+                "invalid_resource_selector",
+                field,
+                format!(
+                    "Package {} has no resource with id {resource_id}.",
+                    package.id
+                ),
+            )),
+            (Some(_), Some(_)) => Err(op.issue(
+                "selector_ambiguity",
+                field,
+                format!(
+                    "Package {} has more than one resource with id {resource_id}.",
+                    package.id
+                ),
+            )),
+        }
+    }
+
+    /// `(package, resource)` of a component resource.
+    pub fn find_component(
+        &self,
+        op: &Op<'_>,
+        selector: &ComponentSelector,
+    ) -> Result<(usize, usize), Issue> {
+        let package = self
+            .find_package(op, "selector.packageId", &selector.package_id)
+            .map_err(|issue| {
+                if issue.code == "invalid_package_selector" {
+                    op.issue(
+                        "invalid_component_selector",
+                        "selector.packageId",
+                        issue.message,
+                    )
+                } else {
+                    issue
+                }
+            })?;
+        let resource = self
+            .find_resource(
+                op,
+                "selector.componentResourceId",
+                package,
+                &selector.component_resource_id,
+            )
+            .map_err(|issue| {
+                if issue.code == "invalid_resource_selector" {
+                    op.issue(
+                        "invalid_component_selector",
+                        "selector.componentResourceId",
+                        issue.message,
+                    )
+                } else {
+                    issue
+                }
+            })?;
+        if self.project.packages[package].resources[resource]
+            .component()
+            .is_none()
+        {
+            return Err(op.issue(
+                "invalid_component_selector",
+                "selector.componentResourceId",
+                format!(
+                    "Resource {} is not a component.",
+                    selector.component_resource_id
+                ),
+            ));
+        }
+        Ok((package, resource))
+    }
+
+    /// The component model behind a component selector.
+    pub fn component(&self, package: usize, resource: usize) -> &ComponentModel {
+        self.project.packages[package].resources[resource]
+            .component()
+            .expect("find_component only returns components")
+    }
+
+    /// `(package, resource, node)` of a display node.
+    pub fn find_node(
+        &self,
+        op: &Op<'_>,
+        selector: &DisplayNodeSelector,
+    ) -> Result<(usize, usize, usize), Issue> {
+        let component_selector = ComponentSelector {
+            package_id: selector.package_id.clone(),
+            component_resource_id: selector.component_resource_id.clone(),
+        };
+        let (package, resource) = self.find_component(op, &component_selector)?;
+        let component = self.component(package, resource);
+        let mut matches = component
+            .display_list
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| node.id() == selector.display_node_id);
+        match (matches.next(), matches.next()) {
+            (Some((index, _)), None) => Ok((package, resource, index)),
+            (None, _) => Err(op.issue(
+                "invalid_display_node_selector",
+                "selector.displayNodeId",
+                format!(
+                    "Component {} has no display node with id {}.",
+                    selector.component_resource_id, selector.display_node_id
+                ),
+            )),
+            (Some(_), Some(_)) => Err(op.issue(
+                "selector_ambiguity",
+                "selector.displayNodeId",
+                format!(
+                    "Component {} has more than one display node with id {}.",
+                    selector.component_resource_id, selector.display_node_id
+                ),
+            )),
+        }
+    }
+}

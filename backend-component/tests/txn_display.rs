@@ -1,0 +1,1841 @@
+//! Transactions on display nodes, controllers, transitions and gears, run natively on the
+//! real corpora (read-only) and the bundled example: every one of the 15 operation kinds
+//! applied with its model effect checked, and refused with its documented code and path.
+
+use std::sync::{Arc, OnceLock};
+
+use ofgui_backend::fs::StdFs;
+use ofgui_backend::reader::{ProjectSource, read_project};
+use ofgui_backend::testing::{experiments_root, unity_root};
+use ofgui_backend::txn::{self, Failure, Issue};
+use ofgui_contracts::Num;
+use ofgui_contracts::ops::Operation;
+use ofgui_contracts::uam::{
+    ComponentModel, DisplayNode, Gear, InstanceProperties, UamProject, UamResource,
+};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------- fixtures
+
+fn example() -> &'static ProjectSource {
+    static SOURCE: OnceLock<ProjectSource> = OnceLock::new();
+    SOURCE.get_or_init(|| {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/HelloFairy");
+        read_project(&StdFs::new(root), "HelloFairy.fairy").expect("example reads")
+    })
+}
+
+fn unity() -> &'static ProjectSource {
+    static SOURCE: OnceLock<ProjectSource> = OnceLock::new();
+    SOURCE.get_or_init(|| {
+        read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy")
+            .expect("unity reads")
+    })
+}
+
+fn experiments() -> &'static ProjectSource {
+    static SOURCE: OnceLock<ProjectSource> = OnceLock::new();
+    SOURCE.get_or_init(|| {
+        read_project(
+            &StdFs::new(experiments_root()),
+            "FairyGUI-Experiments.fairy",
+        )
+        .expect("experiments read")
+    })
+}
+
+// The example: package Main and its MainView component.
+const MAIN: &str = "main0001";
+const VIEW: &str = "view0";
+// Unity examples: PullToRefresh's Header and Footer, TreeView's and Curve's Main.
+const PULL: &str = "3u9795n0";
+const HEADER: &str = "n3qdr";
+const FOOTER: &str = "9sflu";
+const TREE_PKG: &str = "5nx1f8vz";
+const TREE_MAIN: &str = "pmk30";
+const CURVE_PKG: &str = "i1i2ucwo";
+const CURVE_MAIN: &str = "113wo0";
+
+fn ops(values: Vec<Value>) -> Vec<Operation> {
+    values
+        .into_iter()
+        .map(|v| serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}")))
+        .collect()
+}
+
+/// Runs a batch that must apply, and returns the new project.
+fn apply(source: &ProjectSource, batch: Vec<Value>) -> UamProject {
+    match txn::run(&source.project, &source.bytes, &ops(batch)) {
+        Ok(applied) => {
+            assert!(applied.bytes.is_empty(), "display edits touch no bytes");
+            applied.project
+        }
+        Err(failure) => panic!("batch refused: {:#?}", failure.issues),
+    }
+}
+
+/// Runs a batch that must fail, and checks that the input project is left untouched.
+fn refuse(source: &ProjectSource, batch: Vec<Value>) -> Failure {
+    refuse_in(&source.project, source, batch)
+}
+
+/// [`refuse`] on a project built from a source.
+fn refuse_in(project: &UamProject, source: &ProjectSource, batch: Vec<Value>) -> Failure {
+    let before = serde_json::to_value(project).expect("serializes");
+    let result = txn::run(project, &source.bytes, &ops(batch));
+    let after = serde_json::to_value(project).expect("serializes");
+    assert!(before == after, "a refused batch must not change its input");
+    match result {
+        Ok(_) => panic!("the batch should have been refused"),
+        Err(failure) => failure,
+    }
+}
+
+/// The issue with this code and path (every issue is printed when it is missing).
+#[track_caller]
+fn issue<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f Issue {
+    failure
+        .issues
+        .iter()
+        .find(|i| i.code == code && i.path == path)
+        .unwrap_or_else(|| panic!("no {code} at {path} in {:#?}", failure.issues))
+}
+
+/// The failure has exactly this one issue.
+#[track_caller]
+fn only<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f Issue {
+    assert_eq!(
+        failure.issues.len(),
+        1,
+        "expected only {code} at {path}: {:#?}",
+        failure.issues
+    );
+    assert_eq!(failure.code, "transaction_unsupported");
+    issue(failure, code, path)
+}
+
+fn component<'p>(project: &'p UamProject, package: &str, id: &str) -> &'p ComponentModel {
+    project
+        .packages
+        .iter()
+        .find(|p| p.id == package)
+        .and_then(|p| p.resources.iter().find(|r| r.id() == id))
+        .and_then(|r| r.component())
+        .unwrap_or_else(|| panic!("component {package}/{id}"))
+}
+
+fn node<'m>(model: &'m ComponentModel, id: &str) -> &'m DisplayNode {
+    model
+        .display_list
+        .iter()
+        .find(|n| n.id() == id)
+        .unwrap_or_else(|| panic!("node {id}"))
+}
+
+fn node_json(source: &ProjectSource, package: &str, comp: &str, id: &str) -> Value {
+    serde_json::to_value(node(component(&source.project, package, comp), id)).expect("node")
+}
+
+fn ids(model: &ComponentModel) -> Vec<&str> {
+    model.display_list.iter().map(|n| n.id()).collect()
+}
+
+fn node_sel(package: &str, comp: &str, id: &str) -> Value {
+    json!({ "packageId": package, "componentResourceId": comp, "displayNodeId": id })
+}
+
+fn comp_sel(package: &str, comp: &str) -> Value {
+    json!({ "packageId": package, "componentResourceId": comp })
+}
+
+fn set_props(package: &str, comp: &str, id: &str, props: Value) -> Value {
+    json!({ "kind": "setDisplayNodeProps", "selector": node_sel(package, comp, id), "props": props })
+}
+
+fn gear_sel(package: &str, comp: &str, id: &str, kind: &str, controller: &str) -> Value {
+    json!({
+        "packageId": package, "componentResourceId": comp, "displayNodeId": id,
+        "kind": kind, "controllerName": controller
+    })
+}
+
+fn look_gear(controller: &str, states: Value) -> Value {
+    json!({
+        "kind": "look", "name": "", "controllerName": controller, "states": states,
+        "defaultValue": { "alpha": 1, "rotation": 0, "grayed": false, "touchable": true },
+        "condition": "", "positionsInPercent": false, "tween": false, "tweenDuration": 0.3,
+        "tweenDelay": 0, "easeType": 5, "customEasePath": ""
+    })
+}
+
+fn look(alpha: f64) -> Value {
+    json!({ "alpha": alpha, "rotation": 0, "grayed": false, "touchable": true })
+}
+
+fn display_gear(controller: &str, pages: &[&str]) -> Value {
+    json!({ "kind": "display", "name": "", "controllerName": controller, "visibleOnPageIds": pages })
+}
+
+fn controller_json(source: &ProjectSource, package: &str, comp: &str, name: &str) -> Value {
+    let model = component(&source.project, package, comp);
+    let controller = model
+        .controllers
+        .iter()
+        .find(|c| c.name == name)
+        .expect("controller");
+    serde_json::to_value(controller).expect("controller")
+}
+
+fn new_controller(name: &str, pages: &[(&str, &str)]) -> Value {
+    let pages: Vec<Value> = pages
+        .iter()
+        .map(|(id, name)| json!({ "id": id, "name": name }))
+        .collect();
+    json!({
+        "name": name, "selectedIndex": 0, "autoRadioGroupDepth": false, "alias": "",
+        "exported": false, "homePageType": "default", "homePage": "", "pages": pages, "actions": []
+    })
+}
+
+fn controller_sel(package: &str, comp: &str, name: &str) -> Value {
+    json!({ "packageId": package, "componentResourceId": comp, "controllerName": name })
+}
+
+fn transition_sel(package: &str, comp: &str, name: &str) -> Value {
+    json!({ "packageId": package, "componentResourceId": comp, "transitionName": name })
+}
+
+fn transition_json(source: &ProjectSource, package: &str, comp: &str, name: &str) -> Value {
+    let model = component(&source.project, package, comp);
+    let transition = model
+        .transitions
+        .iter()
+        .find(|t| t.name == name)
+        .expect("transition");
+    serde_json::to_value(transition).expect("transition")
+}
+
+/// The example's title node, copied under a new id without gears.
+fn new_text_node(id: &str) -> Value {
+    let mut text = node_json(example(), MAIN, VIEW, "n1_view");
+    text["id"] = json!(id);
+    text["name"] = json!("subtitle");
+    text["gears"] = json!([]);
+    text["text"] = json!("Subtitle");
+    text
+}
+
+// ---------------------------------------------------------------- setDisplayNodeProps
+
+#[test]
+fn set_props_edits_text_and_position_of_the_example_title() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "text": "Ready to edit", "position": { "x": 40, "y": 56 } }),
+        )],
+    );
+    let model = component(&project, MAIN, VIEW);
+    let DisplayNode::Text(title) = node(model, "n1_view") else {
+        panic!("n1_view is a text node")
+    };
+    assert_eq!(title.text.text, "Ready to edit");
+    assert_eq!(
+        (title.base.position.x, title.base.position.y),
+        (Num(40.0), Num(56.0))
+    );
+    // Everything else stays as it was.
+    let DisplayNode::Text(before) = node(component(&source.project, MAIN, VIEW), "n1_view") else {
+        panic!()
+    };
+    assert_eq!(title.text.font_size, before.text.font_size);
+    assert_eq!(title.base.gears, before.base.gears);
+    assert_eq!(ids(model), ids(component(&source.project, MAIN, VIEW)));
+    // Apart from that node, the whole project is as it was.
+    let p = project.packages.iter().position(|p| p.id == MAIN).unwrap();
+    let r = project.packages[p]
+        .resources
+        .iter()
+        .position(|r| r.id() == VIEW)
+        .unwrap();
+    let mut edited = serde_json::to_value(&project).unwrap();
+    let mut original = serde_json::to_value(&source.project).unwrap();
+    for value in [&mut edited, &mut original] {
+        value["packages"][p]["resources"][r]["component"]["displayList"][1] = Value::Null;
+    }
+    assert_eq!(edited, original, "only the title node changed");
+}
+
+#[test]
+fn set_props_with_the_current_values_is_unchanged() {
+    let failure = refuse(
+        example(),
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "text": "Hello OpenFairyGUI", "position": { "x": 40, "y": 40 }, "visible": true }),
+        )],
+    );
+    let found = only(
+        &failure,
+        "display_node_props_unchanged",
+        "operations[0].props",
+    );
+    assert_eq!(found.node_kind.as_deref(), Some("text"));
+    assert!(found.message.contains("n1_view"), "{}", found.message);
+    // An empty props changes nothing either.
+    let failure = refuse(example(), vec![set_props(MAIN, VIEW, "n1_view", json!({}))]);
+    only(
+        &failure,
+        "display_node_props_unchanged",
+        "operations[0].props",
+    );
+}
+
+#[test]
+fn set_props_refuses_out_of_range_base_values_with_their_field() {
+    let failure = refuse(
+        example(),
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({
+                "alpha": 1.5, "blendMode": "overlay", "size": { "width": -1, "height": 4 },
+                "filter": "color", "filterData": "1,2"
+            }),
+        )],
+    );
+    assert_eq!(failure.issues.len(), 4, "{:#?}", failure.issues);
+    let alpha = issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.alpha",
+    );
+    assert_eq!(alpha.field.as_deref(), Some("alpha"));
+    assert!(alpha.message.contains("0 to 1"), "{}", alpha.message);
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.blendMode",
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.size",
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.filterData",
+    );
+    // maxSize must be 0 or at least minSize, judged with the node's other value.
+    let failure = refuse(
+        example(),
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "minSize": { "width": 100, "height": 10 }, "maxSize": { "width": 50, "height": 0 } }),
+        )],
+    );
+    let max = only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.maxSize",
+    );
+    assert!(max.message.contains("maxSize.width"), "{}", max.message);
+}
+
+#[test]
+fn set_props_text_shortcuts_only_fit_text_nodes_and_not_with_a_snapshot() {
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n0_view",
+            json!({ "text": "x", "fontSize": 20 }),
+        )],
+    );
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    let text = issue(
+        &failure,
+        "unsupported_text_field_target",
+        "operations[0].props.text",
+    );
+    assert_eq!(text.node_kind.as_deref(), Some("image"));
+    assert_eq!(text.field.as_deref(), Some("text"));
+    issue(
+        &failure,
+        "unsupported_text_field_target",
+        "operations[0].props.fontSize",
+    );
+
+    let DisplayNode::Text(title) = node(component(&source.project, MAIN, VIEW), "n1_view") else {
+        panic!()
+    };
+    let mut snapshot = serde_json::to_value(&title.text).unwrap();
+    let plain = serde_json::to_value(&title.plain).unwrap();
+    snapshot
+        .as_object_mut()
+        .unwrap()
+        .extend(plain.as_object().unwrap().clone());
+    let failure = refuse(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "text": "x", "textProperties": snapshot }),
+        )],
+    );
+    let mixed = only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.textProperties",
+    );
+    assert_eq!(mixed.field.as_deref(), Some("textProperties"));
+
+    // fontSize must be a positive integer.
+    let failure = refuse(
+        source,
+        vec![set_props(MAIN, VIEW, "n1_view", json!({ "fontSize": 0 }))],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.fontSize",
+    );
+
+    // The complete snapshot alone applies; a null stroke colour pins strokeSize to 1.
+    snapshot["bold"] = json!(true);
+    snapshot["fontSize"] = json!(30);
+    let project = apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "textProperties": snapshot }),
+        )],
+    );
+    let DisplayNode::Text(title) = node(component(&project, MAIN, VIEW), "n1_view") else {
+        panic!()
+    };
+    assert!(title.text.bold);
+    assert_eq!(title.text.font_size, Num(30.0));
+    snapshot["strokeSize"] = json!(3);
+    let failure = refuse(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "textProperties": snapshot }),
+        )],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.textProperties.strokeSize",
+    );
+}
+
+#[test]
+fn set_props_snapshots_must_match_the_node_kind() {
+    let source = unity();
+    let graph = node_json(source, PULL, HEADER, "n4_9sfl");
+    let image = json!({
+        "color": "#ffffff", "flip": 1, "fillMethod": 0, "fillOrigin": 0,
+        "fillClockwise": true, "fillAmount": 100
+    });
+    // An image snapshot on a graph node, and two snapshots at once.
+    let failure = refuse(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n4_9sfl",
+            json!({ "imageProperties": image, "graphProperties": {
+                "graphType": graph["graphType"], "lineSize": graph["lineSize"],
+                "lineColor": graph["lineColor"], "fillColor": "#ff0000", "cornerRadius": graph["cornerRadius"],
+                "points": graph["points"], "sides": graph["sides"], "startAngle": graph["startAngle"],
+                "distances": graph["distances"]
+            } }),
+        )],
+    );
+    let wrong = issue(
+        &failure,
+        "unsupported_display_node_field",
+        "operations[0].props.imageProperties",
+    );
+    assert_eq!(wrong.field.as_deref(), Some("imageProperties"));
+    assert_eq!(wrong.node_kind.as_deref(), Some("graph"));
+    assert!(
+        wrong.message.contains("graphProperties"),
+        "{}",
+        wrong.message
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props",
+    );
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+
+    // The image snapshot on an image node applies as a whole.
+    let project = apply(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n3_n3qd",
+            json!({ "imageProperties": image }),
+        )],
+    );
+    let DisplayNode::Image(arrow) = node(component(&project, PULL, HEADER), "n3_n3qd") else {
+        panic!()
+    };
+    assert_eq!(arrow.props.flip, 1);
+
+    // No fill means amount 100; a fill method means a 0..1 fraction.
+    let mut bad = image.clone();
+    bad["fillAmount"] = json!(0.5);
+    let failure = refuse(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n3_n3qd",
+            json!({ "imageProperties": bad }),
+        )],
+    );
+    let fill = only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.imageProperties.fillAmount",
+    );
+    assert_eq!(fill.field.as_deref(), Some("imageProperties"));
+    bad["fillMethod"] = json!(4);
+    bad["flip"] = json!(9);
+    let failure = refuse(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n3_n3qd",
+            json!({ "imageProperties": bad }),
+        )],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.imageProperties.flip",
+    );
+}
+
+#[test]
+fn set_props_group_and_graph_snapshots_follow_their_rules() {
+    let source = unity();
+    let group = json!({
+        "layout": 1, "lineGap": 4, "columnGap": 0, "advanced": true,
+        "excludeInvisibles": false, "autoSizeDisabled": false, "mainGridIndex": -1
+    });
+    let project = apply(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n2_n3qd",
+            json!({ "groupProperties": group }),
+        )],
+    );
+    let DisplayNode::Group(g) = node(component(&project, PULL, HEADER), "n2_n3qd") else {
+        panic!()
+    };
+    assert_eq!((g.props.layout, g.props.line_gap), (1, Num(4.0)));
+    // Layout fields need an advanced group with a layout.
+    let mut simple = group.clone();
+    simple["advanced"] = json!(false);
+    let failure = refuse(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n2_n3qd",
+            json!({ "groupProperties": simple }),
+        )],
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.groupProperties.layout",
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.groupProperties.lineGap",
+    );
+
+    let mut graph = node_json(source, PULL, HEADER, "n4_9sfl");
+    let snapshot = |graph: &Value| {
+        json!({ "graphProperties": {
+            "graphType": graph["graphType"], "lineSize": graph["lineSize"], "lineColor": graph["lineColor"],
+            "fillColor": graph["fillColor"], "cornerRadius": graph["cornerRadius"], "points": graph["points"],
+            "sides": graph["sides"], "startAngle": graph["startAngle"], "distances": graph["distances"]
+        } })
+    };
+    graph["fillColor"] = json!("#ff0000");
+    let project = apply(
+        source,
+        vec![set_props(PULL, HEADER, "n4_9sfl", snapshot(&graph))],
+    );
+    let DisplayNode::Graph(shape) = node(component(&project, PULL, HEADER), "n4_9sfl") else {
+        panic!()
+    };
+    assert_eq!(shape.props.fill_color, "#ff0000");
+    // Without sides there is no start angle.
+    graph["startAngle"] = json!(30);
+    let failure = refuse(
+        source,
+        vec![set_props(PULL, HEADER, "n4_9sfl", snapshot(&graph))],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.graphProperties.startAngle",
+    );
+}
+
+#[test]
+fn set_props_list_snapshots_carry_tree_fields_only_for_trees() {
+    let source = unity();
+    let DisplayNode::Tree(tree) = node(component(&source.project, TREE_PKG, TREE_MAIN), "n0")
+    else {
+        panic!("TreeView n0 is a tree")
+    };
+    let mut list = serde_json::to_value(&tree.list).unwrap();
+    list["lineGap"] = json!(7);
+    // A tree needs its tree fields in the snapshot.
+    let failure = refuse(
+        source,
+        vec![set_props(
+            TREE_PKG,
+            TREE_MAIN,
+            "n0",
+            json!({ "listProperties": list }),
+        )],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.listProperties",
+    );
+    let mut full = list.clone();
+    full.as_object_mut().unwrap().extend(
+        serde_json::to_value(&tree.tree)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    let project = apply(
+        source,
+        vec![set_props(
+            TREE_PKG,
+            TREE_MAIN,
+            "n0",
+            json!({ "listProperties": full }),
+        )],
+    );
+    let DisplayNode::Tree(edited) = node(component(&project, TREE_PKG, TREE_MAIN), "n0") else {
+        panic!()
+    };
+    assert_eq!(edited.list.line_gap, Num(7.0));
+    assert_eq!(edited.tree, tree.tree);
+
+    // A plain list refuses the tree fields and layout-unused counts.
+    let DisplayNode::List(curve) = node(component(&source.project, CURVE_PKG, CURVE_MAIN), "n2")
+    else {
+        panic!("Curve n2 is a list")
+    };
+    let mut list = serde_json::to_value(&curve.list).unwrap();
+    let mut with_tree = list.clone();
+    with_tree["treeView"] = json!(true);
+    with_tree["indent"] = json!(15);
+    with_tree["clickToExpand"] = json!(0);
+    let failure = refuse(
+        source,
+        vec![set_props(
+            CURVE_PKG,
+            CURVE_MAIN,
+            "n2",
+            json!({ "listProperties": with_tree }),
+        )],
+    );
+    only(
+        &failure,
+        "unsupported_display_node_field",
+        "operations[0].props.listProperties.treeView",
+    );
+    list["lineCount"] = json!(3); // layout 1 (single row) counts nothing
+    let failure = refuse(
+        source,
+        vec![set_props(
+            CURVE_PKG,
+            CURVE_MAIN,
+            "n2",
+            json!({ "listProperties": list }),
+        )],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.listProperties.lineCount",
+    );
+}
+
+#[test]
+fn set_props_instance_properties_follow_the_component_and_null_deletes() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n2_view",
+            json!({ "componentInstanceProperties": null }),
+        )],
+    );
+    let DisplayNode::Component(start) = node(component(&project, MAIN, VIEW), "n2_view") else {
+        panic!()
+    };
+    assert_eq!(start.instance_properties, None);
+
+    let DisplayNode::Component(start) = node(component(&source.project, MAIN, VIEW), "n2_view")
+    else {
+        panic!()
+    };
+    let Some(InstanceProperties::Button { title, .. }) = &start.instance_properties else {
+        panic!("the start button has Button properties")
+    };
+    assert_eq!(title, "Start");
+    let mut button = serde_json::to_value(start.instance_properties.as_ref().unwrap()).unwrap();
+    button["title"] = json!("Go");
+    let project = apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n2_view",
+            json!({ "componentInstanceProperties": button }),
+        )],
+    );
+    let DisplayNode::Component(start) = node(component(&project, MAIN, VIEW), "n2_view") else {
+        panic!()
+    };
+    let Some(InstanceProperties::Button { title, .. }) = &start.instance_properties else {
+        panic!()
+    };
+    assert_eq!(title, "Go");
+
+    // The Button component takes Button properties, not Label ones; text nodes take none.
+    let label = json!({
+        "extensionType": "Label", "title": "Go", "icon": "", "titleColor": "", "titleFontSize": 12,
+        "promptText": "", "sound": "", "soundVolumeScale": 1
+    });
+    let failure = refuse(
+        source,
+        vec![
+            set_props(
+                MAIN,
+                VIEW,
+                "n2_view",
+                json!({ "componentInstanceProperties": label }),
+            ),
+            set_props(
+                MAIN,
+                VIEW,
+                "n1_view",
+                json!({ "componentInstanceProperties": null }),
+            ),
+        ],
+    );
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.componentInstanceProperties.extensionType",
+    );
+    issue(
+        &failure,
+        "unsupported_display_node_field",
+        "operations[1].props.componentInstanceProperties",
+    );
+}
+
+#[test]
+fn set_props_group_must_name_another_group_node() {
+    let source = unity();
+    // Move the refresh text from one group to the other.
+    let project = apply(
+        source,
+        vec![set_props(
+            PULL,
+            HEADER,
+            "n5_9sfl",
+            json!({ "group": "n2_n3qd" }),
+        )],
+    );
+    let moved = node(component(&project, PULL, HEADER), "n5_9sfl");
+    assert_eq!(moved.base().group.as_deref(), Some("n2_n3qd"));
+    // Leaving every group.
+    let project = apply(
+        source,
+        vec![set_props(PULL, HEADER, "n5_9sfl", json!({ "group": "" }))],
+    );
+    assert_eq!(
+        node(component(&project, PULL, HEADER), "n5_9sfl")
+            .base()
+            .group
+            .as_deref(),
+        Some("")
+    );
+
+    for (target, why) in [
+        ("n3_n3qd", "image node"),
+        ("n5_9sfl", "own group"),
+        ("n99", "no node"),
+    ] {
+        let failure = refuse(
+            source,
+            vec![set_props(
+                PULL,
+                HEADER,
+                "n5_9sfl",
+                json!({ "group": target }),
+            )],
+        );
+        let found = only(
+            &failure,
+            "invalid_group_reference",
+            "operations[0].props.group",
+        );
+        assert!(
+            found.message.contains("n2_n3qd"),
+            "{why}: {}",
+            found.message
+        );
+    }
+}
+
+#[test]
+fn set_props_selector_must_name_a_node() {
+    let failure = refuse(
+        example(),
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n9_view",
+            json!({ "visible": false }),
+        )],
+    );
+    let found = only(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[0].selector.displayNodeId",
+    );
+    assert!(found.message.contains("n9_view"), "{}", found.message);
+    let failure = refuse(
+        example(),
+        vec![set_props(
+            MAIN,
+            "nope",
+            "n1_view",
+            json!({ "visible": false }),
+        )],
+    );
+    only(
+        &failure,
+        "invalid_component_selector",
+        "operations[0].selector.componentResourceId",
+    );
+}
+
+// ---------------------------------------------------------------- attach / detach
+
+#[test]
+fn attach_then_edit_the_attached_node_in_one_batch() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 2, "node": new_text_node("n9_view") }),
+            set_props(
+                MAIN,
+                VIEW,
+                "n9_view",
+                json!({ "text": "Attached", "position": { "x": 40, "y": 100 } }),
+            ),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert_eq!(
+        ids(model),
+        ["n0_view", "n1_view", "n9_view", "n2_view", "n3_view"]
+    );
+    let DisplayNode::Text(text) = node(model, "n9_view") else {
+        panic!()
+    };
+    assert_eq!(text.text.text, "Attached");
+    assert_eq!(text.base.position.y, Num(100.0));
+    // The source project still has four nodes.
+    assert_eq!(component(&source.project, MAIN, VIEW).display_list.len(), 4);
+}
+
+#[test]
+fn attach_fills_in_the_owning_package_of_image_and_component_refs() {
+    let source = example();
+    let mut image = node_json(source, MAIN, VIEW, "n0_view");
+    image["id"] = json!("n8_view");
+    image.as_object_mut().unwrap()["resource"] = json!({ "resourceId": "img0" });
+    let mut button = node_json(source, MAIN, VIEW, "n2_view");
+    button["id"] = json!("n7_view");
+    button["gears"] = json!([]);
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 4, "node": image }),
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 0, "node": button }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert_eq!(model.display_list[0].id(), "n7_view");
+    let DisplayNode::Image(image) = node(model, "n8_view") else {
+        panic!()
+    };
+    assert_eq!(image.resource.package_id.as_deref(), Some(MAIN));
+    let DisplayNode::Component(button) = node(model, "n7_view") else {
+        panic!()
+    };
+    assert_eq!(button.resource.package_id.as_deref(), Some("cmn00001"));
+}
+
+#[test]
+fn attach_refuses_bad_index_taken_id_and_foreign_refs() {
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 5, "node": new_text_node("n9_view") }),
+        ],
+    );
+    let found = only(&failure, "invalid_attach_index", "operations[0].atIndex");
+    assert!(found.message.contains("0 to 4"), "{}", found.message);
+
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 0, "node": new_text_node("n1_view") }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[0].node.id",
+    );
+
+    let mut image = node_json(source, MAIN, VIEW, "n0_view");
+    image["id"] = json!("n8_view");
+    image["resource"] = json!({ "packageId": "cmn00001", "resourceId": "btn0" });
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 0, "node": image }),
+        ],
+    );
+    only(
+        &failure,
+        "unsupported_cross_package_image_ref",
+        "operations[0].node.resource.packageId",
+    );
+
+    let mut button = node_json(source, MAIN, VIEW, "n2_view");
+    button["id"] = json!("n7_view");
+    button["gears"] = json!([]);
+    button["resource"] = json!({ "packageId": "cmn00001", "resourceId": "missing" });
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 0, "node": button }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_component_reference",
+        "operations[0].node.resource.resourceId",
+    );
+    // A component cannot contain itself.
+    button["resource"] = json!({ "resourceId": VIEW });
+    button["instanceProperties"] = Value::Null;
+    button.as_object_mut().unwrap().remove("instanceProperties");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 0, "node": button }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_component_reference",
+        "operations[0].node.resource.resourceId",
+    );
+}
+
+#[test]
+fn attach_refuses_duplicate_gears_unknown_controllers_and_bad_values() {
+    let source = example();
+    let mut text = new_text_node("n9_view");
+    text["gears"] = json!([
+        look_gear("state", json!([{ "pageId": "1", "value": look(0.5) }])),
+        look_gear("state", json!([])),
+        display_gear("mode", &["0"]),
+    ]);
+    text["alpha"] = json!(3);
+    text["group"] = json!("n0_view");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 0, "node": text }),
+        ],
+    );
+    assert_eq!(failure.issues.len(), 4, "{:#?}", failure.issues);
+    let duplicate = issue(
+        &failure,
+        "duplicate_look_gear_controller",
+        "operations[0].node.gears[1]",
+    );
+    assert_eq!(duplicate.gear_kind.as_deref(), Some("look"));
+    issue(
+        &failure,
+        "invalid_gear_selector",
+        "operations[0].node.gears[2].controllerName",
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].node.alpha",
+    );
+    issue(
+        &failure,
+        "invalid_group_reference",
+        "operations[0].node.group",
+    );
+}
+
+#[test]
+fn detach_removes_only_the_node() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![json!({ "kind": "detachDisplayNode", "selector": node_sel(MAIN, VIEW, "n3_view") })],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert_eq!(ids(model), ["n0_view", "n1_view", "n2_view"]);
+    assert_eq!(
+        model.controllers,
+        component(&source.project, MAIN, VIEW).controllers
+    );
+
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "detachDisplayNode", "selector": node_sel(MAIN, VIEW, "n3_view") }),
+            json!({ "kind": "detachDisplayNode", "selector": node_sel(MAIN, VIEW, "n3_view") }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[1].selector.displayNodeId",
+    );
+}
+
+#[test]
+fn detaching_a_group_with_members_fails_on_the_final_state() {
+    let source = unity();
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "detachDisplayNode", "selector": node_sel(PULL, FOOTER, "n2_n3qd") })],
+    );
+    assert_eq!(failure.code, "transaction_unsupported");
+    // Both members of the group now point at a missing group.
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    for found in &failure.issues {
+        assert_eq!(found.code, "invalid_group_reference");
+        assert_eq!(found.op_index, 0);
+        assert!(found.message.contains("n2_n3qd"), "{}", found.message);
+    }
+    // Members may leave the group first; then the group can go.
+    let project = apply(
+        source,
+        vec![
+            set_props(PULL, FOOTER, "n0_n3qd", json!({ "group": "" })),
+            set_props(PULL, FOOTER, "n1_n3qd", json!({ "group": "" })),
+            json!({ "kind": "detachDisplayNode", "selector": node_sel(PULL, FOOTER, "n2_n3qd") }),
+        ],
+    );
+    assert_eq!(
+        ids(component(&project, PULL, FOOTER)),
+        ["n0_n3qd", "n1_n3qd"]
+    );
+}
+
+// ---------------------------------------------------------------- controllers
+
+#[test]
+fn update_controller_renames_a_page_keeping_its_id() {
+    let source = example();
+    let mut state = controller_json(source, MAIN, VIEW, "state");
+    assert_eq!(state["pages"][1]["name"], "Active");
+    state["pages"][1]["name"] = json!("Ready");
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "updateController", "selector": controller_sel(MAIN, VIEW, "state"), "controller": state }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert_eq!(model.controllers.len(), 1);
+    let pages: Vec<(&str, &str)> = model.controllers[0]
+        .pages
+        .iter()
+        .map(|p| (p.id.as_str(), p.name.as_str()))
+        .collect();
+    assert_eq!(pages, [("0", "Idle"), ("1", "Ready")]);
+    // The gears bound to it are untouched.
+    assert_eq!(
+        model.display_list,
+        component(&source.project, MAIN, VIEW).display_list
+    );
+}
+
+#[test]
+fn update_controller_refuses_dropping_pages_in_use_and_unknown_names() {
+    let source = example();
+    let mut state = controller_json(source, MAIN, VIEW, "state");
+    state["pages"] = json!([{ "id": "0", "name": "Idle" }, { "id": "2", "name": "Ready" }]);
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateController", "selector": controller_sel(MAIN, VIEW, "state"), "controller": state }),
+        ],
+    );
+    // n1_view's xy gear and n3_view's display gear use page 1.
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    for found in &failure.issues {
+        assert_eq!(found.code, "invalid_controller_payload");
+        assert_eq!(found.path, "operations[0].controller.pages");
+    }
+    assert!(
+        failure
+            .issues
+            .iter()
+            .any(|i| i.gear_kind.as_deref() == Some("xy"))
+    );
+
+    let renamed = new_controller("other", &[("0", "a")]);
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateController", "selector": controller_sel(MAIN, VIEW, "other"), "controller": renamed }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].selector.controllerName",
+    );
+}
+
+#[test]
+fn add_controller_appends_a_valid_snapshot() {
+    let source = example();
+    let mut mode = new_controller("mode", &[("0", "day"), ("1", "night")]);
+    mode["homePageType"] = json!("specific");
+    mode["homePage"] = json!("1");
+    mode["actions"] = json!([{
+        "name": "", "actionType": 1, "fromPageIds": ["0"], "toPageIds": ["1"], "transitionName": "",
+        "playTimes": 1, "delay": 0, "stopOnExit": false, "targetNodeId": "n2_view",
+        "controllerName": "button", "targetPage": "1"
+    }]);
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "addController", "selector": controller_sel(MAIN, VIEW, "mode"), "controller": mode }),
+            // A gear may use it later in the same batch.
+            json!({ "kind": "addGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "display", "mode"), "gear": display_gear("mode", &["1"]) }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    let names: Vec<&str> = model.controllers.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["state", "mode"]);
+    assert_eq!(model.controllers[1].home_page, "1");
+    assert_eq!(node(model, "n0_view").base().gears.len(), 1);
+}
+
+#[test]
+fn add_controller_refuses_every_broken_rule() {
+    let source = example();
+    let mut bad = new_controller("oops", &[("0", "a"), ("0", "b"), ("", "c")]);
+    bad["selectedIndex"] = json!(3);
+    bad["homePageType"] = json!("variable");
+    bad["actions"] = json!([{
+        "name": "", "actionType": 0, "fromPageIds": ["9"], "toPageIds": [], "transitionName": "intro",
+        "playTimes": 1, "delay": 0, "stopOnExit": false, "targetNodeId": "n99", "controllerName": "",
+        "targetPage": ""
+    }]);
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addController", "selector": controller_sel(MAIN, VIEW, "mode"), "controller": bad }),
+        ],
+    );
+    for (code, path) in [
+        (
+            "invalid_controller_payload",
+            "operations[0].controller.name",
+        ),
+        (
+            "invalid_controller_payload",
+            "operations[0].controller.pages[1].id",
+        ),
+        (
+            "invalid_controller_payload",
+            "operations[0].controller.pages[2].id",
+        ),
+        (
+            "invalid_controller_payload",
+            "operations[0].controller.selectedIndex",
+        ),
+        (
+            "invalid_controller_payload",
+            "operations[0].controller.homePage",
+        ),
+        (
+            "invalid_controller_payload",
+            "operations[0].controller.actions[0].fromPageIds",
+        ),
+        (
+            "invalid_display_node_selector",
+            "operations[0].controller.actions[0].targetNodeId",
+        ),
+    ] {
+        issue(&failure, code, path);
+    }
+    assert_eq!(failure.issues.len(), 7, "{:#?}", failure.issues);
+
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addController", "selector": controller_sel(MAIN, VIEW, "mode"), "controller": new_controller("mode", &[]) }),
+        ],
+    );
+    issue(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].controller.pages",
+    );
+
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addController", "selector": controller_sel(MAIN, VIEW, "state"), "controller": new_controller("state", &[("0", "")]) }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].selector.controllerName",
+    );
+}
+
+#[test]
+fn remove_controller_needs_its_gears_gone_first() {
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "state") }),
+        ],
+    );
+    let found = only(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].selector.controllerName",
+    );
+    for user in ["n1_view", "n2_view", "n3_view"] {
+        assert!(found.message.contains(user), "{}", found.message);
+    }
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state") }),
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n2_view", "display", "state") }),
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n3_view", "display", "state") }),
+            json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "state") }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert!(model.controllers.is_empty());
+    assert!(model.display_list.iter().all(|n| n.base().gears.is_empty()));
+    // Nothing left to remove.
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "nope") })],
+    );
+    only(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].selector.controllerName",
+    );
+}
+
+#[test]
+fn unity_controllers_can_be_added_and_removed() {
+    let source = unity();
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "addController", "selector": controller_sel(PULL, FOOTER, "c2"), "controller": new_controller("c2", &[("0", "a")]) }),
+            json!({ "kind": "removeController", "selector": controller_sel(PULL, FOOTER, "c2") }),
+            json!({ "kind": "addController", "selector": controller_sel(PULL, FOOTER, "c3"), "controller": new_controller("c3", &[("0", "a"), ("1", "b")]) }),
+        ],
+    );
+    let names: Vec<&str> = component(&project, PULL, FOOTER)
+        .controllers
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["c1", "c3"]);
+}
+
+// ---------------------------------------------------------------- transitions
+
+#[test]
+fn update_transition_edits_an_item_in_place() {
+    let source = example();
+    let mut intro = transition_json(source, MAIN, VIEW, "intro");
+    intro["items"][1]["duration"] = json!(18);
+    intro["items"][1]["endValue"] = json!([120, 64]);
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "updateTransition", "selector": transition_sel(MAIN, VIEW, "intro"), "transition": intro }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert_eq!(model.transitions.len(), 1);
+    let item = &model.transitions[0].items[1];
+    assert_eq!(item.duration, Num(18.0));
+    assert_eq!(item.end_value, [json!(120), json!(64)]);
+    let before = &component(&source.project, MAIN, VIEW).transitions[0];
+    assert_eq!(model.transitions[0].items[0], before.items[0]);
+    assert_eq!(item.start_value, before.items[1].start_value);
+
+    let mut renamed = transition_json(source, MAIN, VIEW, "intro");
+    renamed["name"] = json!("outro");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateTransition", "selector": transition_sel(MAIN, VIEW, "intro"), "transition": renamed }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.name",
+    );
+}
+
+#[test]
+fn add_transition_needs_a_new_name_and_existing_targets() {
+    let source = example();
+    let mut outro = transition_json(source, MAIN, VIEW, "intro");
+    outro["name"] = json!("outro");
+    outro["autoPlay"] = json!(false);
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "addTransition", "selector": transition_sel(MAIN, VIEW, "outro"), "transition": outro }),
+        ],
+    );
+    let names: Vec<&str> = component(&project, MAIN, VIEW)
+        .transitions
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(names, ["intro", "outro"]);
+
+    let intro = transition_json(source, MAIN, VIEW, "intro");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addTransition", "selector": transition_sel(MAIN, VIEW, "intro"), "transition": intro }),
+        ],
+    );
+    only(
+        &failure,
+        "duplicate_transition_name",
+        "operations[0].selector.transitionName",
+    );
+
+    outro["items"][0]["targetNodeId"] = json!("n99");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addTransition", "selector": transition_sel(MAIN, VIEW, "outro"), "transition": outro }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.items[0].targetNodeId",
+    );
+}
+
+#[test]
+fn remove_transition_needs_exactly_one_match() {
+    let source = unity();
+    let project = apply(
+        source,
+        vec![json!({ "kind": "removeTransition", "selector": transition_sel(PULL, FOOTER, "t0") })],
+    );
+    assert!(component(&project, PULL, FOOTER).transitions.is_empty());
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeTransition", "selector": transition_sel(PULL, FOOTER, "t0") }),
+            json!({ "kind": "removeTransition", "selector": transition_sel(PULL, FOOTER, "t0") }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_transition_payload",
+        "operations[1].selector.transitionName",
+    );
+}
+
+// ---------------------------------------------------------------- gears
+
+#[test]
+fn look_gears_are_added_updated_and_removed() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "addLookGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "look", "state"),
+                    "gear": look_gear("state", json!([{ "pageId": "1", "value": look(0.5) }])) }),
+            json!({ "kind": "updateLookGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "look", "state"),
+                    "gear": look_gear("state", json!([{ "pageId": "0", "value": look(0.25) }, { "pageId": "1", "value": null }])) }),
+        ],
+    );
+    let gears = &node(component(&project, MAIN, VIEW), "n0_view")
+        .base()
+        .gears;
+    assert_eq!(gears.len(), 1);
+    let Gear::Look(gear) = &gears[0] else {
+        panic!("a look gear")
+    };
+    assert_eq!(gear.states.len(), 2);
+    assert_eq!(gear.states[0].value, Some(look(0.25)));
+
+    // The Unity Header's arrow has a look gear on c1.
+    let unity = unity();
+    let project = apply(
+        unity,
+        vec![
+            json!({ "kind": "removeLookGear", "selector": gear_sel(PULL, HEADER, "n3_n3qd", "look", "c1") }),
+        ],
+    );
+    let kinds: Vec<&str> = node(component(&project, PULL, HEADER), "n3_n3qd")
+        .base()
+        .gears
+        .iter()
+        .map(Gear::kind)
+        .collect();
+    assert_eq!(kinds, ["display"]);
+}
+
+#[test]
+fn look_gear_operations_refuse_with_look_codes() {
+    let source = unity();
+    let add = |gear: Value| json!({ "kind": "addLookGear", "selector": gear_sel(PULL, HEADER, "n3_n3qd", "look", "c1"), "gear": gear });
+    // The pair exists already.
+    let failure = refuse(source, vec![add(look_gear("c1", json!([])))]);
+    let found = only(
+        &failure,
+        "duplicate_look_gear_controller",
+        "operations[0].selector",
+    );
+    assert_eq!(found.gear_kind.as_deref(), Some("look"));
+    // A repeated page, an unknown page, a bad value, on a node without a look gear.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addLookGear", "selector": gear_sel(PULL, HEADER, "n0_n3qd", "look", "c1"),
+                     "gear": look_gear("c1", json!([
+                         { "pageId": "0", "value": look(1.0) },
+                         { "pageId": "0", "value": look(1.0) },
+                         { "pageId": "7", "value": look(1.0) },
+                         { "pageId": "1", "value": { "alpha": 2 } }
+                     ])) }),
+        ],
+    );
+    issue(
+        &failure,
+        "duplicate_look_gear_state_page",
+        "operations[0].gear.states[1].pageId",
+    );
+    issue(
+        &failure,
+        "invalid_gear_payload",
+        "operations[0].gear.states[2].pageId",
+    );
+    issue(
+        &failure,
+        "invalid_gear_payload",
+        "operations[0].gear.states[3].value",
+    );
+    assert_eq!(failure.issues.len(), 3, "{:#?}", failure.issues);
+    // The look operations only take look selectors.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeLookGear", "selector": gear_sel(PULL, HEADER, "n3_n3qd", "display", "c1") }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_gear_selector",
+        "operations[0].selector.kind",
+    );
+    // Update and remove need the pair.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateLookGear", "selector": gear_sel(PULL, HEADER, "n0_n3qd", "look", "c1"),
+                     "gear": look_gear("c1", json!([])) }),
+        ],
+    );
+    only(&failure, "invalid_gear_selector", "operations[0].selector");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeLookGear", "selector": gear_sel(PULL, HEADER, "n0_n3qd", "look", "c1") }),
+        ],
+    );
+    only(&failure, "invalid_gear_selector", "operations[0].selector");
+}
+
+#[test]
+fn gears_of_any_kind_are_added_updated_and_removed() {
+    let source = example();
+    let DisplayNode::Text(title) = node(component(&source.project, MAIN, VIEW), "n1_view") else {
+        panic!()
+    };
+    let mut xy = serde_json::to_value(&title.base.gears[0]).unwrap();
+    assert_eq!(xy["kind"], "xy");
+    xy["states"][0]["value"] = json!({ "x": 40, "y": 80 });
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "updateGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state"), "gear": xy }),
+            json!({ "kind": "addGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "display", "state"), "gear": display_gear("state", &["0", "1"]) }),
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n2_view", "display", "state") }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    let gears = &node(model, "n1_view").base().gears;
+    let kinds: Vec<&str> = gears.iter().map(Gear::kind).collect();
+    assert_eq!(kinds, ["xy", "display"]);
+    let Gear::Xy(moved) = &gears[0] else { panic!() };
+    assert_eq!(moved.states[0].value, Some(json!({ "x": 40, "y": 80 })));
+    assert!(node(model, "n2_view").base().gears.is_empty());
+    assert_eq!(node(model, "n3_view").base().gears.len(), 1);
+}
+
+#[test]
+fn gear_operations_refuse_bad_selectors_and_payloads() {
+    let source = example();
+    let xy = serde_json::to_value(
+        &node(component(&source.project, MAIN, VIEW), "n1_view")
+            .base()
+            .gears[0],
+    )
+    .unwrap();
+    // The xy gear on state exists already.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state"), "gear": xy }),
+        ],
+    );
+    let found = only(
+        &failure,
+        "duplicate_gear_controller",
+        "operations[0].selector",
+    );
+    assert_eq!(found.gear_kind.as_deref(), Some("xy"));
+    // Unknown kind, unknown controller, unknown node.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "sparkle", "state") }),
+            json!({ "kind": "addGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "display", "mode"), "gear": display_gear("mode", &[]) }),
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n9_view", "xy", "state") }),
+        ],
+    );
+    issue(
+        &failure,
+        "invalid_gear_selector",
+        "operations[0].selector.kind",
+    );
+    assert_eq!(
+        failure.issues.iter().filter(|i| i.op_index == 0).count(),
+        1,
+        "{:#?}",
+        failure.issues
+    );
+    issue(
+        &failure,
+        "invalid_gear_selector",
+        "operations[1].selector.controllerName",
+    );
+    issue(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[2].selector.displayNodeId",
+    );
+    // The payload must repeat the selector; pages are listed once.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "display2", "state"), "gear": display_gear("state", &["0"]) }),
+            json!({ "kind": "updateGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state"),
+                    "gear": { "kind": "xy", "name": "", "controllerName": "state",
+                              "states": [{ "pageId": "1", "value": { "x": 1, "y": 2 } }, { "pageId": "1", "value": null }],
+                              "defaultValue": { "x": 40, "y": 40 }, "condition": "", "positionsInPercent": false,
+                              "tween": true, "tweenDuration": 0.3, "tweenDelay": 0, "easeType": 5, "customEasePath": "" } }),
+        ],
+    );
+    issue(&failure, "invalid_gear_payload", "operations[0].gear.kind");
+    issue(
+        &failure,
+        "duplicate_gear_state_page",
+        "operations[1].gear.states[1].pageId",
+    );
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+}
+
+#[test]
+fn a_removed_controller_takes_effect_for_later_gear_operations() {
+    let source = unity();
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addController", "selector": controller_sel(PULL, FOOTER, "c2"), "controller": new_controller("c2", &[("0", "a")]) }),
+            json!({ "kind": "removeController", "selector": controller_sel(PULL, FOOTER, "c2") }),
+            json!({ "kind": "addGear", "selector": gear_sel(PULL, FOOTER, "n1_n3qd", "display", "c2"), "gear": display_gear("c2", &["0"]) }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_gear_selector",
+        "operations[2].selector.controllerName",
+    );
+}
+
+#[test]
+fn legacy_duplicate_names_make_selectors_ambiguous() {
+    // Build a legacy model with two controllers and two transitions of the same name.
+    let source = example();
+    let mut project = source.project.clone();
+    let p = project.packages.iter().position(|p| p.id == MAIN).unwrap();
+    let package = Arc::make_mut(&mut project.packages[p]);
+    let r = package
+        .resources
+        .iter()
+        .position(|r| r.id() == VIEW)
+        .unwrap();
+    let UamResource::Component(view) = Arc::make_mut(&mut package.resources[r]) else {
+        panic!()
+    };
+    let twin = view.component.controllers[0].clone();
+    view.component.controllers.push(twin);
+    let twin = view.component.transitions[0].clone();
+    view.component.transitions.push(twin);
+    let failure = refuse_in(
+        &project,
+        source,
+        vec![
+            json!({ "kind": "updateController", "selector": controller_sel(MAIN, VIEW, "state"), "controller": controller_json(source, MAIN, VIEW, "state") }),
+            json!({ "kind": "removeTransition", "selector": transition_sel(MAIN, VIEW, "intro") }),
+            json!({ "kind": "addLookGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "look", "state"), "gear": look_gear("state", json!([])) }),
+        ],
+    );
+    assert_eq!(failure.code, "selector_ambiguity");
+    issue(
+        &failure,
+        "selector_ambiguity",
+        "operations[0].selector.controllerName",
+    );
+    issue(
+        &failure,
+        "selector_ambiguity",
+        "operations[1].selector.transitionName",
+    );
+    issue(
+        &failure,
+        "selector_ambiguity",
+        "operations[2].selector.controllerName",
+    );
+}
+
+// ---------------------------------------------------------------- properties over the corpora
+
+/// Re-attaching every node where it was and re-sending every controller and transition
+/// unchanged applies on every component of the three projects, and gives back the same
+/// model (an image or component reference now names its package explicitly). Components
+/// with legacy dangling references refuse with exactly the codes that name them.
+#[test]
+fn every_corpus_node_controller_and_transition_round_trips() {
+    let legacy = [
+        // An image node showing an image the package no longer has.
+        ("HitTest", "component1", "invalid_resource_reference"),
+        // Transition items animating a node the component no longer has.
+        ("Transition", "BOSS", "invalid_transition_payload"),
+    ];
+    let mut checked = 0;
+    for source in [example(), unity(), experiments()] {
+        let project = &source.project;
+        for package in &project.packages {
+            for resource in &package.resources {
+                let Some(model) = resource.component() else {
+                    continue;
+                };
+                let mut batch = Vec::new();
+                for (i, n) in model.display_list.iter().enumerate() {
+                    batch.push(json!({ "kind": "detachDisplayNode", "selector": node_sel(&package.id, resource.id(), n.id()) }));
+                    batch.push(json!({ "kind": "attachDisplayNode", "selector": comp_sel(&package.id, resource.id()), "atIndex": i, "node": n }));
+                }
+                for c in &model.controllers {
+                    batch.push(json!({ "kind": "updateController", "selector": controller_sel(&package.id, resource.id(), &c.name), "controller": c }));
+                }
+                for t in &model.transitions {
+                    batch.push(json!({ "kind": "updateTransition", "selector": transition_sel(&package.id, resource.id(), &t.name), "transition": t }));
+                }
+                if batch.is_empty() {
+                    continue;
+                }
+                checked += 1;
+                let expected = legacy
+                    .iter()
+                    .find(|(p, c, _)| *p == package.name && *c == resource.name());
+                match (txn::run(project, &source.bytes, &ops(batch)), expected) {
+                    (Ok(applied), None) => {
+                        let after = component(&applied.project, &package.id, resource.id());
+                        assert_eq!(after.controllers, model.controllers);
+                        assert_eq!(after.transitions, model.transitions);
+                        let mut original = model.display_list.clone();
+                        for n in &mut original {
+                            match n {
+                                DisplayNode::Image(n) if n.resource.package_id.is_none() => {
+                                    n.resource.package_id = Some(package.id.clone());
+                                }
+                                DisplayNode::Component(n) if n.resource.package_id.is_none() => {
+                                    n.resource.package_id = Some(package.id.clone());
+                                }
+                                _ => {}
+                            }
+                        }
+                        assert_eq!(
+                            after.display_list,
+                            original,
+                            "{}/{}",
+                            package.name,
+                            resource.name()
+                        );
+                    }
+                    (Err(failure), Some((_, _, code))) => {
+                        assert!(
+                            failure.issues.iter().all(|i| i.code == *code),
+                            "{}/{}: {:#?}",
+                            package.name,
+                            resource.name(),
+                            failure.issues
+                        );
+                    }
+                    (Err(failure), None) => {
+                        panic!(
+                            "{}/{} refused: {:#?}",
+                            package.name,
+                            resource.name(),
+                            failure.issues
+                        )
+                    }
+                    (Ok(_), Some(_)) => panic!(
+                        "{}/{} should keep its legacy issue",
+                        package.name,
+                        resource.name()
+                    ),
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "checked {checked} components");
+}
+
+/// Whatever fails in a batch, the earlier valid operations do not leak into the input,
+/// and every issue points at an operation of the batch.
+#[test]
+fn refused_batches_change_nothing_whatever_fails() {
+    let source = example();
+    let good = [
+        set_props(MAIN, VIEW, "n1_view", json!({ "text": "changed" })),
+        json!({ "kind": "detachDisplayNode", "selector": node_sel(MAIN, VIEW, "n3_view") }),
+        json!({ "kind": "addController", "selector": controller_sel(MAIN, VIEW, "mode"), "controller": new_controller("mode", &[("0", "a")]) }),
+        json!({ "kind": "removeTransition", "selector": transition_sel(MAIN, VIEW, "intro") }),
+        json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n2_view", "display", "state") }),
+    ];
+    let bad = [
+        set_props(MAIN, VIEW, "n1_view", json!({ "alpha": -1 })),
+        json!({ "kind": "detachDisplayNode", "selector": node_sel(MAIN, VIEW, "n42") }),
+        json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "zzz") }),
+        json!({ "kind": "updateTransition", "selector": transition_sel(MAIN, VIEW, "zzz"), "transition": transition_json(source, MAIN, VIEW, "intro") }),
+    ];
+    for (g, good_op) in good.iter().enumerate() {
+        for (b, bad_op) in bad.iter().enumerate() {
+            for batch in [
+                vec![good_op.clone(), bad_op.clone()],
+                vec![bad_op.clone(), good_op.clone()],
+            ] {
+                let failure = refuse(source, batch);
+                assert!(!failure.issues.is_empty(), "good {g}, bad {b}");
+                assert!(
+                    failure
+                        .issues
+                        .iter()
+                        .all(|i| i.op_index < 2 && i.path.starts_with("operations["))
+                );
+            }
+        }
+    }
+}

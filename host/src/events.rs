@@ -1,0 +1,192 @@
+//! The event log: what happened to each session, polled with a cursor.
+//!
+//! Sequence numbers are shared by all sessions of the server; each session keeps its
+//! latest [`RETENTION`] events, and its buffer goes away when it closes.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ofgui_contracts::api::{BackendEvent, EventsData};
+use ofgui_contracts::envelope::{BackendDiagnostic, False};
+use ofgui_contracts::error::BackendError;
+use serde_json::Value;
+
+/// Events kept per session.
+pub const RETENTION: usize = 1000;
+
+#[derive(Default)]
+struct Log {
+    last_sequence: u64,
+    buffers: HashMap<String, VecDeque<BackendEvent>>,
+}
+
+/// All sessions' events.
+#[derive(Default)]
+pub struct EventLog {
+    log: Mutex<Log>,
+}
+
+impl EventLog {
+    /// Records an event of a session.
+    pub fn emit(
+        &self,
+        session_id: &str,
+        canonical_path_key: &str,
+        kind: &str,
+        revision: Option<u64>,
+        diagnostics: Vec<BackendDiagnostic>,
+        payload: Option<Value>,
+    ) {
+        let mut log = self
+            .log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        log.last_sequence += 1;
+        let event = BackendEvent {
+            sequence: log.last_sequence,
+            kind: kind.to_string(),
+            timestamp: rfc3339(SystemTime::now()),
+            session_id: Some(session_id.to_string()),
+            canonical_path_key: Some(canonical_path_key.to_string()),
+            revision,
+            diagnostics,
+            payload,
+        };
+        let buffer = log.buffers.entry(session_id.to_string()).or_default();
+        buffer.push_back(event);
+        if buffer.len() > RETENTION {
+            buffer.pop_front();
+        }
+    }
+
+    /// Forgets a closed session's events.
+    pub fn forget(&self, session_id: &str) {
+        self.log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .buffers
+            .remove(session_id);
+    }
+
+    /// The events after `after`, at most `limit`.
+    pub fn read(
+        &self,
+        session_id: &str,
+        after: Option<&str>,
+        limit: Option<u32>,
+    ) -> Result<EventsData, BackendError> {
+        let log = self
+            .log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let empty = VecDeque::new();
+        let buffer = log.buffers.get(session_id).unwrap_or(&empty);
+        let oldest = buffer.front().map_or(1, |event| event.sequence);
+        let current = buffer.back().map_or(0, |event| event.sequence);
+        let invalid = |message: &str| BackendError::EventCursorInvalid {
+            message: message.to_string(),
+            session_id: session_id.to_string(),
+            after: after.unwrap_or_default().to_string(),
+        };
+        let after = match after {
+            None => 0,
+            Some(text) => text.parse::<u64>().map_err(|_| {
+                invalid("Invalid event cursor: use a sequence number from an earlier getEvents.")
+            })?,
+        };
+        if !buffer.is_empty() && after != 0 && after + 1 < oldest {
+            return Err(invalid(
+                "Event cursor has expired: older events were dropped. Poll again without `after`.",
+            ));
+        }
+        if after > current && after > log.last_sequence {
+            return Err(invalid(
+                "Unknown event cursor: no event with that sequence was ever sent.",
+            ));
+        }
+        let events = buffer
+            .iter()
+            .filter(|event| event.sequence > after)
+            .take(limit.map_or(usize::MAX, |limit| limit as usize))
+            .cloned()
+            .collect();
+        Ok(EventsData {
+            events,
+            oldest_sequence: oldest,
+            current_sequence: current,
+            cursor_expired: False,
+        })
+    }
+}
+
+/// Formats a time as RFC 3339 UTC with milliseconds, e.g. `2026-11-29T22:20:58.123Z`.
+fn rfc3339(time: SystemTime) -> String {
+    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since_epoch.as_secs();
+    let (days, rest) = ((seconds / 86_400) as i64, seconds % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since_epoch.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps_are_rfc3339() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_millis(1_795_990_858_123)),
+            "2026-11-29T22:20:58.123Z"
+        );
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29T00:00:00.000Z"
+        );
+    }
+
+    #[test]
+    fn cursors_select_expire_and_refuse() {
+        let log = EventLog::default();
+        for _ in 0..(RETENTION + 1) {
+            log.emit("s", "k", "transaction.rejected", Some(0), Vec::new(), None);
+        }
+        let all = log.read("s", None, None).unwrap();
+        assert_eq!(
+            (all.oldest_sequence, all.current_sequence, all.events.len()),
+            (2, 1001, 1000)
+        );
+        assert!(log.read("s", Some("0"), Some(3)).unwrap().events.len() == 3);
+        assert!(
+            log.read("s", Some("1"), None).is_ok(),
+            "after = oldest - 1 is still fine"
+        );
+        log.emit("s", "k", "transaction.rejected", Some(0), Vec::new(), None);
+        assert!(log.read("s", Some("1"), None).is_err(), "expired");
+        assert!(log.read("s", Some("not-a-number"), None).is_err());
+        assert!(log.read("s", Some("99999"), None).is_err(), "unknown");
+        assert_eq!(log.read("s", Some("1001"), None).unwrap().events.len(), 1);
+    }
+}

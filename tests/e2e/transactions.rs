@@ -1,0 +1,385 @@
+//! The upstream agent tasks that edit a project, reproduced through the stdio server on the
+//! bundled example project (whose content matches the tasks' fixture).
+
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+const PREFLIGHT: &str = "openfairygui_backend_preflight_transaction";
+const APPLY: &str = "openfairygui_backend_apply_transaction";
+const EVENTS: &str = "openfairygui_backend_get_events";
+const VALIDATE: &str = "openfairygui_backend_validate_session";
+
+fn node(id: &str) -> Value {
+    json!({ "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": id })
+}
+
+async fn opened() -> (Workspace, Server, String) {
+    let workspace = Workspace::new();
+    let project = workspace.add("example", &example_project());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    (workspace, server, id)
+}
+
+async fn query(server: &Server, id: &str, target: Value) -> Value {
+    server
+        .ok(QUERY, json!({ "sessionId": id, "target": target }))
+        .await["entity"]["properties"]
+        .clone()
+}
+
+#[tokio::test]
+async fn edit_display_node() {
+    let (_workspace, server, id) = opened().await;
+    let title = query(
+        &server,
+        &id,
+        json!({ "kind": "displayNode", "selector": node("n1_view") }),
+    )
+    .await;
+    assert_eq!(title["text"], "Hello OpenFairyGUI");
+    let operations = json!([{
+        "kind": "setDisplayNodeProps",
+        "opId": "retitle",
+        "selector": node("n1_view"),
+        "props": { "text": "Ready to edit", "position": { "x": 40, "y": 56 } }
+    }]);
+
+    let preview = server
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    assert_eq!(preview["baseRevision"], 0);
+    assert_eq!(preview["projectedRevision"], 1);
+    assert_eq!(preview["mode"], "execute-and-discard");
+    assert_eq!(
+        preview["impact"]["entities"],
+        json!([{ "target": { "kind": "displayNode", "selector": node("n1_view") }, "change": "updated", "fields": ["position", "text"] }])
+    );
+    assert_eq!(
+        preview["impact"]["files"],
+        json!([{ "path": "assets/Main/MainView.xml", "kind": "file", "change": "updated" }])
+    );
+    // The preview changed nothing.
+    let session = server.ok(GET, json!({ "sessionId": id })).await;
+    assert_eq!(
+        (session["revision"].clone(), session["dirty"].clone()),
+        (json!(0), json!(false))
+    );
+
+    let applied = server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    assert_eq!(
+        (applied["revision"].clone(), applied["dirty"].clone()),
+        (json!(1), json!(true))
+    );
+    let title = query(
+        &server,
+        &id,
+        json!({ "kind": "displayNode", "selector": node("n1_view") }),
+    )
+    .await;
+    assert_eq!(title["text"], "Ready to edit");
+    assert_eq!(title["position"], json!({ "x": 40, "y": 56 }));
+    let report = server.ok(VALIDATE, json!({ "sessionId": id })).await;
+    assert_eq!(report["status"], "valid");
+
+    // The same edit again changes nothing, which is refused without advancing.
+    let (envelope, is_error) = server
+        .call(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 1, "operations": operations }),
+        )
+        .await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "transaction_unsupported");
+    assert_eq!(
+        envelope["error"]["issues"][0]["code"],
+        "display_node_props_unchanged"
+    );
+    assert_eq!(
+        envelope["meta"]["diagnostics"][0]["code"],
+        "display_node_props_unchanged"
+    );
+    assert_eq!(
+        envelope["meta"]["diagnostics"][0]["owner"],
+        "core.transaction"
+    );
+    assert_eq!(
+        envelope["session"]["revision"], 1,
+        "authoring failures carry the session"
+    );
+}
+
+#[tokio::test]
+async fn edit_controller() {
+    let (_workspace, server, id) = opened().await;
+    let selector = json!({ "packageId": "main0001", "componentResourceId": "view0", "controllerName": "state" });
+    let mut controller = query(
+        &server,
+        &id,
+        json!({ "kind": "controller", "selector": selector }),
+    )
+    .await;
+    let pages = controller["pages"].as_array_mut().unwrap();
+    let active = pages
+        .iter_mut()
+        .find(|page| page["name"] == "Active")
+        .unwrap();
+    active["name"] = json!("Ready");
+    let operations =
+        json!([{ "kind": "updateController", "selector": selector, "controller": controller }]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    let after = query(
+        &server,
+        &id,
+        json!({ "kind": "controller", "selector": selector }),
+    )
+    .await;
+    assert_eq!(
+        after["pages"],
+        json!([{ "id": "0", "name": "Idle" }, { "id": "1", "name": "Ready" }])
+    );
+    // The gears bound to page ids are untouched.
+    let start = query(
+        &server,
+        &id,
+        json!({ "kind": "displayNode", "selector": node("n2_view") }),
+    )
+    .await;
+    assert_eq!(start["gears"][0]["visibleOnPageIds"], json!(["0"]));
+}
+
+#[tokio::test]
+async fn edit_transition() {
+    let (_workspace, server, id) = opened().await;
+    let selector = json!({ "packageId": "main0001", "componentResourceId": "view0", "transitionName": "intro" });
+    let mut transition = query(
+        &server,
+        &id,
+        json!({ "kind": "transition", "selector": selector }),
+    )
+    .await;
+    let before = transition.clone();
+    transition["items"][1]["duration"] = json!(18);
+    transition["items"][1]["endValue"] = json!([120, 64]);
+    let operations =
+        json!([{ "kind": "updateTransition", "selector": selector, "transition": transition }]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    let after = query(
+        &server,
+        &id,
+        json!({ "kind": "transition", "selector": selector }),
+    )
+    .await;
+    assert_eq!(after["items"][1]["duration"], 18);
+    assert_eq!(after["items"][1]["endValue"], json!([120, 64]));
+    assert_eq!(
+        after["items"][0], before["items"][0],
+        "only the edited item changed"
+    );
+}
+
+#[tokio::test]
+async fn stale_revision_recovery() {
+    let (_workspace, server, id) = opened().await;
+    let retitle = json!([{ "kind": "setDisplayNodeProps", "selector": node("n1_view"), "props": { "text": "Title edited concurrently" } }]);
+    let rename = json!([{ "kind": "renameResource", "selector": { "packageId": "main0001", "resourceId": "view0" }, "newName": "RenamedView" }]);
+    server
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": rename }),
+        )
+        .await;
+    // Someone else edits first.
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": retitle }),
+        )
+        .await;
+
+    for tool in [PREFLIGHT, APPLY] {
+        let (envelope, is_error) = server
+            .call(
+                tool,
+                json!({ "sessionId": id, "expectedRevision": 0, "operations": rename }),
+            )
+            .await;
+        assert!(is_error);
+        assert_eq!(envelope["error"]["code"], "stale_write", "{tool}");
+        assert_eq!(envelope["error"]["expectedRevision"], 0);
+        assert_eq!(envelope["error"]["actualRevision"], 1);
+        assert_eq!(envelope["meta"]["revision"], 1);
+        assert_eq!(
+            envelope["meta"]["diagnostics"][0]["remediation"]["kind"],
+            "refresh-and-replan"
+        );
+    }
+    // Refresh, re-plan at the current revision, and both edits survive.
+    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let revision = outline["revision"].as_u64().unwrap();
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": revision, "operations": rename }),
+        )
+        .await;
+    let view = query(&server, &id, json!({ "kind": "resource", "selector": { "packageId": "main0001", "resourceId": "view0" } })).await;
+    assert_eq!(view["name"], "RenamedView");
+    let title = query(
+        &server,
+        &id,
+        json!({ "kind": "displayNode", "selector": node("n1_view") }),
+    )
+    .await;
+    assert_eq!(title["text"], "Title edited concurrently");
+
+    let events = server.ok(EVENTS, json!({ "sessionId": id })).await;
+    let kinds: Vec<&str> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "session.opened",
+            "transaction.applied",
+            "transaction.rejected",
+            "transaction.applied"
+        ]
+    );
+    let rejected = &events["events"][2];
+    assert_eq!(rejected["diagnostics"][0]["code"], "stale_write");
+    let cursor = events["events"][1]["sequence"]
+        .as_u64()
+        .unwrap()
+        .to_string();
+    let later = server
+        .ok(
+            EVENTS,
+            json!({ "sessionId": id, "after": cursor, "limit": 1 }),
+        )
+        .await;
+    assert_eq!(later["events"].as_array().unwrap().len(), 1);
+    assert_eq!(later["events"][0]["kind"], "transaction.rejected");
+    let error = server
+        .err(EVENTS, json!({ "sessionId": id, "after": "not-a-number" }))
+        .await;
+    assert_eq!(error["code"], "event_cursor_invalid");
+}
+
+#[tokio::test]
+async fn compound_edit() {
+    let (_workspace, server, id) = opened().await;
+    let edit = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": node("n1_view"),
+        "props": { "text": "Ready to edit", "position": { "x": 40, "y": 56 } }
+    }]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
+        )
+        .await;
+    assert_eq!(
+        server.ok(VALIDATE, json!({ "sessionId": id })).await["status"],
+        "valid"
+    );
+    let rename = json!([{ "kind": "renameResource", "selector": { "packageId": "main0001", "resourceId": "view0" }, "newName": "RenamedView" }]);
+    let preview = server
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 1, "operations": rename }),
+        )
+        .await;
+    let files: Vec<(String, String)> = preview["impact"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["change"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        files.contains(&("assets/Main/MainView.xml".into(), "removed".into())),
+        "{files:?}"
+    );
+    assert!(
+        files.contains(&("assets/Main/RenamedView.xml".into(), "added".into())),
+        "{files:?}"
+    );
+    assert!(
+        files.contains(&("assets/Main/package.xml".into(), "updated".into())),
+        "{files:?}"
+    );
+    let applied = server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 1, "operations": rename }),
+        )
+        .await;
+    assert_eq!(applied["revision"], 2);
+    assert_eq!(
+        server.ok(VALIDATE, json!({ "sessionId": id })).await["status"],
+        "valid"
+    );
+    let state = server
+        .ok(STATE, json!({ "sessionId": id, "expectedRevision": 2 }))
+        .await;
+    assert!(state.to_string().contains("RenamedView"));
+}
+
+#[tokio::test]
+async fn malformed_batches_are_refused_before_the_backend() {
+    let (_workspace, server, id) = opened().await;
+    for operations in [
+        json!([]),
+        json!([{ "kind": "teleport" }]),
+        json!([{ "kind": "addBranch", "branch": "dev", "surprise": 1 }]),
+        json!([{ "kind": "setDisplayNodeProps", "selector": node("n1_view"), "props": { "sparkle": true } }]),
+    ] {
+        let error = server
+            .err(
+                APPLY,
+                json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+            )
+            .await;
+        assert_eq!(error["code"], "invalid_input", "{operations}");
+    }
+    let error = server
+        .err(APPLY, json!({ "sessionId": id, "operations": [] }))
+        .await;
+    assert_eq!(
+        error["code"], "invalid_input",
+        "expectedRevision is required"
+    );
+    // Nothing changed.
+    assert_eq!(
+        server.ok(GET, json!({ "sessionId": id })).await["revision"],
+        0
+    );
+}
