@@ -49,9 +49,9 @@ fn main() -> Result<()> {
     }
 
     println!(
-        "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | peak RSS |"
+        "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | peak RSS |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for (name, source, probe) in projects {
         let copy = tempfile::tempdir()?;
         copy_tree(&source, copy.path())?;
@@ -60,13 +60,15 @@ fn main() -> Result<()> {
             samples.push(run_once(&host, cache.path(), copy.path(), &probe)?);
         }
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
             ms(samples.median(|s| s.start)),
             ms(samples.median(|s| s.open)),
             ms(samples.median(|s| s.outline)),
             ms(samples.median(|s| s.query)),
             ms(samples.median(|s| s.state)),
             ms(samples.median(|s| s.validate)),
+            ms(samples.median(|s| s.preflight)),
+            ms(samples.median(|s| s.apply)),
             samples
                 .runs
                 .iter()
@@ -115,6 +117,8 @@ struct Sample {
     query: Duration,
     state: Duration,
     validate: Duration,
+    preflight: Duration,
+    apply: Duration,
     peak_rss_kb: u64,
 }
 
@@ -238,6 +242,21 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         "openfairygui_backend_validate_session",
         json!({ "sessionId": id }),
     )?;
+    let edit = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": {
+            "packageId": probe.package_id, "componentResourceId": probe.component_id, "displayNodeId": probe.node_id
+        },
+        "props": { "position": { "x": 12, "y": 34 } }
+    }]);
+    let (_, preflight) = client.call(
+        "openfairygui_backend_preflight_transaction",
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
+    )?;
+    let (_, apply) = client.call(
+        "openfairygui_backend_apply_transaction",
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
+    )?;
     client.call(
         "openfairygui_backend_close_session",
         json!({ "sessionId": id }),
@@ -252,6 +271,8 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         query,
         state,
         validate,
+        preflight,
+        apply,
         peak_rss_kb,
     })
 }
