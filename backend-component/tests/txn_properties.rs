@@ -2,6 +2,9 @@
 //! either apply fully (the same result as applying them one by one) or leave the model
 //! and the revision exactly as they were.
 
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::session::Session;
 use ofgui_backend::txn;

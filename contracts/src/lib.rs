@@ -11,6 +11,7 @@ pub mod api;
 pub mod capabilities;
 pub mod catalog;
 pub mod diagnostics;
+pub mod docs;
 pub mod envelope;
 pub mod error;
 pub mod methods;

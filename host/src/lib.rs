@@ -1,6 +1,6 @@
 //! ofgui-mcp-host: serves FairyGUI projects to AI agents over MCP.
 //!
-//! The host is thin: protocol ([`mcp`]), sandbox ([`sandbox`]), session bookkeeping and
+//! The host is thin: protocol ([`mcp`], with [`resources`] and [`prompts`]), sandbox ([`sandbox`]), session bookkeeping and
 //! limits ([`sessions`], [`service`]). Project semantics live in the backend component,
 //! which [`runtime`] runs with wasmtime, one instance per session.
 
@@ -10,6 +10,8 @@ pub mod envelope;
 pub mod events;
 pub mod input;
 pub mod mcp;
+pub mod prompts;
+pub mod resources;
 pub mod runtime;
 pub mod sandbox;
 pub mod service;

@@ -12,8 +12,10 @@ use ofgui_contracts::methods::{self, Method};
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -22,6 +24,7 @@ use tracing::Instrument;
 use crate::envelope::{self, Call, Envelope, Failure, SessionRef};
 use crate::input;
 use crate::service::Service;
+use crate::{prompts, resources};
 
 /// What the server tells every client at `initialize`.
 const INSTRUCTIONS: &str = "\
@@ -29,9 +32,11 @@ ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed sess
 1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots).
 2. Read openfairygui_backend_get_project_outline for exact ids and the current revision.
 3. Query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
-4. Use openfairygui_backend_read_session_state for the whole model and openfairygui_backend_read_resource_bytes for an asset's bytes (both take expectedRevision; on stale_read re-read the outline, and never retry blindly with a guessed revision; the same holds for stale_write once edits are available).
-5. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
-6. Close the session with openfairygui_backend_close_session when done.";
+4. Use openfairygui_backend_read_session_state for the whole model and openfairygui_backend_read_resource_bytes for an asset's bytes.
+5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session (saving to disk is not served).
+6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_backend_get_events polls session events with a cursor.
+7. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
+8. Close the session with openfairygui_backend_close_session when done.";
 
 /// The MCP handler.
 #[derive(Clone)]
@@ -126,12 +131,18 @@ pub fn warm_up_tools() {
 
 impl ServerHandler for OfguiServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "ofgui-mcp-host",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(INSTRUCTIONS)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "ofgui-mcp-host",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(
@@ -155,5 +166,48 @@ impl ServerHandler for OfguiServer {
             .await;
         tracing::debug!(tool = %request.name, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "tool call");
         Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resources::list()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let contents = resources::read(&self.service, &request.uri).await?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Ok(prompts::get(&request.name)?.into())
     }
 }

@@ -30,3 +30,6 @@ mod cli;
 
 /// Preflight, apply and events: the upstream agent editing tasks.
 mod transactions;
+
+/// Resources (contract documents, session views) and prompts.
+mod resources;

@@ -36,6 +36,16 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
         ],
         "tools are listed in method order"
     );
+    let instructions = info.instructions.as_deref().unwrap_or_default();
+    for token in instructions
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with("openfairygui_backend_"))
+    {
+        assert!(
+            names.contains(&token),
+            "the instructions name {token}, which is not listed"
+        );
+    }
     let capabilities = server.ok(CAPABILITIES, json!({})).await;
     let methods: Vec<String> = serde_json::from_value(capabilities["methods"].clone()).unwrap();
     assert_eq!(

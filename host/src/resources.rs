@@ -1,0 +1,244 @@
+//! MCP resources: the contract as documents (method and operation schemas, diagnostic
+//! guides, the workflow) and read-only views of open sessions.
+//!
+//! Documents are derived from the generated contract, so they are the schemas the server
+//! enforces. Session views return the backend envelope unchanged, so a missing session
+//! reads as an `ok:false` envelope, as a tool call would. An unknown URI is a protocol
+//! error (`resource_not_found`): there is nothing to envelope.
+
+use std::sync::OnceLock;
+
+use ofgui_contracts::catalog::{self, GUIDES};
+use ofgui_contracts::docs;
+use ofgui_contracts::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
+use ofgui_contracts::methods::{self, METHODS};
+use ofgui_contracts::ops::OPERATION_KINDS;
+use rmcp::ErrorData;
+use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
+use serde_json::{Value, json};
+
+use crate::service::Service;
+
+const JSON: &str = "application/json";
+const MARKDOWN: &str = "text/markdown";
+
+const INDEX: &str = "openfairygui://docs/index";
+const WORKFLOW: &str = "openfairygui://docs/workflow";
+const METHOD_CATALOG: &str = "openfairygui://docs/contracts";
+const DIAGNOSTICS: &str = "openfairygui://docs/diagnostics";
+const OPERATIONS: &str = "openfairygui://contracts/operations";
+const CAPABILITIES: &str = "openfairygui://backend/capabilities";
+const SESSION_PREFIX: &str = "openfairygui://backend/session/";
+
+/// The fixed resources, in list order: (uri, name, title, mime type).
+const RESOURCES: &[(&str, &str, &str, &str)] = &[
+    (
+        INDEX,
+        "openfairygui_docs_index",
+        "Documentation index",
+        JSON,
+    ),
+    (
+        WORKFLOW,
+        "openfairygui_docs_workflow",
+        "How to inspect and edit a project",
+        MARKDOWN,
+    ),
+    (
+        METHOD_CATALOG,
+        "openfairygui_docs_contracts",
+        "Methods, their tools and schemas",
+        JSON,
+    ),
+    (
+        DIAGNOSTICS,
+        "openfairygui_diagnostic_catalog",
+        "Every diagnostic code with its owner and remediation",
+        JSON,
+    ),
+    (
+        OPERATIONS,
+        "openfairygui_operation_catalog",
+        "The 41 transaction operations",
+        JSON,
+    ),
+    (
+        CAPABILITIES,
+        "openfairygui_backend_capabilities",
+        "Backend capabilities (the getCapabilities envelope)",
+        JSON,
+    ),
+];
+
+/// The resource templates, in list order: (uri template, name, title).
+const TEMPLATES: &[(&str, &str, &str)] = &[
+    (
+        "openfairygui://docs/methods/{method}",
+        "openfairygui_method_schema",
+        "One method's input and output schema",
+    ),
+    (
+        "openfairygui://docs/diagnostics/{code}",
+        "openfairygui_diagnostic_guide",
+        "One diagnostic code's owner and remediation",
+    ),
+    (
+        "openfairygui://contracts/operations/{kind}",
+        "openfairygui_operation_schema",
+        "One operation kind's JSON Schema",
+    ),
+    (
+        "openfairygui://backend/session/{sessionId}",
+        "openfairygui_backend_session",
+        "An open session (the getSession envelope)",
+    ),
+    (
+        "openfairygui://backend/session/{sessionId}/outline",
+        "openfairygui_backend_session_outline",
+        "An open session's outline (the getProjectOutline envelope)",
+    ),
+];
+
+const WORKFLOW_TEXT: &str = "\
+# Inspecting and editing a FairyGUI project
+
+1. `openfairygui_backend_get_capabilities` says what this server does: the methods it serves,
+   read limits, sandbox and session policy.
+2. `openfairygui_backend_open_session` opens a project directory (or its `.fairy` file) inside
+   the server's allowed roots. One session per project; the session starts at revision 0.
+3. `openfairygui_backend_get_project_outline` lists every package, folder, resource, display
+   node, controller and transition by exact id, with the current revision. Use those ids;
+   never guess one.
+4. `openfairygui_backend_query_entity` reads one entity's full properties;
+   `openfairygui_backend_read_session_state` reads the whole model and
+   `openfairygui_backend_read_resource_bytes` one asset's bytes.
+5. `openfairygui_backend_validate_session` reports what is broken and where.
+6. To edit, write a batch of operations (schemas under `openfairygui://contracts/operations`),
+   preview it with `openfairygui_backend_preflight_transaction`, then send the same input to
+   `openfairygui_backend_apply_transaction` with `expectedRevision` set to the revision you
+   read. A batch applies all or nothing; every problem comes back with its operation index.
+7. On `stale_read` or `stale_write` someone else changed the session: re-read the outline and
+   the entities you rely on, plan again and send the new batch at the new revision. Never
+   retry with a guessed revision.
+8. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected) with a
+   cursor.
+9. Edits live in the session; this server does not save them to disk yet.
+   `openfairygui_backend_close_session` releases the project and discards unsaved edits.
+
+Every result is `{ok, meta, data|error}`. On `ok: false`, read `error.code` and
+`meta.diagnostics[].remediation`; the guide of each code is at
+`openfairygui://docs/diagnostics/{code}`.
+";
+
+/// The fixed resources.
+pub fn list() -> Vec<Resource> {
+    RESOURCES
+        .iter()
+        .map(|(uri, name, title, mime)| {
+            Resource::new(*uri, *name)
+                .with_title(*title)
+                .with_mime_type(*mime)
+        })
+        .collect()
+}
+
+/// The resource templates.
+pub fn templates() -> Vec<ResourceTemplate> {
+    TEMPLATES
+        .iter()
+        .map(|(template, name, title)| {
+            ResourceTemplate::new(*template, *name)
+                .with_title(*title)
+                .with_mime_type(JSON)
+        })
+        .collect()
+}
+
+/// Reads one resource.
+pub async fn read(service: &Service, uri: &str) -> Result<ResourceContents, ErrorData> {
+    let (mime, text) = match uri {
+        INDEX => (JSON, pretty(&index())),
+        WORKFLOW => (MARKDOWN, WORKFLOW_TEXT.to_string()),
+        METHOD_CATALOG => (JSON, pretty(&docs::method_catalog(snapshot()))),
+        DIAGNOSTICS => (JSON, pretty(&docs::diagnostic_catalog())),
+        OPERATIONS => (JSON, pretty(&docs::operation_catalog(snapshot()))),
+        CAPABILITIES => (JSON, backend(service, "getCapabilities", json!({})).await),
+        _ => (JSON, read_template(service, uri).await?),
+    };
+    Ok(ResourceContents::text(text, uri).with_mime_type(mime))
+}
+
+async fn read_template(service: &Service, uri: &str) -> Result<String, ErrorData> {
+    let not_found = || {
+        ErrorData::resource_not_found(
+            format!("No resource {uri}; list the resources and templates for the available URIs."),
+            Some(json!({ "uri": uri })),
+        )
+    };
+    let found = |doc: Option<Value>| doc.map(|doc| pretty(&doc)).ok_or_else(not_found);
+    if let Some(method) = uri.strip_prefix("openfairygui://docs/methods/") {
+        return found(docs::method_doc(snapshot(), method));
+    }
+    if let Some(code) = uri.strip_prefix("openfairygui://docs/diagnostics/") {
+        return found(docs::diagnostic_doc(code));
+    }
+    if let Some(kind) = uri.strip_prefix("openfairygui://contracts/operations/") {
+        return found(docs::operation_schema(snapshot(), kind));
+    }
+    if let Some(rest) = uri.strip_prefix(SESSION_PREFIX) {
+        let (session_id, method) = match rest.strip_suffix("/outline") {
+            Some(session_id) => (session_id, "getProjectOutline"),
+            None => (rest, "getSession"),
+        };
+        if !session_id.is_empty() && !session_id.contains('/') {
+            return Ok(backend(service, method, json!({ "sessionId": session_id })).await);
+        }
+    }
+    Err(not_found())
+}
+
+/// A backend method's envelope, unchanged.
+async fn backend(service: &Service, method: &str, input: Value) -> String {
+    match methods::by_name(method) {
+        Some(method) => service.call(method, input).await.envelope.text,
+        None => String::new(),
+    }
+}
+
+/// Every document, by id and URI.
+fn index() -> Value {
+    let mut documents = vec![
+        json!({ "id": "workflow", "title": "How to inspect and edit a project", "uri": WORKFLOW }),
+        json!({ "id": "contracts", "title": "Methods, their tools and schemas", "uri": METHOD_CATALOG }),
+        json!({ "id": "diagnostics", "title": "Diagnostic catalog", "uri": DIAGNOSTICS }),
+        json!({ "id": "operations", "title": "Operation catalog", "uri": OPERATIONS }),
+    ];
+    documents.extend(METHODS.iter().map(|method| {
+        json!({ "id": format!("methods/{}", method.name), "title": method.title, "uri": docs::method_uri(method.name) })
+    }));
+    documents.extend(OPERATION_KINDS.iter().map(|kind| {
+        json!({ "id": format!("operations/{kind}"), "title": kind, "uri": docs::operation_uri(kind) })
+    }));
+    documents.extend(GUIDES.iter().map(|guide| {
+        json!({ "id": format!("diagnostics/{}", guide.code), "title": guide.code, "uri": catalog::docs_uri(guide.code) })
+    }));
+    json!({
+        "packageVersion": env!("CARGO_PKG_VERSION"),
+        "contractVersion": CONTRACT_VERSION,
+        "capabilitySchemaVersion": CAPABILITY_SCHEMA_VERSION,
+        "contractDigest": snapshot()["digest"],
+        "documents": documents,
+    })
+}
+
+/// The contract snapshot, parsed on first use (resources are read rarely; start-up
+/// should not pay for them).
+fn snapshot() -> &'static Value {
+    static SNAPSHOT: OnceLock<Value> = OnceLock::new();
+    SNAPSHOT
+        .get_or_init(|| serde_json::from_str(ofgui_contracts::CONTRACT_JSON).unwrap_or_default())
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}

@@ -1,0 +1,249 @@
+use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams, ResourceContents};
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+/// Reads a resource and returns its text and mime type; panics on a protocol error.
+async fn read(server: &Server, uri: &str) -> (String, String) {
+    let result = server
+        .client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .unwrap_or_else(|error| panic!("reading {uri}: {error}"));
+    assert_eq!(result.contents.len(), 1, "{uri}");
+    match &result.contents[0] {
+        ResourceContents::TextResourceContents {
+            uri: read_uri,
+            mime_type,
+            text,
+            ..
+        } => {
+            assert_eq!(read_uri, uri);
+            (text.clone(), mime_type.clone().unwrap_or_default())
+        }
+        other => panic!("{uri} is not text: {other:?}"),
+    }
+}
+
+async fn read_json(server: &Server, uri: &str) -> Value {
+    let (text, mime) = read(server, uri).await;
+    assert_eq!(mime, "application/json", "{uri}");
+    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{uri} is not JSON: {error}"))
+}
+
+#[tokio::test]
+async fn every_listed_and_indexed_document_is_readable() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let listed: Vec<String> = server
+        .client
+        .list_all_resources()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|resource| resource.uri.clone())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "openfairygui://docs/index",
+            "openfairygui://docs/workflow",
+            "openfairygui://docs/contracts",
+            "openfairygui://docs/diagnostics",
+            "openfairygui://contracts/operations",
+            "openfairygui://backend/capabilities",
+        ]
+    );
+    for uri in &listed {
+        let (text, _) = read(&server, uri).await;
+        assert!(!text.is_empty(), "{uri} is empty");
+    }
+    let templates: Vec<String> = server
+        .client
+        .list_resource_templates(None)
+        .await
+        .unwrap()
+        .resource_templates
+        .into_iter()
+        .map(|template| template.uri_template.clone())
+        .collect();
+    assert_eq!(templates.len(), 5);
+    assert!(
+        templates.iter().all(|t| !t.contains("events")),
+        "events are polled through the tool, not a resource"
+    );
+
+    let index = read_json(&server, "openfairygui://docs/index").await;
+    let documents = index["documents"].as_array().unwrap();
+    // workflow, contracts, diagnostics, operations; 12 methods; 41 operations; 103 codes.
+    assert_eq!(documents.len(), 4 + 12 + 41 + 103);
+    for document in documents {
+        let uri = document["uri"].as_str().unwrap();
+        let (text, mime) = read(&server, uri).await;
+        if mime == "application/json" {
+            serde_json::from_str::<Value>(&text)
+                .unwrap_or_else(|error| panic!("{uri} is not JSON: {error}"));
+        } else {
+            assert_eq!(mime, "text/markdown", "{uri}");
+        }
+    }
+
+    let capabilities = read_json(&server, "openfairygui://backend/capabilities").await;
+    assert_eq!(capabilities["ok"], true);
+    let advertised_digest =
+        server.tools()[0].meta.as_ref().unwrap()["openfairygui/contractDigest"].clone();
+    assert_eq!(index["contractDigest"], advertised_digest);
+}
+
+#[tokio::test]
+async fn operation_schemas_are_the_enforced_grammar() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let catalog = read_json(&server, "openfairygui://contracts/operations").await;
+    let kinds: Vec<&str> = catalog["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|op| op["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.len(), 41);
+    assert_eq!(kinds[0], "updateProjectSettings");
+    assert_eq!(kinds[40], "removeGear");
+
+    let schema = read_json(
+        &server,
+        "openfairygui://contracts/operations/setDisplayNodeProps",
+    )
+    .await;
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let selector = json!({ "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" });
+    let good = json!({ "kind": "setDisplayNodeProps", "selector": selector, "props": { "position": { "x": 1, "y": 2 } } });
+    assert!(validator.is_valid(&good));
+    let unknown_field =
+        json!({ "kind": "setDisplayNodeProps", "selector": selector, "props": {}, "colour": 1 });
+    assert!(!validator.is_valid(&unknown_field));
+    let other_kind = json!({ "kind": "removeGear", "selector": selector });
+    assert!(!validator.is_valid(&other_kind));
+
+    let method = read_json(&server, "openfairygui://docs/methods/applyTransaction").await;
+    assert_eq!(method["name"], "openfairygui_backend_apply_transaction");
+    assert!(method["inputSchema"]["properties"]["operations"].is_object());
+}
+
+#[tokio::test]
+async fn session_views_are_the_backend_envelopes() {
+    let workspace = Workspace::new();
+    let project = workspace.add("example", &example_project());
+    let server = Server::start(&[workspace.path()]).await;
+
+    let missing = read_json(&server, "openfairygui://backend/session/no-such-session").await;
+    assert_eq!(missing["ok"], false);
+    assert_eq!(missing["error"]["code"], "session_not_found");
+
+    let id = server.open(&project).await;
+    let session = read_json(&server, &format!("openfairygui://backend/session/{id}")).await;
+    assert_eq!(session["ok"], true);
+    assert_eq!(session["data"]["revision"], 0);
+    let outline = read_json(
+        &server,
+        &format!("openfairygui://backend/session/{id}/outline"),
+    )
+    .await;
+    assert_eq!(outline["ok"], true);
+    assert_eq!(outline["data"]["packages"].as_array().unwrap().len(), 2);
+
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+    let closed = read_json(&server, &format!("openfairygui://backend/session/{id}")).await;
+    assert_eq!(closed["error"]["code"], "session_not_found");
+}
+
+#[tokio::test]
+async fn a_failures_docs_uri_resolves_to_its_guide() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let (failure, is_error) = server.call(GET, json!({ "sessionId": "gone" })).await;
+    assert!(is_error);
+    let diagnostic = &failure["meta"]["diagnostics"][0];
+    let guide = read_json(&server, diagnostic["docsUri"].as_str().unwrap()).await;
+    assert_eq!(guide["code"], "session_not_found");
+    assert_eq!(
+        guide["remediation"]["kind"],
+        diagnostic["remediation"]["kind"]
+    );
+}
+
+#[tokio::test]
+async fn unknown_resources_are_protocol_errors_and_the_server_keeps_serving() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    for uri in [
+        "openfairygui://docs/nothing",
+        "openfairygui://docs/methods/saveSession",
+        "openfairygui://docs/methods/",
+        "openfairygui://docs/diagnostics/../../etc/passwd",
+        "openfairygui://contracts/operations/__proto__",
+        "openfairygui://backend/session/",
+        "openfairygui://backend/session/a/b/outline",
+        "file:///etc/passwd",
+    ] {
+        let result = server
+            .client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await;
+        assert!(result.is_err(), "{uri} should not resolve");
+    }
+    server.ok(CAPABILITIES, json!({})).await;
+}
+
+#[tokio::test]
+async fn prompts_name_only_listed_tools_and_no_operation_grammar() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let tool_names: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
+    let prompts = server.client.list_all_prompts().await.unwrap();
+    assert_eq!(prompts.len(), 5);
+    for prompt in &prompts {
+        assert!(
+            prompt.arguments.is_none(),
+            "{} takes no arguments",
+            prompt.name
+        );
+        let result = server
+            .client
+            .get_prompt(GetPromptRequestParams::new(prompt.name.clone()))
+            .await
+            .unwrap();
+        assert_eq!(result.messages.len(), 1);
+        let text = serde_json::to_value(&result.messages[0]).unwrap()["content"]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        for forbidden in ["\"kind\"", "\"selector\"", "setDisplayNodeProps"] {
+            assert!(
+                !text.contains(forbidden),
+                "{} contains {forbidden}",
+                prompt.name
+            );
+        }
+        let named: Vec<&str> = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|word| word.starts_with("openfairygui_backend_"))
+            .collect();
+        assert!(!named.is_empty(), "{} names no tool", prompt.name);
+        for tool in named {
+            assert!(
+                tool_names.contains(&tool),
+                "{} names unlisted {tool}",
+                prompt.name
+            );
+        }
+    }
+    let unknown = server
+        .client
+        .get_prompt(GetPromptRequestParams::new("openfairygui_save_session"))
+        .await;
+    assert!(
+        unknown.is_err(),
+        "saving is not served, so neither is its prompt"
+    );
+}
