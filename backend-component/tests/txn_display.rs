@@ -1839,3 +1839,216 @@ fn refused_batches_change_nothing_whatever_fails() {
         }
     }
 }
+
+// Unity examples: Basics' Demo_Controller and Demo_Text, Guide's GuideLayer.
+const BASICS: &str = "9leh0eyf";
+const DEMO_CONTROLLER: &str = "wa8u2v";
+const DEMO_TEXT: &str = "nz0z1z";
+const GUIDE: &str = "q3l7vvj0";
+const GUIDE_LAYER: &str = "rpol4";
+
+/// The fields of `node` named in `keys`, as one object.
+fn pick(node: &Value, keys: &[&str]) -> Value {
+    Value::Object(
+        keys.iter()
+            .map(|key| (key.to_string(), node[*key].clone()))
+            .collect(),
+    )
+}
+
+const IMAGE_FIELDS: [&str; 6] = [
+    "color",
+    "flip",
+    "fillMethod",
+    "fillOrigin",
+    "fillClockwise",
+    "fillAmount",
+];
+
+#[test]
+fn set_props_retargets_an_image_within_its_package() {
+    let source = unity();
+    let current = node_json(source, BASICS, DEMO_CONTROLLER, "n7");
+    assert_eq!(current["resource"]["resourceId"], "h5p722");
+    let mut snapshot = pick(&current, &IMAGE_FIELDS);
+    snapshot["resource"] = json!({ "resourceId": "wa8u2t" });
+    let project = apply(
+        source,
+        vec![set_props(
+            BASICS,
+            DEMO_CONTROLLER,
+            "n7",
+            json!({ "imageProperties": snapshot }),
+        )],
+    );
+    let DisplayNode::Image(image) = node(component(&project, BASICS, DEMO_CONTROLLER), "n7") else {
+        panic!()
+    };
+    assert_eq!(image.resource.resource_id, "wa8u2t");
+    assert_eq!(
+        serde_json::to_value(&image.resource.package_id).unwrap(),
+        current["resource"]["packageId"].clone(),
+        "a reference into the own package keeps its form"
+    );
+
+    // Nowhere, the wrong kind, another package.
+    for (target, code, path) in [
+        (
+            json!({ "resourceId": "nope00" }),
+            "invalid_resource_reference",
+            "operations[0].props.imageProperties.resource.resourceId",
+        ),
+        (
+            json!({ "resourceId": "hixt1v" }),
+            "invalid_resource_reference",
+            "operations[0].props.imageProperties.resource.resourceId",
+        ),
+        (
+            json!({ "packageId": "y768eypa", "resourceId": "fymi17" }),
+            "unsupported_cross_package_image_ref",
+            "operations[0].props.imageProperties.resource.packageId",
+        ),
+    ] {
+        let mut snapshot = pick(&current, &IMAGE_FIELDS);
+        snapshot["resource"] = target;
+        let failure = refuse(
+            source,
+            vec![set_props(
+                BASICS,
+                DEMO_CONTROLLER,
+                "n7",
+                json!({ "imageProperties": snapshot }),
+            )],
+        );
+        only(&failure, code, path);
+    }
+}
+
+#[test]
+fn set_props_retargets_a_movie_clip_and_its_file_name() {
+    let source = unity();
+    let current = node_json(source, GUIDE, GUIDE_LAYER, "n12");
+    assert_eq!(current["fileName"], "rswcfhd.jta");
+    let mut snapshot = pick(&current, &["playing", "frame", "color"]);
+    snapshot["resource"] = json!({ "resourceId": "rpol3" });
+    let project = apply(
+        source,
+        vec![set_props(
+            GUIDE,
+            GUIDE_LAYER,
+            "n12",
+            json!({ "movieClipProperties": snapshot }),
+        )],
+    );
+    let DisplayNode::MovieClip(clip) = node(component(&project, GUIDE, GUIDE_LAYER), "n12") else {
+        panic!()
+    };
+    assert_eq!(clip.resource.resource_id, "rpol3");
+    assert_eq!(clip.file_name, "quan.jta", "derived from the new resource");
+
+    // A file name alone would point the hint away from the resource.
+    let mut snapshot = pick(&current, &["playing", "frame", "color"]);
+    snapshot["fileName"] = json!("elsewhere.jta");
+    let failure = refuse(
+        source,
+        vec![set_props(
+            GUIDE,
+            GUIDE_LAYER,
+            "n12",
+            json!({ "movieClipProperties": snapshot }),
+        )],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.movieClipProperties.fileName",
+    );
+}
+
+const TEXT_FIELDS: [&str; 22] = [
+    "text",
+    "font",
+    "fontSize",
+    "color",
+    "align",
+    "vAlign",
+    "leading",
+    "letterSpacing",
+    "autoSize",
+    "singleLine",
+    "autoClearText",
+    "outlineSoftness",
+    "underlaySoftness",
+    "ubbEnabled",
+    "underline",
+    "italic",
+    "bold",
+    "strikethrough",
+    "strokeColor",
+    "strokeSize",
+    "shadowColor",
+    "shadowOffset",
+];
+
+#[test]
+fn set_props_edits_the_input_fields_of_text_inputs_only() {
+    let source = unity();
+    let input = json!({
+        "promptText": "Your name", "maxLength": 12, "restrict": "[a-z]",
+        "password": true, "keyboardType": 1
+    });
+    let current = node_json(source, BASICS, DEMO_TEXT, "n22");
+    let mut snapshot = pick(&current, &TEXT_FIELDS);
+    for key in ["demoText", "templateVarsEnabled", "faceDilate"] {
+        snapshot[key] = current[key].clone();
+    }
+    for (key, value) in input.as_object().unwrap() {
+        snapshot[key] = value.clone();
+    }
+    let project = apply(
+        source,
+        vec![set_props(
+            BASICS,
+            DEMO_TEXT,
+            "n22",
+            json!({ "textProperties": snapshot }),
+        )],
+    );
+    let DisplayNode::TextInput(field) = node(component(&project, BASICS, DEMO_TEXT), "n22") else {
+        panic!()
+    };
+    assert_eq!(
+        (
+            field.prompt_text.as_str(),
+            field.max_length.get(),
+            field.restrict.as_str(),
+            field.password,
+            field.keyboard_type
+        ),
+        ("Your name", 12.0, "[a-z]", true, 1)
+    );
+
+    // A plain text node has no input fields.
+    let plain = node_json(source, BASICS, DEMO_TEXT, "n2");
+    let mut snapshot = pick(&plain, &TEXT_FIELDS);
+    for key in ["demoText", "templateVarsEnabled", "faceDilate"] {
+        snapshot[key] = plain[key].clone();
+    }
+    for (key, value) in input.as_object().unwrap() {
+        snapshot[key] = value.clone();
+    }
+    let failure = refuse(
+        source,
+        vec![set_props(
+            BASICS,
+            DEMO_TEXT,
+            "n2",
+            json!({ "textProperties": snapshot }),
+        )],
+    );
+    only(
+        &failure,
+        "unsupported_display_node_field",
+        "operations[0].props.textProperties",
+    );
+}

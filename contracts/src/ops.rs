@@ -16,7 +16,7 @@ use crate::uam::{
     ComponentProperties, ComponentResource, Controller, DisplayNode, Gear, GraphProperties,
     GroupProperties, ImageProperties, ImageResourceProperties, InstanceProperties, ListProperties,
     Loader3DProperties, LoaderProperties, MovieClipProperties, PackagePublish, PlainTextExtras,
-    Point, ResourceFolder, Size, TextProperties, Transition, TreeExtras, UamResource,
+    Point, ResourceFolder, ResourceRef, Size, TextProperties, Transition, TreeExtras, UamResource,
 };
 
 /// Most operations one batch may hold.
@@ -88,12 +88,43 @@ contract! {
     }
 
     /// Text fields of a text node snapshot; the plain-text fields apply to text and text
-    /// input nodes.
+    /// input nodes, the input fields to text input nodes only.
     pub struct TextPropertiesUpdate {
         #[serde(flatten)]
         pub text: TextProperties,
         #[serde(flatten)]
         pub plain: Option<PlainTextExtras>,
+        #[serde(flatten)]
+        pub input: Option<TextInputExtras>,
+    }
+
+    /// The fields only a text input node has; all five together, or none to keep them.
+    pub struct TextInputExtras {
+        pub prompt_text: String,
+        pub max_length: Num,
+        pub restrict: String,
+        pub password: bool,
+        pub keyboard_type: i32,
+    }
+
+    /// An image node's snapshot; `resource`, when given, retargets the node to another
+    /// image of its own package.
+    pub struct ImagePropertiesUpdate {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub resource: Option<ResourceRef>,
+        #[serde(flatten)]
+        pub image: ImageProperties,
+    }
+
+    /// A movie clip node's snapshot; `resource` (and its `fileName` hint), when given,
+    /// retarget the node to another movie clip.
+    pub struct MovieClipPropertiesUpdate {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub resource: Option<ResourceRef>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub file_name: Option<String>,
+        #[serde(flatten)]
+        pub clip: MovieClipProperties,
     }
 
     /// List fields of a list snapshot; the tree fields apply to trees.
@@ -164,9 +195,9 @@ contract! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub text_properties: Option<TextPropertiesUpdate>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub image_properties: Option<ImageProperties>,
+        pub image_properties: Option<ImagePropertiesUpdate>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub movie_clip_properties: Option<MovieClipProperties>,
+        pub movie_clip_properties: Option<MovieClipPropertiesUpdate>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub graph_properties: Option<GraphProperties>,
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -22,6 +22,7 @@ use ofgui_contracts::uam::{
     TreeExtras, UamProject, UamResource,
 };
 
+use super::folders::{file_name_of, resource_folder};
 use super::gears;
 use super::{Issue, Op, Workspace};
 
@@ -127,7 +128,7 @@ pub(super) fn set_props(
     }
 
     let mut updated = node.clone();
-    apply_props(&mut updated, props);
+    apply_props(&mut updated, props, workspace.project(), &owner);
     if serde_json::to_value(&updated).ok() == serde_json::to_value(node).ok() {
         return Err(vec![
             at.issue(
@@ -340,6 +341,25 @@ fn resolve<'p>(
         .iter()
         .find(|resource| resource.id() == resource_id)
         .map(|resource| resource.as_ref())
+}
+
+/// The reference after retargeting `current` to `wanted`. A reference into the owning
+/// package keeps the form the node already had (`pkg` written or not), so retargeting
+/// changes only the resource id.
+fn retarget(current: &ResourceRef, wanted: &ResourceRef, owner: &str) -> ResourceRef {
+    let is_own = |id: Option<&str>| id.is_none_or(|id| id.is_empty() || id == owner);
+    let package_id =
+        if is_own(wanted.package_id.as_deref()) && is_own(current.package_id.as_deref()) {
+            current.package_id.clone()
+        } else if is_own(wanted.package_id.as_deref()) {
+            None
+        } else {
+            wanted.package_id.clone()
+        };
+    ResourceRef {
+        package_id,
+        resource_id: wanted.resource_id.clone(),
+    }
 }
 
 /// An empty or absent `packageId` becomes the owning package.
@@ -791,7 +811,7 @@ fn check_snapshots(
                         c.node_id
                     ),
                 ),
-                (None, "text" | "textInput") => c.payload(
+                (None, "text" | "textInput") if update.input.is_none() => c.payload(
                     "textProperties",
                     format!(
                         "textProperties of a {kind} node is a complete snapshot: add demoText, templateVarsEnabled and faceDilate (read the node's current values with queryEntity)."
@@ -799,11 +819,33 @@ fn check_snapshots(
                 ),
                 _ => {}
             }
+            match (&update.input, kind) {
+                (Some(input), "textInput") => {
+                    c.int_min("textProperties.maxLength", input.max_length.get(), 0.0);
+                    c.int_min(
+                        "textProperties.keyboardType",
+                        f64::from(input.keyboard_type),
+                        0.0,
+                    );
+                }
+                (Some(_), _) => c.fail(
+                    "unsupported_display_node_field",
+                    "textProperties",
+                    format!(
+                        "Node {} is a {kind} node; promptText, maxLength, restrict, password and keyboardType belong to textInput nodes only. Remove them from textProperties.",
+                        c.node_id
+                    ),
+                ),
+                (None, _) => {}
+            }
         }
     }
-    if let Some(image) = &props.image_properties {
+    if let Some(update) = &props.image_properties {
         if kind == "image" {
-            check_image(c, "imageProperties.", image);
+            check_image(c, "imageProperties.", &update.image);
+            if let Some(resource) = &update.resource {
+                check_image_ref(c, project, owner, "imageProperties.", resource);
+            }
         } else {
             wrong(
                 c,
@@ -813,9 +855,27 @@ fn check_snapshots(
             );
         }
     }
-    if let Some(clip) = &props.movie_clip_properties {
+    if let Some(update) = &props.movie_clip_properties {
         if kind == "movieClip" {
-            check_movie_clip(c, "movieClipProperties.", clip);
+            check_movie_clip(c, "movieClipProperties.", &update.clip);
+            match (&update.resource, &update.file_name) {
+                (Some(resource), _) => check_resource(
+                    c,
+                    project,
+                    owner,
+                    "movieClipProperties.",
+                    resource,
+                    "movieClip",
+                ),
+                (None, Some(_)) => c.payload(
+                    "movieClipProperties.fileName",
+                    format!(
+                        "movieClipProperties.fileName names the file of the clip's resource; send it only together with resource, when retargeting node {}.",
+                        c.node_id
+                    ),
+                ),
+                (None, None) => {}
+            }
         } else {
             wrong(
                 c,
@@ -927,19 +987,7 @@ fn check_node_kind(
 ) {
     match node {
         DisplayNode::Image(n) => {
-            let package_id = n.resource.package_id.as_deref().unwrap_or_default();
-            if !package_id.is_empty() && package_id != owner {
-                c.fail(
-                    "unsupported_cross_package_image_ref",
-                    "resource.packageId",
-                    format!(
-                        "Image node {} points into package {package_id}, but an image node may only show an image of its own package {owner}; set resource.packageId to '' or {owner}, or show the image through a loader with a ui:// url.",
-                        c.node_id
-                    ),
-                );
-            } else {
-                check_resource(c, project, owner, &n.resource, "image");
-            }
+            check_image_ref(c, project, owner, "", &n.resource);
             check_image(c, "", &n.props);
         }
         DisplayNode::Text(n) => check_text(c, "", &n.text),
@@ -981,7 +1029,7 @@ fn check_node_kind(
         DisplayNode::Loader(n) => check_loader(c, "", &n.props),
         DisplayNode::Loader3D(n) => check_loader3d(c, "", &n.props),
         DisplayNode::MovieClip(n) => {
-            check_resource(c, project, owner, &n.resource, "movieClip");
+            check_resource(c, project, owner, "", &n.resource, "movieClip");
             check_movie_clip(c, "", &n.props);
         }
         DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
@@ -994,11 +1042,35 @@ fn check_node_kind(
     }
 }
 
+/// An image node shows an image of its own package.
+fn check_image_ref(
+    c: &mut Checker<'_, '_>,
+    project: &UamProject,
+    owner: &str,
+    at: &str,
+    resource: &ResourceRef,
+) {
+    let package_id = resource.package_id.as_deref().unwrap_or_default();
+    if !package_id.is_empty() && package_id != owner {
+        c.fail(
+            "unsupported_cross_package_image_ref",
+            &format!("{at}resource.packageId"),
+            format!(
+                "Image node {} points into package {package_id}, but an image node may only show an image of its own package {owner}; set resource.packageId to '' or {owner}, or show the image through a loader with a ui:// url.",
+                c.node_id
+            ),
+        );
+    } else {
+        check_resource(c, project, owner, at, resource, "image");
+    }
+}
+
 /// An image or movie clip node's resource must exist now and be of that kind.
 fn check_resource(
     c: &mut Checker<'_, '_>,
     project: &UamProject,
     owner: &str,
+    at: &str,
     resource: &ResourceRef,
     kind: &str,
 ) {
@@ -1021,7 +1093,7 @@ fn check_resource(
     };
     c.fail(
         "invalid_resource_reference",
-        "resource.resourceId",
+        &format!("{at}resource.resourceId"),
         format!(
             "Node {} shows {problem}; point resource at an existing {kind} resource (add it first with addResource if needed).",
             c.node_id
@@ -1626,7 +1698,12 @@ fn check_title_control(c: &mut Checker<'_, '_>, node: &TitleControlNode) {
 
 // ------------------------------------------------------------------ applying props
 
-fn apply_props(node: &mut DisplayNode, props: &DisplayNodePropsUpdate) {
+fn apply_props(
+    node: &mut DisplayNode,
+    props: &DisplayNodePropsUpdate,
+    project: &UamProject,
+    owner: &str,
+) {
     let base = base_mut(node);
     if let Some(v) = &props.position {
         base.position = v.clone();
@@ -1726,22 +1803,50 @@ fn apply_props(node: &mut DisplayNode, props: &DisplayNodePropsUpdate) {
             }
         }
         DisplayNode::TextInput(n) => {
-            if let Some(plain) = props
-                .text_properties
-                .as_ref()
-                .and_then(|u| u.plain.as_ref())
-            {
-                n.plain = plain.clone();
+            if let Some(update) = &props.text_properties {
+                if let Some(plain) = &update.plain {
+                    n.plain = plain.clone();
+                }
+                if let Some(input) = &update.input {
+                    n.prompt_text = input.prompt_text.clone();
+                    n.max_length = input.max_length;
+                    n.restrict = input.restrict.clone();
+                    n.password = input.password;
+                    n.keyboard_type = input.keyboard_type;
+                }
             }
         }
         DisplayNode::Image(n) => {
             if let Some(v) = &props.image_properties {
-                n.props = v.clone();
+                if let Some(resource) = &v.resource {
+                    n.resource = retarget(&n.resource, resource, owner);
+                }
+                n.props = v.image.clone();
             }
         }
         DisplayNode::MovieClip(n) => {
             if let Some(v) = &props.movie_clip_properties {
-                n.props = v.clone();
+                if let Some(resource) = &v.resource {
+                    n.resource = retarget(&n.resource, resource, owner);
+                    n.file_name = match (
+                        &v.file_name,
+                        resolve(
+                            project,
+                            owner,
+                            resource.package_id.as_deref(),
+                            &resource.resource_id,
+                        ),
+                    ) {
+                        (Some(file_name), _) => file_name.clone(),
+                        (None, Some(target)) => format!(
+                            "{}{}",
+                            resource_folder(target).trim_start_matches('/'),
+                            file_name_of(target)
+                        ),
+                        (None, None) => n.file_name.clone(),
+                    };
+                }
+                n.props = v.clip.clone();
             }
         }
         DisplayNode::Graph(n) => {
