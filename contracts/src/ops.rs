@@ -68,9 +68,16 @@ contract! {
 
     /// A package's compression and publish settings, replaced as a whole.
     pub struct PackageSettings {
-        #[serde(rename = "compressPNG")]
+        // Each key is required (null is a value): a missing key must not silently clear a
+        // setting of a snapshot that replaces the whole.
+        #[serde(rename = "compressPNG", deserialize_with = "Option::deserialize")]
+        #[cfg_attr(feature = "schema", schemars(required, schema_with = "nullable::<bool>"))]
         pub compress_png: Option<bool>,
+        #[serde(deserialize_with = "Option::deserialize")]
+        #[cfg_attr(feature = "schema", schemars(required, schema_with = "nullable::<Num>"))]
         pub jpeg_quality: Option<Num>,
+        #[serde(deserialize_with = "Option::deserialize")]
+        #[cfg_attr(feature = "schema", schemars(required, schema_with = "nullable::<PackagePublish>"))]
         pub publish: Option<PackagePublish>,
     }
 
@@ -528,6 +535,15 @@ pub struct AssetInput {
     pub source_bytes: Option<Vec<u8>>,
 }
 
+/// The schema of a field that must be present but may be `null` (schemars treats a
+/// required `Option` as non-null).
+#[cfg(feature = "schema")]
+fn nullable<T: schemars::JsonSchema>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    generator.subschema_for::<Option<T>>()
+}
+
 /// Distinguishes an explicit `null` (Some(None)) from an absent field (None).
 fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
 where
@@ -701,6 +717,18 @@ mod tests {
         assert_eq!(op.kind(), "setDisplayNodeProps");
         let back = serde_json::to_value(&op).unwrap();
         assert_eq!(back["props"]["position"], json!({ "x": 40, "y": 56 }));
+    }
+
+    #[test]
+    fn package_settings_need_every_key_but_take_null() {
+        let op = |settings: Value| {
+            serde_json::from_value::<Operation>(json!({
+                "kind": "updatePackageSettings", "selector": { "packageId": "p" }, "settings": settings
+            }))
+        };
+        assert!(op(json!({ "compressPNG": null, "jpegQuality": null, "publish": null })).is_ok());
+        let missing = op(json!({ "jpegQuality": 80, "publish": null })).unwrap_err();
+        assert!(missing.to_string().contains("compressPNG"), "{missing}");
     }
 
     #[test]

@@ -103,14 +103,18 @@ impl Service {
                     return;
                 };
                 for session in service.registry.idle(timeout) {
-                    service.expire(&session).await;
+                    service.expire(&session, timeout).await;
                 }
             }
         });
     }
 
-    async fn expire(&self, session: &Arc<Session>) {
+    async fn expire(&self, session: &Arc<Session>, timeout: Duration) {
         let mut slot = session.instance.lock().await;
+        // A call may have run (or started) while this waited for the lock.
+        if session.idle_for() < timeout {
+            return;
+        }
         let dirty = match slot.as_mut() {
             Some(instance) => instance
                 .status()
@@ -432,6 +436,8 @@ impl Service {
         };
         let started = std::time::Instant::now();
         let result = body(&session, instance).await;
+        // Idle time counts from the end of the last call, not its start.
+        session.touch();
         tracing::debug!(session = %session.id, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "backend call");
         match result {
             Ok(result) => Ok(result),
@@ -660,6 +666,9 @@ fn validation_diagnostics(report: &Value) -> Vec<BackendDiagnostic> {
 /// Parses a backend JSON result and picks its revision for `meta`.
 fn json_with_revision(text: String) -> Result<(Data, Option<u64>), CallError> {
     let data = Data::parsed(text);
-    let revision = data.value.get("revision").and_then(Value::as_u64);
+    // A preview reports the revision it was computed at as `baseRevision`.
+    let revision = ["revision", "baseRevision"]
+        .iter()
+        .find_map(|key| data.value.get(key).and_then(Value::as_u64));
     Ok((data, revision))
 }

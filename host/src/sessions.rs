@@ -20,7 +20,7 @@ impl Session {
         *lock(&self.last_used) = Instant::now();
     }
 
-    fn idle_for(&self) -> Duration {
+    pub fn idle_for(&self) -> Duration {
         lock(&self.last_used).elapsed()
     }
 }

@@ -63,7 +63,17 @@ async fn edit_display_node() {
         preview["impact"]["files"],
         json!([{ "path": "assets/Main/MainView.xml", "kind": "file", "change": "updated" }])
     );
-    // The preview changed nothing.
+    let (envelope, _) = server
+        .call(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    assert_eq!(
+        envelope["meta"]["revision"], 0,
+        "a preview reports the revision it was computed at"
+    );
+    // The previews changed nothing.
     let session = server.ok(GET, json!({ "sessionId": id })).await;
     assert_eq!(
         (session["revision"].clone(), session["dirty"].clone()),
