@@ -1083,6 +1083,25 @@ fn detaching_a_group_with_members_fails_on_the_final_state() {
         assert_eq!(found.op_index, 0);
         assert!(found.message.contains("n2_n3qd"), "{}", found.message);
     }
+    // A later edit elsewhere does not take the blame: the detach broke the members.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "detachDisplayNode", "selector": node_sel(PULL, FOOTER, "n2_n3qd") }),
+            set_props(PULL, HEADER, "n3_n3qd", json!({ "alpha": 0.5 })),
+        ],
+    );
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    for found in &failure.issues {
+        assert_eq!(
+            (found.code, found.op_index, found.path.as_str()),
+            (
+                "invalid_group_reference",
+                0,
+                "operations[0].selector.displayNodeId"
+            )
+        );
+    }
     // Members may leave the group first; then the group can go.
     let project = apply(
         source,

@@ -3,7 +3,8 @@
 //!
 //! The model findings of the changed scope are compared before and after; only findings
 //! the batch introduced count, so legacy problems of a project never block an edit. A new
-//! finding about something a removal or move asked to watch gets that operation's code.
+//! finding about something a removal or move asked to watch gets that operation's code;
+//! any other is blamed on the last operation that changed the finding's component.
 
 use std::collections::HashSet;
 
@@ -49,13 +50,37 @@ pub(super) fn check(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issue> 
         .collect();
     introduced
         .iter()
-        .map(|finding| classify(finding, &workspace.finals, workspace.last_op_issue()))
+        .map(|finding| {
+            // Blame the last operation that changed the finding's component, if any did.
+            let editor = finding
+                .package_id
+                .clone()
+                .zip(finding.resource_id.clone())
+                .and_then(|key| workspace.editors.get(&key).cloned());
+            let fallback = editor.unwrap_or_else(|| workspace.last_op_issue());
+            classify(finding, &workspace.finals, fallback)
+        })
         .collect()
+}
+
+/// Whether `text` names `id` as a whole word (node ids like `n1` are prefixes of `n12`).
+fn names_word(text: &str, id: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(id).any(|(start, _)| {
+        let before = text[..start].chars().next_back();
+        let after = text[start + id.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
 }
 
 /// Gives an introduced finding the code of the operation that caused it.
 fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue) -> Issue {
     let mentions = |id: &str| finding.message.contains(id);
+    let code = match finding.code {
+        ProjectDiagnosticCode::DanglingResourceReference => "invalid_resource_reference",
+        _ if finding.path.ends_with(".group") => "invalid_group_reference",
+        _ => "invalid_resource_payload",
+    };
     for check in finals {
         let (at, code) = match check {
             FinalCheck::PackageUnreferenced { at, package_id } if mentions(package_id) => {
@@ -72,15 +97,21 @@ fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue)
             } if finding.resource_id.as_deref() == Some(component_id.as_str()) => {
                 (at, "component_has_package_dependencies")
             }
+            FinalCheck::NodeRemoved {
+                at,
+                package_id,
+                component_id,
+                node_id,
+            } if finding.package_id.as_deref() == Some(package_id.as_str())
+                && finding.resource_id.as_deref() == Some(component_id.as_str())
+                && names_word(&finding.message, node_id) =>
+            {
+                (at, code)
+            }
             _ => continue,
         };
         return located(at.clone(), code, finding);
     }
-    let code = match finding.code {
-        ProjectDiagnosticCode::DanglingResourceReference => "invalid_resource_reference",
-        _ if finding.path.ends_with(".group") => "invalid_group_reference",
-        _ => "invalid_resource_payload",
-    };
     located(fallback, code, finding)
 }
 

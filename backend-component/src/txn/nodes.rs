@@ -24,6 +24,7 @@ use ofgui_contracts::uam::{
 
 use super::folders::{file_name_of, resource_folder};
 use super::gears;
+use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
 
 /// Node kinds the text fields apply to.
@@ -279,6 +280,12 @@ pub(super) fn detach(
         .find_node(at, &op.selector)
         .map_err(|issue| vec![issue])?;
     edit(workspace, at, p, r)?.display_list.remove(n);
+    workspace.check_at_end(FinalCheck::NodeRemoved {
+        at: at.issue("", "selector.displayNodeId", ""),
+        package_id: op.selector.package_id.clone(),
+        component_id: op.selector.component_resource_id.clone(),
+        node_id: op.selector.display_node_id.clone(),
+    });
     Ok(())
 }
 

@@ -120,6 +120,13 @@ pub enum FinalCheck {
         package_id: String,
         component_id: String,
     },
+    /// A detached node; what still names it is blamed on the detach.
+    NodeRemoved {
+        at: Issue,
+        package_id: String,
+        component_id: String,
+        node_id: String,
+    },
 }
 
 /// Which parts of the project the batch changed, for the final reference checks.
@@ -140,6 +147,8 @@ pub struct Workspace<'a> {
     pub(super) finals: Vec<FinalCheck>,
     /// The operation running now, to blame for findings only the final state shows.
     current: Option<Issue>,
+    /// The last operation that changed each component, by `(packageId, componentId)`.
+    pub(super) editors: BTreeMap<(String, String), Issue>,
 }
 
 impl<'a> Workspace<'a> {
@@ -152,6 +161,7 @@ impl<'a> Workspace<'a> {
             scope: Scope::default(),
             finals: Vec::new(),
             current: None,
+            editors: BTreeMap::new(),
         }
     }
 
@@ -217,6 +227,9 @@ impl<'a> Workspace<'a> {
             package.id.clone(),
             package.resources[resource].id().to_string(),
         );
+        if let Some(current) = &self.current {
+            self.editors.insert(key.clone(), current.clone());
+        }
         self.scope.components.insert(key);
         match Arc::make_mut(&mut package.resources[resource]) {
             UamResource::Component(component) => Some(&mut component.component),
