@@ -941,6 +941,53 @@ fn remove_package_is_refused_while_referenced_at_the_end_of_the_batch() {
     assert_eq!(package(&applied.project, GESTURE).resources.len(), 1);
 }
 
+#[test]
+fn an_instance_may_be_attached_before_its_component_is_added() {
+    let source = unity();
+    let project = &source.project;
+    let mut copy = component_json(project, JOYSTICK, "q9do18");
+    copy["id"] = json!("new01");
+    copy["name"] = json!("circle2");
+    let mut node = serde_json::to_value(
+        resource(project, JOYSTICK, "iitt1")
+            .component()
+            .expect("component")
+            .display_list
+            .iter()
+            .find(|n| n.id() == "n4")
+            .expect("node n4"),
+    )
+    .expect("serializes");
+    node["id"] = json!("n99");
+    node["name"] = json!("n99");
+    node["gears"] = json!([]);
+    node["relations"] = json!([]);
+    node["resource"] = json!({ "resourceId": "new01" });
+    let attach = json!({
+        "kind": "attachDisplayNode",
+        "selector": { "packageId": JOYSTICK, "componentResourceId": "iitt1" },
+        "atIndex": 0,
+        "node": node
+    });
+    // The reference is judged on the final state: the component arrives later.
+    let applied = apply(
+        source,
+        vec![attach.clone(), add_component(JOYSTICK, copy, 0)],
+    );
+    let main = resource(&applied.project, JOYSTICK, "iitt1")
+        .component()
+        .expect("component");
+    assert_eq!(main.display_list[0].id(), "n99");
+
+    // If it never arrives, the attach is blamed with the spec's code.
+    let failure = fail(source, vec![attach]);
+    only(
+        &failure,
+        "invalid_component_reference",
+        "operations[0].node.resource.resourceId",
+    );
+}
+
 // ---------------------------------------------------------------- addComponent
 
 #[test]

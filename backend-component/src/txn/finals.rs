@@ -97,6 +97,17 @@ fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue)
             } if finding.resource_id.as_deref() == Some(component_id.as_str()) => {
                 (at, "component_has_package_dependencies")
             }
+            FinalCheck::ComponentAttached {
+                at,
+                package_id,
+                component_id,
+                node_id,
+            } if finding.package_id.as_deref() == Some(package_id.as_str())
+                && finding.resource_id.as_deref() == Some(component_id.as_str())
+                && finding.node_id.as_deref() == Some(node_id.as_str()) =>
+            {
+                (at, "invalid_component_reference")
+            }
             FinalCheck::NodeRemoved {
                 at,
                 package_id,

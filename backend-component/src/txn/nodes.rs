@@ -258,6 +258,14 @@ pub(super) fn attach(
     if !c.issues.is_empty() {
         return Err(c.issues);
     }
+    for field in std::mem::take(&mut c.deferred) {
+        workspace.check_at_end(FinalCheck::ComponentAttached {
+            at: at.issue("", &format!("node.{field}"), ""),
+            package_id: owner.clone(),
+            component_id: component_id.to_string(),
+            node_id: node.id().to_string(),
+        });
+    }
 
     let mut node = node.clone();
     match &mut node {
@@ -466,6 +474,9 @@ pub(super) struct Checker<'c, 'o> {
     node_kind: &'static str,
     node_id: String,
     pub(super) issues: Vec<Issue>,
+    /// Component references that do not resolve yet, by field: an earlier or later
+    /// operation of the batch may add the package or component, so the final state judges.
+    deferred: Vec<String>,
 }
 
 impl<'c, 'o> Checker<'c, 'o> {
@@ -476,6 +487,7 @@ impl<'c, 'o> Checker<'c, 'o> {
             node_kind,
             node_id: node_id.to_string(),
             issues: Vec::new(),
+            deferred: Vec::new(),
         }
     }
 
@@ -1121,18 +1133,14 @@ fn check_component_ref(
 ) {
     let package_id = package_id.filter(|id| !id.is_empty()).unwrap_or(owner);
     if !project.packages.iter().any(|p| p.id == package_id) {
-        c.fail(
-            "invalid_component_reference",
-            package_sub,
-            format!(
-                "Node {} references package {package_id}, which does not exist; use '' for the owning package {owner} or an existing package id.",
-                c.node_id
-            ),
-        );
+        c.deferred.push(package_sub.to_string());
         return;
     }
     let problem = match resolve(project, owner, Some(package_id), resource_id) {
-        None => format!("package {package_id} has no resource {resource_id}"),
+        None => {
+            c.deferred.push(resource_sub.to_string());
+            return;
+        }
         Some(found) if found.kind() != "component" => format!(
             "resource {resource_id} of package {package_id} is a {}, not a component",
             found.kind()

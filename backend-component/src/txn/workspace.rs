@@ -120,6 +120,14 @@ pub enum FinalCheck {
         package_id: String,
         component_id: String,
     },
+    /// An attached component instance whose component did not exist yet; it must exist
+    /// at the end of the batch (`invalid_component_reference`).
+    ComponentAttached {
+        at: Issue,
+        package_id: String,
+        component_id: String,
+        node_id: String,
+    },
     /// A detached node; what still names it is blamed on the detach.
     NodeRemoved {
         at: Issue,
