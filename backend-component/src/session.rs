@@ -313,9 +313,10 @@ impl Session {
 }
 
 /// Most entries (entities plus files) a preview may list.
-const PREVIEW_MAX_ENTRIES: usize = 2000;
+const PREVIEW_MAX_ENTRIES: usize =
+    ofgui_contracts::capabilities::PREVIEW_LIMITS.max_entries as usize;
 /// Largest serialized preview.
-const PREVIEW_MAX_BYTES: usize = 262_144;
+const PREVIEW_MAX_BYTES: usize = ofgui_contracts::capabilities::PREVIEW_LIMITS.max_bytes as usize;
 
 /// A refused write: the error and the diagnostics that explain it.
 #[derive(Debug)]

@@ -20,6 +20,68 @@ pub const SESSION_STATE_LIMITS: ReadLimits = ReadLimits {
 };
 /// Largest primary file `readResourceBytes` returns.
 pub const RESOURCE_BYTES_MAX: u64 = 1_048_576;
+/// Budget of a `preflightTransaction` impact.
+pub const PREVIEW_LIMITS: PreviewLimits = PreviewLimits {
+    max_bytes: 262_144,
+    max_entries: 2000,
+};
+/// Events kept per session; older ones expire (`cursorExpired`).
+pub const EVENT_RETENTION: u32 = 1000;
+
+/// Size limits of a transaction preview.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PreviewLimits {
+    pub max_bytes: u64,
+    /// Entities plus files.
+    pub max_entries: u64,
+}
+
+/// How `preflightTransaction` previews a batch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PreflightCapability {
+    /// `execute-and-discard`: the real operations run on a copy that is thrown away.
+    pub mode: String,
+    pub reserves_revision: bool,
+    /// `model-diff`: the impact is the difference between the model before and after.
+    pub impact: String,
+    pub limits: PreviewLimits,
+}
+
+/// What transactions can change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransactionScope {
+    pub resource_kinds: Vec<String>,
+    pub node_kinds: Vec<String>,
+    pub gear_kinds: Vec<String>,
+}
+
+/// Event polling.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventsCapability {
+    pub polling: bool,
+    pub subscriptions: bool,
+    pub retention_limit: u32,
+    /// `runtime`: one sequence counter shared by every session of this server.
+    pub sequence_scope: String,
+}
+
+/// How the contract may change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CompatibilityPolicy {
+    pub incompatible_change: String,
+    pub capability_schema_change: String,
+    pub additive_change: String,
+}
 
 /// Size limits of a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,7 +139,7 @@ pub struct ReadCapabilities {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuthoringCapabilities {
-    pub preflight_transaction: bool,
+    pub preflight_transaction: PreflightCapability,
     pub apply_transaction: bool,
     pub save_session: bool,
     pub materialize_session: bool,
@@ -87,6 +149,8 @@ pub struct AuthoringCapabilities {
     pub node_kinds: Vec<String>,
     /// Gear kinds the reader models.
     pub gear_kinds: Vec<String>,
+    /// What transactions can change (every kind the reader models).
+    pub transaction_scope: TransactionScope,
     /// Features this backend does not offer.
     pub unsupported: Vec<String>,
 }
@@ -128,8 +192,13 @@ pub struct RuntimeCapabilities {
     pub in_process_locking: bool,
     /// Cross-process advisory lock files.
     pub advisory_locking: bool,
+    /// Saves are coordinated with the session lock (no: saving is not served).
+    pub coordinated_save: bool,
+    /// Saves replace the project atomically (no: saving is not served).
+    pub atomic_save: bool,
     pub stale_revision_protection: bool,
     pub path_policy: PathPolicy,
+    pub events: EventsCapability,
 }
 
 /// The capability snapshot.
@@ -146,6 +215,7 @@ pub struct Capabilities {
     pub authoring: AuthoringCapabilities,
     pub artifact: ArtifactCapabilities,
     pub runtime: RuntimeCapabilities,
+    pub compatibility_policy: CompatibilityPolicy,
 }
 
 /// Settings of a running server that capabilities report.
@@ -196,13 +266,23 @@ impl Capabilities {
                 },
             },
             authoring: AuthoringCapabilities {
-                preflight_transaction: true,
+                preflight_transaction: PreflightCapability {
+                    mode: "execute-and-discard".into(),
+                    reserves_revision: false,
+                    impact: "model-diff".into(),
+                    limits: PREVIEW_LIMITS,
+                },
                 apply_transaction: true,
                 save_session: false,
                 materialize_session: false,
                 resource_kinds: strings(&RESOURCE_KINDS),
                 node_kinds: strings(&NODE_KINDS),
                 gear_kinds: strings(&GEAR_KINDS),
+                transaction_scope: TransactionScope {
+                    resource_kinds: strings(&RESOURCE_KINDS),
+                    node_kinds: strings(&NODE_KINDS),
+                    gear_kinds: strings(&GEAR_KINDS),
+                },
                 unsupported: strings(&["artifact.publish", "artifact.restore"]),
             },
             artifact: ArtifactCapabilities {
@@ -215,6 +295,8 @@ impl Capabilities {
                 idle_session_timeout_ms: settings.idle_session_timeout_ms,
                 in_process_locking: true,
                 advisory_locking: false,
+                coordinated_save: false,
+                atomic_save: false,
                 stale_revision_protection: true,
                 path_policy: PathPolicy {
                     canonicalization: "realpath+normalized".into(),
@@ -223,6 +305,17 @@ impl Capabilities {
                     workspace_boundary: "project-root-only".into(),
                     sandbox: "wasi-preopen".into(),
                 },
+                events: EventsCapability {
+                    polling: true,
+                    subscriptions: false,
+                    retention_limit: EVENT_RETENTION,
+                    sequence_scope: "runtime".into(),
+                },
+            },
+            compatibility_policy: CompatibilityPolicy {
+                incompatible_change: "requires contractVersion bump".into(),
+                capability_schema_change: "requires capabilitySchemaVersion bump".into(),
+                additive_change: "allowed without breaking existing consumers".into(),
             },
         }
     }

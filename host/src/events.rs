@@ -13,7 +13,7 @@ use ofgui_contracts::error::BackendError;
 use serde_json::Value;
 
 /// Events kept per session.
-pub const RETENTION: usize = 1000;
+pub const RETENTION: usize = ofgui_contracts::capabilities::EVENT_RETENTION as usize;
 
 #[derive(Default)]
 struct Log {

@@ -47,6 +47,22 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
         );
     }
     let capabilities = server.ok(CAPABILITIES, json!({})).await;
+    assert_eq!(
+        capabilities["runtime"]["events"],
+        json!({ "polling": true, "subscriptions": false, "retentionLimit": 1000, "sequenceScope": "runtime" })
+    );
+    assert_eq!(
+        capabilities["authoring"]["preflightTransaction"]["limits"],
+        json!({ "maxBytes": 262144, "maxEntries": 2000 })
+    );
+    assert_eq!(
+        (
+            capabilities["authoring"]["saveSession"].clone(),
+            capabilities["runtime"]["atomicSave"].clone()
+        ),
+        (json!(false), json!(false)),
+        "saving is not served, and capabilities say so"
+    );
     let methods: Vec<String> = serde_json::from_value(capabilities["methods"].clone()).unwrap();
     assert_eq!(
         methods.len(),
