@@ -446,6 +446,7 @@ impl Service {
                 tracing::error!(session = %session.id, "backend instance failed: {other}");
                 slot.take();
                 self.registry.remove(&session.id);
+                self.events.forget(&session.id);
                 Err(unhandled(&other).into())
             }
         }
