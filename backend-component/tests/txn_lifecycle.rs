@@ -202,6 +202,25 @@ fn add_branch_keeps_branches_sorted() {
     // A new branch has no package slots until a package gets one.
     assert_eq!(package(&applied.project, BRANCH).branch_names, ["dev"]);
     assert!(applied.bytes.is_empty());
+
+    // The preview names the project's branch list and the new directories.
+    let impact = serde_json::to_value(txn::impact::impact(
+        &experiments().project,
+        &applied.project,
+        &Default::default(),
+    ))
+    .expect("serializes");
+    assert_eq!(
+        impact["entities"],
+        json!([{ "target": { "kind": "project" }, "change": "updated", "fields": ["branches"] }])
+    );
+    assert_eq!(
+        impact["files"],
+        json!([
+            { "path": "assets_alpha", "kind": "directory", "change": "added" },
+            { "path": "assets_qa", "kind": "directory", "change": "added" }
+        ])
+    );
 }
 
 #[test]

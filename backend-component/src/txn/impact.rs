@@ -22,13 +22,20 @@ pub fn impact(
 ) -> Impact {
     let mut impact = Impact::default();
     let mut files = Files::default();
+    let mut project_fields = Vec::new();
+    if before.branches != after.branches {
+        project_fields.push("branches".to_string());
+    }
     if before.settings != after.settings {
+        project_fields.push("settings".to_string());
+        settings_files(before, after, &mut files);
+    }
+    if !project_fields.is_empty() {
         impact.entities.push(EntityImpact {
             target: EntityTarget::Project {},
             change: Change::Updated,
-            fields: vec!["settings".into()],
+            fields: project_fields,
         });
-        settings_files(before, after, &mut files);
     }
     for branch in after
         .branches
