@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::{Parser, Subcommand};
 
+use crate::mcp::TextContent;
 use crate::runtime::{InstanceLimits, default_cache_dir};
 use crate::sandbox::canonical_roots;
 use crate::service::ServiceConfig;
@@ -35,6 +36,12 @@ pub struct Args {
     /// Compile the backend at every start instead of caching it.
     #[arg(long)]
     pub no_cache: bool,
+
+    /// What a tool result's text content holds: `full` (the envelope as JSON, for
+    /// clients that show the model only text) or `summary` (a pointer on success, a short
+    /// JSON summary on failure; for clients that read structuredContent).
+    #[arg(long, value_enum, default_value_t = TextContent::Full)]
+    pub text_content: TextContent,
 
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -52,7 +52,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     match args.command.unwrap_or(Command::Serve) {
-        Command::Serve => runtime.block_on(serve(config)),
+        Command::Serve => runtime.block_on(serve(config, args.text_content)),
         Command::Validate { .. } => anyhow::bail!("validate is handled before serving"),
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {
@@ -65,13 +65,16 @@ fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-async fn serve(config: ofgui_host::service::ServiceConfig) -> anyhow::Result<()> {
+async fn serve(
+    config: ofgui_host::service::ServiceConfig,
+    text_content: ofgui_host::mcp::TextContent,
+) -> anyhow::Result<()> {
     tracing::info!(roots = ?config.roots, "serving MCP on stdio");
     ofgui_host::mcp::warm_up_tools();
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
-    let server = OfguiServer::new(service);
+    let server = OfguiServer::new(service, text_content);
     match server.serve(rmcp::transport::stdio()).await {
         Ok(running) => {
             running.waiting().await?;

@@ -38,15 +38,36 @@ ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed sess
 7. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
 8. Close the session with openfairygui_backend_close_session when done.";
 
+/// What a tool result's text content holds besides `structuredContent.backendResult`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TextContent {
+    /// The whole envelope as JSON: what the MCP specification recommends, and what a
+    /// client that shows the model only text needs.
+    #[default]
+    Full,
+    /// A pointer on success and a bounded JSON summary on failure (upstream's newest
+    /// form), so large results are not sent twice.
+    Summary,
+}
+
+/// The success text in summary mode.
+const SUMMARY_POINTER: &str = "Result available in structuredContent.backendResult.";
+/// Most diagnostic codes a failure summary lists.
+const SUMMARY_MAX_CODES: usize = 32;
+
 /// The MCP handler.
 #[derive(Clone)]
 pub struct OfguiServer {
     service: Arc<Service>,
+    text_content: TextContent,
 }
 
 impl OfguiServer {
-    pub fn new(service: Arc<Service>) -> Self {
-        Self { service }
+    pub fn new(service: Arc<Service>, text_content: TextContent) -> Self {
+        Self {
+            service,
+            text_content,
+        }
     }
 
     /// Runs one tool call to completion; never fails at the protocol level.
@@ -57,64 +78,111 @@ impl OfguiServer {
                 message: format!("No tool named {name}; list the tools for the available names."),
                 tool_name: name.to_string(),
             });
-            return tool_result(call.failure(SessionRef::default(), failure), true);
+            return self.tool_result(call.failure(SessionRef::default(), failure), true);
         };
         let input = Value::Object(arguments.unwrap_or_default());
         if let Err(failure) = input::check(method, &input) {
             let call = Call::start(method.stage);
-            return tool_result(call.failure(SessionRef::default(), failure), true);
+            return self.tool_result(call.failure(SessionRef::default(), failure), true);
         }
         let reply = self.service.call(method, input).await;
+        let text = self.text(&reply.envelope, reply.is_error);
         let oversized = method
             .max_response_bytes
-            .filter(|max| result_size(&reply.envelope.text) > *max);
+            .filter(|max| result_size(&reply.envelope.text, &text) > *max);
         match oversized {
-            None => tool_result(reply.envelope, reply.is_error),
-            Some(max_bytes) => budget_failure(method, &reply.envelope.value, max_bytes),
+            None => wrap(reply.envelope.value, text, reply.is_error),
+            Some(max_bytes) => self.budget_failure(method, &reply.envelope.value, max_bytes),
         }
+    }
+
+    /// Wraps an envelope: structured content plus its text content.
+    fn tool_result(&self, envelope: Envelope, is_error: bool) -> CallToolResult {
+        let text = self.text(&envelope, is_error);
+        wrap(envelope.value, text, is_error)
+    }
+
+    /// The text content of a result, by the configured mode.
+    fn text(&self, envelope: &Envelope, is_error: bool) -> String {
+        match (self.text_content, is_error) {
+            (TextContent::Full, _) => envelope.text.clone(),
+            (TextContent::Summary, false) => SUMMARY_POINTER.to_string(),
+            (TextContent::Summary, true) => failure_summary(&envelope.value),
+        }
+    }
+
+    /// The failure that replaces a result too big for its tool, instead of truncating it.
+    fn budget_failure(&self, method: &Method, envelope: &Value, max_bytes: u64) -> CallToolResult {
+        let session_id = envelope
+            .pointer("/meta/sessionId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let call = Call::start(method.stage);
+        let failure = Failure::from(BackendError::McpResponseBudgetExceeded {
+            message: "The complete MCP tool response exceeds its byte limit.".into(),
+            max_bytes,
+        });
+        let reference = SessionRef {
+            id: session_id.as_deref(),
+            revision: None,
+        };
+        self.tool_result(call.failure(reference, failure), true)
     }
 }
 
-/// Wraps an envelope: structured content plus the same JSON as text for clients that
-/// only read text.
-fn tool_result(envelope: Envelope, is_error: bool) -> CallToolResult {
-    let Envelope { value, text } = envelope;
+fn wrap(envelope: Value, text: String, is_error: bool) -> CallToolResult {
     let mut result = if is_error {
         CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
         CallToolResult::success(vec![ContentBlock::text(text)])
     };
-    result.structured_content = Some(envelope::object([("backendResult", value)]));
+    result.structured_content = Some(envelope::object([("backendResult", envelope)]));
     result
 }
 
-/// The size of the serialized result: the envelope twice, once as JSON and once as an
-/// escaped JSON string, plus the fixed frame. Computed, not serialized, because results
-/// can be megabytes.
-fn result_size(text: &str) -> u64 {
+/// A failure's bounded summary: its code and message, the diagnostic codes, and where
+/// the whole envelope is.
+fn failure_summary(envelope: &Value) -> String {
+    let cut = |value: &Value, max: usize| -> String {
+        value
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .take(max)
+            .collect()
+    };
+    let codes: Vec<String> = envelope
+        .pointer("/meta/diagnostics")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|diagnostic| cut(&diagnostic["code"], 128))
+        .collect();
+    let mut summary = serde_json::json!({
+        "ok": false,
+        "error": {
+            "code": cut(&envelope["error"]["code"], 128),
+            "message": cut(&envelope["error"]["message"], 1024),
+        },
+        "diagnosticCodes": codes.iter().take(SUMMARY_MAX_CODES).collect::<Vec<_>>(),
+        "requestId": envelope["meta"]["requestId"],
+        "fullResult": "structuredContent.backendResult",
+    });
+    if codes.len() > SUMMARY_MAX_CODES {
+        summary["diagnosticCodesTruncated"] = Value::Bool(true);
+    }
+    summary.to_string()
+}
+
+/// The size of the serialized result: the envelope as JSON, the text as an escaped JSON
+/// string, plus the fixed frame. Computed, not serialized, because results can be
+/// megabytes.
+fn result_size(envelope: &str, text: &str) -> u64 {
     let escapes = text
         .bytes()
         .filter(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
         .count();
-    (2 * text.len() + escapes + 128) as u64
-}
-
-/// The failure that replaces a result too big for its tool, instead of truncating it.
-fn budget_failure(method: &Method, envelope: &Value, max_bytes: u64) -> CallToolResult {
-    let session_id = envelope
-        .pointer("/meta/sessionId")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let call = Call::start(method.stage);
-    let failure = Failure::from(BackendError::McpResponseBudgetExceeded {
-        message: "The complete MCP tool response exceeds its byte limit.".into(),
-        max_bytes,
-    });
-    let reference = SessionRef {
-        id: session_id.as_deref(),
-        revision: None,
-    };
-    tool_result(call.failure(reference, failure), true)
+    (envelope.len() + text.len() + escapes + 128) as u64
 }
 
 /// The tool list, parsed once from the committed contract (see `warm_up_tools`).

@@ -1,4 +1,4 @@
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::harness::*;
 
@@ -109,4 +109,45 @@ async fn the_tool_list_stays_small() {
     let server = Server::start(&[workspace.path()]).await;
     let size = serde_json::to_vec(server.tools()).unwrap().len();
     assert!(size < 400_000, "tools/list is {size} bytes");
+}
+
+/// The text content of a raw tool call, with its structured envelope.
+async fn raw_call(server: &Server, tool: &str, arguments: Value) -> (String, Value, bool) {
+    let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
+    params.arguments = arguments.as_object().cloned();
+    let result = server.client.call_tool(params).await.unwrap();
+    let text = result.content[0].as_text().unwrap().text.clone();
+    let envelope = result.structured_content.unwrap()["backendResult"].clone();
+    (text, envelope, result.is_error.unwrap_or(false))
+}
+
+#[tokio::test]
+async fn summary_text_points_at_the_structured_result() {
+    let workspace = Workspace::new();
+    let project = workspace.add("example", &example_project());
+    let server = Server::start_with(&[workspace.path()], &["--text-content", "summary"]).await;
+
+    let (text, envelope, is_error) = raw_call(
+        &server,
+        OPEN,
+        json!({ "projectPath": project.to_string_lossy() }),
+    )
+    .await;
+    assert!(!is_error);
+    assert_eq!(text, "Result available in structuredContent.backendResult.");
+    assert_eq!(envelope["ok"], true);
+
+    let (text, envelope, is_error) = raw_call(&server, GET, json!({ "sessionId": "gone" })).await;
+    assert!(is_error);
+    let summary: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        summary,
+        json!({
+            "ok": false,
+            "error": { "code": "session_not_found", "message": envelope["error"]["message"] },
+            "diagnosticCodes": ["session_not_found"],
+            "requestId": envelope["meta"]["requestId"],
+            "fullResult": "structuredContent.backendResult"
+        })
+    );
 }
