@@ -71,9 +71,11 @@ pub enum LockConflictKind {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum UnhandledReason {
-    /// The backend component trapped; its session was closed.
+    /// The backend component trapped; its session was restored on a fresh instance, or
+    /// closed if that failed.
     Trap,
-    /// The backend call ran past its deadline; its session was closed.
+    /// The backend call ran past its deadline; its session was restored or closed, as for
+    /// a trap.
     Deadline,
     /// The backend component exceeded its memory limit; its session was closed.
     OutOfMemory,

@@ -27,7 +27,7 @@ use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
 use crate::events::EventLog;
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
-use crate::sessions::{Registry, ReserveError, Session};
+use crate::sessions::{AppliedBatch, Registry, ReserveError, Session};
 use ofgui_contracts::api::{EventsInput, TransactionInput};
 use ofgui_contracts::ops::{MAX_OPERATIONS, Operation};
 use ofgui_contracts::strict;
@@ -338,6 +338,10 @@ impl Service {
             .on_session(&input.session_id, async |session, instance| {
                 if apply {
                     let status = instance.apply(expected, &operations).await?;
+                    session.record(AppliedBatch {
+                        expected_revision: expected,
+                        operations: operations.clone(),
+                    });
                     self.events.emit(
                         &session.id,
                         &session.project.key,
@@ -420,8 +424,9 @@ impl Service {
         instance.status().await.ok().map(|status| status.revision)
     }
 
-    /// Runs `body` on the named session's instance; an instance that traps or runs past its
-    /// deadline is dropped together with its session.
+    /// Runs `body` on the named session's instance. An instance that traps or runs past
+    /// its deadline is replaced by a rebuilt one ([`Service::restore`]), or dropped together
+    /// with its session if it cannot be rebuilt.
     async fn on_session<T>(
         &self,
         session_id: &str,
@@ -445,11 +450,39 @@ impl Service {
             Err(other) => {
                 tracing::error!(session = %session.id, "backend instance failed: {other}");
                 slot.take();
+                if let Some((instance, revision)) = self.restore(&session).await {
+                    *slot = Some(instance);
+                    tracing::warn!(session = %session.id, revision, "session restored on a fresh backend instance");
+                    return Err(restored(&other, revision).into());
+                }
                 self.registry.remove(&session.id);
                 self.events.forget(&session.id);
                 Err(unhandled(&other).into())
             }
         }
+    }
+
+    /// Rebuilds a session whose instance failed: a fresh instance reads the project again
+    /// and the batches applied since open are replayed in order. Gives the instance and
+    /// its revision, or `None` if any step fails (then the session is closed).
+    async fn restore(&self, session: &Session) -> Option<(Instance, u64)> {
+        let batches = session.replay()?;
+        let (mut instance, status) = self
+            .instantiate(&session.id, "", &session.project)
+            .await
+            .ok()?;
+        let mut revision = status.revision;
+        for batch in batches {
+            if batch.expected_revision != revision {
+                return None;
+            }
+            revision = instance
+                .apply(batch.expected_revision, &batch.operations)
+                .await
+                .ok()?
+                .revision;
+        }
+        Some((instance, revision))
     }
 
     fn snapshot(
@@ -625,6 +658,20 @@ impl Service {
             Data::value(json!({ "sessionId": session_id, "closed": true })),
             None,
         ))
+    }
+}
+
+/// The failure of a call whose session was restored afterwards.
+fn restored(error: &CallError, revision: u64) -> BackendError {
+    let (what, reason) = match error {
+        CallError::Deadline => ("ran past its deadline", UnhandledReason::Deadline),
+        _ => ("stopped unexpectedly", UnhandledReason::Trap),
+    };
+    BackendError::BackendUnhandledError {
+        message: format!(
+            "Backend tool execution failed: the backend {what} on this call, which changed nothing. The session was restored on a fresh backend (the project read again and its applied transactions replayed) and is at revision {revision}; re-read before retrying."
+        ),
+        reason,
     }
 }
 

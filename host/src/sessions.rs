@@ -13,9 +13,54 @@ pub struct Session {
     pub project: ResolvedProject,
     pub instance: tokio::sync::Mutex<Option<Instance>>,
     last_used: Mutex<Instant>,
+    journal: Mutex<Journal>,
+}
+
+/// Most bytes of applied batches a session keeps for recovery; past this a backend
+/// failure closes the session instead of restoring it.
+const JOURNAL_MAX_BYTES: usize = 64 << 20;
+
+/// The batches applied since open, in order: enough to rebuild the session's state on a
+/// fresh instance if the backend fails.
+#[derive(Default)]
+struct Journal {
+    batches: Vec<AppliedBatch>,
+    bytes: usize,
+    /// The journal outgrew its budget and no longer describes the session.
+    overflowed: bool,
+}
+
+/// One applied batch: the revision it was applied at and its operations as JSON.
+#[derive(Clone)]
+pub struct AppliedBatch {
+    pub expected_revision: u64,
+    pub operations: String,
 }
 
 impl Session {
+    /// Records a batch that applied.
+    pub fn record(&self, batch: AppliedBatch) {
+        let mut journal = lock(&self.journal);
+        if journal.overflowed {
+            return;
+        }
+        journal.bytes += batch.operations.len();
+        if journal.bytes > JOURNAL_MAX_BYTES {
+            *journal = Journal {
+                overflowed: true,
+                ..Journal::default()
+            };
+            return;
+        }
+        journal.batches.push(batch);
+    }
+
+    /// The batches to replay to rebuild the session, or `None` if they are not all known.
+    pub fn replay(&self) -> Option<Vec<AppliedBatch>> {
+        let journal = lock(&self.journal);
+        (!journal.overflowed).then(|| journal.batches.clone())
+    }
+
     pub fn touch(&self) {
         *lock(&self.last_used) = Instant::now();
     }
@@ -89,6 +134,7 @@ impl Registry {
             project,
             instance: tokio::sync::Mutex::new(Some(instance)),
             last_used: Mutex::new(Instant::now()),
+            journal: Mutex::new(Journal::default()),
         });
         lock(&self.table).sessions.insert(id, session.clone());
         session
