@@ -1169,6 +1169,32 @@ fn update_controller_refuses_dropping_pages_in_use_and_unknown_names() {
             .iter()
             .any(|i| i.gear_kind.as_deref() == Some("xy"))
     );
+    // The gears may move off the dropped page later in the same batch.
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "updateController", "selector": controller_sel(MAIN, VIEW, "state"), "controller": state }),
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state") }),
+            json!({ "kind": "updateGear", "selector": gear_sel(MAIN, VIEW, "n3_view", "display", "state"), "gear": display_gear("state", &["2"]) }),
+        ],
+    );
+    let model = component(&project, MAIN, VIEW);
+    assert_eq!(model.controllers[0].pages.len(), 2);
+    assert!(node(model, "n1_view").base().gears.is_empty());
+    // Fixing only one gear leaves the other blamed on the update.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateController", "selector": controller_sel(MAIN, VIEW, "state"), "controller": state }),
+            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state") }),
+        ],
+    );
+    let left = only(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].controller.pages",
+    );
+    assert_eq!(left.gear_kind.as_deref(), Some("display"));
 
     let renamed = new_controller("other", &[("0", "a")]);
     let failure = refuse(

@@ -109,14 +109,20 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
         json!({ "sessionId": id, "expectedRevision": 2, "operations": oversized }),
     )
     .await;
-    assert_eq!(failed["error"]["code"], "backend_unhandled_error", "{failed}");
+    assert_eq!(
+        failed["error"]["code"], "backend_unhandled_error",
+        "{failed}"
+    );
     let message = failed["error"]["message"].as_str().unwrap();
     assert!(message.contains("restored"), "{message}");
 
     // Same session, same revision, both edits still there, still editable.
     let session = call(&service, "getSession", json!({ "sessionId": id })).await;
     assert_eq!(
-        (session["data"]["revision"].clone(), session["data"]["dirty"].clone()),
+        (
+            session["data"]["revision"].clone(),
+            session["data"]["dirty"].clone()
+        ),
         (json!(2), json!(true))
     );
     assert_eq!(title(&service, &id).await, "Second edit");

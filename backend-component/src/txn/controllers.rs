@@ -3,8 +3,8 @@
 //! Payloads are complete snapshots whose name repeats the selector. A controller needs at
 //! least one page, unique non-empty page ids, a selected index in range, a consistent
 //! home page and actions that name its own pages and existing nodes. Replacing a
-//! controller may not drop a page id a gear bound to it still uses, and a controller
-//! cannot be removed while gears use it. Transition items must target existing nodes.
+//! controller may not drop a page id a gear bound to it still uses at the end of the
+//! batch, and a controller cannot be removed while gears use it. Transition items must target existing nodes.
 //!
 //! Codes where upstream only fails at execution: adding a controller whose name exists,
 //! and naming a controller that does not exist, are `invalid_controller_payload`; a
@@ -15,9 +15,10 @@ use std::collections::HashSet;
 
 use ofgui_contracts::api::{ComponentSelector, ControllerSelector, TransitionSelector};
 use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, TransitionOp};
-use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
+use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition, UamProject};
 
 use super::nodes::{edit, listed};
+use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
 
 const HOME_PAGE_TYPES: [&str; 4] = ["default", "specific", "branch", "variable"];
@@ -81,13 +82,21 @@ pub(super) fn update_controller(
             None
         }
     };
-    if let Some(slot) = slot {
-        let old = &model.controllers[slot];
-        check_gear_pages(at, selector, old, &op.controller, model, &mut issues);
-    }
+    let dropped = slot.map(|slot| dropped_pages(&model.controllers[slot], &op.controller));
     match slot {
         Some(slot) if issues.is_empty() => {
             edit(workspace, at, p, r)?.controllers[slot] = op.controller.clone();
+            let page_ids = dropped.unwrap_or_default();
+            if !page_ids.is_empty() {
+                // Gears may move off the dropped pages later in the batch.
+                workspace.check_at_end(FinalCheck::ControllerPagesDropped {
+                    at: at.issue("", "controller.pages", ""),
+                    package_id: selector.package_id.clone(),
+                    component_id: selector.component_resource_id.clone(),
+                    controller_name: selector.controller_name.clone(),
+                    page_ids,
+                });
+            }
             Ok(())
         }
         _ => Err(issues),
@@ -433,30 +442,52 @@ fn check_controller(
     issues
 }
 
-/// A replaced controller keeps every page id the gears bound to it use. Only pages the
-/// snapshot drops count: a gear already naming a page the controller never had is legacy
-/// data the update does not make worse.
-fn check_gear_pages(
-    at: &Op<'_>,
-    selector: &ControllerSelector,
-    old: &Controller,
-    controller: &Controller,
-    model: &ComponentModel,
-    issues: &mut Vec<Issue>,
-) {
+/// The page ids of `old` that the replacement `controller` no longer has.
+fn dropped_pages(old: &Controller, controller: &Controller) -> Vec<String> {
     let kept: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
-    let dropped: HashSet<&str> = old
-        .pages
+    old.pages
         .iter()
         .map(|p| p.id.as_str())
         .filter(|id| !kept.contains(id))
+        .map(str::to_string)
+        .collect()
+}
+
+/// After the batch: a gear bound to a controller whose update dropped pages may not use
+/// one of them (unless a later update brought it back). Only dropped pages count: a gear
+/// already naming a page the controller never had is legacy data the update did not make
+/// worse.
+pub(super) fn gears_off_dropped_pages(
+    project: &UamProject,
+    at: &Issue,
+    (package_id, component_id): (&str, &str),
+    controller_name: &str,
+    page_ids: &[String],
+) -> Vec<Issue> {
+    let Some(model) = project
+        .packages
+        .iter()
+        .find(|p| p.id == package_id)
+        .and_then(|p| p.resources.iter().find(|r| r.id() == component_id))
+        .and_then(|r| r.component())
+    else {
+        return Vec::new();
+    };
+    let Some(controller) = model.controllers.iter().find(|c| c.name == controller_name) else {
+        return Vec::new();
+    };
+    let gone: HashSet<&str> = page_ids
+        .iter()
+        .map(String::as_str)
+        .filter(|id| !controller.pages.iter().any(|p| p.id == *id))
         .collect();
+    let mut issues = Vec::new();
     for node in &model.display_list {
         for gear in node
             .base()
             .gears
             .iter()
-            .filter(|g| g.controller_name() == selector.controller_name)
+            .filter(|g| g.controller_name() == controller_name)
         {
             let pages: Vec<&str> = match gear.binding() {
                 GearBinding::Display(g) => {
@@ -466,24 +497,20 @@ fn check_gear_pages(
             };
             let mut reported = HashSet::new();
             for page in pages {
-                if dropped.contains(page) && reported.insert(page) {
-                    issues.push(
-                        at.issue(
-                            "invalid_controller_payload",
-                            "controller.pages",
-                            format!(
-                                "The {} gear of node {} uses page id {page:?}, which the new snapshot drops; keep that page id (rename pages by changing only their name), or first remove the gear and add it back after this update.",
-                                gear.kind(),
-                                node.id()
-                            ),
-                        )
-                        .node_kind(node.kind())
-                        .gear_kind(gear.kind()),
+                if gone.contains(page) && reported.insert(page) {
+                    let mut issue = at.clone();
+                    issue.code = "invalid_controller_payload";
+                    issue.message = format!(
+                        "After the batch, the {} gear of node {} still uses page id {page:?}, which this update of controller {controller_name} drops; keep that page id (rename pages by changing only their name), or move the gear off it in the same batch.",
+                        gear.kind(),
+                        node.id()
                     );
+                    issues.push(issue.node_kind(node.kind()).gear_kind(gear.kind()));
                 }
             }
         }
     }
+    issues
 }
 
 /// A complete transition snapshot, against the component it goes into.

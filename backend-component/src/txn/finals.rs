@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::uam::UamProject;
 
+use super::controllers;
 use super::issue::Issue;
 use super::workspace::{FinalCheck, Workspace};
 use crate::validate;
@@ -35,6 +36,58 @@ fn key(finding: &ProjectDiagnostic) -> Key {
 }
 
 pub(super) fn check(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issue> {
+    let mut issues = direct_checks(workspace);
+    issues.extend(introduced_findings(base, workspace));
+    issues
+}
+
+/// The final-state rules that are not model findings.
+fn direct_checks(workspace: &Workspace<'_>) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for check in &workspace.finals {
+        if let FinalCheck::ControllerPagesDropped {
+            at,
+            package_id,
+            component_id,
+            controller_name,
+            page_ids,
+        } = check
+        {
+            issues.extend(controllers::gears_off_dropped_pages(
+                workspace.project(),
+                at,
+                (package_id, component_id),
+                controller_name,
+                page_ids,
+            ));
+        }
+    }
+    issues
+}
+
+/// Whether a direct check already reports this finding (a gear on a page its
+/// controller's update dropped), so it is not reported twice.
+fn covered_by_direct_check(finding: &ProjectDiagnostic, finals: &[FinalCheck]) -> bool {
+    finals.iter().any(|check| match check {
+        FinalCheck::ControllerPagesDropped {
+            package_id,
+            component_id,
+            controller_name,
+            ..
+        } => {
+            finding.package_id.as_deref() == Some(package_id.as_str())
+                && finding.resource_id.as_deref() == Some(component_id.as_str())
+                && finding.node_id.is_some()
+                && finding
+                    .message
+                    .contains(&format!("controller {controller_name:?}"))
+        }
+        _ => false,
+    })
+}
+
+/// The model findings the batch introduced, each blamed on the operation that caused it.
+fn introduced_findings(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issue> {
     let scope = &workspace.scope;
     if !scope.whole && scope.components.is_empty() {
         return Vec::new();
@@ -47,6 +100,7 @@ pub(super) fn check(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issue> 
     let introduced: Vec<ProjectDiagnostic> = validate::model_findings(workspace.project(), only)
         .into_iter()
         .filter(|finding| finding.severity == Severity::Error && !before.contains(&key(finding)))
+        .filter(|finding| !covered_by_direct_check(finding, &workspace.finals))
         .collect();
     introduced
         .iter()

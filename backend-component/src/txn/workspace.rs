@@ -128,6 +128,15 @@ pub enum FinalCheck {
         component_id: String,
         node_id: String,
     },
+    /// A replaced controller dropped these page ids: at the end of the batch no gear
+    /// bound to it may still use one the controller does not have (`invalid_controller_payload`).
+    ControllerPagesDropped {
+        at: Issue,
+        package_id: String,
+        component_id: String,
+        controller_name: String,
+        page_ids: Vec<String>,
+    },
     /// A detached node; what still names it is blamed on the detach.
     NodeRemoved {
         at: Issue,
