@@ -1356,6 +1356,68 @@ fn move_component_is_refused_while_it_uses_its_old_package() {
 }
 
 #[test]
+fn a_moved_component_may_drop_explicit_refs_to_its_old_package_later_in_the_batch() {
+    let source = unity();
+    let project = &source.project;
+    // Gesture gets a second component (a copy of its Main, which holds only a graph and a
+    // text), and its Main an instance of it naming Gesture explicitly.
+    let mut circle = component_json(project, GESTURE, "t5or0");
+    circle["id"] = json!("x1");
+    circle["name"] = json!("Copy");
+    let mut node = serde_json::to_value(
+        resource(project, JOYSTICK, "iitt1")
+            .component()
+            .expect("component")
+            .display_list
+            .iter()
+            .find(|n| n.id() == "n4")
+            .expect("node n4"),
+    )
+    .expect("serializes");
+    node["id"] = json!("n99");
+    node["name"] = json!("n99");
+    node["gears"] = json!([]);
+    node["relations"] = json!([]);
+    node["resource"] = json!({ "packageId": GESTURE, "resourceId": "x1" });
+    node.as_object_mut().expect("object").remove("instanceProperties");
+    let setup = vec![
+        add_component(GESTURE, circle, 1),
+        json!({
+            "kind": "attachDisplayNode",
+            "selector": { "packageId": GESTURE, "componentResourceId": "t5or0" },
+            "atIndex": 0,
+            "node": node
+        }),
+        remove_component(JOYSTICK, "iitt1"),
+        move_component(GESTURE, "t5or0", JOYSTICK, 1),
+    ];
+    let failure = fail(source, setup.clone());
+    only(
+        &failure,
+        "component_has_package_dependencies",
+        "operations[3].selector.componentResourceId",
+    );
+    let dependency = issue(
+        &failure,
+        "component_has_package_dependencies",
+        "operations[3].selector.componentResourceId",
+    );
+    assert!(dependency.message.contains("n99"), "{}", dependency.message);
+
+    // Detaching the node after the move settles it.
+    let mut batch = setup;
+    batch.push(json!({
+        "kind": "detachDisplayNode",
+        "selector": { "packageId": JOYSTICK, "componentResourceId": "t5or0", "displayNodeId": "n99" }
+    }));
+    let applied = apply(source, batch);
+    assert_eq!(
+        package(&applied.project, JOYSTICK).resources[1].id(),
+        "t5or0"
+    );
+}
+
+#[test]
 fn move_component_is_refused_while_its_old_location_is_referenced() {
     // BagWin's list uses ui://rbw1tv9tosdok as its default item.
     let failure = fail(unity(), vec![move_component(BAG, "osdok", GESTURE, 0)]);

@@ -141,7 +141,7 @@ pub(super) fn node_support_issues(
 }
 
 /// Nodes of `nodes` that name package `package_id` explicitly, with the field naming it.
-fn explicit_refs_into<'n>(
+pub(super) fn explicit_refs_into<'n>(
     nodes: &'n [DisplayNode],
     package_id: &str,
 ) -> Vec<(&'n str, &'static str)> {
@@ -463,27 +463,6 @@ pub(super) fn move_to(
             ),
         ));
     }
-    if let Some(model) = resource.component() {
-        let explicit = explicit_refs_into(&model.display_list, &op.selector.package_id);
-        if !explicit.is_empty() {
-            let shown: Vec<String> = explicit
-                .iter()
-                .map(|(node, field)| format!("{node} ({field})"))
-                .collect();
-            issues.push(at.issue(
-                "component_has_package_dependencies",
-                "selector.componentResourceId",
-                format!(
-                    "Component {id} has nodes naming package {} explicitly: {}; after the move \
-                     they would still use that package's resources. Detach those nodes earlier \
-                     in the batch and attach them again after the move, or keep the component \
-                     where it is.",
-                    op.selector.package_id,
-                    shown.join(", ")
-                ),
-            ));
-        }
-    }
     if !folder_listed(target_package, resource.branch(), resource.path()) {
         issues.push(at.issue(
             "invalid_component_move",
@@ -536,6 +515,8 @@ pub(super) fn move_to(
     }
     let target_id = target_package.id.clone();
     // Findings inside the moved component are about its dependencies; check them first.
+    // Nodes naming the old package explicitly are checked then too, so they may be
+    // detached or re-pointed anywhere in the batch.
     workspace.check_at_end(FinalCheck::ComponentIndependent {
         at: at.issue(
             "component_has_package_dependencies",

@@ -11,9 +11,9 @@ use std::collections::HashSet;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::uam::UamProject;
 
-use super::controllers;
 use super::issue::Issue;
 use super::workspace::{FinalCheck, Workspace};
+use super::{components, controllers};
 use crate::validate;
 
 type Key = (
@@ -45,24 +45,67 @@ pub(super) fn check(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issue> 
 fn direct_checks(workspace: &Workspace<'_>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for check in &workspace.finals {
-        if let FinalCheck::ControllerPagesDropped {
-            at,
-            package_id,
-            component_id,
-            controller_name,
-            page_ids,
-        } = check
-        {
-            issues.extend(controllers::gears_off_dropped_pages(
+        match check {
+            FinalCheck::ControllerPagesDropped {
+                at,
+                package_id,
+                component_id,
+                controller_name,
+                page_ids,
+            } => issues.extend(controllers::gears_off_dropped_pages(
                 workspace.project(),
                 at,
                 (package_id, component_id),
                 controller_name,
                 page_ids,
-            ));
+            )),
+            FinalCheck::ComponentIndependent {
+                at,
+                old_package_id,
+                package_id,
+                component_id,
+            } => issues.extend(explicit_refs_left(
+                workspace.project(),
+                at,
+                old_package_id,
+                (package_id, component_id),
+            )),
+            _ => {}
         }
     }
     issues
+}
+
+/// A moved component whose nodes still name its old package explicitly.
+fn explicit_refs_left(
+    project: &UamProject,
+    at: &Issue,
+    old_package_id: &str,
+    (package_id, component_id): (&str, &str),
+) -> Option<Issue> {
+    let model = project
+        .packages
+        .iter()
+        .find(|p| p.id == package_id)?
+        .resources
+        .iter()
+        .find(|r| r.id() == component_id)?
+        .component()?;
+    let explicit = components::explicit_refs_into(&model.display_list, old_package_id);
+    if explicit.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = explicit
+        .iter()
+        .map(|(node, field)| format!("{node} ({field})"))
+        .collect();
+    let mut issue = at.clone();
+    issue.code = "component_has_package_dependencies";
+    issue.message = format!(
+        "After the batch, moved component {component_id} still has nodes naming its old package {old_package_id} explicitly: {}; they would keep using that package's resources. Detach or re-point them in the same batch, or keep the component where it is.",
+        shown.join(", ")
+    );
+    Some(issue)
 }
 
 /// Whether a direct check already reports this finding (a gear on a page its
