@@ -1379,7 +1379,9 @@ fn a_moved_component_may_drop_explicit_refs_to_its_old_package_later_in_the_batc
     node["gears"] = json!([]);
     node["relations"] = json!([]);
     node["resource"] = json!({ "packageId": GESTURE, "resourceId": "x1" });
-    node.as_object_mut().expect("object").remove("instanceProperties");
+    node.as_object_mut()
+        .expect("object")
+        .remove("instanceProperties");
     let setup = vec![
         add_component(GESTURE, circle, 1),
         json!({
