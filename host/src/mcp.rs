@@ -85,11 +85,12 @@ impl OfguiServer {
             let call = Call::start(method.stage);
             return self.tool_result(call.failure(SessionRef::default(), failure), true);
         }
-        let reply = self.service.call(method, input).await;
-        let text = self.text(&reply.envelope, reply.is_error);
+        let mut reply = self.service.call(method, input).await;
+        let envelope_len = reply.envelope.text.len();
+        let text = self.text(&mut reply.envelope, reply.is_error);
         let oversized = method
             .max_response_bytes
-            .filter(|max| result_size(&reply.envelope.text, &text) > *max);
+            .filter(|max| result_size(envelope_len, &text) > *max);
         match oversized {
             None => wrap(reply.envelope.value, text, reply.is_error),
             Some(max_bytes) => self.budget_failure(method, &reply.envelope.value, max_bytes),
@@ -97,15 +98,16 @@ impl OfguiServer {
     }
 
     /// Wraps an envelope: structured content plus its text content.
-    fn tool_result(&self, envelope: Envelope, is_error: bool) -> CallToolResult {
-        let text = self.text(&envelope, is_error);
+    fn tool_result(&self, mut envelope: Envelope, is_error: bool) -> CallToolResult {
+        let text = self.text(&mut envelope, is_error);
         wrap(envelope.value, text, is_error)
     }
 
-    /// The text content of a result, by the configured mode.
-    fn text(&self, envelope: &Envelope, is_error: bool) -> String {
+    /// The text content of a result, by the configured mode (the envelope's own text is
+    /// moved out, not copied: it can be megabytes).
+    fn text(&self, envelope: &mut Envelope, is_error: bool) -> String {
         match (self.text_content, is_error) {
-            (TextContent::Full, _) => envelope.text.clone(),
+            (TextContent::Full, _) => std::mem::take(&mut envelope.text),
             (TextContent::Summary, false) => SUMMARY_POINTER.to_string(),
             (TextContent::Summary, true) => failure_summary(&envelope.value),
         }
@@ -177,12 +179,12 @@ fn failure_summary(envelope: &Value) -> String {
 /// The size of the serialized result: the envelope as JSON, the text as an escaped JSON
 /// string, plus the fixed frame. Computed, not serialized, because results can be
 /// megabytes.
-fn result_size(envelope: &str, text: &str) -> u64 {
+fn result_size(envelope_len: usize, text: &str) -> u64 {
     let escapes = text
         .bytes()
         .filter(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
         .count();
-    (envelope.len() + text.len() + escapes + 128) as u64
+    (envelope_len + text.len() + escapes + 128) as u64
 }
 
 /// The tool list, parsed once from the committed contract (see `warm_up_tools`).
