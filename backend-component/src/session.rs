@@ -200,14 +200,16 @@ impl Session {
                         self.revision
                     ),
                     session_id: self.id.clone(),
+                    canonical_path_key: None,
                     expected_revision,
                     actual_revision: self.revision,
                 },
                 diagnostics: Vec::new(),
             });
         }
-        let operations = parse_operations(operations).map_err(rejected)?;
-        txn::run(&self.project, &self.bytes, &operations).map_err(rejected)
+        let operations = parse_operations(operations).map_err(|failure| rejected(failure, &[]))?;
+        txn::run(&self.project, &self.bytes, &operations)
+            .map_err(|failure| rejected(failure, &operations))
     }
 
     /// Validates the committed project: structure, references and every source file.
@@ -371,17 +373,24 @@ fn parse_operations(text: &str) -> Result<Vec<Operation>, txn::Failure> {
 }
 
 /// The contract error of a refused batch, with its issues as diagnostics.
-fn rejected(failure: txn::Failure) -> Rejected {
+fn rejected(failure: txn::Failure, operations: &[Operation]) -> Rejected {
     let diagnostics = failure.issues.iter().map(Issue::diagnostic).collect();
     let first = failure.first_issue();
+    let op_kind = first
+        .map(|issue| issue.operation_kind.to_string())
+        .filter(|kind| !kind.is_empty());
+    let selector = first
+        .and_then(|issue| operations.get(issue.op_index))
+        .and_then(|operation| serde_json::to_value(operation).ok())
+        .and_then(|operation| operation.get("selector").cloned());
     let rejection = TransactionRejection {
         message: failure.message.clone(),
         stage: failure.stage.into(),
         op_index: first.map(|issue| issue.op_index as u32),
         op_id: first.and_then(|issue| issue.op_id.clone()),
-        op_kind: first
-            .map(|issue| issue.operation_kind.to_string())
-            .filter(|kind| !kind.is_empty()),
+        operation_kind: op_kind.clone(),
+        op_kind,
+        selector,
         issues: failure
             .issues
             .iter()

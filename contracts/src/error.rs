@@ -1,6 +1,7 @@
 //! The failures a method can return, each with a stable `code` and its own fields.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Why `openSession` could not open a project.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +121,16 @@ pub struct TransactionRejection {
     pub op_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub op_kind: Option<String>,
+    /// The same as `opKind` (upstream reports both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_kind: Option<String>,
+    /// The first operation's selector, as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Option<serde_json::Map<String, Value>>")
+    )]
+    pub selector: Option<Value>,
     /// Every problem found, across all operations.
     pub issues: Vec<SupportIssue>,
 }
@@ -180,6 +191,9 @@ pub enum BackendError {
     StaleWrite {
         message: String,
         session_id: String,
+        /// The project's identity; added by the host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        canonical_path_key: Option<String>,
         expected_revision: u64,
         actual_revision: u64,
     },

@@ -390,6 +390,12 @@ impl Service {
             &session.project.dir,
             &status
         )));
+        if failure.code() == "stale_write" {
+            // The component does not know where its project lives; the host does.
+            failure
+                .error
+                .insert("canonicalPathKey".into(), json!(session.project.key));
+        }
         if !apply {
             return;
         }

@@ -115,6 +115,20 @@ async fn edit_display_node() {
         "display_node_props_unchanged"
     );
     assert_eq!(
+        (
+            envelope["error"]["opIndex"].clone(),
+            envelope["error"]["opId"].clone(),
+            envelope["error"]["operationKind"].clone(),
+            envelope["error"]["selector"].clone()
+        ),
+        (
+            json!(0),
+            json!("retitle"),
+            json!("setDisplayNodeProps"),
+            node("n1_view")
+        )
+    );
+    assert_eq!(
         envelope["meta"]["diagnostics"][0]["code"],
         "display_node_props_unchanged"
     );
@@ -235,6 +249,7 @@ async fn stale_revision_recovery() {
             .await;
         assert!(is_error);
         assert_eq!(envelope["error"]["code"], "stale_write", "{tool}");
+        assert!(envelope["error"]["canonicalPathKey"].is_string());
         assert_eq!(envelope["error"]["expectedRevision"], 0);
         assert_eq!(envelope["error"]["actualRevision"], 1);
         assert_eq!(envelope["meta"]["revision"], 1);
