@@ -2035,6 +2035,18 @@ const TEXT_FIELDS: [&str; 22] = [
     "shadowOffset",
 ];
 
+/// A node's complete text snapshot (shared and plain-text fields) plus `extra` fields.
+fn text_snapshot_with(node: &Value, extra: &Value) -> Value {
+    let mut snapshot = pick(node, &TEXT_FIELDS);
+    for key in ["demoText", "templateVarsEnabled", "faceDilate"] {
+        snapshot[key] = node[key].clone();
+    }
+    for (key, value) in extra.as_object().expect("object") {
+        snapshot[key] = value.clone();
+    }
+    snapshot
+}
+
 #[test]
 fn set_props_edits_the_input_fields_of_text_inputs_only() {
     let source = unity();
@@ -2043,13 +2055,7 @@ fn set_props_edits_the_input_fields_of_text_inputs_only() {
         "password": true, "keyboardType": 1
     });
     let current = node_json(source, BASICS, DEMO_TEXT, "n22");
-    let mut snapshot = pick(&current, &TEXT_FIELDS);
-    for key in ["demoText", "templateVarsEnabled", "faceDilate"] {
-        snapshot[key] = current[key].clone();
-    }
-    for (key, value) in input.as_object().unwrap() {
-        snapshot[key] = value.clone();
-    }
+    let snapshot = text_snapshot_with(&current, &input);
     let project = apply(
         source,
         vec![set_props(
@@ -2075,13 +2081,7 @@ fn set_props_edits_the_input_fields_of_text_inputs_only() {
 
     // A plain text node has no input fields.
     let plain = node_json(source, BASICS, DEMO_TEXT, "n2");
-    let mut snapshot = pick(&plain, &TEXT_FIELDS);
-    for key in ["demoText", "templateVarsEnabled", "faceDilate"] {
-        snapshot[key] = plain[key].clone();
-    }
-    for (key, value) in input.as_object().unwrap() {
-        snapshot[key] = value.clone();
-    }
+    let snapshot = text_snapshot_with(&plain, &input);
     let failure = refuse(
         source,
         vec![set_props(

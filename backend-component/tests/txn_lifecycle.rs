@@ -916,6 +916,25 @@ fn component_using_circle(id: &str) -> Value {
     component
 }
 
+/// A fresh component instance node n99 for attaching (a copy of Joystick Main's n4
+/// without gears or relations); the caller points its resource.
+fn new_instance_node(project: &UamProject) -> Value {
+    let main = resource(project, JOYSTICK, "iitt1")
+        .component()
+        .expect("component");
+    let n4 = main
+        .display_list
+        .iter()
+        .find(|n| n.id() == "n4")
+        .expect("node n4");
+    let mut node = serde_json::to_value(n4).expect("serializes");
+    node["id"] = json!("n99");
+    node["name"] = json!("n99");
+    node["gears"] = json!([]);
+    node["relations"] = json!([]);
+    node
+}
+
 fn add_component(package_id: &str, component: Value, at_index: u32) -> Value {
     json!({
         "kind": "addComponent",
@@ -967,20 +986,7 @@ fn an_instance_may_be_attached_before_its_component_is_added() {
     let mut copy = component_json(project, JOYSTICK, "q9do18");
     copy["id"] = json!("new01");
     copy["name"] = json!("circle2");
-    let mut node = serde_json::to_value(
-        resource(project, JOYSTICK, "iitt1")
-            .component()
-            .expect("component")
-            .display_list
-            .iter()
-            .find(|n| n.id() == "n4")
-            .expect("node n4"),
-    )
-    .expect("serializes");
-    node["id"] = json!("n99");
-    node["name"] = json!("n99");
-    node["gears"] = json!([]);
-    node["relations"] = json!([]);
+    let mut node = new_instance_node(project);
     node["resource"] = json!({ "resourceId": "new01" });
     let attach = json!({
         "kind": "attachDisplayNode",
@@ -1364,20 +1370,7 @@ fn a_moved_component_may_drop_explicit_refs_to_its_old_package_later_in_the_batc
     let mut circle = component_json(project, GESTURE, "t5or0");
     circle["id"] = json!("x1");
     circle["name"] = json!("Copy");
-    let mut node = serde_json::to_value(
-        resource(project, JOYSTICK, "iitt1")
-            .component()
-            .expect("component")
-            .display_list
-            .iter()
-            .find(|n| n.id() == "n4")
-            .expect("node n4"),
-    )
-    .expect("serializes");
-    node["id"] = json!("n99");
-    node["name"] = json!("n99");
-    node["gears"] = json!([]);
-    node["relations"] = json!([]);
+    let mut node = new_instance_node(project);
     node["resource"] = json!({ "packageId": GESTURE, "resourceId": "x1" });
     node.as_object_mut()
         .expect("object")

@@ -50,6 +50,36 @@ async fn call(service: &Service, method: &str, input: Value) -> Value {
     reply.envelope.value
 }
 
+/// A copy of the example project, a service whose instances get 16 MiB of memory, and a
+/// session open on the copy.
+async fn opened_example() -> (tempfile::TempDir, Arc<Service>, String) {
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("example");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/HelloFairy"),
+        &project,
+    );
+    let service = service(root.path(), 16 << 20);
+    let opened = call(
+        &service,
+        "openSession",
+        json!({ "projectPath": project.to_string_lossy() }),
+    )
+    .await;
+    let id = opened["data"]["sessionId"].as_str().unwrap().to_string();
+    (root, service, id)
+}
+
+/// 4 MiB of bytes, as a JSON number array, cannot be taken in within 16 MiB of linear
+/// memory, which the example project itself fits in with room to spare.
+fn oversized() -> Value {
+    json!([{
+        "kind": "replaceResourceBytes",
+        "selector": { "packageId": "main0001", "resourceId": "img0" },
+        "sourceBytes": vec![0u8; 4 << 20]
+    }])
+}
+
 fn retitle(text: &str) -> Value {
     json!([{
         "kind": "setDisplayNodeProps",
@@ -72,20 +102,7 @@ async fn title(service: &Service, id: &str) -> Value {
 
 #[tokio::test]
 async fn a_trapped_call_leaves_the_session_as_it_was() {
-    let root = tempfile::tempdir().unwrap();
-    let project = root.path().join("example");
-    copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/HelloFairy"),
-        &project,
-    );
-    let service = service(root.path(), 16 << 20);
-    let opened = call(
-        &service,
-        "openSession",
-        json!({ "projectPath": project.to_string_lossy() }),
-    )
-    .await;
-    let id = opened["data"]["sessionId"].as_str().unwrap().to_string();
+    let (_root, service, id) = opened_example().await;
     for (revision, text) in [(0, "First edit"), (1, "Second edit")] {
         let applied = call(
             &service,
@@ -96,17 +113,10 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
         assert_eq!(applied["ok"], true, "{applied}");
     }
 
-    // 4 MiB of bytes, as a JSON number array, cannot be taken in within 16 MiB of linear
-    // memory, which the example project itself fits in with room to spare.
-    let oversized = json!([{
-        "kind": "replaceResourceBytes",
-        "selector": { "packageId": "main0001", "resourceId": "img0" },
-        "sourceBytes": vec![0u8; 4 << 20]
-    }]);
     let failed = call(
         &service,
         "applyTransaction",
-        json!({ "sessionId": id, "expectedRevision": 2, "operations": oversized }),
+        json!({ "sessionId": id, "expectedRevision": 2, "operations": oversized() }),
     )
     .await;
     assert_eq!(
@@ -138,31 +148,14 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
 
 #[tokio::test]
 async fn a_session_that_cannot_be_rebuilt_is_closed() {
-    let root = tempfile::tempdir().unwrap();
+    let (root, service, id) = opened_example().await;
     let project = root.path().join("example");
-    copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/HelloFairy"),
-        &project,
-    );
-    let service = service(root.path(), 16 << 20);
-    let opened = call(
-        &service,
-        "openSession",
-        json!({ "projectPath": project.to_string_lossy() }),
-    )
-    .await;
-    let id = opened["data"]["sessionId"].as_str().unwrap().to_string();
     // The project is gone from disk, so a fresh instance has nothing to read.
     std::fs::remove_dir_all(&project).unwrap();
-    let oversized = json!([{
-        "kind": "replaceResourceBytes",
-        "selector": { "packageId": "main0001", "resourceId": "img0" },
-        "sourceBytes": vec![0u8; 4 << 20]
-    }]);
     let failed = call(
         &service,
         "applyTransaction",
-        json!({ "sessionId": id, "expectedRevision": 0, "operations": oversized }),
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": oversized() }),
     )
     .await;
     assert_eq!(failed["error"]["code"], "backend_unhandled_error");

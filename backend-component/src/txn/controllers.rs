@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use ofgui_contracts::api::{ComponentSelector, ControllerSelector, TransitionSelector};
 use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, TransitionOp};
-use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition, UamProject};
+use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
 
 use super::nodes::{edit, listed};
 use super::workspace::FinalCheck;
@@ -458,21 +458,11 @@ fn dropped_pages(old: &Controller, controller: &Controller) -> Vec<String> {
 /// already naming a page the controller never had is legacy data the update did not make
 /// worse.
 pub(super) fn gears_off_dropped_pages(
-    project: &UamProject,
+    model: &ComponentModel,
     at: &Issue,
-    (package_id, component_id): (&str, &str),
     controller_name: &str,
     page_ids: &[String],
 ) -> Vec<Issue> {
-    let Some(model) = project
-        .packages
-        .iter()
-        .find(|p| p.id == package_id)
-        .and_then(|p| p.resources.iter().find(|r| r.id() == component_id))
-        .and_then(|r| r.component())
-    else {
-        return Vec::new();
-    };
     let Some(controller) = model.controllers.iter().find(|c| c.name == controller_name) else {
         return Vec::new();
     };

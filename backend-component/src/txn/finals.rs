@@ -9,11 +9,12 @@
 use std::collections::HashSet;
 
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
-use ofgui_contracts::uam::UamProject;
+use ofgui_contracts::uam::{ComponentModel, UamProject};
 
 use super::issue::Issue;
 use super::workspace::{FinalCheck, Workspace};
 use super::{components, controllers};
+use crate::session::{self, Lookup};
 use crate::validate;
 
 type Key = (
@@ -52,13 +53,17 @@ fn direct_checks(workspace: &Workspace<'_>) -> Vec<Issue> {
                 component_id,
                 controller_name,
                 page_ids,
-            } => issues.extend(controllers::gears_off_dropped_pages(
-                workspace.project(),
-                at,
-                (package_id, component_id),
-                controller_name,
-                page_ids,
-            )),
+            } => {
+                if let Some(model) = final_component(workspace.project(), package_id, component_id)
+                {
+                    issues.extend(controllers::gears_off_dropped_pages(
+                        model,
+                        at,
+                        controller_name,
+                        page_ids,
+                    ));
+                }
+            }
             FinalCheck::ComponentIndependent {
                 at,
                 old_package_id,
@@ -76,6 +81,24 @@ fn direct_checks(workspace: &Workspace<'_>) -> Vec<Issue> {
     issues
 }
 
+/// A component of the final state, by its (unique) package and resource ids.
+fn final_component<'p>(
+    project: &'p UamProject,
+    package_id: &str,
+    component_id: &str,
+) -> Option<&'p ComponentModel> {
+    match session::find_resource(project, package_id, component_id) {
+        Lookup::Found(resource) => resource.component(),
+        Lookup::NotFound(_) | Lookup::Ambiguous(_) => None,
+    }
+}
+
+/// Whether a finding is located in this component.
+fn is_in(finding: &ProjectDiagnostic, package_id: &str, component_id: &str) -> bool {
+    finding.package_id.as_deref() == Some(package_id)
+        && finding.resource_id.as_deref() == Some(component_id)
+}
+
 /// A moved component whose nodes still name its old package explicitly.
 fn explicit_refs_left(
     project: &UamProject,
@@ -83,14 +106,7 @@ fn explicit_refs_left(
     old_package_id: &str,
     (package_id, component_id): (&str, &str),
 ) -> Option<Issue> {
-    let model = project
-        .packages
-        .iter()
-        .find(|p| p.id == package_id)?
-        .resources
-        .iter()
-        .find(|r| r.id() == component_id)?
-        .component()?;
+    let model = final_component(project, package_id, component_id)?;
     let explicit = components::explicit_refs_into(&model.display_list, old_package_id);
     if explicit.is_empty() {
         return None;
@@ -118,8 +134,7 @@ fn covered_by_direct_check(finding: &ProjectDiagnostic, finals: &[FinalCheck]) -
             controller_name,
             ..
         } => {
-            finding.package_id.as_deref() == Some(package_id.as_str())
-                && finding.resource_id.as_deref() == Some(component_id.as_str())
+            is_in(finding, package_id, component_id)
                 && finding.node_id.is_some()
                 && finding
                     .message
@@ -199,8 +214,7 @@ fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue)
                 package_id,
                 component_id,
                 node_id,
-            } if finding.package_id.as_deref() == Some(package_id.as_str())
-                && finding.resource_id.as_deref() == Some(component_id.as_str())
+            } if is_in(finding, package_id, component_id)
                 && finding.node_id.as_deref() == Some(node_id.as_str()) =>
             {
                 (at, "invalid_component_reference")
@@ -210,8 +224,7 @@ fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue)
                 package_id,
                 component_id,
                 node_id,
-            } if finding.package_id.as_deref() == Some(package_id.as_str())
-                && finding.resource_id.as_deref() == Some(component_id.as_str())
+            } if is_in(finding, package_id, component_id)
                 && names_word(&finding.message, node_id) =>
             {
                 (at, code)
