@@ -893,22 +893,6 @@ fn branch_packages_and_broken_branch_xml() {
 
 // ---------------------------------------------------------------- robustness
 
-/// A fixed-seed xorshift generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn real_component() -> Vec<u8> {
     std::fs::read(unity_root().join("assets/Basics/Demo_Controller.xml")).expect("corpus file")
 }
@@ -937,7 +921,8 @@ fn mutated_component_and_package_xml_never_panic() {
     let xml = real_component();
     let package =
         std::fs::read(unity_root().join("assets/Basics/package.xml")).expect("corpus file");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // A fixed seed, so a failure can be replayed.
+    let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
     let interesting = b"<>\"'&=/,;-|%#0123456789.e\x00\xff ";
     for round in 0..400 {
         let (target, base) = if round % 2 == 0 {
@@ -946,14 +931,14 @@ fn mutated_component_and_package_xml_never_panic() {
             ("assets/Pkg/package.xml", &package)
         };
         let mut bytes = base.clone();
-        for _ in 0..1 + rng.below(8) {
-            let at = rng.below(bytes.len());
-            match rng.below(3) {
-                0 => bytes[at] = interesting[rng.below(interesting.len())],
+        for _ in 0..1 + rng.usize(..8) {
+            let at = rng.usize(..bytes.len());
+            match rng.usize(..3) {
+                0 => bytes[at] = interesting[rng.usize(..interesting.len())],
                 1 => {
                     bytes.remove(at);
                 }
-                _ => bytes.insert(at, interesting[rng.below(interesting.len())]),
+                _ => bytes.insert(at, interesting[rng.usize(..interesting.len())]),
             }
         }
         let fs = minimal().with(target, &bytes);
@@ -961,7 +946,7 @@ fn mutated_component_and_package_xml_never_panic() {
     }
     // Pure noise in every file the reader parses.
     for _ in 0..50 {
-        let noise: Vec<u8> = (0..rng.below(512)).map(|_| rng.next() as u8).collect();
+        let noise: Vec<u8> = (0..rng.usize(..512)).map(|_| rng.u8(..)).collect();
         let fs = minimal()
             .with("assets/Pkg/Main.xml", &noise)
             .with("assets/Pkg/img/a.png", &noise)
