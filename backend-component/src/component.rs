@@ -1,5 +1,6 @@
-//! The WIT adapter: converts between the `ofgui:backend/session` ABI and the session core.
-//! Only built for WebAssembly; everything it calls is plain Rust tested natively.
+//! The WIT adapter: decodes `ofgui:backend/session` calls once, runs them on the session
+//! core, and encodes the typed reply or error once. Only built for WebAssembly; the
+//! session core it calls is plain Rust tested natively.
 
 mod bindings {
     wit_bindgen::generate!({ world: "backend", path: "../wit" });
@@ -11,14 +12,16 @@ mod bindings {
 use std::cell::RefCell;
 
 use bindings::exports::ofgui::backend::session::{
-    self as wit, BackendError, ErrorCode, Guest, GuestProject, SessionStatus, UamFidelity,
+    self as wit, BytesReply, ErrorCode as WitCode, Guest, GuestProject, OpenRequest, Reply,
+    SessionStatus, UamFidelity,
 };
 use ofgui_contracts::api::{self, ResourceSelector};
-use ofgui_contracts::error::BackendError as Error;
+use ofgui_contracts::envelope::BackendDiagnostic;
+use ofgui_contracts::error::{BackendError, ErrorCode};
 use serde_json::Value;
 
 use crate::fs::StdFs;
-use crate::session::{OpenError, Session};
+use crate::session::{Names, Rejected, Session, Status, encode};
 use crate::{outline, query};
 
 struct BackendComponent;
@@ -32,81 +35,76 @@ struct ProjectSession {
     session: RefCell<Session>,
 }
 
+type WitResult<T> = Result<T, wit::BackendError>;
+
 impl GuestProject for ProjectSession {
-    fn open(session_id: String, fairy_file: String) -> Result<wit::Project, BackendError> {
+    fn open(request: OpenRequest) -> WitResult<(wit::Project, SessionStatus)> {
+        let names = Names {
+            session_id: request.session_id,
+            project_path: request.project_path,
+            canonical_path_key: request.canonical_path_key,
+        };
         // The preopened project directory is the component's only storage.
-        let fs = StdFs::new(".");
-        match Session::open(&fs, &session_id, &fairy_file) {
-            Ok(session) => Ok(wit::Project::new(ProjectSession {
-                session: RefCell::new(session),
-            })),
-            Err(OpenError { reason, message }) => Err(BackendError {
-                code: ErrorCode::ProjectOpenFailed,
-                message,
-                details: serde_json::json!({ "reason": reason }).to_string(),
-                diagnostics: "[]".into(),
-            }),
-        }
+        let session = Session::open(&StdFs::new("."), names, &request.fairy_file)
+            .map_err(|error| to_wit(error, &[], None))?;
+        let status = to_wit_status(session.status());
+        let project = wit::Project::new(ProjectSession {
+            session: RefCell::new(session),
+        });
+        Ok((project, status))
     }
 
     fn status(&self) -> SessionStatus {
-        let status = self.session.borrow().status();
-        SessionStatus {
-            revision: status.revision,
-            last_saved_revision: status.last_saved_revision,
-            dirty: status.dirty,
-            fidelity: match status.fidelity {
-                api::UamFidelity::Full => UamFidelity::Full,
-                api::UamFidelity::Unsupported => UamFidelity::Unsupported,
-            },
+        to_wit_status(self.session.borrow().status())
+    }
+
+    fn outline(&self) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = encode(&outline::outline(&session));
+        reply(&session, data, &[])
+    }
+
+    fn apply(&self, expected_revision: u64, operations: String) -> WitResult<SessionStatus> {
+        let mut session = self.session.borrow_mut();
+        match session.apply(expected_revision, &operations) {
+            Ok(()) => Ok(to_wit_status(session.status())),
+            Err(rejected) => Err(refused(&session, rejected)),
         }
     }
 
-    fn outline(&self) -> String {
-        let outline = outline::outline(&self.session.borrow());
-        serde_json::to_string(&outline).unwrap_or_default()
-    }
-
-    fn apply(
-        &self,
-        expected_revision: u64,
-        operations: String,
-    ) -> Result<SessionStatus, BackendError> {
-        self.session
-            .borrow_mut()
-            .apply(expected_revision, &operations)
-            .map_err(|rejected| with_diagnostics(to_wit(rejected.error), &rejected.diagnostics))?;
-        Ok(self.status())
-    }
-
-    fn preflight(
-        &self,
-        expected_revision: u64,
-        operations: String,
-    ) -> Result<String, BackendError> {
-        self.session
-            .borrow()
-            .preflight(expected_revision, &operations)
-            .map_err(|rejected| with_diagnostics(to_wit(rejected.error), &rejected.diagnostics))
-    }
-
-    fn validate(&self) -> String {
-        let report = self.session.borrow().validate();
-        serde_json::to_string(&report).unwrap_or_default()
-    }
-
-    fn query_entity(&self, target: String) -> Result<String, BackendError> {
+    fn preflight(&self, expected_revision: u64, operations: String) -> WitResult<Reply> {
         let session = self.session.borrow();
-        let target: Value = serde_json::from_str(&target).unwrap_or(Value::Null);
-        let data = query::query_entity(&session, &target).map_err(to_wit)?;
-        Ok(serde_json::to_string(&data).unwrap_or_default())
+        match session.preflight(expected_revision, &operations) {
+            Ok(preview) => reply(&session, Ok(preview), &[]),
+            Err(rejected) => Err(refused(&session, rejected)),
+        }
     }
 
-    fn read_state(&self, expected_revision: Option<u64>) -> Result<String, BackendError> {
-        self.session
-            .borrow()
-            .read_state(expected_revision)
-            .map_err(to_wit)
+    fn validate(&self) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let report = session.validate();
+        let mirrored: Vec<BackendDiagnostic> = report
+            .diagnostics
+            .iter()
+            .map(BackendDiagnostic::from_finding)
+            .collect();
+        reply(&session, encode(&report), &mirrored)
+    }
+
+    fn query_entity(&self, target: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = serde_json::from_str::<Value>(&target)
+            .map_err(|_| {
+                BackendError::invalid_input("target must be a JSON object.", Some("/target".into()))
+            })
+            .and_then(|target| query::query_entity(&session, &target));
+        reply(&session, data, &[])
+    }
+
+    fn read_state(&self, expected_revision: Option<u64>) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = session.read_state(expected_revision);
+        reply(&session, data, &[])
     }
 
     fn read_resource_bytes(
@@ -114,51 +112,161 @@ impl GuestProject for ProjectSession {
         expected_revision: u64,
         package_id: String,
         resource_id: String,
-    ) -> Result<Vec<u8>, BackendError> {
+    ) -> WitResult<BytesReply> {
         let selector = ResourceSelector {
             package_id,
             resource_id,
         };
         let session = self.session.borrow();
-        session
-            .read_resource_bytes(expected_revision, &selector)
-            .map(<[u8]>::to_vec)
-            .map_err(to_wit)
+        let status = session.status();
+        match session.read_resource_bytes(expected_revision, &selector) {
+            Ok(bytes) => Ok(BytesReply {
+                status: to_wit_status(status),
+                bytes: bytes.to_vec(),
+            }),
+            Err(error) => Err(to_wit(error, &[], Some(status))),
+        }
     }
 }
 
-/// Splits a contract error into the typed code, the message and the remaining fields.
-fn to_wit(error: Error) -> BackendError {
-    let code = match &error {
-        Error::StaleRead { .. } => ErrorCode::StaleRead,
-        Error::EntityQueryFailed { .. } => ErrorCode::EntityQueryFailed,
-        Error::SessionReadFailed { .. } => ErrorCode::SessionReadFailed,
-        Error::ProjectOpenFailed { .. } => ErrorCode::ProjectOpenFailed,
-        Error::StaleWrite { .. } => ErrorCode::StaleWrite,
-        Error::TransactionUnsupported(_) => ErrorCode::TransactionUnsupported,
-        Error::SelectorAmbiguity(_) => ErrorCode::SelectorAmbiguity,
-        Error::TransactionPreviewFailed { .. } => ErrorCode::TransactionPreviewFailed,
-        // The session core raises no other codes; keep the contract total anyway.
-        _ => ErrorCode::SessionReadFailed,
-    };
-    let message = error.message().to_string();
-    let mut details = serde_json::to_value(&error).unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut details {
-        map.remove("code");
-        map.remove("message");
-    }
-    BackendError {
-        code,
-        message,
-        details: details.to_string(),
-        diagnostics: "[]".into(),
+/// A call's data with the session's status, or its error with the same status.
+fn reply(
+    session: &Session,
+    data: Result<String, BackendError>,
+    diagnostics: &[BackendDiagnostic],
+) -> WitResult<Reply> {
+    let status = session.status();
+    let data = data.map_err(|error| to_wit(error, &[], Some(status)))?;
+    let diagnostics = encode(diagnostics).map_err(|error| to_wit(error, &[], Some(status)))?;
+    Ok(Reply {
+        status: to_wit_status(status),
+        data,
+        diagnostics,
+    })
+}
+
+/// A refused write, with the status it was checked against.
+fn refused(session: &Session, rejected: Rejected) -> wit::BackendError {
+    to_wit(
+        rejected.error,
+        &rejected.diagnostics,
+        Some(session.status()),
+    )
+}
+
+/// Splits a contract error into the WIT code, message and the code's own fields.
+fn to_wit(
+    error: BackendError,
+    diagnostics: &[BackendDiagnostic],
+    status: Option<Status>,
+) -> wit::BackendError {
+    let status = status.map(to_wit_status);
+    let encoded = error.into_parts().and_then(|parts| {
+        let details = serde_json::to_string(&parts.details)?;
+        let diagnostics = serde_json::to_string(diagnostics)?;
+        Ok((parts, details, diagnostics))
+    });
+    match encoded {
+        Ok((parts, details, diagnostics)) => wit::BackendError {
+            code: to_wit_code(parts.code),
+            message: parts.message,
+            details,
+            diagnostics,
+            status,
+        },
+        Err(cause) => {
+            eprintln!("ofgui-backend: an error could not be serialized: {cause}");
+            let fallback =
+                BackendError::unhandled(ofgui_contracts::error::UnhandledReason::Internal);
+            wit::BackendError {
+                code: to_wit_code(fallback.code()),
+                message: fallback.message().to_string(),
+                details: r#"{"reason":"internal"}"#.into(),
+                diagnostics: "[]".into(),
+                status,
+            }
+        }
     }
 }
 
-fn with_diagnostics(
-    mut error: BackendError,
-    diagnostics: &[ofgui_contracts::envelope::BackendDiagnostic],
-) -> BackendError {
-    error.diagnostics = serde_json::to_string(diagnostics).unwrap_or_else(|_| "[]".into());
-    error
+fn to_wit_status(status: Status) -> SessionStatus {
+    SessionStatus {
+        revision: status.revision,
+        last_saved_revision: status.last_saved_revision,
+        dirty: status.dirty,
+        fidelity: match status.fidelity {
+            api::UamFidelity::Full => UamFidelity::Full,
+            api::UamFidelity::Unsupported => UamFidelity::Unsupported,
+        },
+    }
+}
+
+/// Every contract code has its WIT case; the host maps them back the same way.
+fn to_wit_code(code: ErrorCode) -> WitCode {
+    match code {
+        ErrorCode::SessionNotFound => WitCode::SessionNotFound,
+        ErrorCode::SessionLimitExceeded => WitCode::SessionLimitExceeded,
+        ErrorCode::LockConflict => WitCode::LockConflict,
+        ErrorCode::StaleRead => WitCode::StaleRead,
+        ErrorCode::ProjectRootNotAllowed => WitCode::ProjectRootNotAllowed,
+        ErrorCode::ProjectOpenFailed => WitCode::ProjectOpenFailed,
+        ErrorCode::EntityQueryFailed => WitCode::EntityQueryFailed,
+        ErrorCode::SessionReadFailed => WitCode::SessionReadFailed,
+        ErrorCode::StaleWrite => WitCode::StaleWrite,
+        ErrorCode::TransactionUnsupported => WitCode::TransactionUnsupported,
+        ErrorCode::SelectorAmbiguity => WitCode::SelectorAmbiguity,
+        ErrorCode::TransactionPreviewFailed => WitCode::TransactionPreviewFailed,
+        ErrorCode::EventCursorInvalid => WitCode::EventCursorInvalid,
+        ErrorCode::InvalidInput => WitCode::InvalidInput,
+        ErrorCode::UnknownTool => WitCode::UnknownTool,
+        ErrorCode::McpResponseBudgetExceeded => WitCode::McpResponseBudgetExceeded,
+        ErrorCode::BackendUnhandledError => WitCode::BackendUnhandledError,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ofgui_contracts::error::{ErrorParts, examples};
+
+    /// The canonical ABI carries an enum case by its position in the WIT, so each code
+    /// must land on the case at its own position in [`ErrorCode::ALL`]; the host maps
+    /// positions back the same way (`host/src/bindings.rs`).
+    #[test]
+    fn every_code_lands_on_its_wit_position() {
+        for (position, code) in ErrorCode::ALL.into_iter().enumerate() {
+            assert_eq!(to_wit_code(code) as usize, position, "{code}");
+        }
+    }
+
+    #[test]
+    fn every_error_is_rebuilt_from_what_crosses_the_boundary() {
+        for error in examples() {
+            let status = Status {
+                revision: 4,
+                last_saved_revision: 1,
+                dirty: true,
+                fidelity: api::UamFidelity::Full,
+            };
+            let diagnostic = BackendDiagnostic::error(error.code().as_str(), "why");
+            let crossed = to_wit(
+                error.clone(),
+                std::slice::from_ref(&diagnostic),
+                Some(status),
+            );
+            let code = ErrorCode::ALL[crossed.code as usize];
+            let details = serde_json::from_str(&crossed.details).expect("details are an object");
+            let rebuilt = BackendError::from_parts(ErrorParts {
+                code,
+                message: crossed.message,
+                details,
+            })
+            .expect("fields fit the code");
+            assert_eq!(rebuilt, error);
+            let diagnostics: Vec<BackendDiagnostic> =
+                serde_json::from_str(&crossed.diagnostics).expect("diagnostics are an array");
+            assert_eq!(diagnostics, vec![diagnostic]);
+            assert_eq!(crossed.status.map(|s| s.revision), Some(4));
+        }
+    }
 }

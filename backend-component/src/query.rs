@@ -26,14 +26,19 @@ const RESOURCE_FIELDS: [&str; 13] = [
     "movieClip",
 ];
 
-/// Answers a query for `target` (untrusted JSON) on the session's committed project.
-pub fn query_entity(session: &Session, target: &Value) -> Result<QueryEntityData, BackendError> {
+/// Answers a query for `target` (untrusted JSON) on the session's committed project,
+/// as `QueryEntityData` JSON text within the query budget.
+pub fn query_entity(session: &Session, target: &Value) -> Result<String, BackendError> {
     let fail = |reason, message: String| BackendError::query_failed(session.id(), reason, message);
     let target =
         parse_target(target).map_err(|message| fail(QueryFailureReason::InvalidQuery, message))?;
     let properties = project_entity(session, &target).map_err(|lookup| match lookup {
         Missing::NotFound(message) => fail(QueryFailureReason::NotFound, message),
         Missing::Ambiguous(message) => fail(QueryFailureReason::Ambiguous, message),
+        Missing::Unencodable => fail(
+            QueryFailureReason::NonJsonValue,
+            "The entity is not representable as JSON.".into(),
+        ),
     })?;
     let data = QueryEntityData {
         session_id: session.id().to_string(),
@@ -60,8 +65,9 @@ pub fn query_entity(session: &Session, target: &Value) -> Result<QueryEntityData
         )
     };
     budget::check_shape(&value, &QUERY_LIMITS).map_err(over_budget)?;
-    budget::check_bytes(&value.to_string(), &QUERY_LIMITS).map_err(over_budget)?;
-    Ok(data)
+    let text = value.to_string();
+    budget::check_bytes(&text, &QUERY_LIMITS).map_err(over_budget)?;
+    Ok(text)
 }
 
 fn target_kind(target: &EntityTarget) -> &'static str {
@@ -159,6 +165,8 @@ fn parse_target(target: &Value) -> Result<EntityTarget, String> {
 enum Missing {
     NotFound(String),
     Ambiguous(String),
+    /// The entity does not serialize as a JSON object.
+    Unencodable,
 }
 
 impl<T> From<Lookup<T>> for Result<T, Missing> {
@@ -171,15 +179,11 @@ impl<T> From<Lookup<T>> for Result<T, Missing> {
     }
 }
 
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
+fn to_object<T: serde::Serialize>(value: &T) -> Result<Map<String, Value>, Missing> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(Missing::Unencodable),
     }
-}
-
-fn to_object<T: serde::Serialize>(value: &T) -> Map<String, Value> {
-    object(serde_json::to_value(value).unwrap_or(Value::Null))
 }
 
 fn find_package<'a>(session: &'a Session, package_id: &str) -> Result<&'a UamPackage, Missing> {
@@ -240,7 +244,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
                 &selector.package_id,
                 &selector.resource_id,
             ))?;
-            let mut full = to_object(resource);
+            let mut full = to_object(resource)?;
             RESOURCE_FIELDS
                 .iter()
                 .filter_map(|field| full.remove(*field).map(|value| (field.to_string(), value)))
@@ -276,7 +280,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
                     )
                 },
             ))?;
-            to_object(node)
+            to_object(node)?
         }
         EntityTarget::Controller { selector } => {
             let component = find_component(
@@ -296,7 +300,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
                     )
                 },
             ))?;
-            to_object(controller)
+            to_object(controller)?
         }
         EntityTarget::Transition { selector } => {
             let component = find_component(
@@ -316,7 +320,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
                     )
                 },
             ))?;
-            to_object(transition)
+            to_object(transition)?
         }
     })
 }

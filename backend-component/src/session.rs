@@ -9,8 +9,10 @@ use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
 use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
-use ofgui_contracts::error::{PreviewFailureReason, SupportIssue, TransactionRejection};
-use ofgui_contracts::ops::Operation;
+use ofgui_contracts::error::{
+    PreviewFailureReason, SupportIssue, TransactionRejection, UnhandledReason,
+};
+use ofgui_contracts::ops::{MAX_OPERATIONS, Operation};
 use ofgui_contracts::strict;
 use ofgui_contracts::uam::{UamProject, UamResource};
 use serde_json::Value;
@@ -21,17 +23,32 @@ use crate::reader::{self, ReadError};
 use crate::txn::{self, Issue};
 use crate::validate;
 
-/// Why a project could not be opened.
-#[derive(Debug, PartialEq)]
-pub struct OpenError {
-    pub reason: OpenFailureReason,
-    pub message: String,
+/// How the host names a session and its project; echoed in results and errors.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    /// `sessionId` of results and errors.
+    pub session_id: String,
+    /// The project path as the caller gave it (`projectPath` of open failures).
+    pub project_path: String,
+    /// The project's canonical identity (`canonicalPathKey` of write conflicts).
+    pub canonical_path_key: String,
+}
+
+impl Names {
+    /// Names for a session whose project path and key nobody will see (tests, tools).
+    pub fn session(id: &str) -> Self {
+        Names {
+            session_id: id.to_string(),
+            ..Names::default()
+        }
+    }
 }
 
 /// An open project session.
 #[derive(Debug)]
 pub struct Session {
     id: String,
+    canonical_path_key: String,
     project: UamProject,
     bytes: BTreeMap<String, Vec<u8>>,
     /// What the reader reported (XML, values, missing and unreadable files).
@@ -57,20 +74,31 @@ pub struct Status {
 
 impl Session {
     /// Reads the project whose `.fairy` file is `fairy_file` in the root of `fs`.
-    pub fn open(fs: &dyn ProjectFs, id: &str, fairy_file: &str) -> Result<Session, OpenError> {
-        let source = reader::read_project(fs, fairy_file).map_err(|error| match error {
-            ReadError::NotFound => OpenError {
-                reason: OpenFailureReason::ProjectNotFound,
-                message: "Project path does not exist.".into(),
-            },
-            ReadError::AccessDenied(detail) => OpenError {
-                reason: OpenFailureReason::AccessDenied,
-                message: format!("The project file could not be read: {detail}"),
-            },
-            ReadError::Unreadable(detail) => OpenError {
-                reason: OpenFailureReason::ProjectReadFailed,
-                message: format!("Project files could not be read. {detail}"),
-            },
+    pub fn open(
+        fs: &dyn ProjectFs,
+        names: Names,
+        fairy_file: &str,
+    ) -> Result<Session, BackendError> {
+        let source = reader::read_project(fs, fairy_file).map_err(|error| {
+            let (reason, message) = match error {
+                ReadError::NotFound => (
+                    OpenFailureReason::ProjectNotFound,
+                    "Project path does not exist.".to_string(),
+                ),
+                ReadError::AccessDenied(detail) => (
+                    OpenFailureReason::AccessDenied,
+                    format!("The project file could not be read: {detail}"),
+                ),
+                ReadError::Unreadable(detail) => (
+                    OpenFailureReason::ProjectReadFailed,
+                    format!("Project files could not be read. {detail}"),
+                ),
+            };
+            BackendError::ProjectOpenFailed {
+                message,
+                reason,
+                project_path: names.project_path.clone(),
+            }
         })?;
         // Saving patches only what changed, so anything read completely can be written
         // back faithfully; a source that could not be read at all cannot.
@@ -84,7 +112,8 @@ impl Session {
         let mut read_diagnostics = source.diagnostics.clone();
         read_diagnostics.extend(file_diagnostics);
         Ok(Session {
-            id: id.to_string(),
+            id: names.session_id,
+            canonical_path_key: names.canonical_path_key,
             project: source.project,
             bytes: source.bytes,
             reader_diagnostics: source.diagnostics,
@@ -128,7 +157,8 @@ impl Session {
     }
 
     /// Applies a batch all or nothing: on success the revision advances by one and the
-    /// session is dirty; on failure nothing changes.
+    /// session is dirty; on failure nothing changes. `operations` is the JSON array of
+    /// the method's `operations` field.
     pub fn apply(&mut self, expected_revision: u64, operations: &str) -> Result<(), Rejected> {
         let applied = self.run(expected_revision, operations)?;
         for (path, bytes) in applied.bytes {
@@ -143,7 +173,8 @@ impl Session {
         Ok(())
     }
 
-    /// Runs a batch on a copy and reports what it would change; nothing changes.
+    /// Runs a batch on a copy and reports what it would change as `TransactionPreview`
+    /// JSON text, within the preview budget; nothing changes.
     pub fn preflight(&self, expected_revision: u64, operations: &str) -> Result<String, Rejected> {
         let applied = self.run(expected_revision, operations)?;
         let replaced = applied
@@ -167,13 +198,12 @@ impl Session {
                 write_verified: False,
             },
         };
-        let over_budget = |message: String| Rejected {
-            error: BackendError::TransactionPreviewFailed {
+        let over_budget = |message: String| {
+            Rejected::from(BackendError::TransactionPreviewFailed {
                 message,
                 session_id: self.id.clone(),
                 reason: PreviewFailureReason::ResponseBudgetExceeded,
-            },
-            diagnostics: Vec::new(),
+            })
         };
         let entries = preview.impact.entities.len() + preview.impact.files.len();
         if entries > PREVIEW_MAX_ENTRIES {
@@ -181,7 +211,7 @@ impl Session {
                 "The preview lists {entries} changes, more than {PREVIEW_MAX_ENTRIES}; split the batch."
             )));
         }
-        let text = serde_json::to_string(&preview).unwrap_or_default();
+        let text = encode(&preview)?;
         if text.len() > PREVIEW_MAX_BYTES {
             return Err(over_budget(format!(
                 "The preview is {} bytes, more than {PREVIEW_MAX_BYTES}; split the batch.",
@@ -191,23 +221,22 @@ impl Session {
         Ok(text)
     }
 
+    /// Decodes the batch, checks the revision and runs the batch on a copy.
     fn run(&self, expected_revision: u64, operations: &str) -> Result<txn::Applied, Rejected> {
+        let operations = decode_operations(operations)?;
         if expected_revision != self.revision {
-            return Err(Rejected {
-                error: BackendError::StaleWrite {
-                    message: format!(
-                        "Expected revision {expected_revision} does not match current revision {}.",
-                        self.revision
-                    ),
-                    session_id: self.id.clone(),
-                    canonical_path_key: None,
-                    expected_revision,
-                    actual_revision: self.revision,
-                },
-                diagnostics: Vec::new(),
-            });
+            return Err(Rejected::from(BackendError::StaleWrite {
+                message: format!(
+                    "Expected revision {expected_revision} does not match current revision {}.",
+                    self.revision
+                ),
+                session_id: self.id.clone(),
+                canonical_path_key: Some(self.canonical_path_key.clone())
+                    .filter(|key| !key.is_empty()),
+                expected_revision,
+                actual_revision: self.revision,
+            }));
         }
-        let operations = parse_operations(operations).map_err(|failure| rejected(failure, &[]))?;
         txn::run(&self.project, &self.bytes, &operations)
             .map_err(|failure| rejected(failure, &operations))
     }
@@ -327,49 +356,53 @@ pub struct Rejected {
     pub diagnostics: Vec<BackendDiagnostic>,
 }
 
-/// Parses a JSON array of operations strictly; a malformed one is an issue at its index.
-fn parse_operations(text: &str) -> Result<Vec<Operation>, txn::Failure> {
-    let values: Vec<Value> = serde_json::from_str(text).map_err(|error| {
-        txn::Failure::unsupported(vec![Issue {
-            code: "unsupported_operation",
-            path: "operations".into(),
-            message: format!("operations must be a JSON array of operations: {error}"),
-            op_index: 0,
-            op_id: None,
-            operation_kind: "",
-            node_kind: None,
-            resource_kind: None,
-            gear_kind: None,
-            field: None,
-        }])
-    })?;
-    let mut operations = Vec::with_capacity(values.len());
-    let mut issues = Vec::new();
-    for (index, value) in values.iter().enumerate() {
-        match strict::from_value::<Operation>(value, &format!("operations[{index}]")) {
-            Ok(operation) => operations.push(operation),
-            Err(error) => issues.push(Issue {
-                code: "unsupported_operation",
-                path: error.path,
-                message: format!("Operation {index} is malformed: {}", error.message),
-                op_index: index,
-                op_id: value
-                    .get("opId")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                operation_kind: "",
-                node_kind: None,
-                resource_kind: None,
-                gear_kind: None,
-                field: None,
-            }),
+impl From<BackendError> for Rejected {
+    fn from(error: BackendError) -> Self {
+        Rejected {
+            error,
+            diagnostics: Vec::new(),
         }
     }
-    if issues.is_empty() {
-        Ok(operations)
-    } else {
-        Err(txn::Failure::unsupported(issues))
+}
+
+/// Serializes a result; our own types always serialize, so a failure is a bug, reported
+/// as `backend_unhandled_error` with its cause on stderr (the host's log), never as an
+/// empty or partial result.
+pub fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, BackendError> {
+    serde_json::to_string(value).map_err(|error| {
+        eprintln!("ofgui-backend: a result could not be serialized: {error}");
+        BackendError::unhandled(UnhandledReason::Internal)
+    })
+}
+
+/// Decodes the `operations` field strictly: 1 to [`MAX_OPERATIONS`] operations, each
+/// exactly one of the operation schemas. The first malformed one is `invalid_input` at
+/// its JSON pointer.
+fn decode_operations(text: &str) -> Result<Vec<Operation>, BackendError> {
+    let shape = || {
+        BackendError::invalid_input(
+            format!("operations must hold 1 to {MAX_OPERATIONS} operations."),
+            Some("/operations".into()),
+        )
+    };
+    let values: Vec<Value> = serde_json::from_str(text).map_err(|_| shape())?;
+    if values.is_empty() || values.len() > MAX_OPERATIONS {
+        return Err(shape());
     }
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            strict::from_value::<Operation>(value, &format!("/operations/{index}")).map_err(
+                |error| {
+                    BackendError::invalid_input(
+                        format!("Operation {index} is malformed: {}", error.message),
+                        Some(error.path),
+                    )
+                },
+            )
+        })
+        .collect()
 }
 
 /// The contract error of a refused batch, with its issues as diagnostics.

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use ofgui_backend::fs::StdFs;
-use ofgui_backend::session::Session;
+use ofgui_backend::session::{Names, Session};
 use ofgui_backend::txn;
 use ofgui_contracts::ops::Operation;
 use serde_json::{Value, json};
@@ -62,7 +62,8 @@ fn model(session: &Session) -> Value {
 #[test]
 fn random_batches_apply_fully_or_not_at_all() {
     let fs = StdFs::new(EXAMPLE);
-    let mut session = Session::open(&fs, "property", "HelloFairy.fairy").expect("example opens");
+    let mut session =
+        Session::open(&fs, Names::session("property"), "HelloFairy.fairy").expect("example opens");
     let bytes = std::collections::BTreeMap::new();
     // A fixed seed, so a failure can be replayed.
     let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
@@ -123,7 +124,7 @@ fn random_batches_apply_fully_or_not_at_all() {
 #[test]
 fn a_stale_revision_changes_nothing() {
     let fs = StdFs::new(EXAMPLE);
-    let mut session = Session::open(&fs, "stale", "HelloFairy.fairy").unwrap();
+    let mut session = Session::open(&fs, Names::session("stale"), "HelloFairy.fairy").unwrap();
     let edit = json!([{ "kind": "setDisplayNodeProps", "selector": node("n1_view"), "props": { "text": "x" } }]).to_string();
     session.apply(0, &edit).unwrap();
     let before = model(&session);

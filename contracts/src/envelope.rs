@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::api::SessionSnapshot;
 use crate::catalog::{self, Owner, RemediationKind};
+use crate::diagnostics::{ProjectDiagnostic, Severity};
 
 /// The contract version ofgui speaks; it follows upstream `@openfairygui/backend` 3.0.0.
 pub const CONTRACT_VERSION: &str = "3.0.0";
@@ -110,6 +111,19 @@ impl BackendDiagnostic {
             docs_uri: None,
             remediation: None,
         }
+    }
+
+    /// A validation finding as a `meta.diagnostics` entry, owned by core.validation.
+    pub fn from_finding(finding: &ProjectDiagnostic) -> Self {
+        let mut diagnostic = Self::error(finding.code.as_str(), finding.message.clone());
+        diagnostic.severity = match finding.severity {
+            Severity::Error => DiagnosticSeverity::Error,
+            Severity::Warning => DiagnosticSeverity::Warning,
+            Severity::Info => DiagnosticSeverity::Info,
+        };
+        diagnostic.path = Some(finding.path.clone());
+        diagnostic.owner = Some(Owner::CoreValidation);
+        diagnostic
     }
 
     /// Adds owner, docs link and remediation from the catalog. Unknown codes pass

@@ -1,7 +1,7 @@
 //! The failures a method can return, each with a stable `code` and its own fields.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Why `openSession` could not open a project.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -231,27 +231,152 @@ pub enum BackendError {
     },
 }
 
-impl BackendError {
-    pub fn code(&self) -> &'static str {
+/// Every code a [`BackendError`] can carry: the `code` of the JSON object, the
+/// `error-code` of the component's WIT interface, and a catalog entry with a guide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    SessionNotFound,
+    SessionLimitExceeded,
+    LockConflict,
+    StaleRead,
+    ProjectRootNotAllowed,
+    ProjectOpenFailed,
+    EntityQueryFailed,
+    SessionReadFailed,
+    StaleWrite,
+    TransactionUnsupported,
+    SelectorAmbiguity,
+    TransactionPreviewFailed,
+    EventCursorInvalid,
+    InvalidInput,
+    UnknownTool,
+    McpResponseBudgetExceeded,
+    BackendUnhandledError,
+}
+
+impl ErrorCode {
+    /// Every code, in contract order.
+    pub const ALL: [ErrorCode; 17] = [
+        Self::SessionNotFound,
+        Self::SessionLimitExceeded,
+        Self::LockConflict,
+        Self::StaleRead,
+        Self::ProjectRootNotAllowed,
+        Self::ProjectOpenFailed,
+        Self::EntityQueryFailed,
+        Self::SessionReadFailed,
+        Self::StaleWrite,
+        Self::TransactionUnsupported,
+        Self::SelectorAmbiguity,
+        Self::TransactionPreviewFailed,
+        Self::EventCursorInvalid,
+        Self::InvalidInput,
+        Self::UnknownTool,
+        Self::McpResponseBudgetExceeded,
+        Self::BackendUnhandledError,
+    ];
+
+    /// The wire spelling (`stale_write`).
+    pub fn as_str(self) -> &'static str {
         match self {
-            Self::SessionNotFound { .. } => "session_not_found",
-            Self::SessionLimitExceeded { .. } => "session_limit_exceeded",
-            Self::LockConflict { .. } => "lock_conflict",
-            Self::StaleRead { .. } => "stale_read",
-            Self::ProjectRootNotAllowed { .. } => "project_root_not_allowed",
-            Self::ProjectOpenFailed { .. } => "project_open_failed",
-            Self::EntityQueryFailed { .. } => "entity_query_failed",
-            Self::SessionReadFailed { .. } => "session_read_failed",
-            Self::StaleWrite { .. } => "stale_write",
-            Self::TransactionUnsupported(_) => "transaction_unsupported",
-            Self::SelectorAmbiguity(_) => "selector_ambiguity",
-            Self::TransactionPreviewFailed { .. } => "transaction_preview_failed",
-            Self::EventCursorInvalid { .. } => "event_cursor_invalid",
-            Self::InvalidInput { .. } => "invalid_input",
-            Self::UnknownTool { .. } => "unknown_tool",
-            Self::McpResponseBudgetExceeded { .. } => "mcp_response_budget_exceeded",
-            Self::BackendUnhandledError { .. } => "backend_unhandled_error",
+            Self::SessionNotFound => "session_not_found",
+            Self::SessionLimitExceeded => "session_limit_exceeded",
+            Self::LockConflict => "lock_conflict",
+            Self::StaleRead => "stale_read",
+            Self::ProjectRootNotAllowed => "project_root_not_allowed",
+            Self::ProjectOpenFailed => "project_open_failed",
+            Self::EntityQueryFailed => "entity_query_failed",
+            Self::SessionReadFailed => "session_read_failed",
+            Self::StaleWrite => "stale_write",
+            Self::TransactionUnsupported => "transaction_unsupported",
+            Self::SelectorAmbiguity => "selector_ambiguity",
+            Self::TransactionPreviewFailed => "transaction_preview_failed",
+            Self::EventCursorInvalid => "event_cursor_invalid",
+            Self::InvalidInput => "invalid_input",
+            Self::UnknownTool => "unknown_tool",
+            Self::McpResponseBudgetExceeded => "mcp_response_budget_exceeded",
+            Self::BackendUnhandledError => "backend_unhandled_error",
         }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A [`BackendError`] split the way the component's WIT carries it: the code, the
+/// message, and the code's own fields as a JSON object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorParts {
+    pub code: ErrorCode,
+    pub message: String,
+    pub details: Map<String, Value>,
+}
+
+/// Why [`BackendError::from_parts`] could not rebuild an error.
+#[derive(Debug, thiserror::Error)]
+#[error("the fields of a {code} error do not match the contract: {source}")]
+pub struct PartsMismatch {
+    pub code: ErrorCode,
+    #[source]
+    pub source: serde_json::Error,
+}
+
+impl BackendError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::SessionNotFound { .. } => ErrorCode::SessionNotFound,
+            Self::SessionLimitExceeded { .. } => ErrorCode::SessionLimitExceeded,
+            Self::LockConflict { .. } => ErrorCode::LockConflict,
+            Self::StaleRead { .. } => ErrorCode::StaleRead,
+            Self::ProjectRootNotAllowed { .. } => ErrorCode::ProjectRootNotAllowed,
+            Self::ProjectOpenFailed { .. } => ErrorCode::ProjectOpenFailed,
+            Self::EntityQueryFailed { .. } => ErrorCode::EntityQueryFailed,
+            Self::SessionReadFailed { .. } => ErrorCode::SessionReadFailed,
+            Self::StaleWrite { .. } => ErrorCode::StaleWrite,
+            Self::TransactionUnsupported(_) => ErrorCode::TransactionUnsupported,
+            Self::SelectorAmbiguity(_) => ErrorCode::SelectorAmbiguity,
+            Self::TransactionPreviewFailed { .. } => ErrorCode::TransactionPreviewFailed,
+            Self::EventCursorInvalid { .. } => ErrorCode::EventCursorInvalid,
+            Self::InvalidInput { .. } => ErrorCode::InvalidInput,
+            Self::UnknownTool { .. } => ErrorCode::UnknownTool,
+            Self::McpResponseBudgetExceeded { .. } => ErrorCode::McpResponseBudgetExceeded,
+            Self::BackendUnhandledError { .. } => ErrorCode::BackendUnhandledError,
+        }
+    }
+
+    /// Splits the error into code, message and the code's own fields.
+    pub fn into_parts(self) -> Result<ErrorParts, serde_json::Error> {
+        let code = self.code();
+        let mut details = match serde_json::to_value(&self)? {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        details.remove("code");
+        let message = match details.remove("message") {
+            Some(Value::String(message)) => message,
+            _ => self.message().to_string(),
+        };
+        Ok(ErrorParts {
+            code,
+            message,
+            details,
+        })
+    }
+
+    /// Rebuilds an error from its parts; fails when the fields do not fit the code.
+    pub fn from_parts(parts: ErrorParts) -> Result<Self, PartsMismatch> {
+        let ErrorParts {
+            code,
+            message,
+            mut details,
+        } = parts;
+        details.insert("code".into(), Value::String(code.as_str().into()));
+        details.insert("message".into(), Value::String(message));
+        serde_json::from_value(Value::Object(details))
+            .map_err(|source| PartsMismatch { code, source })
     }
 
     pub fn message(&self) -> &str {
@@ -343,5 +468,123 @@ impl BackendError {
             message: message.into(),
             reason,
         }
+    }
+}
+
+/// One error of every code, with every optional field set, for tests of code mappings.
+#[doc(hidden)]
+pub fn examples() -> Vec<BackendError> {
+    let rejection = TransactionRejection {
+        message: "The transaction was rejected: no such node.".into(),
+        stage: "preflight".into(),
+        op_index: Some(0),
+        op_id: Some("op-1".into()),
+        op_kind: Some("setDisplayNodeProps".into()),
+        operation_kind: Some("setDisplayNodeProps".into()),
+        selector: Some(serde_json::json!({ "packageId": "p" })),
+        issues: vec![SupportIssue {
+            code: "invalid_display_node_selector".into(),
+            path: "operations[0].selector".into(),
+            message: "No display node n9.".into(),
+            operation_kind: Some("setDisplayNodeProps".into()),
+            node_kind: Some("image".into()),
+            resource_kind: Some("image".into()),
+            gear_kind: Some("gearXY".into()),
+            field: Some("selector".into()),
+        }],
+    };
+    vec![
+        BackendError::session_not_found("s1"),
+        BackendError::SessionLimitExceeded {
+            message: "full".into(),
+            max_sessions: 32,
+        },
+        BackendError::LockConflict {
+            message: "held".into(),
+            kind: LockConflictKind::InProcessSessionExists,
+            canonical_path_key: "/p".into(),
+            holder_session_id: Some("s0".into()),
+        },
+        BackendError::stale_read("s1", 1, 2),
+        BackendError::ProjectRootNotAllowed {
+            message: "outside".into(),
+            project_path: "/x".into(),
+        },
+        BackendError::ProjectOpenFailed {
+            message: "missing".into(),
+            reason: OpenFailureReason::ProjectNotFound,
+            project_path: "p".into(),
+        },
+        BackendError::query_failed("s1", QueryFailureReason::Ambiguous, "two"),
+        BackendError::read_failed("s1", ReadFailureReason::BytesUnavailable, "gone"),
+        BackendError::StaleWrite {
+            message: "moved on".into(),
+            session_id: "s1".into(),
+            canonical_path_key: Some("/p".into()),
+            expected_revision: 0,
+            actual_revision: 3,
+        },
+        BackendError::TransactionUnsupported(rejection.clone()),
+        BackendError::SelectorAmbiguity(rejection),
+        BackendError::TransactionPreviewFailed {
+            message: "big".into(),
+            session_id: "s1".into(),
+            reason: PreviewFailureReason::ResponseBudgetExceeded,
+        },
+        BackendError::EventCursorInvalid {
+            message: "old".into(),
+            session_id: "s1".into(),
+            after: "7".into(),
+        },
+        BackendError::invalid_input("bad", Some("/operations/0/kind".into())),
+        BackendError::UnknownTool {
+            message: "no".into(),
+            tool_name: "x".into(),
+        },
+        BackendError::McpResponseBudgetExceeded {
+            message: "big".into(),
+            max_bytes: 16,
+        },
+        BackendError::unhandled(UnhandledReason::Trap),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_cover_every_code_once_in_contract_order() {
+        let codes: Vec<ErrorCode> = examples().iter().map(BackendError::code).collect();
+        assert_eq!(codes, ErrorCode::ALL);
+    }
+
+    #[test]
+    fn every_error_survives_its_parts() {
+        for error in examples() {
+            let parts = error.clone().into_parts().expect("serializable");
+            assert_eq!(parts.code, error.code());
+            assert!(!parts.details.contains_key("code"));
+            assert!(!parts.details.contains_key("message"));
+            assert_eq!(BackendError::from_parts(parts).expect("fits"), error);
+        }
+    }
+
+    #[test]
+    fn the_wire_code_is_the_code_name() {
+        for error in examples() {
+            let value = serde_json::to_value(&error).expect("serializable");
+            assert_eq!(value["code"], error.code().as_str());
+        }
+    }
+
+    #[test]
+    fn parts_that_do_not_fit_their_code_are_refused() {
+        let parts = ErrorParts {
+            code: ErrorCode::StaleWrite,
+            message: "m".into(),
+            details: Map::new(),
+        };
+        assert!(BackendError::from_parts(parts).is_err());
     }
 }

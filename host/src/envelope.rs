@@ -1,14 +1,16 @@
-//! Builds the `{ok, meta, data|error}` envelopes.
+//! Builds the `{ok, meta, data|error}` envelopes from typed values.
 
 use std::time::Instant;
 
+use ofgui_contracts::api::SessionSnapshot;
 use ofgui_contracts::envelope::{
-    BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, ResponseMeta, Stage,
+    self as contract, BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, False,
+    ResponseMeta, Stage,
 };
-use ofgui_contracts::error::BackendError;
-use serde_json::{Map, Value, json};
+use ofgui_contracts::error::{BackendError, UnhandledReason};
+use serde_json::Value;
 
-use crate::bindings::{self, ErrorCode};
+use crate::bindings::{GuestError, SessionStatus};
 
 /// One call in flight: when it started and how to label its response.
 pub struct Call {
@@ -51,14 +53,21 @@ impl Data {
         }
     }
 
-    /// Parses backend JSON text once, keeping the text.
-    pub fn parsed(text: String) -> Self {
-        let value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Data {
+    /// Serializes a typed result.
+    pub fn typed<T: serde::Serialize>(value: &T) -> Result<Self, Failure> {
+        serde_json::to_value(value)
+            .map(Data::value)
+            .map_err(|cause| Failure::internal(&cause))
+    }
+
+    /// Parses JSON text the backend produced, keeping the text for the text content.
+    pub fn parsed(text: String, diagnostics: Vec<BackendDiagnostic>) -> Result<Self, Failure> {
+        let value = serde_json::from_str(&text).map_err(|cause| Failure::internal(&cause))?;
+        Ok(Data {
             value,
             text: Some(text),
-            diagnostics: Vec::new(),
-        }
+            diagnostics,
+        })
     }
 }
 
@@ -68,76 +77,41 @@ pub struct Envelope {
     pub text: String,
 }
 
-impl Envelope {
-    fn from_value(value: Value) -> Self {
-        let text = value.to_string();
-        Envelope { value, text }
-    }
-}
-
-/// A failure: the `error` object, the diagnostics for `meta`, and the session's state on
-/// authoring failures.
+/// A failure: the typed error, the diagnostics for `meta`, the session's status when it
+/// happened (for `meta.revision`), and the session's state on authoring failures.
 #[derive(Clone, Debug)]
 pub struct Failure {
-    pub error: Map<String, Value>,
+    pub error: BackendError,
     pub diagnostics: Vec<BackendDiagnostic>,
-    pub session: Option<Value>,
+    pub status: Option<SessionStatus>,
+    pub session: Option<SessionSnapshot>,
 }
 
 impl Failure {
-    /// The code of the failure.
-    pub fn code(&self) -> &str {
-        self.error
-            .get("code")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
+    /// A host failure whose cause must not reach the agent: it is logged here.
+    pub fn internal(cause: &dyn std::fmt::Display) -> Self {
+        tracing::error!("host failure: {cause}");
+        BackendError::unhandled(UnhandledReason::Internal).into()
     }
 }
 
 impl From<BackendError> for Failure {
     fn from(error: BackendError) -> Self {
-        let error = match serde_json::to_value(&error) {
-            Ok(Value::Object(map)) => map,
-            _ => {
-                let mut map = Map::new();
-                map.insert("code".into(), json!(error.code()));
-                map.insert("message".into(), json!(error.message()));
-                map
-            }
-        };
         Failure {
             error,
             diagnostics: Vec::new(),
+            status: None,
             session: None,
         }
     }
 }
 
-impl From<bindings::BackendError> for Failure {
-    fn from(error: bindings::BackendError) -> Self {
-        let code = match error.code {
-            ErrorCode::ProjectOpenFailed => "project_open_failed",
-            ErrorCode::StaleRead => "stale_read",
-            ErrorCode::EntityQueryFailed => "entity_query_failed",
-            ErrorCode::SessionReadFailed => "session_read_failed",
-            ErrorCode::StaleWrite => "stale_write",
-            ErrorCode::TransactionUnsupported => "transaction_unsupported",
-            ErrorCode::SelectorAmbiguity => "selector_ambiguity",
-            ErrorCode::TransactionPreviewFailed => "transaction_preview_failed",
-        };
-        let mut map = Map::new();
-        map.insert("code".into(), json!(code));
-        map.insert("message".into(), json!(error.message));
-        if let Ok(Value::Object(details)) = serde_json::from_str::<Value>(&error.details) {
-            for (key, value) in details {
-                if key != "code" && key != "message" {
-                    map.insert(key, value);
-                }
-            }
-        }
+impl From<GuestError> for Failure {
+    fn from(guest: GuestError) -> Self {
         Failure {
-            error: map,
-            diagnostics: serde_json::from_str(&error.diagnostics).unwrap_or_default(),
+            error: guest.error,
+            diagnostics: guest.diagnostics,
+            status: guest.status,
             session: None,
         }
     }
@@ -157,6 +131,10 @@ impl Call {
     }
 
     fn meta(&self, session: SessionRef<'_>, diagnostics: Vec<BackendDiagnostic>) -> ResponseMeta {
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|diagnostic| diagnostic.enriched(session.id))
+            .collect();
         ResponseMeta {
             request_id: self.request_id.clone(),
             session_id: session.id.map(str::to_string),
@@ -172,66 +150,89 @@ impl Call {
 
     /// `{ok: true, meta, data}`.
     pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
-        let diagnostics = data
-            .diagnostics
-            .into_iter()
-            .map(|d| d.enriched(session.id))
-            .collect();
-        let meta = self.meta(session, diagnostics);
-        match data.text {
-            Some(data_text) => {
-                let meta_text = serde_json::to_string(&meta).unwrap_or_default();
-                let text = format!(r#"{{"ok":true,"meta":{meta_text},"data":{data_text}}}"#);
-                Envelope {
-                    value: object([
-                        ("ok", Value::Bool(true)),
-                        ("meta", to_value(&meta)),
-                        ("data", data.value),
-                    ]),
-                    text,
-                }
-            }
-            None => Envelope::from_value(object([
+        let meta = self.meta(session, data.diagnostics);
+        let built = serde_json::to_value(&meta).and_then(|meta_value| {
+            // Backend data is already text: only meta is serialized, and spliced in.
+            let text = match &data.text {
+                Some(data_text) => Some(format!(
+                    r#"{{"ok":true,"meta":{},"data":{data_text}}}"#,
+                    serde_json::to_string(&meta_value)?
+                )),
+                None => None,
+            };
+            let value = object([
                 ("ok", Value::Bool(true)),
-                ("meta", to_value(&meta)),
+                ("meta", meta_value),
                 ("data", data.value),
-            ])),
-        }
+            ]);
+            let text = match text {
+                Some(text) => text,
+                None => serde_json::to_string(&value)?,
+            };
+            Ok(Envelope { value, text })
+        });
+        built.unwrap_or_else(|cause| self.unencodable(session, &cause))
     }
 
-    /// `{ok: false, meta, error}`; meta.diagnostics mirrors the error when nothing richer is given.
+    /// `{ok: false, meta, error, session?}`; meta.diagnostics mirrors the error when
+    /// nothing richer is given.
     pub fn failure(&self, session: SessionRef<'_>, failure: Failure) -> Envelope {
         let Failure {
             error,
             diagnostics,
+            status,
             session: snapshot,
         } = failure;
         let diagnostics = if diagnostics.is_empty() {
-            let code = error
-                .get("code")
-                .and_then(Value::as_str)
-                .unwrap_or("backend_unhandled_error");
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            vec![BackendDiagnostic::error(code, message)]
+            vec![BackendDiagnostic::error(
+                error.code().as_str(),
+                error.message(),
+            )]
         } else {
             diagnostics
         };
-        let diagnostics = diagnostics
-            .into_iter()
-            .map(|diagnostic| diagnostic.enriched(session.id))
-            .collect();
-        let mut envelope = object([
-            ("ok", Value::Bool(false)),
-            ("meta", to_value(&self.meta(session, diagnostics))),
-            ("error", Value::Object(error)),
-        ]);
-        if let (Some(snapshot), Value::Object(map)) = (snapshot, &mut envelope) {
-            map.insert("session".into(), snapshot);
+        let session = SessionRef {
+            revision: session.revision.or(status.map(|status| status.revision)),
+            ..session
+        };
+        let envelope = contract::Failure {
+            ok: False,
+            meta: self.meta(session, diagnostics),
+            error,
+            session: snapshot,
+        };
+        serde_json::to_value(&envelope)
+            .and_then(|value| {
+                let text = serde_json::to_string(&value)?;
+                Ok(Envelope { value, text })
+            })
+            .unwrap_or_else(|cause| self.unencodable(session, &cause))
+    }
+
+    /// The envelope of a response that could not be serialized: a fixed, always
+    /// serializable `backend_unhandled_error`, with the cause in the log.
+    fn unencodable(&self, session: SessionRef<'_>, cause: &serde_json::Error) -> Envelope {
+        tracing::error!("a response could not be serialized: {cause}");
+        let error = BackendError::unhandled(UnhandledReason::Internal);
+        let mut meta = serde_json::json!({
+            "requestId": self.request_id,
+            "durationMs": 0.0,
+            "warnings": [],
+            "diagnostics": [],
+            "stage": self.stage,
+            "contractVersion": CONTRACT_VERSION,
+            "capabilitySchemaVersion": CAPABILITY_SCHEMA_VERSION,
+        });
+        if let Some(id) = session.id {
+            meta["sessionId"] = Value::String(id.to_string());
         }
-        Envelope::from_value(envelope)
+        let value = serde_json::json!({
+            "ok": false,
+            "meta": meta,
+            "error": { "code": error.code().as_str(), "message": error.message(), "reason": "internal" },
+        });
+        let text = value.to_string();
+        Envelope { value, text }
     }
 }
 
@@ -244,8 +245,4 @@ pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
             .map(|(key, value)| (key.to_string(), value))
             .collect(),
     )
-}
-
-fn to_value<T: serde::Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
 }

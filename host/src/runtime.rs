@@ -8,6 +8,7 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -16,7 +17,9 @@ use wasmtime::component::{Component, Linker, ResourceAny, ResourceTable};
 use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-use crate::bindings::{Backend, BackendError, BackendPre, SessionStatus};
+use crate::bindings::{
+    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, SessionStatus,
+};
 use crate::sandbox::ResolvedProject;
 
 /// The backend component, built from this checkout by `build.rs`.
@@ -65,14 +68,16 @@ pub struct Runtime {
     component: Component,
     pre: BackendPre<HostState>,
     limits: InstanceLimits,
+    /// Calls into the component so far, across all instances (for logs and tests).
+    calls: Arc<AtomicU64>,
 }
 
 /// A backend call that did not return normally.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
     /// The component reported a failure as data.
-    #[error("backend error {:?}: {}", .0.code, .0.message)]
-    Backend(BackendError),
+    #[error("backend error {}: {}", .0.error.code(), .0.error.message())]
+    Backend(Box<GuestError>),
     /// The component trapped; the instance must not be used again.
     #[error("backend trapped: {0:?}")]
     Trap(wasmtime::Error),
@@ -91,6 +96,10 @@ impl CallError {
             _ => CallError::Trap(error),
         }
     }
+
+    fn from_guest(error: crate::bindings::BackendError) -> Self {
+        CallError::Backend(Box::new(GuestError::from(error)))
+    }
 }
 
 /// One session's live component instance.
@@ -99,6 +108,7 @@ pub struct Instance {
     backend: Backend,
     project: ResourceAny,
     deadline_ticks: u64,
+    calls: Arc<AtomicU64>,
 }
 
 impl Runtime {
@@ -128,7 +138,13 @@ impl Runtime {
             component,
             pre,
             limits,
+            calls: Arc::default(),
         }))
+    }
+
+    /// How many calls the host has made into component instances so far.
+    pub fn guest_calls(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
     }
 
     pub fn engine(&self) -> &Engine {
@@ -141,12 +157,12 @@ impl Runtime {
     }
 
     /// Instantiates the component with `project.dir` as its only preopen (read-only) and
-    /// opens the project in it.
+    /// opens the project in it; gives the instance and the session's first status.
     pub async fn open(
         &self,
-        session_id: &str,
+        request: &OpenRequest,
         project: &ResolvedProject,
-    ) -> Result<Instance, CallError> {
+    ) -> Result<(Instance, SessionStatus), CallError> {
         let ctx = crate::sandbox::wasi_context(&project.dir).map_err(CallError::Setup)?;
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.limits.memory_bytes)
@@ -164,125 +180,86 @@ impl Runtime {
         let deadline_ticks =
             (self.limits.call_deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
         store.set_epoch_deadline(deadline_ticks);
+        self.calls.fetch_add(1, Ordering::Relaxed);
         let backend = self
             .pre
             .instantiate_async(&mut store)
             .await
             .map_err(CallError::from_wasmtime)?;
-        let project = backend
+        let (project, status) = backend
             .ofgui_backend_session()
             .project()
-            .call_open(&mut store, session_id, &project.fairy_file)
+            .call_open(&mut store, request)
             .await
             .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::Backend)?;
-        Ok(Instance {
+            .map_err(CallError::from_guest)?;
+        let instance = Instance {
             store,
             backend,
             project,
             deadline_ticks,
-        })
+            calls: self.calls.clone(),
+        };
+        Ok((instance, status))
     }
 }
 
+/// Runs one export of the session's `project` resource under the call deadline, turning
+/// traps and component failures into [`CallError`]s.
+macro_rules! call {
+    ($instance:ident, $export:ident $(, $arg:expr)*) => {{
+        $instance.store.set_epoch_deadline($instance.deadline_ticks);
+        $instance.calls.fetch_add(1, Ordering::Relaxed);
+        $instance
+            .backend
+            .ofgui_backend_session()
+            .project()
+            .$export(&mut $instance.store, $instance.project $(, $arg)*)
+            .await
+            .map_err(CallError::from_wasmtime)
+    }};
+}
+
+// The bindings take the WIT `json` alias (a `String`) by reference, so `&String` it is.
+#[allow(clippy::ptr_arg)]
 impl Instance {
-    fn arm(&mut self) {
-        self.store.set_epoch_deadline(self.deadline_ticks);
-    }
-
     pub async fn status(&mut self) -> Result<SessionStatus, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_status(&mut self.store, self.project)
-            .await
-            .map_err(CallError::from_wasmtime)
+        call!(self, call_status)
     }
 
-    pub async fn outline(&mut self) -> Result<String, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_outline(&mut self.store, self.project)
-            .await
-            .map_err(CallError::from_wasmtime)
+    pub async fn outline(&mut self) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_outline)?)
     }
 
     pub async fn apply(
         &mut self,
         expected_revision: u64,
-        operations: &str,
+        operations: &String,
     ) -> Result<SessionStatus, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_apply(
-                &mut self.store,
-                self.project,
-                expected_revision,
-                &operations.to_string(),
-            )
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::Backend)
+        call!(self, call_apply, expected_revision, operations)?.map_err(CallError::from_guest)
     }
 
     pub async fn preflight(
         &mut self,
         expected_revision: u64,
-        operations: &str,
-    ) -> Result<String, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_preflight(
-                &mut self.store,
-                self.project,
-                expected_revision,
-                &operations.to_string(),
-            )
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::Backend)
+        operations: &String,
+    ) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_preflight, expected_revision, operations)?)
     }
 
-    pub async fn validate(&mut self) -> Result<String, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_validate(&mut self.store, self.project)
-            .await
-            .map_err(CallError::from_wasmtime)
+    pub async fn validate(&mut self) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_validate)?)
     }
 
-    pub async fn query_entity(&mut self, target: &str) -> Result<String, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_query_entity(&mut self.store, self.project, &target.to_string())
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::Backend)
+    pub async fn query_entity(&mut self, target: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_query_entity, target)?)
     }
 
     pub async fn read_state(
         &mut self,
         expected_revision: Option<u64>,
-    ) -> Result<String, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_read_state(&mut self.store, self.project, expected_revision)
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::Backend)
+    ) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_read_state, expected_revision)?)
     }
 
     pub async fn read_resource_bytes(
@@ -290,29 +267,30 @@ impl Instance {
         expected_revision: u64,
         package_id: &str,
         resource_id: &str,
-    ) -> Result<Vec<u8>, CallError> {
-        self.arm();
-        self.backend
-            .ofgui_backend_session()
-            .project()
-            .call_read_resource_bytes(
-                &mut self.store,
-                self.project,
-                expected_revision,
-                package_id,
-                resource_id,
-            )
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::Backend)
+    ) -> Result<BytesReply, CallError> {
+        call!(
+            self,
+            call_read_resource_bytes,
+            expected_revision,
+            package_id,
+            resource_id
+        )?
+        .map_err(CallError::from_guest)
     }
 
     /// Drops the project resource, then the whole instance with its memory.
     pub async fn close(mut self) {
-        self.arm();
+        self.store.set_epoch_deadline(self.deadline_ticks);
         // A failure here only means the instance is already unusable; it is dropped either way.
         let _ = self.project.resource_drop_async(&mut self.store).await;
     }
+}
+
+fn reply(
+    result: Result<crate::bindings::Reply, crate::bindings::BackendError>,
+) -> Result<GuestReply, CallError> {
+    let reply = result.map_err(CallError::from_guest)?;
+    GuestReply::decode(reply).map_err(|error| CallError::Backend(Box::new(error)))
 }
 
 /// Loads the component: maps the cached compiled artifact, or compiles and caches it.

@@ -259,11 +259,13 @@ fn link_count(_: &cap_std::fs::Metadata) -> u64 {
     1
 }
 
-/// The WASI context of a session: the project directory preopened read-only as `.`, and
-/// nothing else (no environment, no arguments, no stdio, no network).
+/// The WASI context of a session: the project directory preopened read-only as `.`, the
+/// host's stderr (where the backend writes the causes of internal failures, beside the
+/// host's own log), and nothing else (no environment, arguments, stdin, stdout or network).
 pub fn wasi_context(project_dir: &Path) -> Result<WasiCtx> {
     let mut builder = WasiCtx::builder();
     builder.preopened_dir(project_dir, ".", FsPerms::ReadOnly)?;
+    builder.inherit_stderr();
     // Local file reads are short; running them on the calling thread is ~3x faster than
     // a spawn_blocking hop per call.
     builder.allow_blocking_current_thread(true);

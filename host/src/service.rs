@@ -8,29 +8,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
-use ofgui_contracts::api::ValidationReport;
 use ofgui_contracts::api::{
-    NoInput, OpenSessionInput, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
-    SessionInput, SessionSnapshot, UamFidelity,
+    EventsInput, NoInput, OpenSessionInput, QueryEntityInput, ReadResourceBytesInput,
+    ReadSessionStateInput, SessionInput, SessionSnapshot, TransactionInput,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
-use ofgui_contracts::catalog::Owner;
-use ofgui_contracts::diagnostics::Severity;
-use ofgui_contracts::envelope::{BackendDiagnostic, DiagnosticSeverity};
-use ofgui_contracts::error::{BackendError, LockConflictKind, UnhandledReason};
+use ofgui_contracts::error::{BackendError, ErrorCode, LockConflictKind, UnhandledReason};
 use ofgui_contracts::methods::Method;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::bindings;
+use crate::bindings::{GuestReply, OpenRequest, SessionStatus};
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
 use crate::events::EventLog;
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
 use crate::sessions::{AppliedBatch, Registry, ReserveError, Session};
-use ofgui_contracts::api::{EventsInput, TransactionInput};
-use ofgui_contracts::ops::{MAX_OPERATIONS, Operation};
-use ofgui_contracts::strict;
 
 /// Server settings the service needs.
 #[derive(Clone, Debug)]
@@ -157,11 +150,19 @@ impl Service {
             .cloned()
     }
 
+    /// How many calls this service has made into backend instances (0 before the first
+    /// session), so tests can hold the host to one call per request.
+    pub fn guest_calls(&self) -> u64 {
+        self.runtime
+            .get()
+            .map_or(0, |runtime| runtime.guest_calls())
+    }
+
     pub fn capabilities(&self) -> &Capabilities {
         &self.capabilities
     }
 
-    /// Runs one method with already-validated input.
+    /// Runs one method on arguments that passed the input budget.
     pub async fn call(&self, method: &Method, input: Value) -> Reply {
         let call = Call::start(method.stage);
         let session_id = input
@@ -178,37 +179,27 @@ impl Service {
             };
         }
         let outcome = self.dispatch(method, input).await;
-        let reference = SessionRef {
-            id: session_id.as_deref(),
-            revision: None,
-        };
         match outcome {
             Ok((data, revision)) => Reply {
                 envelope: call.success(
                     SessionRef {
+                        id: session_id.as_deref(),
                         revision,
-                        ..reference
                     },
                     data,
                 ),
                 is_error: false,
             },
-            Err(failure) => {
-                let revision = match session_id.as_deref() {
-                    Some(id) => self.current_revision(id).await,
-                    None => None,
-                };
-                Reply {
-                    envelope: call.failure(
-                        SessionRef {
-                            revision,
-                            ..reference
-                        },
-                        failure,
-                    ),
-                    is_error: true,
-                }
-            }
+            Err(failure) => Reply {
+                envelope: call.failure(
+                    SessionRef {
+                        id: session_id.as_deref(),
+                        revision: None,
+                    },
+                    failure,
+                ),
+                is_error: true,
+            },
         }
     }
 
@@ -216,71 +207,71 @@ impl Service {
         match method.name {
             "getCapabilities" => {
                 parse::<NoInput>(input)?;
-                Ok((Data::value(json!(self.capabilities)), None))
+                Ok((Data::typed(&self.capabilities)?, None))
             }
             "getSession" => {
                 let input = parse::<SessionInput>(input)?;
                 self.on_session(&input.session_id, async |session, instance| {
                     let status = instance.status().await?;
-                    let snapshot = self.snapshot(&session.id, &session.project.dir, &status);
-                    Ok((Data::value(json!(snapshot)), Some(status.revision)))
+                    Ok((status, self.snapshot(session, &status)))
                 })
                 .await
+                .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
             }
             "getProjectOutline" => {
                 let input = parse::<SessionInput>(input)?;
                 self.on_session(&input.session_id, async |_, instance| {
-                    json_with_revision(instance.outline().await?)
+                    instance.outline().await
                 })
                 .await
+                .and_then(reply_data)
             }
             "validateSession" => {
                 let input = parse::<SessionInput>(input)?;
                 self.on_session(&input.session_id, async |_, instance| {
-                    let (mut data, revision) = json_with_revision(instance.validate().await?)?;
-                    data.diagnostics = validation_diagnostics(&data.value);
-                    Ok((
-                        data,
-                        revision.or(instance.status().await.ok().map(|s| s.revision)),
-                    ))
+                    instance.validate().await
                 })
                 .await
+                .and_then(reply_data)
             }
             "queryEntity" => {
                 let input = parse::<QueryEntityInput>(input)?;
-                let target = input.target.to_string();
+                let target = encode(&input.target)?;
                 self.on_session(&input.session_id, async |_, instance| {
-                    json_with_revision(instance.query_entity(&target).await?)
+                    instance.query_entity(&target).await
                 })
                 .await
+                .and_then(reply_data)
             }
             "readSessionState" => {
                 let input = parse::<ReadSessionStateInput>(input)?;
                 self.on_session(&input.session_id, async |_, instance| {
-                    json_with_revision(instance.read_state(input.expected_revision).await?)
+                    instance.read_state(input.expected_revision).await
                 })
                 .await
+                .and_then(reply_data)
             }
             "readResourceBytes" => {
                 let input = parse::<ReadResourceBytesInput>(input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    let bytes = instance
-                        .read_resource_bytes(
-                            input.expected_revision,
-                            &input.selector.package_id,
-                            &input.selector.resource_id,
-                        )
-                        .await?;
-                    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
-                    let data = envelope::object([
-                        ("sessionId", Value::String(input.session_id.clone())),
-                        ("revision", json!(input.expected_revision)),
-                        ("selector", json!(input.selector)),
-                        ("sourceBytes", Value::String(encoded)),
-                    ]);
-                    Ok((Data::value(data), Some(input.expected_revision)))
-                })
-                .await
+                let reply = self
+                    .on_session(&input.session_id, async |_, instance| {
+                        instance
+                            .read_resource_bytes(
+                                input.expected_revision,
+                                &input.selector.package_id,
+                                &input.selector.resource_id,
+                            )
+                            .await
+                    })
+                    .await?;
+                let encoded = base64::engine::general_purpose::STANDARD.encode(reply.bytes);
+                let data = envelope::object([
+                    ("sessionId", Value::String(input.session_id)),
+                    ("revision", json!(reply.status.revision)),
+                    ("selector", Data::typed(&input.selector)?.value),
+                    ("sourceBytes", Value::String(encoded)),
+                ]);
+                Ok((Data::value(data), Some(reply.status.revision)))
             }
             "preflightTransaction" | "applyTransaction" => {
                 let input = parse::<TransactionInput>(input)?;
@@ -289,17 +280,16 @@ impl Service {
             }
             "getEvents" => {
                 let input = parse::<EventsInput>(input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    Ok(instance.status().await?.revision)
-                })
-                .await
-                .and_then(|revision| {
-                    let data = self
-                        .events
-                        .read(&input.session_id, input.after.as_deref(), input.limit)
-                        .map_err(Failure::from)?;
-                    Ok((Data::value(json!(data)), Some(revision)))
-                })
+                let status = self
+                    .on_session(&input.session_id, async |_, instance| {
+                        instance.status().await
+                    })
+                    .await?;
+                let data = self
+                    .events
+                    .read(&input.session_id, input.after.as_deref(), input.limit)
+                    .map_err(Failure::from)?;
+                Ok((Data::typed(&data)?, Some(status.revision)))
             }
             "closeSession" => {
                 let input = parse::<SessionInput>(input)?;
@@ -313,99 +303,75 @@ impl Service {
         }
     }
 
-    /// Preflights or applies a batch; authoring failures carry the session's state.
+    /// Preflights or applies a batch. The component decodes the operations; a refused
+    /// write carries the session's state as the component reported it in the same call.
     async fn transaction(&self, apply: bool, input: TransactionInput) -> Outcome {
-        if input.operations.is_empty() || input.operations.len() > MAX_OPERATIONS {
-            return Err(BackendError::invalid_input(
-                format!("operations must hold 1 to {MAX_OPERATIONS} operations."),
-                Some("/operations".into()),
-            )
-            .into());
-        }
-        for (index, operation) in input.operations.iter().enumerate() {
-            strict::from_value::<Operation>(operation, &format!("/operations/{index}")).map_err(
-                |error| {
-                    Failure::from(BackendError::invalid_input(
-                        format!("Operation {index} is malformed: {}", error.message),
-                        Some(error.path),
-                    ))
-                },
-            )?;
-        }
-        let operations = serde_json::to_string(&input.operations).unwrap_or_default();
+        let operations = encode(&input.operations)?;
         let expected = input.expected_revision;
+        let Some(session) = self.registry.get(&input.session_id) else {
+            return Err(BackendError::session_not_found(&input.session_id).into());
+        };
         let result = self
-            .on_session(&input.session_id, async |session, instance| {
+            .on_session(&session.id, async |session, instance| {
                 if apply {
                     let status = instance.apply(expected, &operations).await?;
                     session.record(AppliedBatch {
                         expected_revision: expected,
                         operations: operations.clone(),
                     });
-                    self.events.emit(
-                        &session.id,
-                        &session.project.key,
-                        "transaction.applied",
-                        Some(status.revision),
-                        Vec::new(),
-                        Some(json!({ "operationCount": input.operations.len() })),
-                    );
-                    let snapshot = self.snapshot(&session.id, &session.project.dir, &status);
-                    Ok((Data::value(json!(snapshot)), Some(status.revision)))
+                    Ok(Applied::Status(status))
                 } else {
-                    json_with_revision(instance.preflight(expected, &operations).await?)
+                    instance
+                        .preflight(expected, &operations)
+                        .await
+                        .map(Applied::Preview)
                 }
             })
             .await;
-        let mut failure = match result {
-            Ok(outcome) => return Ok(outcome),
-            Err(failure) => failure,
-        };
-        let authoring = matches!(
-            failure.code(),
-            "stale_write" | "transaction_unsupported" | "selector_ambiguity"
-        );
-        if authoring {
-            self.after_rejection(apply, &input.session_id, &mut failure)
-                .await;
+        match result {
+            Ok(Applied::Status(status)) => {
+                self.events.emit(
+                    &session.id,
+                    &session.project.key,
+                    "transaction.applied",
+                    Some(status.revision),
+                    Vec::new(),
+                    Some(json!({ "operationCount": input.operations.len() })),
+                );
+                Ok((
+                    Data::typed(&self.snapshot(&session, &status))?,
+                    Some(status.revision),
+                ))
+            }
+            Ok(Applied::Preview(reply)) => reply_data(reply),
+            Err(mut failure) => {
+                self.after_rejection(apply, &session, &mut failure);
+                Err(failure)
+            }
         }
-        Err(failure)
     }
 
     /// Attaches the session's state to a refused write and, for applies, records a
     /// `transaction.rejected` event with the same diagnostics.
-    async fn after_rejection(&self, apply: bool, session_id: &str, failure: &mut Failure) {
-        let Some(session) = self.registry.get(session_id) else {
+    fn after_rejection(&self, apply: bool, session: &Session, failure: &mut Failure) {
+        let authoring = matches!(
+            failure.error.code(),
+            ErrorCode::StaleWrite
+                | ErrorCode::TransactionUnsupported
+                | ErrorCode::SelectorAmbiguity
+        );
+        let Some(status) = failure.status.filter(|_| authoring) else {
             return;
         };
-        let mut slot = session.instance.lock().await;
-        let Some(instance) = slot.as_mut() else {
-            return;
-        };
-        let Ok(status) = instance.status().await else {
-            return;
-        };
-        failure.session = Some(json!(self.snapshot(
-            &session.id,
-            &session.project.dir,
-            &status
-        )));
-        if failure.code() == "stale_write" {
-            // The component does not know where its project lives; the host does.
-            failure
-                .error
-                .insert("canonicalPathKey".into(), json!(session.project.key));
-        }
+        failure.session = Some(self.snapshot(session, &status));
         if !apply {
             return;
         }
         let diagnostics = if failure.diagnostics.is_empty() {
-            let message = failure
-                .error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            vec![BackendDiagnostic::error(failure.code(), message)]
+            vec![ofgui_contracts::envelope::BackendDiagnostic::error(
+                failure.error.code().as_str(),
+                failure.error.message(),
+            )]
         } else {
             failure.diagnostics.clone()
         };
@@ -421,13 +387,6 @@ impl Service {
             diagnostics,
             None,
         );
-    }
-
-    async fn current_revision(&self, session_id: &str) -> Option<u64> {
-        let session = self.registry.get(session_id)?;
-        let mut slot = session.instance.lock().await;
-        let instance = slot.as_mut()?;
-        instance.status().await.ok().map(|status| status.revision)
     }
 
     /// Runs `body` on the named session's instance. An instance that traps or runs past
@@ -452,14 +411,16 @@ impl Service {
         tracing::debug!(session = %session.id, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "backend call");
         match result {
             Ok(result) => Ok(result),
-            Err(CallError::Backend(error)) => Err(error.into()),
+            Err(CallError::Backend(error)) => Err((*error).into()),
             Err(other) => {
                 tracing::error!(session = %session.id, "backend instance failed: {other}");
                 slot.take();
-                if let Some((instance, revision)) = self.restore(&session).await {
+                if let Some((instance, status)) = self.restore(&session).await {
                     *slot = Some(instance);
-                    tracing::warn!(session = %session.id, revision, "session restored on a fresh backend instance");
-                    return Err(restored(&other, revision).into());
+                    tracing::warn!(session = %session.id, revision = status.revision, "session restored on a fresh backend instance");
+                    let mut failure = Failure::from(restored(&other, status.revision));
+                    failure.status = Some(status);
+                    return Err(failure);
                 }
                 self.registry.remove(&session.id);
                 self.events.forget(&session.id);
@@ -470,56 +431,38 @@ impl Service {
 
     /// Rebuilds a session whose instance failed: a fresh instance reads the project again
     /// and the batches applied since open are replayed in order. Gives the instance and
-    /// its revision, or `None` if any step fails (then the session is closed).
-    async fn restore(&self, session: &Session) -> Option<(Instance, u64)> {
+    /// its status, or `None` if any step fails (then the session is closed).
+    async fn restore(&self, session: &Session) -> Option<(Instance, SessionStatus)> {
         let batches = session.replay()?;
-        let (mut instance, status) = self
+        let (mut instance, mut status) = self
             .instantiate(&session.id, "", &session.project)
             .await
             .ok()?;
-        let mut revision = status.revision;
         for batch in batches {
-            if batch.expected_revision != revision {
+            if batch.expected_revision != status.revision {
                 return None;
             }
-            revision = instance
+            status = instance
                 .apply(batch.expected_revision, &batch.operations)
                 .await
-                .ok()?
-                .revision;
+                .ok()?;
         }
-        Some((instance, revision))
+        Some((instance, status))
     }
 
-    fn snapshot(
-        &self,
-        session_id: &str,
-        dir: &std::path::Path,
-        status: &bindings::SessionStatus,
-    ) -> SessionSnapshot {
-        SessionSnapshot {
-            session_id: session_id.to_string(),
-            canonical_project_path: dir.to_string_lossy().into_owned(),
-            revision: status.revision,
-            last_saved_revision: status.last_saved_revision,
-            dirty: status.dirty,
-            uam_fidelity: match status.fidelity {
-                bindings::UamFidelity::Full => UamFidelity::Full,
-                bindings::UamFidelity::Unsupported => UamFidelity::Unsupported,
-            },
-            lock_held: true,
-            capabilities: self.capabilities.clone(),
-        }
+    fn snapshot(&self, session: &Session, status: &SessionStatus) -> SessionSnapshot {
+        snapshot(&self.capabilities, &session.id, &session.project, status)
     }
 
     async fn open_session(&self, call: &Call, input: OpenSessionInput) -> Reply {
         let session_id = uuid::Uuid::new_v4().to_string();
-        match self.open(&session_id, &input.project_path).await {
-            Ok(snapshot) => Reply {
-                envelope: call.success(
-                    SessionRef::new(&session_id, Some(snapshot.revision)),
-                    Data::value(json!(snapshot)),
-                ),
+        let opened = self
+            .open(&session_id, &input.project_path)
+            .await
+            .and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot.revision)));
+        match opened {
+            Ok((data, revision)) => Reply {
+                envelope: call.success(SessionRef::new(&session_id, Some(revision)), data),
                 is_error: false,
             },
             Err(failure) => Reply {
@@ -530,21 +473,8 @@ impl Service {
     }
 
     async fn open(&self, session_id: &str, project_path: &str) -> Result<SessionSnapshot, Failure> {
-        let project =
-            sandbox::resolve_project(project_path, &self.config.roots).map_err(|refusal| {
-                match refusal {
-                    Refusal::NotAllowed => Failure::from(BackendError::ProjectRootNotAllowed {
-                        message: "Project path is outside the allowed project roots.".into(),
-                        project_path: project_path.to_string(),
-                    }),
-                    Refusal::Open(reason, message) => BackendError::ProjectOpenFailed {
-                        message,
-                        reason,
-                        project_path: project_path.to_string(),
-                    }
-                    .into(),
-                }
-            })?;
+        let project = sandbox::resolve_project(project_path, &self.config.roots)
+            .map_err(|refusal| refused(refusal, project_path))?;
         self.registry.reserve(session_id, &project.key).map_err(|error| {
             Failure::from(match error {
                 ReserveError::Full { max_sessions } => BackendError::SessionLimitExceeded {
@@ -561,10 +491,9 @@ impl Service {
                 },
             })
         })?;
-        let opened = self.instantiate(session_id, project_path, &project).await;
-        match opened {
+        match self.instantiate(session_id, project_path, &project).await {
             Ok((instance, status)) => {
-                let snapshot = self.snapshot(session_id, &project.dir, &status);
+                let snapshot = snapshot(&self.capabilities, session_id, &project, &status);
                 self.events.emit(
                     session_id,
                     &project.key,
@@ -590,45 +519,29 @@ impl Service {
         session_id: &str,
         project_path: &str,
         project: &sandbox::ResolvedProject,
-    ) -> Result<(Instance, bindings::SessionStatus), Failure> {
-        sandbox::check_project_entries(project).map_err(|refusal| match refusal {
-            Refusal::Open(reason, message) => Failure::from(BackendError::ProjectOpenFailed {
-                message,
-                reason,
-                project_path: project_path.to_string(),
-            }),
-            Refusal::NotAllowed => BackendError::ProjectRootNotAllowed {
-                message: "Project path is outside the allowed project roots.".into(),
-                project_path: project_path.to_string(),
-            }
-            .into(),
-        })?;
+    ) -> Result<(Instance, SessionStatus), Failure> {
+        sandbox::check_project_entries(project)
+            .map_err(|refusal| refused(refusal, project_path))?;
         let runtime = self.runtime().await.map_err(|error| {
             tracing::error!("backend component unavailable: {error:#}");
             Failure::from(BackendError::unhandled(UnhandledReason::Internal))
         })?;
-        let mut instance =
-            runtime
-                .open(session_id, project)
-                .await
-                .map_err(|error| match error {
-                    CallError::Backend(error) => {
-                        let mut failure = Failure::from(error);
-                        failure
-                            .error
-                            .insert("projectPath".into(), json!(project_path));
-                        failure
-                    }
-                    other => {
-                        tracing::error!("opening {} failed: {other}", project.dir.display());
-                        Failure::from(unhandled(&other))
-                    }
-                })?;
-        let status = instance
-            .status()
+        let request = OpenRequest {
+            session_id: session_id.to_string(),
+            fairy_file: project.fairy_file.clone(),
+            project_path: project_path.to_string(),
+            canonical_path_key: project.key.clone(),
+        };
+        runtime
+            .open(&request, project)
             .await
-            .map_err(|error| Failure::from(unhandled(&error)))?;
-        Ok((instance, status))
+            .map_err(|error| match error {
+                CallError::Backend(error) => Failure::from(*error),
+                other => {
+                    tracing::error!("opening {} failed: {other}", project.dir.display());
+                    Failure::from(unhandled(&other))
+                }
+            })
     }
 
     async fn close_session(&self, session_id: &str) -> Outcome {
@@ -667,6 +580,58 @@ impl Service {
     }
 }
 
+/// What a transaction call gave back.
+enum Applied {
+    Status(SessionStatus),
+    Preview(GuestReply),
+}
+
+/// A session's state as `openSession` and `getSession` report it.
+fn snapshot(
+    capabilities: &Capabilities,
+    session_id: &str,
+    project: &sandbox::ResolvedProject,
+    status: &SessionStatus,
+) -> SessionSnapshot {
+    SessionSnapshot {
+        session_id: session_id.to_string(),
+        canonical_project_path: project.dir.to_string_lossy().into_owned(),
+        revision: status.revision,
+        last_saved_revision: status.last_saved_revision,
+        dirty: status.dirty,
+        uam_fidelity: status.fidelity.to_contract(),
+        // Sessions are only registered with their project claimed in the registry.
+        lock_held: true,
+        capabilities: capabilities.clone(),
+    }
+}
+
+/// A refused project path as the contract error `openSession` returns.
+fn refused(refusal: Refusal, project_path: &str) -> Failure {
+    Failure::from(match refusal {
+        Refusal::NotAllowed => BackendError::ProjectRootNotAllowed {
+            message: "Project path is outside the allowed project roots.".into(),
+            project_path: project_path.to_string(),
+        },
+        Refusal::Open(reason, message) => BackendError::ProjectOpenFailed {
+            message,
+            reason,
+            project_path: project_path.to_string(),
+        },
+    })
+}
+
+/// A reply's data for the envelope, with the revision it was computed at.
+fn reply_data(reply: GuestReply) -> Result<(Data, Option<u64>), Failure> {
+    let revision = reply.status.revision;
+    Ok((Data::parsed(reply.data, reply.diagnostics)?, Some(revision)))
+}
+
+/// JSON text of a value to forward to the component.
+fn encode<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    serde_json::to_string(value).map_err(|cause| Failure::internal(&cause))
+}
+
 /// The failure of a call whose session was restored afterwards.
 fn restored(error: &CallError, revision: u64) -> BackendError {
     let (what, reason) = match error {
@@ -689,40 +654,9 @@ fn unhandled(error: &CallError) -> BackendError {
     })
 }
 
+/// Decodes a method's top-level arguments; what they carry for the backend (targets,
+/// operations) is decoded by the component.
 fn parse<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, Failure> {
     serde_json::from_value(input)
         .map_err(|error| BackendError::invalid_input(error.to_string(), None).into())
-}
-
-/// Mirrors a validation report's findings into `meta.diagnostics`, owned by core.validation;
-/// the report itself is returned unaltered.
-fn validation_diagnostics(report: &Value) -> Vec<BackendDiagnostic> {
-    let Ok(report) = serde_json::from_value::<ValidationReport>(report.clone()) else {
-        return Vec::new();
-    };
-    report
-        .diagnostics
-        .into_iter()
-        .map(|finding| {
-            let mut diagnostic = BackendDiagnostic::error(finding.code.as_str(), finding.message);
-            diagnostic.severity = match finding.severity {
-                Severity::Error => DiagnosticSeverity::Error,
-                Severity::Warning => DiagnosticSeverity::Warning,
-                Severity::Info => DiagnosticSeverity::Info,
-            };
-            diagnostic.path = Some(finding.path);
-            diagnostic.owner = Some(Owner::CoreValidation);
-            diagnostic
-        })
-        .collect()
-}
-
-/// Parses a backend JSON result and picks its revision for `meta`.
-fn json_with_revision(text: String) -> Result<(Data, Option<u64>), CallError> {
-    let data = Data::parsed(text);
-    // A preview reports the revision it was computed at as `baseRevision`.
-    let revision = ["revision", "baseRevision"]
-        .iter()
-        .find_map(|key| data.value.get(key).and_then(Value::as_u64));
-    Ok((data, revision))
 }

@@ -7,68 +7,11 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use ofgui_contracts::methods;
-use ofgui_host::runtime::InstanceLimits;
-use ofgui_host::sandbox::canonical_roots;
-use ofgui_host::service::{Service, ServiceConfig};
+use common::{call, opened_example};
+use ofgui_host::service::Service;
 use serde_json::{Value, json};
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
-    Service::new(ServiceConfig {
-        roots: canonical_roots(&[root.to_path_buf()]).unwrap(),
-        max_sessions: 4,
-        idle_timeout: Duration::ZERO,
-        cache_dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache")),
-        limits: InstanceLimits {
-            memory_bytes,
-            ..InstanceLimits::default()
-        },
-    })
-}
-
-async fn call(service: &Service, method: &str, input: Value) -> Value {
-    let method = methods::by_name(method).unwrap();
-    let reply = service.call(method, input).await;
-    assert_eq!(reply.is_error, reply.envelope.value["ok"] == false);
-    reply.envelope.value
-}
-
-/// A copy of the example project, a service whose instances get 16 MiB of memory, and a
-/// session open on the copy.
-async fn opened_example() -> (tempfile::TempDir, Arc<Service>, String) {
-    let root = tempfile::tempdir().unwrap();
-    let project = root.path().join("example");
-    copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/HelloFairy"),
-        &project,
-    );
-    let service = service(root.path(), 16 << 20);
-    let opened = call(
-        &service,
-        "openSession",
-        json!({ "projectPath": project.to_string_lossy() }),
-    )
-    .await;
-    let id = opened["data"]["sessionId"].as_str().unwrap().to_string();
-    (root, service, id)
-}
 
 /// 4 MiB of bytes, as a JSON number array, cannot be taken in within 16 MiB of linear
 /// memory, which the example project itself fits in with room to spare.
@@ -102,7 +45,7 @@ async fn title(service: &Service, id: &str) -> Value {
 
 #[tokio::test]
 async fn a_trapped_call_leaves_the_session_as_it_was() {
-    let (_root, service, id) = opened_example().await;
+    let (_root, service, id) = opened_example(16 << 20).await;
     for (revision, text) in [(0, "First edit"), (1, "Second edit")] {
         let applied = call(
             &service,
@@ -148,7 +91,7 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
 
 #[tokio::test]
 async fn a_session_that_cannot_be_rebuilt_is_closed() {
-    let (root, service, id) = opened_example().await;
+    let (root, service, id) = opened_example(16 << 20).await;
     let project = root.path().join("example");
     // The project is gone from disk, so a fresh instance has nothing to read.
     std::fs::remove_dir_all(&project).unwrap();

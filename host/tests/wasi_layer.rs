@@ -4,38 +4,30 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use ofgui_host::bindings::ErrorCode;
+use common::copy_tree;
+
+use ofgui_contracts::error::{ErrorCode, ReadFailureReason};
+use ofgui_host::bindings::OpenRequest;
 use ofgui_host::runtime::{CallError, InstanceLimits, Runtime};
 use ofgui_host::sandbox::ResolvedProject;
+use wasmtime::component::types::{ComponentItem, Type};
 
 /// One runtime for all tests of this binary: loading it may compile the component.
 fn runtime() -> std::sync::Arc<Runtime> {
     static RUNTIME: std::sync::OnceLock<std::sync::Arc<Runtime>> = std::sync::OnceLock::new();
     RUNTIME
         .get_or_init(|| {
-            let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ofgui-compile-cache");
-            Runtime::new(Some(&cache), InstanceLimits::default()).expect("runtime")
+            Runtime::new(Some(&common::cache_dir()), InstanceLimits::default()).expect("runtime")
         })
         .clone()
 }
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/HelloFairy")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Bypasses `sandbox::resolve_project` and `check_project_entries` on purpose.
@@ -45,6 +37,25 @@ fn unchecked(dir: &Path, fairy_file: &str) -> ResolvedProject {
         fairy_file: fairy_file.to_string(),
         key: dir.display().to_string(),
     }
+}
+
+fn request(project: &ResolvedProject) -> OpenRequest {
+    OpenRequest {
+        session_id: "s".into(),
+        fairy_file: project.fairy_file.clone(),
+        project_path: project.dir.display().to_string(),
+        canonical_path_key: project.key.clone(),
+    }
+}
+
+async fn open(
+    runtime: &Runtime,
+    project: ResolvedProject,
+) -> Result<ofgui_host::runtime::Instance, CallError> {
+    runtime
+        .open(&request(&project), &project)
+        .await
+        .map(|(instance, _)| instance)
 }
 
 #[tokio::test]
@@ -60,10 +71,10 @@ async fn the_component_cannot_open_a_project_file_outside_its_preopen() {
         "/etc/passwd",
         "../../../../../../etc/passwd",
     ] {
-        let result = runtime.open("s", &unchecked(&inside, escape)).await;
+        let result = open(&runtime, unchecked(&inside, escape)).await;
         match result {
             Err(CallError::Backend(error)) => {
-                assert_eq!(error.code, ErrorCode::ProjectOpenFailed, "{escape}")
+                assert_eq!(error.error.code(), ErrorCode::ProjectOpenFailed, "{escape}")
             }
             Err(other) => panic!("{escape}: unexpected {other}"),
             Ok(_) => panic!("{escape} was opened"),
@@ -71,8 +82,7 @@ async fn the_component_cannot_open_a_project_file_outside_its_preopen() {
     }
     // The same project opens when named from inside.
     assert!(
-        runtime
-            .open("s", &unchecked(&sibling, "HelloFairy.fairy"))
+        open(&runtime, unchecked(&sibling, "HelloFairy.fairy"))
             .await
             .is_ok()
     );
@@ -99,35 +109,31 @@ async fn symlinks_out_of_the_preopen_are_refused_by_wasi() {
     )
     .unwrap();
     assert!(
-        runtime
-            .open("s", &unchecked(&fairy_out, "Linked.fairy"))
+        open(&runtime, unchecked(&fairy_out, "Linked.fairy"))
             .await
             .is_err()
     );
 
     // An asset linked out: the project opens, but the bytes are not there.
-    let mut instance = runtime
-        .open("s", &unchecked(&inside, "HelloFairy.fairy"))
+    let mut instance = open(&runtime, unchecked(&inside, "HelloFairy.fairy"))
         .await
         .expect("open");
     let result = instance.read_resource_bytes(0, "main0001", "img0").await;
     match result {
-        Err(CallError::Backend(error)) => {
-            assert_eq!(error.code, ErrorCode::SessionReadFailed);
-            assert!(
-                error.details.contains("bytes_unavailable"),
-                "{}",
-                error.details
-            );
-        }
+        Err(CallError::Backend(error)) => match error.error {
+            ofgui_contracts::error::BackendError::SessionReadFailed { reason, .. } => {
+                assert_eq!(reason, ReadFailureReason::BytesUnavailable)
+            }
+            other => panic!("unexpected {other:?}"),
+        },
         Err(other) => panic!("unexpected {other}"),
-        Ok(bytes) => panic!(
+        Ok(reply) => panic!(
             "read {} bytes through a symlink out of the sandbox",
-            bytes.len()
+            reply.bytes.len()
         ),
     }
     let state = instance.read_state(None).await.expect("state");
-    assert!(!state.contains("secret bytes"));
+    assert!(!state.data.contains("secret bytes"));
 }
 
 #[tokio::test]
@@ -152,4 +158,51 @@ async fn the_component_imports_no_network() {
             "only WASI is imported, found {import}"
         );
     }
+}
+
+/// The `error-code` enum of the compiled component has exactly the contract's codes, in
+/// contract order: the positions both sides map codes to (see `bindings.rs`).
+#[tokio::test]
+async fn the_compiled_error_enum_is_the_contract_code_list() {
+    let runtime = runtime();
+    let engine = runtime.engine();
+    let component = runtime.component().component_type();
+    let interface = component
+        .exports(engine)
+        .find_map(|(name, item)| match item.ty {
+            ComponentItem::ComponentInstance(instance)
+                if name.starts_with("ofgui:backend/session@") =>
+            {
+                Some(instance)
+            }
+            _ => None,
+        })
+        .expect("the session interface is exported");
+    let open = match interface
+        .get_export(engine, "[static]project.open")
+        .expect("project.open is exported")
+        .ty
+    {
+        ComponentItem::ComponentFunc(func) => func,
+        other => panic!("project.open is {other:?}"),
+    };
+    let Some(Type::Result(result)) = open.results().next() else {
+        panic!("project.open returns a result");
+    };
+    let Some(Type::Record(error)) = result.err() else {
+        panic!("project.open fails with a record");
+    };
+    let code = error
+        .fields()
+        .find(|field| field.name == "code")
+        .expect("backend-error has a code");
+    let Type::Enum(codes) = code.ty else {
+        panic!("the code is an enum");
+    };
+    let compiled: Vec<String> = codes.names().map(str::to_string).collect();
+    let contract: Vec<String> = ErrorCode::ALL
+        .iter()
+        .map(|code| code.as_str().replace('_', "-"))
+        .collect();
+    assert_eq!(compiled, contract);
 }
