@@ -180,7 +180,7 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
         if let Some(UamResource::Component(c)) = resource
             && let Some(node) = c.component.display_list.get_mut(n)
         {
-            node::node_base_mut(node).size = size;
+            node.base_mut().size = size;
         }
     }
 }

@@ -681,30 +681,9 @@ fn read_children(el: Node, node: &mut DisplayNode, scope: &mut Scope, at: &str, 
         }
         _ => {}
     }
-    let base = node_base_mut(node);
+    let base = node.base_mut();
     base.relations = relations;
     base.gears = gears;
-}
-
-pub(crate) fn node_base_mut(node: &mut DisplayNode) -> &mut NodeBase {
-    match node {
-        DisplayNode::Image(n) => &mut n.base,
-        DisplayNode::Text(n) => &mut n.base,
-        DisplayNode::RichText(n) => &mut n.base,
-        DisplayNode::TextInput(n) => &mut n.base,
-        DisplayNode::Component(n) => &mut n.base,
-        DisplayNode::List(n) => &mut n.base,
-        DisplayNode::Tree(n) => &mut n.base,
-        DisplayNode::Graph(n) => &mut n.base,
-        DisplayNode::Group(n) => &mut n.base,
-        DisplayNode::Loader(n) => &mut n.base,
-        DisplayNode::Loader3D(n) => &mut n.base,
-        DisplayNode::MovieClip(n) => &mut n.base,
-        DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => &mut n.base,
-        DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
-            &mut n.base
-        }
-    }
 }
 
 /// A tree item without `isFolder` is a folder when the next item is nested deeper,

@@ -12,9 +12,9 @@
 use std::sync::Arc;
 
 use ofgui_contracts::ops::{AddBranch, RemoveBranch, RenameBranch};
-use ofgui_contracts::uam::{UamProject, UamResource};
+use ofgui_contracts::uam::UamProject;
 
-use super::packages::{branch_item_ids, branch_item_ids_mut, package_root, set_source_path};
+use super::packages::package_root;
 use super::{Issue, Op, Workspace};
 use crate::validate::structure::is_safe_segment;
 
@@ -132,21 +132,13 @@ pub(super) fn rename(
         let old_root = format!("{}/", package_root(old, &package.name));
         let new_root = format!("{}/", package_root(new, &package.name));
         for resource in package.resources.iter_mut().filter(|r| r.branch() == old) {
-            let resource = Arc::make_mut(resource);
-            match &mut *resource {
-                UamResource::Component(c) => c.branch = new.to_string(),
-                other => {
-                    if let Some(base) = other.asset_base_mut() {
-                        base.branch = new.to_string();
-                    }
-                }
-            }
-            if let Some(path) = resource.source_path()
+            let common = Arc::make_mut(resource).common_mut();
+            *common.branch = new.to_string();
+            if let Some(path) = common.source_path.as_mut()
                 && let Some(rest) = path.strip_prefix(&old_root)
             {
                 let moved = format!("{new_root}{rest}");
-                moves.push((path.to_string(), moved.clone()));
-                set_source_path(resource, moved);
+                moves.push((std::mem::replace(path, moved.clone()), moved));
             }
         }
     }
@@ -201,7 +193,8 @@ pub(super) fn remove(
         }
         if let Some(slot) = package.branch_names.iter().position(|b| b == name) {
             for resource in &package.resources {
-                if let Some(variant) = branch_item_ids(resource)
+                if let Some(variant) = resource
+                    .branch_item_ids()
                     .get(slot)
                     .filter(|v| !v.is_empty())
                 {
@@ -249,11 +242,11 @@ pub(super) fn remove(
         let package = Arc::make_mut(package);
         package.branch_names.remove(slot);
         for resource in package.resources.iter_mut() {
-            if branch_item_ids(resource).len() > slot {
-                let resource = Arc::make_mut(resource);
-                if let Some(ids) = branch_item_ids_mut(resource) {
-                    ids.remove(slot);
-                }
+            if resource.branch_item_ids().len() > slot {
+                Arc::make_mut(resource)
+                    .common_mut()
+                    .branch_item_ids
+                    .remove(slot);
             }
         }
     }

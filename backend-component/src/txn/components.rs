@@ -37,8 +37,7 @@ use ofgui_contracts::uam::{
 };
 
 use super::packages::{
-    branch_item_ids, branch_item_ids_mut, branch_label, canonical_resource_path,
-    derived_source_path, folder_listed, is_usable_id, primary_file, set_source_path,
+    branch_label, canonical_resource_path, derived_source_path, folder_listed, is_usable_id,
     standalone_findings,
 };
 use super::workspace::FinalCheck;
@@ -258,7 +257,7 @@ pub(super) fn add(
                 r.id() == id
                     && r.branch() == branch
                     && r.path() == component.path
-                    && primary_file(r) == file
+                    && r.primary_file() == file
             })
         });
         if !linked {
@@ -299,7 +298,7 @@ pub(super) fn add(
                 ),
             ));
         }
-        set_source_path(&mut resource, source_path);
+        *resource.common_mut().source_path = Some(source_path);
         let standalone = UamPackage {
             id: package.id.clone(),
             name: package.name.clone(),
@@ -354,15 +353,13 @@ pub(super) fn remove(
     let id = removed.id();
     // A removed branch variant no longer backs its main resource's slot.
     for resource in package.resources.iter_mut() {
-        if branch_item_ids(resource).iter().any(|v| v == id) {
-            let resource = Arc::make_mut(resource);
-            if let Some(ids) = branch_item_ids_mut(resource) {
-                for slot in ids.iter_mut().filter(|v| *v == id) {
-                    slot.clear();
-                }
-                if ids.iter().all(String::is_empty) {
-                    ids.clear();
-                }
+        if resource.branch_item_ids().iter().any(|v| v == id) {
+            let ids = Arc::make_mut(resource).common_mut().branch_item_ids;
+            for slot in ids.iter_mut().filter(|v| *v == id) {
+                slot.clear();
+            }
+            if ids.iter().all(String::is_empty) {
+                ids.clear();
             }
         }
     }
@@ -446,14 +443,15 @@ pub(super) fn move_to(
                 resource.branch()
             ),
         ));
-    } else if branch_item_ids(resource).iter().any(|v| !v.is_empty()) {
+    } else if resource.branch_item_ids().iter().any(|v| !v.is_empty()) {
         issues.push(at.issue(
             "invalid_component_move",
             "selector.componentResourceId",
             format!(
                 "Component {id} has branch variants ({}) that stay in package {}; remove them \
                  with removeComponent before moving it.",
-                branch_item_ids(resource)
+                resource
+                    .branch_item_ids()
                     .iter()
                     .filter(|v| !v.is_empty())
                     .cloned()
@@ -501,11 +499,9 @@ pub(super) fn move_to(
             .retain(|excluded| excluded != op.selector.component_resource_id.as_str());
         publish.excluded_resource_ids.len() != before
     });
-    let resource = Arc::make_mut(&mut moved);
-    set_source_path(resource, new_path);
-    if let Some(ids) = branch_item_ids_mut(resource) {
-        ids.clear();
-    }
+    let common = Arc::make_mut(&mut moved).common_mut();
+    *common.source_path = Some(new_path);
+    common.branch_item_ids.clear();
     let target_package = workspace.package_mut(t);
     target_package.resources.insert(op.to_index as usize, moved);
     if was_excluded && let Some(publish) = target_package.publish.as_mut() {

@@ -105,25 +105,6 @@ pub(super) fn folder_taken<'p>(
         .map(|(_, f)| f)
 }
 
-/// The file a resource is written to, inside its folder: `<name>.xml` for components,
-/// otherwise `fileName ?? file ?? name`.
-pub(super) fn file_name_of(resource: &UamResource) -> String {
-    match resource {
-        UamResource::Component(c) => format!("{}.xml", c.name),
-        UamResource::Image(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::MovieClip(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Font(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => r
-            .file_name
-            .clone()
-            .or_else(|| r.file.clone())
-            .unwrap_or_else(|| r.base.name.clone()),
-    }
-}
-
 /// The resource on `branch` whose file is the directory `path` would need, if any.
 pub(super) fn resource_at_folder_path<'p>(
     package: &'p UamPackage,
@@ -133,7 +114,7 @@ pub(super) fn resource_at_folder_path<'p>(
     let wanted = path.to_lowercase();
     package.resources.iter().map(AsRef::as_ref).find(|r| {
         r.branch() == branch
-            && format!("{}{}/", resource_folder(r), file_name_of(r)).to_lowercase() == wanted
+            && format!("{}{}/", resource_folder(r), r.primary_file()).to_lowercase() == wanted
     })
 }
 
@@ -150,7 +131,7 @@ fn folder_content(package: &UamPackage, branch: &str, path: &str) -> Option<Stri
             "resource {} ({}{})",
             resource.id(),
             resource_folder(resource),
-            file_name_of(resource)
+            resource.primary_file()
         ));
     }
     package
@@ -321,7 +302,7 @@ fn destination_conflict(
                 "Folder path {destination} would be the same path as the file of resource {} ({}{}) on {}; choose another name.",
                 resource.id(),
                 resource_folder(resource),
-                file_name_of(resource),
+                resource.primary_file(),
                 branch_label(branch)
             ),
         )

@@ -65,7 +65,10 @@ pub(super) fn add(
         return Err(issues);
     }
     let (p, r, n) = target.node;
-    base_gears(&mut edit(workspace, at, p, r)?.display_list[n]).push(op.gear.clone());
+    edit(workspace, at, p, r)?.display_list[n]
+        .base_mut()
+        .gears
+        .push(op.gear.clone());
     Ok(())
 }
 
@@ -92,7 +95,7 @@ pub(super) fn update(
     }
     let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        base_gears(&mut edit(workspace, at, p, r)?.display_list[n])[slot] = op.gear.clone();
+        edit(workspace, at, p, r)?.display_list[n].base_mut().gears[slot] = op.gear.clone();
     }
     Ok(())
 }
@@ -113,7 +116,10 @@ pub(super) fn remove(
     }
     let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        base_gears(&mut edit(workspace, at, p, r)?.display_list[n]).remove(slot);
+        edit(workspace, at, p, r)?.display_list[n]
+            .base_mut()
+            .gears
+            .remove(slot);
     }
     Ok(())
 }
@@ -360,29 +366,6 @@ fn page_list(controller: &Controller) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn base_gears(node: &mut DisplayNode) -> &mut Vec<Gear> {
-    match node {
-        DisplayNode::Image(n) => &mut n.base.gears,
-        DisplayNode::Text(n) => &mut n.base.gears,
-        DisplayNode::RichText(n) => &mut n.base.gears,
-        DisplayNode::TextInput(n) => &mut n.base.gears,
-        DisplayNode::Component(n) => &mut n.base.gears,
-        DisplayNode::List(n) => &mut n.base.gears,
-        DisplayNode::Tree(n) => &mut n.base.gears,
-        DisplayNode::Graph(n) => &mut n.base.gears,
-        DisplayNode::Group(n) => &mut n.base.gears,
-        DisplayNode::Loader(n) => &mut n.base.gears,
-        DisplayNode::Loader3D(n) => &mut n.base.gears,
-        DisplayNode::MovieClip(n) => &mut n.base.gears,
-        DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
-            &mut n.base.gears
-        }
-        DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
-            &mut n.base.gears
-        }
-    }
 }
 
 /// Resolves the selector: kind, node and controller. `None` when the node cannot be

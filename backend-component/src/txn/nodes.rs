@@ -22,7 +22,7 @@ use ofgui_contracts::uam::{
     TreeExtras, UamProject, UamResource,
 };
 
-use super::folders::{file_name_of, resource_folder};
+use super::folders::resource_folder;
 use super::gears;
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
@@ -381,27 +381,6 @@ fn retarget(current: &ResourceRef, wanted: &ResourceRef, owner: &str) -> Resourc
 fn own_package(resource: &mut ResourceRef, owner: &str) {
     if resource.package_id.as_deref().is_none_or(str::is_empty) {
         resource.package_id = Some(owner.to_string());
-    }
-}
-
-fn base_mut(node: &mut DisplayNode) -> &mut NodeBase {
-    match node {
-        DisplayNode::Image(n) => &mut n.base,
-        DisplayNode::Text(n) => &mut n.base,
-        DisplayNode::RichText(n) => &mut n.base,
-        DisplayNode::TextInput(n) => &mut n.base,
-        DisplayNode::Component(n) => &mut n.base,
-        DisplayNode::List(n) => &mut n.base,
-        DisplayNode::Tree(n) => &mut n.base,
-        DisplayNode::Graph(n) => &mut n.base,
-        DisplayNode::Group(n) => &mut n.base,
-        DisplayNode::Loader(n) => &mut n.base,
-        DisplayNode::Loader3D(n) => &mut n.base,
-        DisplayNode::MovieClip(n) => &mut n.base,
-        DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => &mut n.base,
-        DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
-            &mut n.base
-        }
     }
 }
 
@@ -1719,7 +1698,7 @@ fn apply_props(
     project: &UamProject,
     owner: &str,
 ) {
-    let base = base_mut(node);
+    let base = node.base_mut();
     if let Some(v) = &props.position {
         base.position = v.clone();
     }
@@ -1856,7 +1835,7 @@ fn apply_props(
                         (None, Some(target)) => format!(
                             "{}{}",
                             resource_folder(target).trim_start_matches('/'),
-                            file_name_of(target)
+                            target.primary_file()
                         ),
                         (None, None) => n.file_name.clone(),
                     };

@@ -50,25 +50,6 @@ pub(super) fn package_root(branch: &str, package_name: &str) -> String {
     }
 }
 
-/// The file a resource is written to: `<name>.xml` for a component, otherwise
-/// `fileName ?? file ?? name`.
-pub(super) fn primary_file(resource: &UamResource) -> String {
-    match resource {
-        UamResource::Component(c) => format!("{}.xml", c.name),
-        UamResource::Image(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::MovieClip(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Font(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => r
-            .file_name
-            .clone()
-            .or_else(|| r.file.clone())
-            .unwrap_or_else(|| r.base.name.clone()),
-    }
-}
-
 /// The project-relative path the reader gives a resource of package `package_name`:
 /// `<root><folder><file>` with a canonical folder (`/` or `/a/b/`).
 pub(super) fn derived_source_path(package_name: &str, resource: &UamResource) -> String {
@@ -76,47 +57,8 @@ pub(super) fn derived_source_path(package_name: &str, resource: &UamResource) ->
         "{}{}{}",
         package_root(resource.branch(), package_name),
         resource.path(),
-        primary_file(resource)
+        resource.primary_file()
     )
-}
-
-pub(super) fn set_source_path(resource: &mut UamResource, source_path: String) {
-    match resource {
-        UamResource::Component(c) => c.source_path = Some(source_path),
-        other => {
-            if let Some(base) = other.asset_base_mut() {
-                base.source_path = Some(source_path);
-            }
-        }
-    }
-}
-
-fn set_path(resource: &mut UamResource, path: String) {
-    match resource {
-        UamResource::Component(c) => c.path = path,
-        other => {
-            if let Some(base) = other.asset_base_mut() {
-                base.path = path;
-            }
-        }
-    }
-}
-
-pub(super) fn branch_item_ids(resource: &UamResource) -> &[String] {
-    match resource {
-        UamResource::Component(c) => &c.branch_item_ids,
-        other => other
-            .asset_base()
-            .map(|b| b.branch_item_ids.as_slice())
-            .unwrap_or_default(),
-    }
-}
-
-pub(super) fn branch_item_ids_mut(resource: &mut UamResource) -> Option<&mut Vec<String>> {
-    match resource {
-        UamResource::Component(c) => Some(&mut c.branch_item_ids),
-        other => other.asset_base_mut().map(|b| &mut b.branch_item_ids),
-    }
 }
 
 /// An id usable in `ui://` URLs and the CSV lists of `package.xml`.
@@ -554,7 +496,7 @@ fn prepare_resource(
     }
     match canonical_resource_path(resource.path()) {
         Some(path) if folder_listed(package, resource.branch(), &path) => {
-            set_path(&mut resource, path)
+            *resource.common_mut().path = path
         }
         Some(path) => issues.push(
             at.issue(
@@ -581,7 +523,7 @@ fn prepare_resource(
             .resource_kind(kind),
         ),
     }
-    let file = primary_file(&resource);
+    let file = resource.primary_file();
     name_like_the_reader(&mut resource, &file);
     if !is_safe_segment(&file) {
         issues.push(
@@ -706,7 +648,7 @@ fn prepare_resource(
         return Err(issues);
     }
     let source_path = derived_source_path(&package.name, &resource);
-    set_source_path(&mut resource, source_path);
+    *resource.common_mut().source_path = Some(source_path);
     Ok((resource, source_bytes))
 }
 
@@ -745,7 +687,7 @@ fn name_like_the_reader(resource: &mut UamResource, file: &str) {
 fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (r, resource) in package.resources.iter().enumerate() {
-        for (slot, id) in branch_item_ids(resource).iter().enumerate() {
+        for (slot, id) in resource.branch_item_ids().iter().enumerate() {
             if id.is_empty() {
                 continue;
             }
@@ -758,7 +700,7 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
                 other.id() == id
                     && other.branch() == branch
                     && other.path() == resource.path()
-                    && primary_file(other) == primary_file(resource)
+                    && other.primary_file() == resource.primary_file()
             });
             if !found {
                 issues.push(at.issue(
@@ -770,7 +712,7 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
                          variant or clear the slot.",
                         resource.id(),
                         resource.path(),
-                        primary_file(resource)
+                        resource.primary_file()
                     ),
                 ));
             }
@@ -847,7 +789,7 @@ pub(super) fn rename(
         if let Some(old_path) = resource.source_path() {
             moves.push((old_path.to_string(), new_path.clone()));
         }
-        set_source_path(resource, new_path);
+        *resource.common_mut().source_path = Some(new_path);
     }
     for (from, to) in moves {
         if workspace.bytes(&from).is_some() {

@@ -53,8 +53,7 @@ use ofgui_contracts::uam::{
 };
 
 use super::folders::{
-    branch_label, file_name_of, folder_exists, folder_taken, normalize_resource_folder,
-    resource_folder,
+    branch_label, folder_exists, folder_taken, normalize_resource_folder, resource_folder,
 };
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
@@ -170,24 +169,15 @@ fn main_of_variant(package: &UamPackage, resource: &UamResource) -> Option<Arc<U
     package
         .resources
         .iter()
-        .find(|r| r.branch().is_empty() && branch_item_ids(r).iter().any(|id| id == resource.id()))
+        .find(|r| r.branch().is_empty() && r.branch_item_ids().iter().any(|id| id == resource.id()))
         .cloned()
-}
-
-fn branch_item_ids(resource: &UamResource) -> &[String] {
-    match resource {
-        UamResource::Component(c) => &c.branch_item_ids,
-        other => other
-            .asset_base()
-            .map(|b| b.branch_item_ids.as_slice())
-            .unwrap_or_default(),
-    }
 }
 
 /// The selected resource followed by its branch variants (indices in the package).
 fn with_variants(package: &UamPackage, index: usize) -> Vec<usize> {
     let mut targets = vec![index];
-    for (slot, id) in branch_item_ids(&package.resources[index])
+    for (slot, id) in package.resources[index]
+        .branch_item_ids()
         .iter()
         .enumerate()
     {
@@ -230,7 +220,7 @@ fn clash(
     if let Some((_, other)) = package.resources.iter().enumerate().find(|(k, r)| {
         !moving.contains(k)
             && r.branch() == branch
-            && format!("{}{}", resource_folder(r), file_name_of(r)).to_lowercase() == wanted
+            && format!("{}{}", resource_folder(r), r.primary_file()).to_lowercase() == wanted
     }) {
         return Some(Clash::Resource(other.id().to_string()));
     }
@@ -482,7 +472,7 @@ pub(super) fn rename(
     let targets = with_variants(pkg, index);
     require_bytes(workspace, at, package, &targets, &mut issues);
 
-    let old_file = file_name_of(resource);
+    let old_file = resource.primary_file();
     let new_file = match resource.as_ref() {
         UamResource::Component(_) => {
             let stem = op
@@ -632,14 +622,14 @@ pub(super) fn move_to(
                     );
                     continue;
                 }
-                match clash(pkg, &targets, t.branch(), &folder, &file_name_of(t)) {
+                match clash(pkg, &targets, t.branch(), &folder, &t.primary_file()) {
                     Some(Clash::Resource(other)) => issues.push(
                         at.issue(
                             "invalid_resource_path",
                             "toPath",
                             format!(
                                 "Resource {other} is already written to {folder}{} on {} (names compare without case); rename one of them first or choose another folder.",
-                                file_name_of(t),
+                                t.primary_file(),
                                 branch_label(t.branch())
                             ),
                         )
@@ -662,7 +652,7 @@ pub(super) fn move_to(
             if issues.is_empty() {
                 let moves = targets
                     .iter()
-                    .map(|&t| (t, folder.clone(), file_name_of(&pkg.resources[t])))
+                    .map(|&t| (t, folder.clone(), pkg.resources[t].primary_file()))
                     .collect();
                 relocate(workspace, package, moves);
                 return Ok(());
@@ -678,20 +668,8 @@ pub(super) fn set_favorite(
     op: &SetResourceFavorite,
 ) -> Result<(), Vec<Issue>> {
     let (package, index) = locate(workspace, at, &op.selector)?;
-    let current = &workspace.project().packages[package].resources[index];
-    let favorite = match current.as_ref() {
-        UamResource::Component(c) => c.favorite,
-        other => other.asset_base().is_some_and(|b| b.favorite),
-    };
-    if favorite != op.favorite {
-        match workspace.resource_mut(package, index) {
-            UamResource::Component(c) => c.favorite = op.favorite,
-            other => {
-                if let Some(base) = other.asset_base_mut() {
-                    base.favorite = op.favorite;
-                }
-            }
-        }
+    if workspace.project().packages[package].resources[index].favorite() != op.favorite {
+        *workspace.resource_mut(package, index).common_mut().favorite = op.favorite;
     }
     Ok(())
 }
@@ -702,20 +680,8 @@ pub(super) fn set_exported(
     op: &SetResourceExported,
 ) -> Result<(), Vec<Issue>> {
     let (package, index) = locate(workspace, at, &op.selector)?;
-    let current = &workspace.project().packages[package].resources[index];
-    let exported = match current.as_ref() {
-        UamResource::Component(c) => c.exported,
-        other => other.asset_base().is_some_and(|b| b.exported),
-    };
-    if exported != op.exported {
-        match workspace.resource_mut(package, index) {
-            UamResource::Component(c) => c.exported = op.exported,
-            other => {
-                if let Some(base) = other.asset_base_mut() {
-                    base.exported = op.exported;
-                }
-            }
-        }
+    if workspace.project().packages[package].resources[index].exported() != op.exported {
+        *workspace.resource_mut(package, index).common_mut().exported = op.exported;
     }
     Ok(())
 }
@@ -1069,7 +1035,7 @@ pub(super) fn replace_bytes(
             .resource_kind(kind),
         ]);
     };
-    let file = file_name_of(resource);
+    let file = resource.primary_file();
     let bytes = &op.source_bytes;
     let bad_bytes = |message: String| {
         at.issue("invalid_resource_bytes", "sourceBytes", message)
@@ -1178,19 +1144,15 @@ pub(super) fn remove(
         .resources
         .iter()
         .enumerate()
-        .filter(|(_, r)| branch_item_ids(r).contains(&id))
+        .filter(|(_, r)| r.branch_item_ids().contains(&id))
         .map(|(k, _)| k)
         .collect();
 
     for k in pairing {
-        let main = workspace.resource_mut(package, k);
-        let ids = match main {
-            UamResource::Component(c) => &mut c.branch_item_ids,
-            other => match other.asset_base_mut() {
-                Some(base) => &mut base.branch_item_ids,
-                None => continue,
-            },
-        };
+        let ids = workspace
+            .resource_mut(package, k)
+            .common_mut()
+            .branch_item_ids;
         for slot in ids.iter_mut().filter(|v| **v == id) {
             slot.clear();
         }

@@ -288,14 +288,7 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                 ),
             );
         }
-        let branch_item_ids = match resource.as_ref() {
-            UamResource::Component(c) => &c.branch_item_ids,
-            other => other
-                .asset_base()
-                .map(|b| &b.branch_item_ids)
-                .unwrap_or(&EMPTY),
-        };
-        if branch_item_ids.len() > package.branch_names.len() {
+        if resource.branch_item_ids().len() > package.branch_names.len() {
             located(
                 sink,
                 Code::InvalidUam,
@@ -362,8 +355,6 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
         }
     }
 }
-
-static EMPTY: Vec<String> = Vec::new();
 
 /// Where a component is, for diagnostics.
 struct Context<'a> {
