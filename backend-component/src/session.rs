@@ -6,6 +6,7 @@ use ofgui_contracts::api::{
     Persistence, ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
 };
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
+use ofgui_contracts::catalog::DiagnosticCode;
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
 use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
@@ -331,7 +332,7 @@ pub struct Rejected {
 fn parse_operations(text: &str) -> Result<Vec<Operation>, txn::Failure> {
     let values: Vec<Value> = serde_json::from_str(text).map_err(|error| {
         txn::Failure::unsupported(vec![Issue {
-            code: "unsupported_operation",
+            code: DiagnosticCode::UnsupportedOperation,
             path: "operations".into(),
             message: format!("operations must be a JSON array of operations: {error}"),
             op_index: 0,
@@ -349,7 +350,7 @@ fn parse_operations(text: &str) -> Result<Vec<Operation>, txn::Failure> {
         match strict::from_value::<Operation>(value, &format!("operations[{index}]")) {
             Ok(operation) => operations.push(operation),
             Err(error) => issues.push(Issue {
-                code: "unsupported_operation",
+                code: DiagnosticCode::UnsupportedOperation,
                 path: error.path,
                 message: format!("Operation {index} is malformed: {}", error.message),
                 op_index: index,
@@ -407,7 +408,7 @@ fn rejected(failure: txn::Failure, operations: &[Operation]) -> Rejected {
             })
             .collect(),
     };
-    let error = if failure.code == "selector_ambiguity" {
+    let error = if failure.code == DiagnosticCode::SelectorAmbiguity {
         BackendError::SelectorAmbiguity(rejection)
     } else {
         BackendError::TransactionUnsupported(rejection)

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{AddBranch, RemoveBranch, RenameBranch};
 use ofgui_contracts::uam::UamProject;
 
@@ -20,7 +21,7 @@ use crate::validate::structure::is_safe_segment;
 
 fn unsafe_name(at: &Op<'_>, field: &str, name: &str) -> Issue {
     at.issue(
-        "invalid_branch_name",
+        Code::InvalidBranchName,
         field,
         format!(
             "Branch name {name:?} is not a safe directory name (it becomes assets_{name}/); use a \
@@ -50,7 +51,7 @@ fn duplicate(at: &Op<'_>, field: &str, name: &str, existing: &str) -> Issue {
              more than letter case. Choose another name."
         )
     };
-    at.issue("duplicate_branch_name", field, message)
+    at.issue(Code::DuplicateBranchName, field, message)
 }
 
 fn missing(at: &Op<'_>, project: &UamProject, name: &str) -> Issue {
@@ -60,7 +61,7 @@ fn missing(at: &Op<'_>, project: &UamProject, name: &str) -> Issue {
         format!("the project has {}", project.branches.join(", "))
     };
     at.issue(
-        "invalid_branch_selector",
+        Code::InvalidBranchSelector,
         "selector.branch",
         format!("No branch is named {name:?} ({known}); take the name from getProjectOutline."),
     )
@@ -209,7 +210,7 @@ pub(super) fn remove(
     }
     if !holders.is_empty() {
         issues.push(at.issue(
-            "branch_not_empty",
+            Code::BranchNotEmpty,
             "selector.branch",
             format!(
                 "Branch {name} is not empty: {}. Remove those resources (removeComponent, \
@@ -220,7 +221,7 @@ pub(super) fn remove(
     }
     if !referrers.is_empty() {
         issues.push(at.issue(
-            "branch_referenced",
+            Code::BranchReferenced,
             "selector.branch",
             format!(
                 "Branch {name} is still mapped: {}. Removing a variant resource clears its \

@@ -31,11 +31,13 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use ofgui_contracts::Num;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{AddComponent, MoveComponent, RemoveComponent, SetComponentProps};
 use ofgui_contracts::uam::{
     ComponentProperties, DisplayNode, ResourceRef, UamPackage, UamResource,
 };
 
+use super::gears::duplicate_controller_code;
 use super::packages::{
     branch_label, canonical_resource_path, derived_source_path, folder_listed, is_usable_id,
     standalone_findings,
@@ -70,7 +72,7 @@ pub(super) fn reported(issues: &[Issue], at: &Op<'_>, field: &str) -> bool {
 
 fn index_issue(at: &Op<'_>, field: &str, index: u32, package: &UamPackage) -> Issue {
     at.issue(
-        "invalid_component_index",
+        Code::InvalidComponentIndex,
         field,
         format!(
             "{field} {index} is out of range; package {} has {} resources, so use 0 to {}.",
@@ -98,7 +100,7 @@ pub(super) fn node_support_issues(
         {
             issues.push(
                 at.issue(
-                    "unsupported_cross_package_image_ref",
+                    Code::UnsupportedCrossPackageImageRef,
                     &format!("{root}[{n}].resource.packageId"),
                     format!(
                         "Image node {} points into package {package_id}, but an image node must \
@@ -114,14 +116,9 @@ pub(super) fn node_support_issues(
         for (g, gear) in node.base().gears.iter().enumerate() {
             let kind = gear.kind();
             if !pairs.insert((kind, gear.controller_name())) {
-                let code = if kind == "look" {
-                    "duplicate_look_gear_controller"
-                } else {
-                    "duplicate_gear_controller"
-                };
                 issues.push(
                     at.issue(
-                        code,
+                        duplicate_controller_code(kind),
                         &format!("{root}[{n}].gears[{g}]"),
                         format!(
                             "Node {} has two {kind} gears for controller {:?}; keep one gear per \
@@ -193,7 +190,7 @@ pub(super) fn add(
 
     if !is_usable_id(&component.id) {
         issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.id",
             format!(
                 "Component id {:?} is not usable; give a non-empty id without /, commas, spaces \
@@ -203,7 +200,7 @@ pub(super) fn add(
         ));
     } else if let Some(existing) = package.resources.iter().find(|r| r.id() == component.id) {
         issues.push(at.issue(
-            "duplicate_component_id",
+            Code::DuplicateComponentId,
             "component.id",
             format!(
                 "Package {} already has resource {} (kind {}); choose an unused id.",
@@ -216,7 +213,7 @@ pub(super) fn add(
     let file = format!("{}.xml", component.name);
     if !is_safe_segment(&component.name) || !is_safe_segment(&file) {
         issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.name",
             format!(
                 "Component name {:?} is not a safe file name (the file is <name>.xml); use a \
@@ -229,7 +226,7 @@ pub(super) fn add(
     match canonical_resource_path(&component.path) {
         Some(path) if folder_listed(package, &component.branch, &path) => component.path = path,
         Some(path) => issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.path",
             format!(
                 "Package {} has no folder {path} on {}; add it with addResourceFolder earlier in \
@@ -239,7 +236,7 @@ pub(super) fn add(
             ),
         )),
         None => issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.path",
             format!(
                 "Component path {:?} is not a folder path; use / or /a/b/ with safe segments.",
@@ -262,7 +259,7 @@ pub(super) fn add(
         });
         if !linked {
             issues.push(at.issue(
-                "invalid_component_payload",
+                Code::InvalidComponentPayload,
                 &format!("component.branchItemIds[{slot}]"),
                 format!(
                     "branchItemIds[{slot}] names {id}, but package {} has no component {id} on \
@@ -289,7 +286,7 @@ pub(super) fn add(
         let source_path = derived_source_path(&package.name, &resource);
         if let Some(owner) = file_owner(package, &source_path, None) {
             issues.push(at.issue(
-                "invalid_component_payload",
+                Code::InvalidComponentPayload,
                 "component.name",
                 format!(
                     "Resource {owner} of package {} is already written to {source_path}; choose \
@@ -317,7 +314,7 @@ pub(super) fn add(
                     continue;
                 }
                 issues.push(at.issue(
-                    "invalid_component_payload",
+                    Code::InvalidComponentPayload,
                     &field,
                     format!("{} Fix the component payload.", finding.message),
                 ));
@@ -370,7 +367,7 @@ pub(super) fn remove(
     }
     let package_id = package.id.clone();
     workspace.check_at_end(FinalCheck::ComponentUnreferenced {
-        at: at.issue("component_referenced", "selector.componentResourceId", ""),
+        at: at.blame("selector.componentResourceId"),
         package_id,
         component_id: id.to_string(),
     });
@@ -395,7 +392,7 @@ pub(super) fn move_to(
         .ok();
     if op.selector.package_id == op.to_package_id {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "toPackageId",
             format!(
                 "Component {} is already in package {}; moveComponent needs another package \
@@ -420,7 +417,7 @@ pub(super) fn move_to(
         .find(|other| other.id() == id)
     {
         issues.push(at.issue(
-            "duplicate_component_id",
+            Code::DuplicateComponentId,
             "selector.componentResourceId",
             format!(
                 "Package {} already has resource {id} (kind {}); remove it earlier in the \
@@ -435,7 +432,7 @@ pub(super) fn move_to(
     }
     if !resource.branch().is_empty() {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "selector.componentResourceId",
             format!(
                 "Component {id} is the branch {} variant of a main resource; only main-branch \
@@ -445,7 +442,7 @@ pub(super) fn move_to(
         ));
     } else if resource.branch_item_ids().iter().any(|v| !v.is_empty()) {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "selector.componentResourceId",
             format!(
                 "Component {id} has branch variants ({}) that stay in package {}; remove them \
@@ -463,7 +460,7 @@ pub(super) fn move_to(
     }
     if !folder_listed(target_package, resource.branch(), resource.path()) {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "toPackageId",
             format!(
                 "Package {} has no folder {}; add it with addResourceFolder earlier in the batch \
@@ -476,7 +473,7 @@ pub(super) fn move_to(
     let new_path = derived_source_path(&target_package.name, resource);
     if let Some(owner) = file_owner(target_package, &new_path, None) {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "toPackageId",
             format!(
                 "Resource {owner} of package {} is already written to {new_path}; remove it \
@@ -514,17 +511,13 @@ pub(super) fn move_to(
     // Nodes naming the old package explicitly are checked then too, so they may be
     // detached or re-pointed anywhere in the batch.
     workspace.check_at_end(FinalCheck::ComponentIndependent {
-        at: at.issue(
-            "component_has_package_dependencies",
-            "selector.componentResourceId",
-            "",
-        ),
+        at: at.blame("selector.componentResourceId"),
         old_package_id: op.selector.package_id.clone(),
         package_id: target_id,
         component_id: op.selector.component_resource_id.clone(),
     });
     workspace.check_at_end(FinalCheck::ComponentUnreferenced {
-        at: at.issue("component_referenced", "selector.componentResourceId", ""),
+        at: at.blame("selector.componentResourceId"),
         package_id: op.selector.package_id.clone(),
         component_id: op.selector.component_resource_id.clone(),
     });
@@ -551,7 +544,7 @@ fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> 
     let mut issues = Vec::new();
     let mut fail = |field: &str, message: String| {
         issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             &format!("props.properties.{field}"),
             message,
         ));
@@ -677,7 +670,7 @@ pub(super) fn set_props(
     let props = &op.props;
     if props.size.is_none() && props.properties.is_none() {
         issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "props",
             "props is empty; give size {width, height}, a complete properties snapshot, or both.",
         ));
@@ -686,7 +679,7 @@ pub(super) fn set_props(
         for (axis, value) in [("width", size.width), ("height", size.height)] {
             if !is_dimension(value) {
                 issues.push(at.issue(
-                    "invalid_component_payload",
+                    Code::InvalidComponentPayload,
                     &format!("props.size.{axis}"),
                     format!(
                         "size.{axis} is {}; it must be a whole number from 0 to 2147483647.",

@@ -14,9 +14,11 @@
 use std::collections::HashSet;
 
 use ofgui_contracts::api::{ComponentSelector, ControllerSelector, TransitionSelector};
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, TransitionOp};
 use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
 
+use super::issue::Blame;
 use super::nodes::{edit, listed};
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
@@ -43,7 +45,7 @@ pub(super) fn add_controller(
         .any(|c| c.name == selector.controller_name)
     {
         issues.push(at.issue(
-            "invalid_controller_payload",
+            Code::InvalidControllerPayload,
             "selector.controllerName",
             format!(
                 "Component {} already has a controller named {:?}; use updateController to replace it, or choose another name.",
@@ -90,7 +92,7 @@ pub(super) fn update_controller(
             if !page_ids.is_empty() {
                 // Gears may move off the dropped pages later in the batch.
                 workspace.check_at_end(FinalCheck::ControllerPagesDropped {
-                    at: at.issue("", "controller.pages", ""),
+                    at: at.blame("controller.pages"),
                     package_id: selector.package_id.clone(),
                     component_id: selector.component_resource_id.clone(),
                     controller_name: selector.controller_name.clone(),
@@ -130,7 +132,7 @@ pub(super) fn remove_controller(
         .collect();
     if !users.is_empty() {
         return Err(vec![at.issue(
-            "invalid_controller_payload",
+            Code::InvalidControllerPayload,
             "selector.controllerName",
             format!(
                 "Controller {:?} is still used by {}; remove those gears first (removeGear or removeLookGear, earlier in the same batch is fine).",
@@ -163,7 +165,7 @@ pub(super) fn add_transition(
         .any(|t| t.name == selector.transition_name)
     {
         issues.push(at.issue(
-            "duplicate_transition_name",
+            Code::DuplicateTransitionName,
             "selector.transitionName",
             format!(
                 "Component {} already has a transition named {:?}; use updateTransition to replace it, or choose another name.",
@@ -258,7 +260,7 @@ fn find_controller(
     match slots.as_slice() {
         [one] => Ok(*one),
         [] => Err(vec![at.issue(
-            "invalid_controller_payload",
+            Code::InvalidControllerPayload,
             "selector.controllerName",
             format!(
                 "Component {} has no controller named {:?} at this point of the batch (controllers: {}); use addController to create it.",
@@ -268,7 +270,7 @@ fn find_controller(
             ),
         )]),
         many => Err(vec![at.issue(
-            "selector_ambiguity",
+            Code::SelectorAmbiguity,
             "selector.controllerName",
             format!(
                 "Component {} has {} controllers named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
@@ -296,7 +298,7 @@ fn find_transition(
     match slots.as_slice() {
         [one] => Ok(*one),
         [] => Err(vec![at.issue(
-            "invalid_transition_payload",
+            Code::InvalidTransitionPayload,
             "selector.transitionName",
             format!(
                 "Component {} has no transition named {:?} at this point of the batch (transitions: {}); use addTransition to create it.",
@@ -306,7 +308,7 @@ fn find_transition(
             ),
         )]),
         many => Err(vec![at.issue(
-            "selector_ambiguity",
+            Code::SelectorAmbiguity,
             "selector.transitionName",
             format!(
                 "Component {} has {} transitions named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
@@ -328,7 +330,7 @@ fn check_controller(
     let mut issues = Vec::new();
     let mut fail = |sub: &str, message: String| {
         issues.push(at.issue(
-            "invalid_controller_payload",
+            Code::InvalidControllerPayload,
             &format!("controller.{sub}"),
             message,
         ));
@@ -430,7 +432,7 @@ fn check_controller(
         let target = action.target_node_id.as_str();
         if !target.is_empty() && !model.display_list.iter().any(|n| n.id() == target) {
             issues.push(at.issue(
-                "invalid_display_node_selector",
+                Code::InvalidDisplayNodeSelector,
                 &format!("controller.actions[{a}].targetNodeId"),
                 format!(
                     "Action {a} targets node {target}, which the component does not have; use '' (the component itself) or one of: {}.",
@@ -459,7 +461,7 @@ fn dropped_pages(old: &Controller, controller: &Controller) -> Vec<String> {
 /// worse.
 pub(super) fn gears_off_dropped_pages(
     model: &ComponentModel,
-    at: &Issue,
+    at: &Blame,
     controller_name: &str,
     page_ids: &[String],
 ) -> Vec<Issue> {
@@ -488,12 +490,13 @@ pub(super) fn gears_off_dropped_pages(
             let mut reported = HashSet::new();
             for page in pages {
                 if gone.contains(page) && reported.insert(page) {
-                    let mut issue = at.clone();
-                    issue.code = "invalid_controller_payload";
-                    issue.message = format!(
+                    let issue = at.issue(
+                        Code::InvalidControllerPayload,
+                        format!(
                         "After the batch, the {} gear of node {} still uses page id {page:?}, which this update of controller {controller_name} drops; keep that page id (rename pages by changing only their name), or move the gear off it in the same batch.",
                         gear.kind(),
                         node.id()
+                    ),
                     );
                     issues.push(issue.node_kind(node.kind()).gear_kind(gear.kind()));
                 }
@@ -513,7 +516,7 @@ fn check_transition(
     let mut issues = Vec::new();
     let mut fail = |sub: &str, message: String| {
         issues.push(at.issue(
-            "invalid_transition_payload",
+            Code::InvalidTransitionPayload,
             &format!("transition.{sub}"),
             message,
         ));

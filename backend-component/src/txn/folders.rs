@@ -16,6 +16,7 @@
 //! - A folder path also conflicts with a resource whose file has the same path
 //!   (`/a/icon.png/` against `/a/` + `icon.png`): the directory and the file would collide.
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
     AddResourceFolder, FolderSelector, MoveResourceFolder, RemoveResourceFolder,
     RenameResourceFolder, SetResourceFolderAtlas, SetResourceFolderFavorite,
@@ -175,7 +176,7 @@ fn check_atlas(at: &Op<'_>, field: &str, atlas: &str, package: &UamPackage) -> O
         Some(slot) if slot <= max => None,
         Some(_) => Some(
             at.issue(
-                "invalid_resource_folder_atlas",
+                Code::InvalidResourceFolderAtlas,
                 field,
                 format!(
                     "Atlas {atlas:?} is above package {}'s maxAtlasIndex {max}; use '' (no atlas) or a slot from 0 to {max}, or raise publish.maxAtlasIndex with updatePackageSettings first.",
@@ -186,7 +187,7 @@ fn check_atlas(at: &Op<'_>, field: &str, atlas: &str, package: &UamPackage) -> O
         ),
         None => Some(
             at.issue(
-                "invalid_resource_folder_atlas",
+                Code::InvalidResourceFolderAtlas,
                 field,
                 format!(
                     "Atlas {atlas:?} is not a slot number; use '' (no atlas) or a decimal slot without sign or leading zeros from 0 to {max}."
@@ -206,9 +207,9 @@ fn locate(
     let package = workspace
         .find_package(at, "selector.packageId", &selector.package_id)
         .map_err(|issue| {
-            if issue.code == "invalid_package_selector" {
+            if issue.code == Code::InvalidPackageSelector {
                 at.issue(
-                    "invalid_resource_folder_selector",
+                    Code::InvalidResourceFolderSelector,
                     "selector.packageId",
                     format!(
                         "No package has id {}; the folder cannot exist.",
@@ -222,7 +223,7 @@ fn locate(
         .map_err(|issue| vec![issue])?;
     if !is_canonical_folder(&selector.path, false) {
         return Err(vec![at.issue(
-            "invalid_resource_folder_selector",
+            Code::InvalidResourceFolderSelector,
             "selector.path",
             format!(
                 "Folder selector path {:?} is not canonical; write it as /a/b/ (leading and trailing slash, safe segments, never the root /).",
@@ -255,7 +256,7 @@ fn locate(
                 )
             };
             Err(vec![at.issue(
-                "invalid_resource_folder_selector",
+                Code::InvalidResourceFolderSelector,
                 "selector.path",
                 format!(
                     "Package {} has no folder {} on {}; {listing}.",
@@ -279,7 +280,7 @@ fn destination_conflict(
 ) -> Option<Issue> {
     if let Some(folder) = folder_taken(package, branch, destination, moving) {
         return Some(at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             field,
             format!(
                 "Package {} already has folder {} on {}{}; choose another path.",
@@ -296,7 +297,7 @@ fn destination_conflict(
     }
     resource_at_folder_path(package, branch, destination).map(|resource| {
         at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             field,
             format!(
                 "Folder path {destination} would be the same path as the file of resource {} ({}{}) on {}; choose another name.",
@@ -317,7 +318,7 @@ fn not_empty(
 ) -> Option<Issue> {
     folder_content(package, &folder.branch, &folder.path).map(|content| {
         at.issue(
-            "resource_folder_not_empty",
+            Code::ResourceFolderNotEmpty,
             "selector",
             format!(
                 "Folder {} of package {} on {} is not empty ({content} is inside); {what} only applies to empty folders. Move or remove its contents first.",
@@ -356,7 +357,7 @@ pub(super) fn set_atlas(
     let current = &pkg.folders[folder];
     if current.atlas == op.atlas {
         return Err(vec![at.issue(
-            "resource_folder_atlas_unchanged",
+            Code::ResourceFolderAtlasUnchanged,
             "atlas",
             format!(
                 "Folder {} of package {} already has atlas {:?}; send a different slot, or '' to clear it.",
@@ -385,7 +386,7 @@ pub(super) fn add(
     let canonical = is_canonical_folder(&op.path, false);
     if !canonical {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "path",
             format!(
                 "Folder path {:?} is not canonical; write it as /a/b/ with a leading and trailing slash and safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces). The root / is not a folder.",
@@ -395,7 +396,7 @@ pub(super) fn add(
     }
     if !branch.is_empty() && !workspace.project().branches.contains(&branch) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "branch",
             format!(
                 "Branch {branch:?} is not one of the project's branches ({}); use '' for the main branch or add the branch first with addBranch.",
@@ -414,7 +415,7 @@ pub(super) fn add(
             let parent = parent_folder(&op.path);
             if !folder_exists(pkg, &branch, parent) {
                 issues.push(at.issue(
-                    "invalid_resource_folder_path",
+                    Code::InvalidResourceFolderPath,
                     "path",
                     format!(
                         "Parent folder {parent} of {} does not exist in package {} on {}; add it first (addResourceFolder for {parent} earlier in the batch).",
@@ -456,7 +457,7 @@ pub(super) fn rename(
     let destination = format!("{}{}/", parent_folder(&current.path), op.new_name);
     if !is_safe_segment(&op.new_name) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "newName",
             format!(
                 "Folder name {:?} is not a safe folder name; use one non-empty segment without '/', '\\' or ':', not '.' or '..', without leading/trailing spaces or a trailing dot, and not a reserved device name (con, nul, com1, …).",
@@ -465,7 +466,7 @@ pub(super) fn rename(
         ));
     } else if destination == current.path {
         issues.push(at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             "newName",
             format!(
                 "Folder {} is already named {:?}; send a different newName.",
@@ -503,7 +504,7 @@ pub(super) fn move_to(
     }
     if !is_canonical_folder(&op.to_path, true) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "toPath",
             format!(
                 "Destination {:?} is not canonical; write / for the package root or /a/b/ with a leading and trailing slash and safe segments.",
@@ -519,7 +520,7 @@ pub(super) fn move_to(
         .starts_with(&current.path.to_lowercase())
     {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "toPath",
             format!(
                 "Folder {} cannot move into itself or its own subfolder {}.",
@@ -528,7 +529,7 @@ pub(super) fn move_to(
         ));
     } else if !folder_exists(pkg, &current.branch, &op.to_path) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "toPath",
             format!(
                 "Destination folder {} does not exist in package {} on {}; add it first with addResourceFolder or use /.",
@@ -539,7 +540,7 @@ pub(super) fn move_to(
         ));
     } else if destination == current.path {
         issues.push(at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             "toPath",
             format!(
                 "Folder {} is already in {}; choose another destination.",

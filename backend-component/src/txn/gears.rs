@@ -17,6 +17,7 @@
 use std::collections::HashSet;
 
 use ofgui_contracts::api::DisplayNodeSelector;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{GearOp, GearSelector, RemoveGear};
 use ofgui_contracts::uam::{Controller, DisplayNode, GEAR_KINDS, Gear, GearBinding};
 use serde_json::{Map, Value};
@@ -159,7 +160,7 @@ pub(super) fn check_node_gears(
         if found.is_none() {
             issues.push(
                 at.issue(
-                    "invalid_gear_selector",
+                    Code::InvalidGearSelector,
                     &format!("{path}.controllerName"),
                     format!(
                         "The {kind} gear of node {} uses controller {controller_name:?}, which the component does not have (controllers: {}); add the controller first or use one of those names.",
@@ -191,7 +192,7 @@ fn check_gear(
 ) {
     let kind = gear.kind();
     let check_pages = display_pages || matches!(gear.binding(), GearBinding::Value(_));
-    let mut push = |code: &'static str, sub: &str, message: String| {
+    let mut push = |code: Code, sub: &str, message: String| {
         let field = root.split('.').next_back().unwrap_or(root);
         let field = field.split('[').next().unwrap_or(field);
         issues.push(
@@ -229,7 +230,7 @@ fn check_gear(
             && !controller.pages.iter().any(|p| p.id == page)
         {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 &sub,
                 format!(
                     "The {kind} gear of node {node_id} names page {page:?}, which controller {:?} does not have; gears name pages by id, and its page ids are {}.",
@@ -242,7 +243,7 @@ fn check_gear(
     match gear {
         Gear::Display(g) if g.condition.as_deref().is_some_and(|c| !c.is_empty()) => {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "condition",
                 format!(
                     "The display gear of node {node_id} has a condition; only display2 gears have one. Remove it, or use a display2 gear."
@@ -255,7 +256,7 @@ fn check_gear(
                 && condition != "1"
             {
                 push(
-                    "invalid_gear_payload",
+                    Code::InvalidGearPayload,
                     "condition",
                     format!(
                         "The display2 gear of node {node_id} has condition {condition:?}; use \"0\" (visible when both display gears agree) or \"1\" (when either does)."
@@ -271,7 +272,7 @@ fn check_gear(
                 && let Some(problem) = value_problem(kind, value)
             {
                 push(
-                    "invalid_gear_payload",
+                    Code::InvalidGearPayload,
                     &format!("states[{k}].value"),
                     format!(
                         "The value of page {:?} in the {kind} gear of node {node_id} {problem}; null means the page uses defaultValue.",
@@ -284,14 +285,14 @@ fn check_gear(
             && let Some(problem) = value_problem(kind, &g.default_value)
         {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "defaultValue",
                 format!("The defaultValue of the {kind} gear of node {node_id} {problem}."),
             );
         }
         if !(0..=31).contains(&g.ease_type) {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "easeType",
                 format!(
                     "The {kind} gear of node {node_id} has easeType {}; use 0 (Linear) to 31 (Custom), e.g. 5 for Quad.Out.",
@@ -305,7 +306,7 @@ fn check_gear(
         ] {
             if value.get() < 0.0 {
                 push(
-                    "invalid_gear_payload",
+                    Code::InvalidGearPayload,
                     sub,
                     format!(
                         "The {kind} gear of node {node_id} has {sub} {}; use 0 or more seconds.",
@@ -334,19 +335,19 @@ fn is_look_op(at: &Op<'_>) -> bool {
     at.kind.contains("LookGear")
 }
 
-fn duplicate_controller_code(kind: &str) -> &'static str {
+pub(super) fn duplicate_controller_code(kind: &str) -> Code {
     if kind == "look" {
-        "duplicate_look_gear_controller"
+        Code::DuplicateLookGearController
     } else {
-        "duplicate_gear_controller"
+        Code::DuplicateGearController
     }
 }
 
-fn duplicate_page_code(kind: &str) -> &'static str {
+fn duplicate_page_code(kind: &str) -> Code {
     if kind == "look" {
-        "duplicate_look_gear_state_page"
+        Code::DuplicateLookGearStatePage
     } else {
-        "duplicate_gear_state_page"
+        Code::DuplicateGearStatePage
     }
 }
 
@@ -384,7 +385,7 @@ fn locate(
         let general = at.kind.replace("LookGear", "Gear");
         issues.push(
             at.issue(
-                "invalid_gear_selector",
+                Code::InvalidGearSelector,
                 "selector.kind",
                 format!("{} only handles look gears, but selector.kind is {kind:?}; set kind to \"look\" or use {general}.", at.kind),
             )
@@ -393,7 +394,7 @@ fn locate(
     } else if !GEAR_KINDS.contains(&kind) {
         issues.push(
             at.issue(
-                "invalid_gear_selector",
+                Code::InvalidGearSelector,
                 "selector.kind",
                 format!(
                     "selector.kind is {kind:?}; use one of {}.",
@@ -436,7 +437,7 @@ fn locate(
             if !removal || matches.is_empty() {
                 issues.push(
                     at.issue(
-                        "invalid_gear_selector",
+                        Code::InvalidGearSelector,
                         "selector.controllerName",
                         format!(
                             "Component {} has no controller named {:?} at this point of the batch (controllers: {}); add it first with addController, or use one of those names.",
@@ -454,7 +455,7 @@ fn locate(
         _ => {
             issues.push(
                 at.issue(
-                    "selector_ambiguity",
+                    Code::SelectorAmbiguity,
                     "selector.controllerName",
                     format!(
                         "Component {} has {} controllers named {:?}; rename or remove the duplicates (updateController, removeController) before binding gears to it.",
@@ -487,7 +488,7 @@ fn check_payload(
     if gear.kind() != selector.kind {
         issues.push(
             at.issue(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "gear.kind",
                 format!(
                     "gear.kind is {:?} but selector.kind is {:?}; they must be equal.",
@@ -502,7 +503,7 @@ fn check_payload(
     if gear.controller_name() != selector.controller_name {
         issues.push(
             at.issue(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "gear.controllerName",
                 format!(
                     "gear.controllerName is {:?} but selector.controllerName is {:?}; they must be equal.",
@@ -543,7 +544,7 @@ fn existing(
             };
             issues.push(
                 at.issue(
-                    "invalid_gear_selector",
+                    Code::InvalidGearSelector,
                     "selector",
                     format!(
                         "Node {} has no {} gear for controller {:?} at this point of the batch; create it with {add}.",
@@ -557,7 +558,7 @@ fn existing(
         many => {
             issues.push(
                 at.issue(
-                    "selector_ambiguity",
+                    Code::SelectorAmbiguity,
                     "selector",
                     format!(
                         "Node {} has {} {} gears for controller {:?}; remove the extra ones by detaching and re-attaching the node with one gear per kind and controller.",

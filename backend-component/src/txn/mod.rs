@@ -24,6 +24,7 @@ pub mod workspace;
 
 use std::collections::BTreeMap;
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::UamProject;
 
@@ -81,7 +82,7 @@ pub fn run(
         for (index, op) in operations.iter().enumerate() {
             if !may_join_lifecycle(op) {
                 issues.push(Op::new(index, op).issue(
-                    "unsupported_operation_batch",
+                    Code::UnsupportedOperationBatch,
                     "kind",
                     format!(
                         "{} cannot share a batch with branch, package or component lifecycle operations; commit it separately.",

@@ -12,6 +12,7 @@
 //! `attachDisplayNode` (the same fields flattened into the node).
 
 use ofgui_contracts::Num;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
     AttachDisplayNode, DetachDisplayNode, DisplayNodePropsUpdate, SetDisplayNodeProps,
 };
@@ -92,7 +93,7 @@ pub(super) fn set_props(
     if let Some(group) = &props.group {
         if matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
             c.fail(
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "group",
                 format!(
                     "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
@@ -106,7 +107,7 @@ pub(super) fn set_props(
     for key in &shortcuts {
         if !TEXT_KINDS.contains(&kind) {
             c.fail(
-                "unsupported_text_field_target",
+                Code::UnsupportedTextFieldTarget,
                 key,
                 format!(
                     "props.{key} is a text field, but node {} is a {kind} node; text fields apply only to text, richText and textInput nodes.",
@@ -133,7 +134,7 @@ pub(super) fn set_props(
     if serde_json::to_value(&updated).ok() == serde_json::to_value(node).ok() {
         return Err(vec![
             at.issue(
-                "display_node_props_unchanged",
+                Code::DisplayNodePropsUnchanged,
                 "props",
                 format!(
                     "Node {} already has every value in props, so nothing would change; re-query the node and send only fields whose values differ.",
@@ -167,7 +168,7 @@ pub(super) fn attach(
     if op.at_index as usize > len {
         c.issues.push(
             at.issue(
-                "invalid_attach_index",
+                Code::InvalidAttachIndex,
                 "atIndex",
                 format!(
                     "atIndex is {}, but component {component_id} has {len} display nodes; use 0 to {len} ({len} appends at the end).",
@@ -188,7 +189,7 @@ pub(super) fn attach(
         .any(|other| other.id() == node.id())
     {
         c.fail(
-            "invalid_display_node_selector",
+            Code::InvalidDisplayNodeSelector,
             "id",
             format!(
                 "Component {component_id} already has a display node with id {}; choose an unused id (ids in use: {}).",
@@ -217,7 +218,7 @@ pub(super) fn attach(
         Some(group) if !group.is_empty() => {
             if matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
                 c.fail(
-                    "unsupported_display_node_field",
+                    Code::UnsupportedDisplayNodeField,
                     "group",
                     format!(
                         "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
@@ -260,7 +261,7 @@ pub(super) fn attach(
     }
     for field in std::mem::take(&mut c.deferred) {
         workspace.check_at_end(FinalCheck::ComponentAttached {
-            at: at.issue("", &format!("node.{field}"), ""),
+            at: at.blame(&format!("node.{field}")),
             package_id: owner.clone(),
             component_id: component_id.to_string(),
             node_id: node.id().to_string(),
@@ -289,7 +290,7 @@ pub(super) fn detach(
         .map_err(|issue| vec![issue])?;
     edit(workspace, at, p, r)?.display_list.remove(n);
     workspace.check_at_end(FinalCheck::NodeRemoved {
-        at: at.issue("", "selector.displayNodeId", ""),
+        at: at.blame("selector.displayNodeId"),
         package_id: op.selector.package_id.clone(),
         component_id: op.selector.component_resource_id.clone(),
         node_id: op.selector.display_node_id.clone(),
@@ -308,7 +309,7 @@ pub(super) fn edit<'w>(
 ) -> Result<&'w mut ComponentModel, Vec<Issue>> {
     workspace.component_mut(package, resource).ok_or_else(|| {
         vec![at.issue(
-            "invalid_component_selector",
+            Code::InvalidComponentSelector,
             "selector.componentResourceId",
             "The selected resource is not a component.",
         )]
@@ -479,7 +480,7 @@ impl<'c, 'o> Checker<'c, 'o> {
         }
     }
 
-    fn fail(&mut self, code: &'static str, sub: &str, message: impl Into<String>) {
+    fn fail(&mut self, code: Code, sub: &str, message: impl Into<String>) {
         let mut issue = self
             .at
             .issue(code, &self.shown(sub), message)
@@ -492,7 +493,7 @@ impl<'c, 'o> Checker<'c, 'o> {
     }
 
     fn payload(&mut self, sub: &str, message: impl Into<String>) {
-        self.fail("invalid_display_node_payload", sub, message);
+        self.fail(Code::InvalidDisplayNodePayload, sub, message);
     }
 
     /// An integer between `lo` and `hi`; `meaning` says what the values stand for.
@@ -757,7 +758,7 @@ fn check_group_ref(
         }
     };
     c.fail(
-        "invalid_group_reference",
+        Code::InvalidGroupReference,
         sub,
         format!(
             "{problem}; set group to '' or to the id of a group node of the component (group nodes: {}). Attach a new group node before assigning members to it.",
@@ -776,7 +777,7 @@ fn check_snapshots(
     owner: &str,
 ) {
     let kind = node.kind();
-    let wrong = |c: &mut Checker<'_, '_>, code: &'static str, key: &str, fits: &str| {
+    let wrong = |c: &mut Checker<'_, '_>, code: Code, key: &str, fits: &str| {
         let hint = match snapshot_key(kind) {
             Some(own) => format!("its snapshot key is {own}"),
             None => "it has no per-kind snapshot, only the base fields".to_string(),
@@ -794,7 +795,7 @@ fn check_snapshots(
         if !TEXT_KINDS.contains(&kind) {
             wrong(
                 c,
-                "unsupported_text_field_target",
+                Code::UnsupportedTextFieldTarget,
                 "textProperties",
                 "text, richText and textInput",
             );
@@ -802,7 +803,7 @@ fn check_snapshots(
             check_text(c, "textProperties.", &update.text);
             match (&update.plain, kind) {
                 (Some(_), "richText") => c.fail(
-                    "unsupported_display_node_field",
+                    Code::UnsupportedDisplayNodeField,
                     "textProperties",
                     format!(
                         "Node {} is a richText node, which has no demoText, templateVarsEnabled or faceDilate; remove them from textProperties.",
@@ -827,7 +828,7 @@ fn check_snapshots(
                     );
                 }
                 (Some(_), _) => c.fail(
-                    "unsupported_display_node_field",
+                    Code::UnsupportedDisplayNodeField,
                     "textProperties",
                     format!(
                         "Node {} is a {kind} node; promptText, maxLength, restrict, password and keyboardType belong to textInput nodes only. Remove them from textProperties.",
@@ -847,7 +848,7 @@ fn check_snapshots(
         } else {
             wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "imageProperties",
                 "image",
             );
@@ -877,7 +878,7 @@ fn check_snapshots(
         } else {
             wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "movieClipProperties",
                 "movieClip",
             );
@@ -889,7 +890,7 @@ fn check_snapshots(
         } else {
             wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "graphProperties",
                 "graph",
             );
@@ -901,7 +902,7 @@ fn check_snapshots(
         } else {
             wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "groupProperties",
                 "group",
             );
@@ -913,7 +914,7 @@ fn check_snapshots(
         } else {
             wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "loaderProperties",
                 "loader",
             );
@@ -932,7 +933,7 @@ fn check_snapshots(
             }
             _ => wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "listProperties",
                 "list and tree",
             ),
@@ -944,7 +945,7 @@ fn check_snapshots(
         } else {
             wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "loader3DProperties",
                 "loader3D",
             );
@@ -967,7 +968,7 @@ fn check_snapshots(
             }
             _ => wrong(
                 c,
-                "unsupported_display_node_field",
+                Code::UnsupportedDisplayNodeField,
                 "componentInstanceProperties",
                 "component",
             ),
@@ -1051,7 +1052,7 @@ fn check_image_ref(
     let package_id = resource.package_id.as_deref().unwrap_or_default();
     if !package_id.is_empty() && package_id != owner {
         c.fail(
-            "unsupported_cross_package_image_ref",
+            Code::UnsupportedCrossPackageImageRef,
             &format!("{at}resource.packageId"),
             format!(
                 "Image node {} points into package {package_id}, but an image node may only show an image of its own package {owner}; set resource.packageId to '' or {owner}, or show the image through a loader with a ui:// url.",
@@ -1090,7 +1091,7 @@ fn check_resource(
         Some(_) => return,
     };
     c.fail(
-        "invalid_resource_reference",
+        Code::InvalidResourceReference,
         &format!("{at}resource.resourceId"),
         format!(
             "Node {} shows {problem}; point resource at an existing {kind} resource (add it first with addResource if needed).",
@@ -1130,7 +1131,7 @@ fn check_component_ref(
         Some(_) => return,
     };
     c.fail(
-        "invalid_component_reference",
+        Code::InvalidComponentReference,
         resource_sub,
         format!(
             "Node {} instantiates a component, but {problem}; reference an existing component resource (add it first with addComponent if needed).",
@@ -1605,7 +1606,7 @@ fn check_list(
             ),
         ),
         (Some(_), false) => c.fail(
-            "unsupported_display_node_field",
+            Code::UnsupportedDisplayNodeField,
             &format!("{at}treeView"),
             format!(
                 "Node {id} is a list, not a tree; remove treeView, indent and clickToExpand."

@@ -25,6 +25,7 @@
 use std::sync::Arc;
 
 use ofgui_contracts::Num;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::ops::{AddPackage, AssetInput, RemovePackage, RenamePackage};
 use ofgui_contracts::uam::{
@@ -151,7 +152,7 @@ pub(super) fn package_settings_issues(
 ) -> Vec<Issue> {
     let mut issues = Vec::new();
     let mut fail = |path: String, message: String| {
-        issues.push(at.issue("invalid_package_settings", &path, message));
+        issues.push(at.issue(Code::InvalidPackageSettings, &path, message));
     };
     let is_int_between =
         |n: Num, low: f64, high: f64| n.get().fract() == 0.0 && (low..=high).contains(&n.get());
@@ -333,7 +334,7 @@ pub(super) fn add(
 
     if !is_usable_id(&input.id) {
         issues.push(at.issue(
-            "invalid_package_payload",
+            Code::InvalidPackagePayload,
             "package.id",
             format!(
                 "Package id {:?} is not usable; give a non-empty id without /, commas, spaces or \
@@ -343,7 +344,7 @@ pub(super) fn add(
         ));
     } else if project.packages.iter().any(|p| p.id == input.id) {
         issues.push(at.issue(
-            "duplicate_package_id",
+            Code::DuplicatePackageId,
             "package.id",
             format!(
                 "Package id {} is already used by another package; choose an unused id.",
@@ -353,7 +354,7 @@ pub(super) fn add(
     }
     if !is_safe_segment(&input.name) {
         issues.push(at.issue(
-            "invalid_package_payload",
+            Code::InvalidPackagePayload,
             "package.name",
             format!(
                 "Package name {:?} is not a safe directory name; use a non-empty name without \
@@ -364,7 +365,7 @@ pub(super) fn add(
         ));
     } else if let Some(other) = colliding_name(project, &input.name, None) {
         issues.push(at.issue(
-            "duplicate_package_name",
+            Code::DuplicatePackageName,
             "package.name",
             format!(
                 "Package name {} collides with package {} ({}); package directories must differ \
@@ -381,7 +382,7 @@ pub(super) fn add(
     ));
     if op.at_index as usize > project.packages.len() {
         issues.push(at.issue(
-            "invalid_package_index",
+            Code::InvalidPackageIndex,
             "atIndex",
             format!(
                 "atIndex {} is out of range; the project has {} packages, so use 0 to {}.",
@@ -394,7 +395,7 @@ pub(super) fn add(
     for (k, branch) in input.branch_names.iter().enumerate() {
         if !project.branches.contains(branch) {
             issues.push(at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("package.branchNames[{k}]"),
                 format!(
                     "branchNames names branch {branch:?}, which the project does not have; add it \
@@ -403,7 +404,7 @@ pub(super) fn add(
             ));
         } else if input.branch_names[..k].contains(branch) {
             issues.push(at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("package.branchNames[{k}]"),
                 format!("branchNames lists branch {branch:?} twice; list each branch once."),
             ));
@@ -436,9 +437,9 @@ pub(super) fn add(
         issues.extend(branch_item_issues(at, &package));
         for finding in standalone_findings(project, package.clone()) {
             let code = if finding.code == ProjectDiagnosticCode::DuplicateResourceId {
-                "duplicate_resource_id"
+                Code::DuplicateResourceId
             } else {
-                "invalid_package_payload"
+                Code::InvalidPackagePayload
             };
             let field = format!("package{}", &finding.path["packages[0]".len()..]);
             if super::components::reported(&issues, at, &field) {
@@ -483,7 +484,7 @@ fn prepare_resource(
     if !is_usable_id(resource.id()) {
         issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.id"),
                 format!(
                     "Resource id {:?} is not usable; give a non-empty id without /, commas, \
@@ -500,7 +501,7 @@ fn prepare_resource(
         }
         Some(path) => issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.path"),
                 format!(
                     "Resource {} is in folder {path}, which the package's folders do not list on \
@@ -513,7 +514,7 @@ fn prepare_resource(
         ),
         None => issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.path"),
                 format!(
                     "Resource path {:?} is not a folder path; use / or /a/b/ with safe segments.",
@@ -528,7 +529,7 @@ fn prepare_resource(
     if !is_safe_segment(&file) {
         issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.name"),
                 format!(
                     "Resource {} would be written to file {file:?}, which is not a safe file name; \
@@ -552,7 +553,7 @@ fn prepare_resource(
         (UamResource::Component(_), Some(_)) => {
             issues.push(
                 at.issue(
-                    "invalid_package_payload",
+                    Code::InvalidPackagePayload,
                     &format!("{field}.sourceBytes"),
                     "A component carries its model in `component`, not bytes; drop sourceBytes.",
                 )
@@ -563,7 +564,7 @@ fn prepare_resource(
         (_, None) => {
             issues.push(
                 at.issue(
-                    "unavailable_resource_source_bytes",
+                    Code::UnavailableResourceSourceBytes,
                     &format!("{field}.sourceBytes"),
                     format!(
                         "Asset {} has no sourceBytes; an added package must carry the bytes of \
@@ -601,7 +602,7 @@ fn prepare_resource(
                 }
                 None => issues.push(
                     at.issue(
-                        "invalid_movie_clip_jta",
+                        Code::InvalidMovieClipJta,
                         &format!("{field}.sourceBytes"),
                         format!(
                             "Movie clip {} does not carry a readable .jta file (version 100 to \
@@ -633,7 +634,7 @@ fn prepare_resource(
     {
         issues.push(
             at.issue(
-                "invalid_resource_bytes",
+                Code::InvalidResourceBytes,
                 &format!("{field}.sourceBytes"),
                 format!(
                     "sourceBytes of {} cannot be used as {file}: {}. Send the file's real bytes.",
@@ -704,7 +705,7 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
             });
             if !found {
                 issues.push(at.issue(
-                    "invalid_package_payload",
+                    Code::InvalidPackagePayload,
                     &format!("package.resources[{r}].branchItemIds[{slot}]"),
                     format!(
                         "Resource {} names variant {id} for branch {branch}, but the package has \
@@ -739,7 +740,7 @@ pub(super) fn rename(
     };
     if !is_safe_segment(&op.new_name) {
         issues.push(at.issue(
-            "invalid_package_payload",
+            Code::InvalidPackagePayload,
             "newName",
             format!(
                 "Package name {:?} is not a safe directory name; use a non-empty name without \
@@ -751,7 +752,7 @@ pub(super) fn rename(
     } else if let Some(other) = colliding_name(workspace.project(), &op.new_name, index) {
         let other = &workspace.project().packages[other];
         issues.push(at.issue(
-            "duplicate_package_name",
+            Code::DuplicatePackageName,
             "newName",
             format!(
                 "Package name {} collides with package {} ({}); package directories must differ \
@@ -818,7 +819,7 @@ pub(super) fn remove(
         }
     }
     workspace.check_at_end(FinalCheck::PackageUnreferenced {
-        at: at.issue("package_referenced", "selector.packageId", ""),
+        at: at.blame("selector.packageId"),
         package_id: removed.id.clone(),
     });
     Ok(())

@@ -42,6 +42,7 @@ use std::sync::Arc;
 
 use ofgui_contracts::Num;
 use ofgui_contracts::api::ResourceSelector;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::ops::{
     AddResource, MoveResource, RemoveResource, RenameResource, ReplaceResourceBytes,
@@ -77,9 +78,9 @@ fn locate(
     let package = workspace
         .find_package(at, "selector.packageId", &selector.package_id)
         .map_err(|issue| {
-            if issue.code == "invalid_package_selector" {
+            if issue.code == Code::InvalidPackageSelector {
                 at.issue(
-                    "invalid_resource_selector",
+                    Code::InvalidResourceSelector,
                     "selector.packageId",
                     format!(
                         "No package has id {}; the resource cannot exist.",
@@ -231,7 +232,7 @@ fn clash(
 /// The bytes issue of an asset whose file is not loaded.
 fn bytes_unavailable(at: &Op<'_>, field: &str, resource: &UamResource, what: &str) -> Issue {
     at.issue(
-        "unavailable_resource_source_bytes",
+        Code::UnavailableResourceSourceBytes,
         field,
         format!(
             "The file of {what} {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened), so it cannot be {}; restore the file and reopen the project, or replace it with replaceResourceBytes first.",
@@ -456,7 +457,7 @@ pub(super) fn rename(
     if let Some(main) = main_of_variant(pkg, resource) {
         issues.push(
             at.issue(
-                "unsupported_resource_mutation",
+                Code::UnsupportedResourceMutation,
                 SELECTOR,
                 format!(
                     "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so rename the main resource {} instead (its variants follow).",
@@ -488,7 +489,7 @@ pub(super) fn rename(
     if !safe {
         issues.push(
             at.issue(
-                "invalid_resource_name",
+                Code::InvalidResourceName,
                 "newName",
                 format!(
                     "{:?} is not a safe file name; use one non-empty name without '/', '\\' or ':', not '.' or '..', without leading/trailing spaces or a trailing dot, and not a reserved device name (con, nul, com1, …).",
@@ -502,7 +503,7 @@ pub(super) fn rename(
     {
         issues.push(
             at.issue(
-                "invalid_resource_name",
+                Code::InvalidResourceName,
                 "newName",
                 format!(
                     "Renaming image {} from {old_file} to {new_file} would change how its bytes are read; an image may switch only among .png, .jpg and .jpeg (raster) or keep .svg. Send newName without an extension to keep {:?}.",
@@ -518,7 +519,7 @@ pub(super) fn rename(
             match clash(pkg, &targets, t.branch(), &resource_folder(t), &new_file) {
                 Some(Clash::Reserved) => issues.push(
                     at.issue(
-                        "invalid_resource_name",
+                        Code::InvalidResourceName,
                         "newName",
                         format!("{new_file} is the package's own description file name; choose another name."),
                     )
@@ -526,7 +527,7 @@ pub(super) fn rename(
                 ),
                 Some(Clash::Resource(other)) => issues.push(
                     at.issue(
-                        "invalid_resource_name",
+                        Code::InvalidResourceName,
                         "newName",
                         format!(
                             "Resource {other} is already written to {}{new_file} on {} (names compare without case); choose another name.",
@@ -538,7 +539,7 @@ pub(super) fn rename(
                 ),
                 Some(Clash::Folder(path)) => issues.push(
                     at.issue(
-                        "resource_folder_conflict",
+                        Code::ResourceFolderConflict,
                         "newName",
                         format!(
                             "Folder {path} on {} has the path the renamed file would take; choose another name.",
@@ -576,7 +577,7 @@ pub(super) fn move_to(
     if let Some(main) = main_of_variant(pkg, resource) {
         issues.push(
             at.issue(
-                "unsupported_resource_mutation",
+                Code::UnsupportedResourceMutation,
                 SELECTOR,
                 format!(
                     "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so move the main resource {} instead (its variants follow).",
@@ -595,7 +596,7 @@ pub(super) fn move_to(
     match normalize_resource_folder(&op.to_path) {
         None => issues.push(
             at.issue(
-                "invalid_resource_path",
+                Code::InvalidResourcePath,
                 "toPath",
                 format!(
                     "toPath {:?} is not a folder path; use / or /a/b/ with safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces).",
@@ -610,7 +611,7 @@ pub(super) fn move_to(
                 if !folder_exists(pkg, t.branch(), &folder) {
                     issues.push(
                         at.issue(
-                            "invalid_resource_path",
+                            Code::InvalidResourcePath,
                             "toPath",
                             format!(
                                 "Folder {folder} does not exist in package {} on {}; add it first with addResourceFolder (earlier in the same batch works).",
@@ -625,7 +626,7 @@ pub(super) fn move_to(
                 match clash(pkg, &targets, t.branch(), &folder, &t.primary_file()) {
                     Some(Clash::Resource(other)) => issues.push(
                         at.issue(
-                            "invalid_resource_path",
+                            Code::InvalidResourcePath,
                             "toPath",
                             format!(
                                 "Resource {other} is already written to {folder}{} on {} (names compare without case); rename one of them first or choose another folder.",
@@ -637,7 +638,7 @@ pub(super) fn move_to(
                     ),
                     Some(Clash::Folder(path)) => issues.push(
                         at.issue(
-                            "resource_folder_conflict",
+                            Code::ResourceFolderConflict,
                             "toPath",
                             format!(
                                 "Folder {path} on {} has the path the moved file would take; choose another folder.",
@@ -696,7 +697,7 @@ pub(super) fn set_image_props(
     if !matches!(resource.as_ref(), UamResource::Image(_)) {
         return Err(vec![
             at.issue(
-                "invalid_resource_selector",
+                Code::InvalidResourceSelector,
                 SELECTOR,
                 format!(
                     "Resource {} is a {}; setImageResourceProps only applies to image resources.",
@@ -711,7 +712,7 @@ pub(super) fn set_image_props(
         .into_iter()
         .map(|(field, message)| {
             at.issue(
-                "invalid_resource_payload",
+                Code::InvalidResourcePayload,
                 &format!("props.{field}"),
                 message,
             )
@@ -742,7 +743,7 @@ pub(super) fn add(
     let Some(base) = input.asset_base() else {
         return Err(vec![
             at.issue(
-                "unsupported_resource_kind",
+                Code::UnsupportedResourceKind,
                 "resource.kind",
                 "addResource adds asset files (image, sound, misc, font, movieClip, spine, dragonBones); add a component with addComponent.",
             )
@@ -751,7 +752,7 @@ pub(super) fn add(
     };
     let payload = |field: &str, message: String| {
         at.issue(
-            "invalid_resource_payload",
+            Code::InvalidResourcePayload,
             &format!("resource.{field}"),
             message,
         )
@@ -765,7 +766,7 @@ pub(super) fn add(
     } else if pkg.resources.iter().any(|r| r.id() == base.id) {
         issues.push(
             at.issue(
-                "duplicate_resource_id",
+                Code::DuplicateResourceId,
                 "resource.id",
                 format!(
                     "Package {} already has a resource with id {}; choose an unused id.",
@@ -835,7 +836,7 @@ pub(super) fn add(
     match &folder {
         None => issues.push(
             at.issue(
-                "invalid_resource_path",
+                Code::InvalidResourcePath,
                 "resource.path",
                 format!(
                     "path {:?} is not a folder path; use / or /a/b/ with safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces).",
@@ -846,7 +847,7 @@ pub(super) fn add(
         ),
         Some(folder) if !folder_exists(pkg, &base.branch, folder) => issues.push(
             at.issue(
-                "invalid_resource_path",
+                Code::InvalidResourcePath,
                 "resource.path",
                 format!(
                     "Folder {folder} does not exist in package {} on {}; add it first with addResourceFolder (earlier in the same batch works).",
@@ -863,7 +864,7 @@ pub(super) fn add(
     match bytes {
         None => issues.push(
             at.issue(
-                "unavailable_resource_source_bytes",
+                Code::UnavailableResourceSourceBytes,
                 "resource.sourceBytes",
                 "sourceBytes is missing; send the file's bytes as an array of integers 0..255.",
             )
@@ -873,7 +874,7 @@ pub(super) fn add(
             if parse_jta(bytes).is_none() {
                 issues.push(
                     at.issue(
-                        "invalid_movie_clip_jta",
+                        Code::InvalidMovieClipJta,
                         "resource.sourceBytes",
                         format!("sourceBytes is not a readable movie clip: {JTA_HELP}."),
                     )
@@ -887,7 +888,7 @@ pub(super) fn add(
             {
                 issues.push(
                     at.issue(
-                        "invalid_resource_bytes",
+                        Code::InvalidResourceBytes,
                         "resource.sourceBytes",
                         format!("sourceBytes cannot be used as {file}: {}.", problem.message),
                     )
@@ -902,7 +903,7 @@ pub(super) fn add(
                 .into_iter()
                 .map(|(field, message)| {
                     at.issue(
-                        "invalid_resource_payload",
+                        Code::InvalidResourcePayload,
                         &format!("resource.image.{field}"),
                         message,
                     )
@@ -914,7 +915,7 @@ pub(super) fn add(
             issues.extend(movie_clip_problems(&clip.movie_clip).into_iter().map(
                 |(field, message)| {
                     at.issue(
-                        "invalid_resource_payload",
+                        Code::InvalidResourcePayload,
                         &format!("resource.movieClip.{field}"),
                         message,
                     )
@@ -931,7 +932,7 @@ pub(super) fn add(
     if at_index > len {
         issues.push(
             at.issue(
-                "invalid_resource_index",
+                Code::InvalidResourceIndex,
                 "atIndex",
                 format!("atIndex {at_index} is past the end of package {}'s {len} resources; use 0..{len} or omit it to append.", pkg.id),
             )
@@ -954,7 +955,7 @@ pub(super) fn add(
             )),
             Some(Clash::Folder(path)) => issues.push(
                 at.issue(
-                    "resource_folder_conflict",
+                    Code::ResourceFolderConflict,
                     &format!("resource.{file_field}"),
                     format!(
                         "Folder {path} on {} has the path the new file would take; choose another file name or folder.",
@@ -1007,7 +1008,7 @@ pub(super) fn replace_bytes(
     if resource.asset_base().is_none() {
         return Err(vec![
             at.issue(
-                "unsupported_resource_mutation",
+                Code::UnsupportedResourceMutation,
                 SELECTOR,
                 format!(
                     "Resource {} is a component; replaceResourceBytes only replaces asset files. Edit components with setComponentProps and the display-list operations.",
@@ -1024,7 +1025,7 @@ pub(super) fn replace_bytes(
     else {
         return Err(vec![
             at.issue(
-                "unavailable_resource_source_bytes",
+                Code::UnavailableResourceSourceBytes,
                 SELECTOR,
                 format!(
                     "The file of resource {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened); restore the file and reopen the project.",
@@ -1038,7 +1039,7 @@ pub(super) fn replace_bytes(
     let file = resource.primary_file();
     let bytes = &op.source_bytes;
     let bad_bytes = |message: String| {
-        at.issue("invalid_resource_bytes", "sourceBytes", message)
+        at.issue(Code::InvalidResourceBytes, "sourceBytes", message)
             .resource_kind(kind)
     };
     if bytes.is_empty() {
@@ -1050,7 +1051,7 @@ pub(super) fn replace_bytes(
         UamResource::MovieClip(_) if parse_jta(bytes).is_none() => {
             return Err(vec![
                 at.issue(
-                    "invalid_movie_clip_jta",
+                    Code::InvalidMovieClipJta,
                     "sourceBytes",
                     format!("sourceBytes is not a readable movie clip: {JTA_HELP}."),
                 )
@@ -1061,7 +1062,7 @@ pub(super) fn replace_bytes(
             let Some(expected) = raster_format_of_name(&file) else {
                 return Err(vec![
                     at.issue(
-                        "unsupported_resource_mutation",
+                        Code::UnsupportedResourceMutation,
                         "sourceBytes",
                         format!(
                             "Image {} is stored as {file}; replaceResourceBytes only replaces PNG and JPEG images (.png, .jpg, .jpeg).",
@@ -1120,7 +1121,7 @@ pub(super) fn remove(
     if resource.asset_base().is_none() {
         return Err(vec![
             at.issue(
-                "unsupported_resource_mutation",
+                Code::UnsupportedResourceMutation,
                 SELECTOR,
                 format!(
                     "Resource {} is a component; remove it with removeComponent.",
@@ -1163,7 +1164,7 @@ pub(super) fn remove(
     workspace.package_mut(package).resources.remove(index);
     workspace.remove_bytes(&source);
     workspace.check_at_end(FinalCheck::ResourceUnreferenced {
-        at: at.issue("invalid_resource_reference", SELECTOR, String::new()),
+        at: at.blame(SELECTOR),
         package_id,
         resource_id: id,
     });

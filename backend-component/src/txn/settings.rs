@@ -15,6 +15,7 @@
 //!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
 use ofgui_contracts::Num;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings, UpdateProjectSettings};
 use ofgui_contracts::uam::PackagePublish;
 use serde_json::{Map, Value};
@@ -84,7 +85,7 @@ fn check_fields(
             let path = format!("{base}.{name}");
             issues.push(
                 at.issue(
-                    "invalid_project_settings",
+                    Code::InvalidProjectSettings,
                     &path,
                     format!(
                         "{path} must be {}; it is {}.",
@@ -113,7 +114,7 @@ fn object_at<'v>(
             let path = format!("{base}.{key}");
             issues.push(
                 at.issue(
-                    "invalid_project_settings",
+                    Code::InvalidProjectSettings,
                     &path,
                     format!("{path} must be a JSON object; it is {}.", type_name(other)),
                 )
@@ -285,7 +286,7 @@ fn check_project_settings(at: &Op<'_>, settings: &Map<String, Value>) -> Vec<Iss
         if !lang_files_ok {
             issues.push(
                 at.issue(
-                    "invalid_project_settings",
+                    Code::InvalidProjectSettings,
                     "settings.i18n.langFiles",
                     "settings.i18n.langFiles must be an array of {\"name\": string, \"path\": string} objects (use [] for none).",
                 )
@@ -339,7 +340,7 @@ pub(super) fn update_project(
         &canonical_settings(&op.settings),
     ) {
         return Err(vec![at.issue(
-            "project_settings_unchanged",
+            Code::ProjectSettingsUnchanged,
             "settings",
             "The settings equal the current project settings; nothing would change. Query the project settings and send the edited snapshot.",
         )]);
@@ -375,7 +376,7 @@ fn check_publish(
     let mut bad = |field: &str, message: String| {
         let path = format!("settings.publish.{field}");
         issues.push(
-            at.issue("invalid_package_settings", &path, message)
+            at.issue(Code::InvalidPackageSettings, &path, message)
                 .field(field),
         );
     };
@@ -545,7 +546,7 @@ pub(super) fn update_package(
     {
         issues.push(
             at.issue(
-                "invalid_package_settings",
+                Code::InvalidPackageSettings,
                 "settings.jpegQuality",
                 format!("jpegQuality is {}; it must be null (use the project default) or an integer from 1 to 100.", quality.get()),
             )
@@ -555,7 +556,7 @@ pub(super) fn update_package(
     match &settings.publish {
         None => issues.push(
             at.issue(
-                "invalid_package_settings",
+                Code::InvalidPackageSettings,
                 "settings.publish",
                 "publish must be a complete snapshot with all 16 keys (name, path, branchPath, packageCount, genCode, codePath, useGlobalAtlasSettings, maxAtlasSize, sizeOption, forceSquare, allowRotation, paging, extractAlpha, maxAtlasIndex, atlases, excludedResourceIds), not null; query the package and edit its publish block.",
             )
@@ -580,7 +581,7 @@ pub(super) fn update_package(
     };
     if canonical_package_settings(&current) == canonical_package_settings(settings) {
         return Err(vec![at.issue(
-            "package_settings_unchanged",
+            Code::PackageSettingsUnchanged,
             "settings",
             format!(
                 "The settings equal package {}'s current settings; nothing would change.",

@@ -5,11 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ofgui_contracts::api::{ComponentSelector, DisplayNodeSelector};
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 use serde_json::{Map, Value};
 
-use super::issue::Issue;
+use super::issue::{Blame, Issue};
 
 /// The operation being checked: where its issues point.
 #[derive(Clone, Debug)]
@@ -29,23 +30,22 @@ impl<'o> Op<'o> {
     }
 
     /// An issue at `operations[index].<field>` (`field` may be empty for the operation).
-    pub fn issue(&self, code: &'static str, field: &str, message: impl Into<String>) -> Issue {
+    pub fn issue(&self, code: Code, field: &str, message: impl Into<String>) -> Issue {
+        self.blame(field).issue(code, message)
+    }
+
+    /// `operations[index].<field>`, for a problem only the final state will show.
+    pub fn blame(&self, field: &str) -> Blame {
         let path = if field.is_empty() {
             format!("operations[{}]", self.index)
         } else {
             format!("operations[{}].{field}", self.index)
         };
-        Issue {
-            code,
+        Blame {
             path,
-            message: message.into(),
             op_index: self.index,
             op_id: self.id.map(str::to_string),
             operation_kind: self.kind,
-            node_kind: None,
-            resource_kind: None,
-            gear_kind: None,
-            field: None,
         }
     }
 }
@@ -98,24 +98,24 @@ fn op_id(op: &Operation) -> Option<&str> {
 #[derive(Clone, Debug)]
 pub enum FinalCheck {
     /// Nothing may still reference the removed package (`package_referenced`).
-    PackageUnreferenced { at: Issue, package_id: String },
+    PackageUnreferenced { at: Blame, package_id: String },
     /// Nothing may still reference the removed or moved component at its old place
     /// (`component_referenced`).
     ComponentUnreferenced {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
     },
     /// Nothing may still reference the removed resource (`invalid_resource_reference`).
     ResourceUnreferenced {
-        at: Issue,
+        at: Blame,
         package_id: String,
         resource_id: String,
     },
     /// A moved component's nodes may not resolve into its old package
     /// (`component_has_package_dependencies`).
     ComponentIndependent {
-        at: Issue,
+        at: Blame,
         old_package_id: String,
         package_id: String,
         component_id: String,
@@ -123,7 +123,7 @@ pub enum FinalCheck {
     /// An attached component instance whose component did not exist yet; it must exist
     /// at the end of the batch (`invalid_component_reference`).
     ComponentAttached {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
         node_id: String,
@@ -131,7 +131,7 @@ pub enum FinalCheck {
     /// A replaced controller dropped these page ids: at the end of the batch no gear
     /// bound to it may still use one the controller does not have (`invalid_controller_payload`).
     ControllerPagesDropped {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
         controller_name: String,
@@ -139,7 +139,7 @@ pub enum FinalCheck {
     },
     /// A detached node; what still names it is blamed on the detach.
     NodeRemoved {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
         node_id: String,
@@ -163,9 +163,9 @@ pub struct Workspace<'a> {
     pub(super) scope: Scope,
     pub(super) finals: Vec<FinalCheck>,
     /// The operation running now, to blame for findings only the final state shows.
-    current: Option<Issue>,
+    current: Option<Blame>,
     /// The last operation that changed each component, by `(packageId, componentId)`.
-    pub(super) editors: BTreeMap<(String, String), Issue>,
+    pub(super) editors: BTreeMap<(String, String), Blame>,
 }
 
 impl<'a> Workspace<'a> {
@@ -184,22 +184,16 @@ impl<'a> Workspace<'a> {
 
     /// Notes the operation about to run.
     pub(super) fn begin(&mut self, op: &Op<'_>) {
-        self.current = Some(op.issue("", "", ""));
+        self.current = Some(op.blame(""));
     }
 
-    /// An issue at the last operation that ran.
-    pub(super) fn last_op_issue(&self) -> Issue {
-        self.current.clone().unwrap_or_else(|| Issue {
-            code: "",
+    /// The last operation that ran.
+    pub(super) fn last_op(&self) -> Blame {
+        self.current.clone().unwrap_or_else(|| Blame {
             path: "operations".into(),
-            message: String::new(),
             op_index: 0,
             op_id: None,
             operation_kind: "",
-            node_kind: None,
-            resource_kind: None,
-            gear_kind: None,
-            field: None,
         })
     }
 
@@ -303,12 +297,12 @@ impl<'a> Workspace<'a> {
         match (matches.next(), matches.next()) {
             (Some((index, _)), None) => Ok(index),
             (None, _) => Err(op.issue(
-                "invalid_package_selector",
+                Code::InvalidPackageSelector,
                 field,
                 format!("No package has id {package_id}."),
             )),
             (Some(_), Some(_)) => Err(op.issue(
-                "selector_ambiguity",
+                Code::SelectorAmbiguity,
                 field,
                 format!("More than one package has id {package_id}."),
             )),
@@ -332,7 +326,7 @@ impl<'a> Workspace<'a> {
         match (matches.next(), matches.next()) {
             (Some((index, _)), None) => Ok(index),
             (None, _) => Err(op.issue(
-                "invalid_resource_selector",
+                Code::InvalidResourceSelector,
                 field,
                 format!(
                     "Package {} has no resource with id {resource_id}.",
@@ -340,7 +334,7 @@ impl<'a> Workspace<'a> {
                 ),
             )),
             (Some(_), Some(_)) => Err(op.issue(
-                "selector_ambiguity",
+                Code::SelectorAmbiguity,
                 field,
                 format!(
                     "Package {} has more than one resource with id {resource_id}.",
@@ -359,9 +353,9 @@ impl<'a> Workspace<'a> {
         let package = self
             .find_package(op, "selector.packageId", &selector.package_id)
             .map_err(|issue| {
-                if issue.code == "invalid_package_selector" {
+                if issue.code == Code::InvalidPackageSelector {
                     op.issue(
-                        "invalid_component_selector",
+                        Code::InvalidComponentSelector,
                         "selector.packageId",
                         issue.message,
                     )
@@ -377,9 +371,9 @@ impl<'a> Workspace<'a> {
                 &selector.component_resource_id,
             )
             .map_err(|issue| {
-                if issue.code == "invalid_resource_selector" {
+                if issue.code == Code::InvalidResourceSelector {
                     op.issue(
-                        "invalid_component_selector",
+                        Code::InvalidComponentSelector,
                         "selector.componentResourceId",
                         issue.message,
                     )
@@ -392,7 +386,7 @@ impl<'a> Workspace<'a> {
             .is_none()
         {
             return Err(op.issue(
-                "invalid_component_selector",
+                Code::InvalidComponentSelector,
                 "selector.componentResourceId",
                 format!(
                     "Resource {} is not a component.",
@@ -430,7 +424,7 @@ impl<'a> Workspace<'a> {
         match (matches.next(), matches.next()) {
             (Some((index, _)), None) => Ok((package, resource, index)),
             (None, _) => Err(op.issue(
-                "invalid_display_node_selector",
+                Code::InvalidDisplayNodeSelector,
                 "selector.displayNodeId",
                 format!(
                     "Component {} has no display node with id {}.",
@@ -438,7 +432,7 @@ impl<'a> Workspace<'a> {
                 ),
             )),
             (Some(_), Some(_)) => Err(op.issue(
-                "selector_ambiguity",
+                Code::SelectorAmbiguity,
                 "selector.displayNodeId",
                 format!(
                     "Component {} has more than one display node with id {}.",
