@@ -6,6 +6,7 @@
 //! library for unit tests and benchmarks.
 
 pub mod budget;
+pub mod formats;
 pub mod fs;
 pub mod outline;
 pub mod query;

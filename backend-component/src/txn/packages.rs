@@ -28,15 +28,13 @@ use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::ops::{AddPackage, AssetInput, RemovePackage, RenamePackage};
-use ofgui_contracts::uam::{
-    MovieClipFrame, PackagePublish, Size, UamPackage, UamProject, UamResource,
-};
+use ofgui_contracts::uam::{PackagePublish, UamPackage, UamProject, UamResource};
 use serde_json::Map;
 
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
+use crate::formats::{self, FileProblem};
 use crate::reader::strip_extension;
-use crate::validate::check_bytes;
 use crate::validate::structure::is_safe_segment;
 
 // ------------------------------------------------------------------ shared helpers
@@ -577,30 +575,8 @@ fn prepare_resource(
             None
         }
         (UamResource::MovieClip(clip), Some(bytes)) => {
-            match crate::reader::parse_jta(bytes) {
-                Some(parsed) => {
-                    clip.dimensions = Size {
-                        width: Num(parsed.width),
-                        height: Num(parsed.height),
-                    };
-                    let props = &mut clip.movie_clip;
-                    props.interval = Num(parsed.interval);
-                    props.repeat_delay = Num(parsed.repeat_delay);
-                    props.swing = parsed.swing;
-                    props.frames = parsed
-                        .frames
-                        .into_iter()
-                        .map(|f| MovieClipFrame {
-                            rect_x: Num(f.rect_x),
-                            rect_y: Num(f.rect_y),
-                            rect_width: Num(f.rect_width),
-                            rect_height: Num(f.rect_height),
-                            add_delay: Num(f.add_delay),
-                            sprite_id: String::new(),
-                        })
-                        .collect();
-                }
-                None => issues.push(
+            if !formats::jta::rebuild(clip, bytes) {
+                issues.push(
                     at.issue(
                         Code::InvalidMovieClipJta,
                         &format!("{field}.sourceBytes"),
@@ -611,17 +587,14 @@ fn prepare_resource(
                         ),
                     )
                     .resource_kind(kind),
-                ),
+                );
             }
             Some(bytes.clone())
         }
         (UamResource::Image(image), Some(bytes)) => {
             // As at open: the PNG/JPEG header size wins over a declared size.
-            if let Some((width, height)) = crate::reader::probe_image_size(bytes) {
-                image.dimensions = Some(Size {
-                    width: Num(f64::from(width)),
-                    height: Num(f64::from(height)),
-                });
+            if let Some(size) = formats::image_size(bytes) {
+                image.dimensions = Some(size);
             }
             Some(bytes.clone())
         }
@@ -629,17 +602,15 @@ fn prepare_resource(
     };
     if let Some(bytes) = &source_bytes
         && kind != "movieClip"
-        && let Some(problem) = check_bytes(kind, &file, bytes)
-        && problem.code == ProjectDiagnosticCode::CorruptSource
+        && let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes)
     {
         issues.push(
             at.issue(
                 Code::InvalidResourceBytes,
                 &format!("{field}.sourceBytes"),
                 format!(
-                    "sourceBytes of {} cannot be used as {file}: {}. Send the file's real bytes.",
+                    "sourceBytes of {} cannot be used as {file}: {problem}. Send the file's real bytes.",
                     resource.id(),
-                    problem.message
                 ),
             )
             .resource_kind(kind),

@@ -43,14 +43,12 @@ use std::sync::Arc;
 use ofgui_contracts::Num;
 use ofgui_contracts::api::ResourceSelector;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
-use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::ops::{
     AddResource, MoveResource, RemoveResource, RenameResource, ReplaceResourceBytes,
     SetImageResourceProps, SetResourceExported, SetResourceFavorite,
 };
 use ofgui_contracts::uam::{
-    ImageResourceProperties, MovieClipFrame, MovieClipResource, MovieClipResourceProperties, Size,
-    UamPackage, UamResource,
+    ImageResourceProperties, MovieClipResourceProperties, UamPackage, UamResource,
 };
 
 use super::folders::{
@@ -58,13 +56,11 @@ use super::folders::{
 };
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
-use crate::reader::{parse_jta, probe_image_size, strip_extension};
-use crate::validate::check_bytes;
+use crate::formats::{self, FileProblem, ImageFamily, Raster};
+use crate::reader::strip_extension;
 use crate::validate::structure::is_safe_segment;
 
 const SELECTOR: &str = "selector.resourceId";
-const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG_SOI: [u8; 2] = [0xff, 0xd8];
 
 // ---------------------------------------------------------------- helpers
 
@@ -107,13 +103,6 @@ fn source_path(package: &UamPackage, branch: &str, folder: &str, file: &str) -> 
     }
 }
 
-/// The lower-case extension of a file name, without the dot.
-fn extension(file: &str) -> Option<String> {
-    file.rsplit_once('.')
-        .filter(|(stem, _)| !stem.is_empty())
-        .map(|(_, ext)| ext.to_ascii_lowercase())
-}
-
 /// The new file name for an asset: `requested` as is when it has a `.`, otherwise with
 /// the old file's extension.
 fn renamed_file(old: &str, requested: &str) -> String {
@@ -123,42 +112,6 @@ fn renamed_file(old: &str, requested: &str) -> String {
     match old.rfind('.') {
         Some(dot) if dot > 0 => format!("{requested}{}", &old[dot..]),
         _ => requested.to_string(),
-    }
-}
-
-/// How an image file name is read: raster (PNG/JPEG, sniffed), SVG, or something else.
-#[derive(PartialEq)]
-enum ImageFamily {
-    Raster,
-    Svg,
-    Other(Option<String>),
-}
-
-fn image_family(file: &str) -> ImageFamily {
-    match extension(file).as_deref() {
-        Some("png" | "jpg" | "jpeg") => ImageFamily::Raster,
-        Some("svg") => ImageFamily::Svg,
-        other => ImageFamily::Other(other.map(str::to_string)),
-    }
-}
-
-/// `png` or `jpeg` by signature.
-fn raster_format(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(&PNG_SIGNATURE) {
-        Some("png")
-    } else if bytes.starts_with(&JPEG_SOI) {
-        Some("jpeg")
-    } else {
-        None
-    }
-}
-
-/// `png` or `jpeg` by file extension.
-fn raster_format_of_name(file: &str) -> Option<&'static str> {
-    match extension(file).as_deref() {
-        Some("png") => Some("png"),
-        Some("jpg" | "jpeg") => Some("jpeg"),
-        _ => None,
     }
 }
 
@@ -401,43 +354,6 @@ fn movie_clip_problems(props: &MovieClipResourceProperties) -> Vec<(&'static str
     problems
 }
 
-/// Rebuilds a movie clip's dimensions, timing and frames from its JTA (keeping
-/// `smoothing`); false when the bytes are not a readable JTA.
-fn rebuild_movie_clip(clip: &mut MovieClipResource, bytes: &[u8]) -> bool {
-    let Some(parsed) = parse_jta(bytes) else {
-        return false;
-    };
-    clip.dimensions = Size {
-        width: Num(parsed.width),
-        height: Num(parsed.height),
-    };
-    let props = &mut clip.movie_clip;
-    props.interval = Num(parsed.interval);
-    props.repeat_delay = Num(parsed.repeat_delay);
-    props.swing = parsed.swing;
-    props.frames = parsed
-        .frames
-        .into_iter()
-        .map(|f| MovieClipFrame {
-            rect_x: Num(f.rect_x),
-            rect_y: Num(f.rect_y),
-            rect_width: Num(f.rect_width),
-            rect_height: Num(f.rect_height),
-            add_delay: Num(f.add_delay),
-            sprite_id: String::new(),
-        })
-        .collect();
-    true
-}
-
-/// The PNG/JPEG header size of image bytes.
-fn probed_size(bytes: &[u8]) -> Option<Size> {
-    probe_image_size(bytes).map(|(w, h)| Size {
-        width: Num(f64::from(w)),
-        height: Num(f64::from(h)),
-    })
-}
-
 const JTA_HELP: &str =
     "it must be a FairyGUI movie clip file (.jta, versions 100–102) exported by the editor";
 
@@ -499,7 +415,7 @@ pub(super) fn rename(
             .resource_kind(kind),
         );
     } else if let UamResource::Image(_) = resource.as_ref()
-        && image_family(&old_file) != image_family(&new_file)
+        && ImageFamily::of_name(&old_file) != ImageFamily::of_name(&new_file)
     {
         issues.push(
             at.issue(
@@ -508,7 +424,7 @@ pub(super) fn rename(
                 format!(
                     "Renaming image {} from {old_file} to {new_file} would change how its bytes are read; an image may switch only among .png, .jpg and .jpeg (raster) or keep .svg. Send newName without an extension to keep {:?}.",
                     resource.id(),
-                    extension(&old_file).unwrap_or_default()
+                    formats::name_extension(&old_file).unwrap_or_default()
                 ),
             )
             .resource_kind(kind),
@@ -871,7 +787,7 @@ pub(super) fn add(
             .resource_kind(kind),
         ),
         Some(bytes) if kind == "movieClip" => {
-            if parse_jta(bytes).is_none() {
+            if formats::jta::parse(bytes).is_none() {
                 issues.push(
                     at.issue(
                         Code::InvalidMovieClipJta,
@@ -883,14 +799,12 @@ pub(super) fn add(
             }
         }
         Some(bytes) => {
-            if let Some(problem) = check_bytes(kind, &file, bytes)
-                && problem.code == ProjectDiagnosticCode::CorruptSource
-            {
+            if let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes) {
                 issues.push(
                     at.issue(
                         Code::InvalidResourceBytes,
                         "resource.sourceBytes",
-                        format!("sourceBytes cannot be used as {file}: {}.", problem.message),
+                        format!("sourceBytes cannot be used as {file}: {problem}."),
                     )
                     .resource_kind(kind),
                 );
@@ -978,17 +892,7 @@ pub(super) fn add(
     let source = source_path(pkg, &base.branch, &folder, &file);
     let mut resource = input.clone();
     set_file(&mut resource, &file, &folder, source.clone());
-    match &mut resource {
-        UamResource::Image(image) => {
-            if let Some(size) = probed_size(bytes) {
-                image.dimensions = Some(size);
-            }
-        }
-        UamResource::MovieClip(clip) => {
-            rebuild_movie_clip(clip, bytes);
-        }
-        _ => {}
-    }
+    formats::update_from_file(&mut resource, bytes);
     workspace
         .package_mut(package)
         .resources
@@ -1048,7 +952,7 @@ pub(super) fn replace_bytes(
         )]);
     }
     match resource.as_ref() {
-        UamResource::MovieClip(_) if parse_jta(bytes).is_none() => {
+        UamResource::MovieClip(_) if formats::jta::parse(bytes).is_none() => {
             return Err(vec![
                 at.issue(
                     Code::InvalidMovieClipJta,
@@ -1059,7 +963,7 @@ pub(super) fn replace_bytes(
             ]);
         }
         UamResource::Image(_) => {
-            let Some(expected) = raster_format_of_name(&file) else {
+            let Some(expected) = Raster::of_name(&file) else {
                 return Err(vec![
                     at.issue(
                         Code::UnsupportedResourceMutation,
@@ -1072,40 +976,27 @@ pub(super) fn replace_bytes(
                     .resource_kind(kind),
                 ]);
             };
-            match raster_format(bytes) {
+            match Raster::sniff(bytes) {
                 None => return Err(vec![bad_bytes("sourceBytes is neither a PNG nor a JPEG file (no PNG signature or JPEG start marker).".into())]),
                 Some(found) if found != expected => {
-                    let wanted_ext = if found == "png" { ".png" } else { ".jpg" };
+                    let wanted_ext = if found == Raster::Png { ".png" } else { ".jpg" };
                     return Err(vec![bad_bytes(format!(
                         "sourceBytes is a {} file but the image is stored as {file}; send {} data, or rename the resource to a {wanted_ext} name earlier in the batch.",
-                        found.to_uppercase(),
-                        expected.to_uppercase()
+                        found.name().to_uppercase(),
+                        expected.name().to_uppercase()
                     ))]);
                 }
                 Some(_) => {}
             }
-            if let Some(problem) = check_bytes(kind, &file, bytes)
-                && problem.code == ProjectDiagnosticCode::CorruptSource
-            {
+            if let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes) {
                 return Err(vec![bad_bytes(format!(
-                    "sourceBytes is not a valid image: {}.",
-                    problem.message
+                    "sourceBytes is not a valid image: {problem}."
                 ))]);
             }
         }
         _ => {}
     }
-    match workspace.resource_mut(package, index) {
-        UamResource::Image(image) => {
-            if let Some(size) = probed_size(bytes) {
-                image.dimensions = Some(size);
-            }
-        }
-        UamResource::MovieClip(clip) => {
-            rebuild_movie_clip(clip, bytes);
-        }
-        _ => {}
-    }
+    formats::update_from_file(workspace.resource_mut(package, index), bytes);
     workspace.set_bytes(&source, bytes.clone());
     Ok(())
 }

@@ -13,8 +13,6 @@ use ofgui_contracts::api::{ValidationReport, ValidationStatus};
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::uam::UamProject;
 
-pub use sources::check_bytes;
-
 /// Collects diagnostics and whether everything could be checked.
 pub struct Sink {
     diagnostics: Vec<ProjectDiagnostic>,
