@@ -11,6 +11,7 @@ pub mod fs;
 pub mod outline;
 pub mod query;
 pub mod reader;
+pub mod rules;
 pub mod session;
 #[doc(hidden)]
 pub mod testing;

@@ -271,6 +271,32 @@ fn set_props_edits_text_and_position_of_the_example_title() {
 }
 
 #[test]
+fn colours_take_the_forms_fairygui_reads() {
+    // The reader reports `#rgb` (FairyGUI loads it as black), so a transaction refuses it
+    // too; `#rrggbb` and `#aarrggbb` apply.
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![set_props(MAIN, VIEW, "n1_view", json!({ "color": "#fff" }))],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.color",
+    );
+    for color in ["#ffcc00", "#80ffcc00"] {
+        let project = apply(
+            source,
+            vec![set_props(MAIN, VIEW, "n1_view", json!({ "color": color }))],
+        );
+        let DisplayNode::Text(title) = node(component(&project, MAIN, VIEW), "n1_view") else {
+            panic!("n1_view is a text node")
+        };
+        assert_eq!(title.text.color, color);
+    }
+}
+
+#[test]
 fn set_props_with_the_current_values_is_unchanged() {
     let failure = refuse(
         example(),

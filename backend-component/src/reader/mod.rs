@@ -19,8 +19,6 @@ mod project;
 mod transition;
 mod values;
 
-pub(crate) use values::strip_extension;
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 

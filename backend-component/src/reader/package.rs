@@ -18,12 +18,11 @@ use serde_json::{Map, Value};
 use super::component::{empty_model, parse_component};
 use super::diag::Scope;
 use super::node::SizeRef;
-use super::values::{
-    Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple, strip_extension,
-};
+use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple};
 use super::{BranchDirs, ReadState, decode_text};
 use crate::formats;
 use crate::fs::ProjectFs;
+use crate::rules::strip_extension;
 
 /// A package and the nodes (by resource index) whose size comes from their resource.
 pub(crate) struct PackageRead {

@@ -17,7 +17,7 @@ use ofgui_contracts::uam::UamProject;
 
 use super::packages::package_root;
 use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use crate::rules::is_safe_segment;
 
 fn unsafe_name(at: &Op<'_>, field: &str, name: &str) -> Issue {
     at.issue(

@@ -39,12 +39,11 @@ use ofgui_contracts::uam::{
 
 use super::gears::duplicate_controller_code;
 use super::packages::{
-    branch_label, canonical_resource_path, derived_source_path, folder_listed, is_usable_id,
-    standalone_findings,
+    branch_label, canonical_resource_path, derived_source_path, folder_listed, standalone_findings,
 };
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use crate::rules::{fits_geometry, is_extension_type, is_safe_segment, is_unit, is_usable_id};
 
 /// The resource of `package` (other than `except`) already written to `source_path`,
 /// compared case-insensitively as the disk does.
@@ -526,16 +525,6 @@ pub(super) fn move_to(
 
 // ------------------------------------------------------------------ setComponentProps
 
-const EXTENSION_TYPES: [&str; 7] = [
-    "",
-    "Button",
-    "Label",
-    "ComboBox",
-    "ProgressBar",
-    "Slider",
-    "ScrollBar",
-];
-
 fn is_dimension(value: Num) -> bool {
     value.fits_i32() && value.get() >= 0.0
 }
@@ -566,7 +555,6 @@ fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> 
             }
         }
     }
-    let fits = |value: Num| value.get().abs() <= f64::from(i32::MAX);
     let margin = &properties.margin;
     for (side, value) in [
         ("top", margin.top),
@@ -574,7 +562,7 @@ fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> 
         ("left", margin.left),
         ("right", margin.right),
     ] {
-        if !fits(value) {
+        if !fits_geometry(value) {
             fail(
                 &format!("margin.{side}"),
                 format!(
@@ -589,7 +577,7 @@ fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> 
         ("designImageOffset", &properties.design_image_offset),
     ] {
         for (axis, value) in [("x", point.x), ("y", point.y)] {
-            if !fits(value) {
+            if !fits_geometry(value) {
                 fail(
                     &format!("{field}.{axis}"),
                     format!(
@@ -624,7 +612,7 @@ fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> 
             fail(field, format!("{field} is {value}; use {meaning}."));
         }
     }
-    if !EXTENSION_TYPES.contains(&properties.extension_type.as_str()) {
+    if !is_extension_type(&properties.extension_type) {
         fail(
             "extensionType",
             format!(
@@ -634,7 +622,7 @@ fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> 
             ),
         );
     }
-    if !(0.0..=1.0).contains(&properties.sound_volume_scale.get()) {
+    if !is_unit(properties.sound_volume_scale.get()) {
         fail(
             "soundVolumeScale",
             format!(

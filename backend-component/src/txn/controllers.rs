@@ -22,8 +22,7 @@ use super::issue::Blame;
 use super::nodes::{edit, listed};
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
-
-const HOME_PAGE_TYPES: [&str; 4] = ["default", "specific", "branch", "variable"];
+use crate::rules::{HOME_PAGE_TYPES, is_ease_type, is_transition_action};
 
 pub(super) fn add_controller(
     workspace: &mut Workspace<'_>,
@@ -541,7 +540,7 @@ fn check_transition(
                 ),
             );
         }
-        if !(0..=16).contains(&item.action_type) {
+        if !is_transition_action(item.action_type) {
             fail(
                 &format!("items[{i}].actionType"),
                 format!(
@@ -550,7 +549,7 @@ fn check_transition(
                 ),
             );
         }
-        if !(0..=31).contains(&item.ease_type) {
+        if !is_ease_type(item.ease_type) {
             fail(
                 &format!("items[{i}].easeType"),
                 format!(

@@ -24,23 +24,12 @@ use ofgui_contracts::ops::{
 use ofgui_contracts::uam::{ResourceFolder, UamPackage, UamResource};
 
 use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use crate::rules::{is_canonical_folder, is_safe_segment, parent_folder};
 
 /// The atlas slot limit when a package has no publish settings.
 const DEFAULT_MAX_ATLAS_INDEX: f64 = 10.0;
 
 // ---------------------------------------------------------------- shared helpers
-
-/// True for a canonical folder path `/a/b/` of safe segments; `/` only when `allow_root`.
-pub(super) fn is_canonical_folder(path: &str, allow_root: bool) -> bool {
-    if path == "/" {
-        return allow_root;
-    }
-    path.len() > 2
-        && path.starts_with('/')
-        && path.ends_with('/')
-        && path[1..path.len() - 1].split('/').all(is_safe_segment)
-}
 
 /// A resource's folder in canonical form, accepting the spellings an agent may send
 /// (`/a`, `a/b`, `/a/b/`, `/`); `None` when it is empty or a segment is unsafe (`.`,
@@ -66,13 +55,9 @@ pub(super) fn resource_folder(resource: &UamResource) -> String {
     normalize_resource_folder(resource.path()).unwrap_or_else(|| resource.path().to_string())
 }
 
-/// The parent of a canonical folder path (`/a/b/` → `/a/`, `/a/` → `/`).
-pub(super) fn parent_folder(path: &str) -> &str {
-    let trimmed = &path[..path.len().saturating_sub(1)];
-    match trimmed.rfind('/') {
-        Some(index) => &path[..=index],
-        None => "/",
-    }
+/// A canonical folder path other than the root, which is no folder of its own.
+fn is_folder(path: &str) -> bool {
+    path != "/" && is_canonical_folder(path)
 }
 
 /// The last segment of a canonical folder path (`/a/b/` → `b`).
@@ -221,7 +206,7 @@ fn locate(
             }
         })
         .map_err(|issue| vec![issue])?;
-    if !is_canonical_folder(&selector.path, false) {
+    if !is_folder(&selector.path) {
         return Err(vec![at.issue(
             Code::InvalidResourceFolderSelector,
             "selector.path",
@@ -383,7 +368,7 @@ pub(super) fn add(
             None
         }
     };
-    let canonical = is_canonical_folder(&op.path, false);
+    let canonical = is_folder(&op.path);
     if !canonical {
         issues.push(at.issue(
             Code::InvalidResourceFolderPath,
@@ -502,7 +487,7 @@ pub(super) fn move_to(
     if let Some(issue) = not_empty(at, "moveResourceFolder", pkg, current) {
         issues.push(issue);
     }
-    if !is_canonical_folder(&op.to_path, true) {
+    if !is_canonical_folder(&op.to_path) {
         issues.push(at.issue(
             Code::InvalidResourceFolderPath,
             "toPath",

@@ -22,8 +22,9 @@ use ofgui_contracts::ops::{GearOp, GearSelector, RemoveGear};
 use ofgui_contracts::uam::{Controller, DisplayNode, GEAR_KINDS, Gear, GearBinding};
 use serde_json::{Map, Value};
 
-use super::nodes::{edit, is_color, listed};
+use super::nodes::{edit, listed};
 use super::{Issue, Op, Workspace};
+use crate::rules::{is_color, is_ease_type, is_unit};
 
 pub(super) fn add(
     workspace: &mut Workspace<'_>,
@@ -290,7 +291,7 @@ fn check_gear(
                 format!("The defaultValue of the {kind} gear of node {node_id} {problem}."),
             );
         }
-        if !(0..=31).contains(&g.ease_type) {
+        if !is_ease_type(g.ease_type) {
             push(
                 Code::InvalidGearPayload,
                 "easeType",
@@ -592,7 +593,7 @@ impl Shape {
     fn accepts(self, value: &Value) -> bool {
         match self {
             Shape::Number => value.as_f64().is_some(),
-            Shape::Unit => value.as_f64().is_some_and(|v| (0.0..=1.0).contains(&v)),
+            Shape::Unit => value.as_f64().is_some_and(is_unit),
             Shape::Positive => value.as_f64().is_some_and(|v| v > 0.0),
             Shape::Frame => value.as_f64().is_some_and(|v| v >= 0.0 && v.fract() == 0.0),
             Shape::Bool => value.is_boolean(),

@@ -27,11 +27,10 @@ use super::folders::resource_folder;
 use super::gears;
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
+use crate::rules::{BLEND_MODES, fits_geometry, is_color, is_relation_type, is_unit};
 
 /// Node kinds the text fields apply to.
 const TEXT_KINDS: [&str; 3] = ["text", "richText", "textInput"];
-
-const BLEND_MODES: [&str; 6] = ["normal", "none", "add", "multiply", "screen", "erase"];
 
 /// How many ids a message lists before it stops.
 const LISTED: usize = 12;
@@ -232,7 +231,7 @@ pub(super) fn attach(
         _ => {}
     }
     for (k, relation) in base.relations.iter().enumerate() {
-        if !(0..=24).contains(&relation.relation_type) {
+        if !is_relation_type(relation.relation_type) {
             c.payload(
                 &format!("relations[{k}].type"),
                 format!(
@@ -332,13 +331,6 @@ pub(super) fn listed<'i>(ids: impl Iterator<Item = &'i str>) -> String {
         shown.push_str(&format!(" and {} more", ids.len() - LISTED));
     }
     shown
-}
-
-/// A colour `#rrggbb` or with alpha (8 hex digits).
-pub(super) fn is_color(value: &str) -> bool {
-    value.strip_prefix('#').is_some_and(|hex| {
-        matches!(hex.len(), 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
-    })
 }
 
 /// The resource a node points at: `packageId` (empty means the owning package) and id.
@@ -590,7 +582,7 @@ impl<'c, 'o> Checker<'c, 'o> {
     }
 
     fn unit(&mut self, sub: &str, value: f64) {
-        if !(0.0..=1.0).contains(&value) {
+        if !is_unit(value) {
             self.payload(
                 sub,
                 format!(
@@ -604,7 +596,7 @@ impl<'c, 'o> Checker<'c, 'o> {
 
     /// Values the FairyGUI editor stores as 32-bit integers.
     fn geometry(&mut self, sub: &str, values: &[Num]) {
-        if values.iter().any(|v| v.get().abs() > f64::from(i32::MAX)) {
+        if !values.iter().copied().all(fits_geometry) {
             let shown: Vec<String> = values.iter().map(|v| v.get().to_string()).collect();
             self.payload(
                 sub,
@@ -1252,7 +1244,7 @@ fn check_fill(
                 ),
             );
         }
-    } else if !(0.0..=1.0).contains(&amount) {
+    } else if !is_unit(amount) {
         c.payload(
             &format!("{at}fillAmount"),
             format!(

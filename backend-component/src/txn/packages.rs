@@ -34,8 +34,10 @@ use serde_json::Map;
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
 use crate::formats::{self, FileProblem};
-use crate::reader::strip_extension;
-use crate::validate::structure::is_safe_segment;
+use crate::rules::strip_extension;
+use crate::rules::{
+    SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment, is_usable_id,
+};
 
 // ------------------------------------------------------------------ shared helpers
 
@@ -58,14 +60,6 @@ pub(super) fn derived_source_path(package_name: &str, resource: &UamResource) ->
         resource.path(),
         resource.primary_file()
     )
-}
-
-/// An id usable in `ui://` URLs and the CSV lists of `package.xml`.
-pub(super) fn is_usable_id(id: &str) -> bool {
-    !id.is_empty()
-        && !id
-            .chars()
-            .any(|c| c == '/' || c == ',' || c.is_whitespace() || c.is_control())
 }
 
 /// The canonical form (`/` or `/a/b/`) of a resource folder path given as `/`, `/a/b` or
@@ -220,7 +214,7 @@ pub(super) fn package_settings_issues(
             ),
         );
     }
-    if !matches!(publish.size_option.as_str(), "pot" | "npot" | "mof") {
+    if !SIZE_OPTIONS.contains(&publish.size_option.as_str()) {
         fail(
             format!("{p}.sizeOption"),
             format!(
@@ -286,11 +280,7 @@ pub(super) fn package_settings_issues(
     }
     let mut ids: Vec<&str> = Vec::new();
     for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        let valid = !id.is_empty()
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if !valid {
+        if !is_plain_id(id) {
             fail(
                 format!("{p}.excludedResourceIds[{k}]"),
                 format!(
@@ -307,16 +297,6 @@ pub(super) fn package_settings_issues(
         }
     }
     issues
-}
-
-/// `''`, or relative `/`- or `\`-separated safe segments (no drive, no leading slash).
-fn is_safe_relative_path(value: &str) -> bool {
-    if value.is_empty() {
-        return true;
-    }
-    let bytes = value.as_bytes();
-    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
-    !value.starts_with(['/', '\\']) && !drive && value.split(['/', '\\']).all(is_safe_segment)
 }
 
 // ------------------------------------------------------------------ addPackage

@@ -38,6 +38,7 @@
 //!   (the variant slot becomes `''`; all-empty becomes `[]`), which is pairing state and
 //!   not a reference. `publish.excludedResourceIds` is left as is.
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use ofgui_contracts::Num;
@@ -57,8 +58,8 @@ use super::folders::{
 use super::workspace::FinalCheck;
 use super::{Issue, Op, Workspace};
 use crate::formats::{self, FileProblem, ImageFamily, Raster};
-use crate::reader::strip_extension;
-use crate::validate::structure::is_safe_segment;
+use crate::rules::strip_extension;
+use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid};
 
 const SELECTOR: &str = "selector.resourceId";
 
@@ -281,8 +282,9 @@ fn relocate(workspace: &mut Workspace<'_>, package: usize, moves: Vec<(usize, St
 /// Problems of an image block, as `(field, message)`.
 fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, String)> {
     let mut problems = Vec::new();
-    let int_in = |n: Num, lo: f64, hi: f64| n.get().fract() == 0.0 && (lo..=hi).contains(&n.get());
-    if !int_in(props.quality, 0.0, 100.0) {
+    let whole_in =
+        |n: Num, range: RangeInclusive<f64>| n.get().fract() == 0.0 && range.contains(&n.get());
+    if !whole_in(props.quality, IMAGE_QUALITY) {
         problems.push((
             "quality",
             format!(
@@ -300,7 +302,7 @@ fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, S
             ),
         ));
     }
-    if !int_in(props.tile_grid_indice, 0.0, 31.0) {
+    if !whole_in(props.tile_grid_indice, 0.0..=31.0) {
         problems.push((
             "tileGridIndice",
             format!(
@@ -311,12 +313,7 @@ fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, S
     }
     match (&props.scale9_grid, props.scale_option) {
         (Some(grid), 1) => {
-            let valid = grid.len() == 4
-                && grid.iter().all(|n| n.get().fract() == 0.0)
-                && grid[0].get() >= 0.0
-                && grid[1].get() >= 0.0
-                && grid[2].get() > 0.0
-                && grid[3].get() > 0.0;
+            let valid = is_scale9_grid(grid) && grid.iter().all(|n| n.get().fract() == 0.0);
             if !valid {
                 problems.push((
                     "scale9Grid",

@@ -21,7 +21,7 @@ use ofgui_contracts::uam::PackagePublish;
 use serde_json::{Map, Value};
 
 use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use crate::rules::{SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment};
 
 // ---------------------------------------------------------------- project settings
 
@@ -355,18 +355,6 @@ fn is_int_in(n: Num, lo: f64, hi: f64) -> bool {
     n.get().fract() == 0.0 && (lo..=hi).contains(&n.get())
 }
 
-/// An output path: empty, or relative with safe segments (no drive, no leading slash).
-fn is_safe_output_path(path: &str) -> bool {
-    if path.is_empty() {
-        return true;
-    }
-    let bytes = path.as_bytes();
-    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
-    !path.starts_with(['/', '\\'])
-        && !drive
-        && path.replace('\\', "/").split('/').all(is_safe_segment)
-}
-
 fn check_publish(
     at: &Op<'_>,
     publish: &PackagePublish,
@@ -394,7 +382,7 @@ fn check_publish(
         ("branchPath", &publish.branch_path),
         ("codePath", &publish.code_path),
     ] {
-        if !is_safe_output_path(value) {
+        if !is_safe_relative_path(value) {
             bad(
                 field,
                 format!(
@@ -421,7 +409,7 @@ fn check_publish(
             ),
         );
     }
-    if !matches!(publish.size_option.as_str(), "pot" | "npot" | "mof") {
+    if !SIZE_OPTIONS.contains(&publish.size_option.as_str()) {
         bad(
             "sizeOption",
             format!(
@@ -497,11 +485,7 @@ fn check_publish(
     }
     let mut ids: Vec<&str> = Vec::new();
     for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        let valid = !id.is_empty()
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if !valid {
+        if !is_plain_id(id) {
             bad(
                 &format!("excludedResourceIds[{k}]"),
                 format!(

@@ -5,7 +5,7 @@
 
 mod references;
 mod sources;
-pub(crate) mod structure;
+mod structure;
 
 use std::collections::{BTreeMap, BTreeSet};
 
