@@ -8,6 +8,7 @@
 pub mod budget;
 pub mod formats;
 pub mod fs;
+pub mod lookup;
 pub mod outline;
 pub mod query;
 pub mod reader;

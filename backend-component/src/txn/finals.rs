@@ -15,7 +15,7 @@ use ofgui_contracts::uam::{ComponentModel, UamProject};
 use super::issue::{Blame, Issue};
 use super::workspace::{FinalCheck, Workspace};
 use super::{components, controllers};
-use crate::session::{self, Lookup};
+use crate::lookup::find_resource;
 use crate::validate;
 
 type Key = (
@@ -88,10 +88,9 @@ fn final_component<'p>(
     package_id: &str,
     component_id: &str,
 ) -> Option<&'p ComponentModel> {
-    match session::find_resource(project, package_id, component_id) {
-        Lookup::Found(resource) => resource.component(),
-        Lookup::NotFound(_) | Lookup::Ambiguous(_) => None,
-    }
+    find_resource(project, package_id, component_id)
+        .found()?
+        .component()
 }
 
 /// Whether a finding is located in this component.

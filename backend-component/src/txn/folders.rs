@@ -192,20 +192,13 @@ fn locate(
     let package = workspace
         .find_package(at, "selector.packageId", &selector.package_id)
         .map_err(|issue| {
-            if issue.code == Code::InvalidPackageSelector {
-                at.issue(
-                    Code::InvalidResourceFolderSelector,
-                    "selector.packageId",
-                    format!(
-                        "No package has id {}; the folder cannot exist.",
-                        selector.package_id
-                    ),
+            vec![issue.missing_as(Code::InvalidResourceFolderSelector, |_| {
+                format!(
+                    "No package has id {}; the folder cannot exist.",
+                    selector.package_id
                 )
-            } else {
-                issue
-            }
-        })
-        .map_err(|issue| vec![issue])?;
+            })]
+        })?;
     if !is_folder(&selector.path) {
         return Err(vec![at.issue(
             Code::InvalidResourceFolderSelector,

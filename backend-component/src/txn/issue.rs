@@ -41,6 +41,19 @@ impl Issue {
         self
     }
 
+    /// A lookup's issue under the caller's code and message when nothing matched; an
+    /// ambiguous selector stays `selector_ambiguity`.
+    pub fn missing_as(self, code: Code, message: impl FnOnce(String) -> String) -> Issue {
+        if self.code == Code::SelectorAmbiguity {
+            return self;
+        }
+        Issue {
+            code,
+            message: message(self.message),
+            ..self
+        }
+    }
+
     /// The issue as a `meta.diagnostics` entry (enriched later with owner and remediation).
     pub fn diagnostic(&self) -> BackendDiagnostic {
         let mut diagnostic = BackendDiagnostic::error(self.code, &self.message);

@@ -75,20 +75,13 @@ fn locate(
     let package = workspace
         .find_package(at, "selector.packageId", &selector.package_id)
         .map_err(|issue| {
-            if issue.code == Code::InvalidPackageSelector {
-                at.issue(
-                    Code::InvalidResourceSelector,
-                    "selector.packageId",
-                    format!(
-                        "No package has id {}; the resource cannot exist.",
-                        selector.package_id
-                    ),
+            vec![issue.missing_as(Code::InvalidResourceSelector, |_| {
+                format!(
+                    "No package has id {}; the resource cannot exist.",
+                    selector.package_id
                 )
-            } else {
-                issue
-            }
-        })
-        .map_err(|issue| vec![issue])?;
+            })]
+        })?;
     let resource = workspace
         .find_resource(at, SELECTOR, package, &selector.resource_id)
         .map_err(|issue| vec![issue])?;

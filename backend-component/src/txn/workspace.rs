@@ -11,6 +11,7 @@ use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 use serde_json::{Map, Value};
 
 use super::issue::{Blame, Issue};
+use crate::lookup::{Matches, single};
 
 /// The operation being checked: where its issues point.
 #[derive(Clone, Debug)]
@@ -284,24 +285,17 @@ impl<'a> Workspace<'a> {
         (self.project, self.overlay)
     }
 
-    // ------------------------------------------------------------ lookups
-
     /// The index of the one package with this id.
     pub fn find_package(&self, op: &Op<'_>, field: &str, package_id: &str) -> Result<usize, Issue> {
-        let mut matches = self
-            .project
-            .packages
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.id == package_id);
-        match (matches.next(), matches.next()) {
-            (Some((index, _)), None) => Ok(index),
-            (None, _) => Err(op.issue(
+        let packages = self.project.packages.iter().enumerate();
+        match single(packages.filter(|(_, p)| p.id == package_id)) {
+            Matches::One((index, _)) => Ok(index),
+            Matches::Zero => Err(op.issue(
                 Code::InvalidPackageSelector,
                 field,
                 format!("No package has id {package_id}."),
             )),
-            (Some(_), Some(_)) => Err(op.issue(
+            Matches::Many => Err(op.issue(
                 Code::SelectorAmbiguity,
                 field,
                 format!("More than one package has id {package_id}."),
@@ -318,14 +312,10 @@ impl<'a> Workspace<'a> {
         resource_id: &str,
     ) -> Result<usize, Issue> {
         let package = &self.project.packages[package];
-        let mut matches = package
-            .resources
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.id() == resource_id);
-        match (matches.next(), matches.next()) {
-            (Some((index, _)), None) => Ok(index),
-            (None, _) => Err(op.issue(
+        let resources = package.resources.iter().enumerate();
+        match single(resources.filter(|(_, r)| r.id() == resource_id)) {
+            Matches::One((index, _)) => Ok(index),
+            Matches::Zero => Err(op.issue(
                 Code::InvalidResourceSelector,
                 field,
                 format!(
@@ -333,7 +323,7 @@ impl<'a> Workspace<'a> {
                     package.id
                 ),
             )),
-            (Some(_), Some(_)) => Err(op.issue(
+            Matches::Many => Err(op.issue(
                 Code::SelectorAmbiguity,
                 field,
                 format!(
@@ -350,19 +340,10 @@ impl<'a> Workspace<'a> {
         op: &Op<'_>,
         selector: &ComponentSelector,
     ) -> Result<(usize, usize), Issue> {
+        let missing = |issue: Issue| issue.missing_as(Code::InvalidComponentSelector, |m| m);
         let package = self
             .find_package(op, "selector.packageId", &selector.package_id)
-            .map_err(|issue| {
-                if issue.code == Code::InvalidPackageSelector {
-                    op.issue(
-                        Code::InvalidComponentSelector,
-                        "selector.packageId",
-                        issue.message,
-                    )
-                } else {
-                    issue
-                }
-            })?;
+            .map_err(missing)?;
         let resource = self
             .find_resource(
                 op,
@@ -370,17 +351,7 @@ impl<'a> Workspace<'a> {
                 package,
                 &selector.component_resource_id,
             )
-            .map_err(|issue| {
-                if issue.code == Code::InvalidResourceSelector {
-                    op.issue(
-                        Code::InvalidComponentSelector,
-                        "selector.componentResourceId",
-                        issue.message,
-                    )
-                } else {
-                    issue
-                }
-            })?;
+            .map_err(missing)?;
         if self.project.packages[package].resources[resource]
             .component()
             .is_none()
@@ -415,15 +386,14 @@ impl<'a> Workspace<'a> {
             component_resource_id: selector.component_resource_id.clone(),
         };
         let (package, resource) = self.find_component(op, &component_selector)?;
-        let component = self.component(package, resource);
-        let mut matches = component
-            .display_list
-            .iter()
-            .enumerate()
-            .filter(|(_, node)| node.id() == selector.display_node_id);
-        match (matches.next(), matches.next()) {
-            (Some((index, _)), None) => Ok((package, resource, index)),
-            (None, _) => Err(op.issue(
+        let nodes = self.component(package, resource).display_list.iter();
+        match single(
+            nodes
+                .enumerate()
+                .filter(|(_, node)| node.id() == selector.display_node_id),
+        ) {
+            Matches::One((index, _)) => Ok((package, resource, index)),
+            Matches::Zero => Err(op.issue(
                 Code::InvalidDisplayNodeSelector,
                 "selector.displayNodeId",
                 format!(
@@ -431,7 +401,7 @@ impl<'a> Workspace<'a> {
                     selector.component_resource_id, selector.display_node_id
                 ),
             )),
-            (Some(_), Some(_)) => Err(op.issue(
+            Matches::Many => Err(op.issue(
                 Code::SelectorAmbiguity,
                 "selector.displayNodeId",
                 format!(
