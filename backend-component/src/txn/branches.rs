@@ -15,8 +15,9 @@ use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{AddBranch, RemoveBranch, RenameBranch};
 use ofgui_contracts::uam::UamProject;
 
-use super::packages::package_root;
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::layout::package_root;
+use super::workspace::{Op, Workspace};
 use crate::rules::is_safe_segment;
 
 fn unsafe_name(at: &Op<'_>, field: &str, name: &str) -> Issue {

@@ -27,7 +27,6 @@
 //!   Int32); `properties` enums must be known values, `soundVolumeScale` 0..1, custom
 //!   property ids 0 or 1, and margins, clip softness and design image offset must fit Int32.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use ofgui_contracts::Num;
@@ -37,12 +36,12 @@ use ofgui_contracts::uam::{
     ComponentProperties, DisplayNode, ResourceRef, UamPackage, UamResource,
 };
 
-use super::gears::duplicate_controller_code;
-use super::packages::{
-    branch_label, canonical_resource_path, derived_source_path, folder_listed, standalone_findings,
-};
+use super::issue::Issue;
+use super::layout::{canonical_resource_path, derived_source_path, folder_exists};
+use super::payload::{node_support_issues, reported, standalone_findings};
+use super::words::branch_label;
 use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
+use super::workspace::{Op, Workspace};
 use crate::rules::{fits_geometry, is_extension_type, is_safe_segment, is_unit, is_usable_id};
 
 /// The resource of `package` (other than `except`) already written to `source_path`,
@@ -62,13 +61,6 @@ fn file_owner<'p>(
         .map(|(_, r)| r.id())
 }
 
-/// Whether an issue already points at `field` (the structural check and the support
-/// rules can find the same problem).
-pub(super) fn reported(issues: &[Issue], at: &Op<'_>, field: &str) -> bool {
-    let path = format!("operations[{}].{field}", at.index);
-    issues.iter().any(|issue| issue.path == path)
-}
-
 fn index_issue(at: &Op<'_>, field: &str, index: u32, package: &UamPackage) -> Issue {
     at.issue(
         Code::InvalidComponentIndex,
@@ -80,59 +72,6 @@ fn index_issue(at: &Op<'_>, field: &str, index: u32, package: &UamPackage) -> Is
             package.resources.len()
         ),
     )
-}
-
-/// Upstream's node support rules for nodes arriving with a payload (addComponent,
-/// addPackage): an image node may not point into another package, and a node has at most
-/// one gear per (kind, controller). `root` is the payload path of the display list.
-pub(super) fn node_support_issues(
-    at: &Op<'_>,
-    root: &str,
-    nodes: &[DisplayNode],
-    owner: &str,
-) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    for (n, node) in nodes.iter().enumerate() {
-        if let DisplayNode::Image(image) = node
-            && let Some(package_id) = image.resource.package_id.as_deref()
-            && package_id != owner
-        {
-            issues.push(
-                at.issue(
-                    Code::UnsupportedCrossPackageImageRef,
-                    &format!("{root}[{n}].resource.packageId"),
-                    format!(
-                        "Image node {} points into package {package_id}, but an image node must \
-                         use an image of its own package ({owner}); copy the image into this \
-                         package, or use a loader with a ui:// URL.",
-                        node.id()
-                    ),
-                )
-                .node_kind(node.kind()),
-            );
-        }
-        let mut pairs = HashSet::new();
-        for (g, gear) in node.base().gears.iter().enumerate() {
-            let kind = gear.kind();
-            if !pairs.insert((kind, gear.controller_name())) {
-                issues.push(
-                    at.issue(
-                        duplicate_controller_code(kind),
-                        &format!("{root}[{n}].gears[{g}]"),
-                        format!(
-                            "Node {} has two {kind} gears for controller {:?}; keep one gear per \
-                             kind and controller.",
-                            node.id(),
-                            gear.controller_name()
-                        ),
-                    )
-                    .node_kind(node.kind())
-                    .gear_kind(kind),
-                );
-            }
-        }
-    }
-    issues
 }
 
 /// Nodes of `nodes` that name package `package_id` explicitly, with the field naming it.
@@ -223,7 +162,7 @@ pub(super) fn add(
         ));
     }
     match canonical_resource_path(&component.path) {
-        Some(path) if folder_listed(package, &component.branch, &path) => component.path = path,
+        Some(path) if folder_exists(package, &component.branch, &path) => component.path = path,
         Some(path) => issues.push(at.issue(
             Code::InvalidComponentPayload,
             "component.path",
@@ -457,7 +396,7 @@ pub(super) fn move_to(
             ),
         ));
     }
-    if !folder_listed(target_package, resource.branch(), resource.path()) {
+    if !folder_exists(target_package, resource.branch(), resource.path()) {
         issues.push(at.issue(
             Code::InvalidComponentMove,
             "toPackageId",

@@ -19,9 +19,10 @@ use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, Tra
 use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
 
 use super::issue::Blame;
-use super::nodes::{edit, listed};
+use super::issue::Issue;
+use super::words::listed;
 use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
+use super::workspace::{Op, Workspace};
 use crate::rules::{HOME_PAGE_TYPES, is_ease_type, is_transition_action};
 
 pub(super) fn add_controller(
@@ -55,7 +56,8 @@ pub(super) fn add_controller(
     if !issues.is_empty() {
         return Err(issues);
     }
-    edit(workspace, at, p, r)?
+    workspace
+        .edit(at, p, r)?
         .controllers
         .push(op.controller.clone());
     Ok(())
@@ -86,7 +88,7 @@ pub(super) fn update_controller(
     let dropped = slot.map(|slot| dropped_pages(&model.controllers[slot], &op.controller));
     match slot {
         Some(slot) if issues.is_empty() => {
-            edit(workspace, at, p, r)?.controllers[slot] = op.controller.clone();
+            workspace.edit(at, p, r)?.controllers[slot] = op.controller.clone();
             let page_ids = dropped.unwrap_or_default();
             if !page_ids.is_empty() {
                 // Gears may move off the dropped pages later in the batch.
@@ -140,7 +142,7 @@ pub(super) fn remove_controller(
             ),
         )]);
     }
-    edit(workspace, at, p, r)?.controllers.remove(slot);
+    workspace.edit(at, p, r)?.controllers.remove(slot);
     Ok(())
 }
 
@@ -175,7 +177,8 @@ pub(super) fn add_transition(
     if !issues.is_empty() {
         return Err(issues);
     }
-    edit(workspace, at, p, r)?
+    workspace
+        .edit(at, p, r)?
         .transitions
         .push(op.transition.clone());
     Ok(())
@@ -205,7 +208,7 @@ pub(super) fn update_transition(
     if !issues.is_empty() {
         return Err(issues);
     }
-    edit(workspace, at, p, r)?.transitions[slot] = op.transition.clone();
+    workspace.edit(at, p, r)?.transitions[slot] = op.transition.clone();
     Ok(())
 }
 
@@ -222,7 +225,7 @@ pub(super) fn remove_transition(
         &selector.component_resource_id,
     )?;
     let slot = find_transition(at, selector, workspace.component(p, r))?;
-    edit(workspace, at, p, r)?.transitions.remove(slot);
+    workspace.edit(at, p, r)?.transitions.remove(slot);
     Ok(())
 }
 

@@ -23,37 +23,14 @@ use ofgui_contracts::ops::{
 };
 use ofgui_contracts::uam::{ResourceFolder, UamPackage, UamResource};
 
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::layout::{folder_exists, folder_taken, resource_folder};
+use super::words::branch_label;
+use super::workspace::{Op, Workspace};
 use crate::rules::{is_canonical_folder, is_safe_segment, parent_folder};
 
 /// The atlas slot limit when a package has no publish settings.
 const DEFAULT_MAX_ATLAS_INDEX: f64 = 10.0;
-
-// ---------------------------------------------------------------- shared helpers
-
-/// A resource's folder in canonical form, accepting the spellings an agent may send
-/// (`/a`, `a/b`, `/a/b/`, `/`); `None` when it is empty or a segment is unsafe (`.`,
-/// `..`, `:`, `\`, reserved device names, trailing dot or space).
-pub(super) fn normalize_resource_folder(raw: &str) -> Option<String> {
-    if raw.is_empty() {
-        return None;
-    }
-    let mut out = String::from("/");
-    for segment in raw.split('/').filter(|s| !s.is_empty()) {
-        if !is_safe_segment(segment) {
-            return None;
-        }
-        out.push_str(segment);
-        out.push('/');
-    }
-    Some(out)
-}
-
-/// The canonical form of a stored resource path (the reader stores `/a/`; older data
-/// may say `/a`).
-pub(super) fn resource_folder(resource: &UamResource) -> String {
-    normalize_resource_folder(resource.path()).unwrap_or_else(|| resource.path().to_string())
-}
 
 /// A canonical folder path other than the root, which is no folder of its own.
 fn is_folder(path: &str) -> bool {
@@ -66,33 +43,8 @@ fn folder_name(path: &str) -> &str {
     trimmed.rsplit('/').next().unwrap_or(trimmed)
 }
 
-/// True when `path` is the root or a folder of `package` on `branch`.
-pub(super) fn folder_exists(package: &UamPackage, branch: &str, path: &str) -> bool {
-    path == "/"
-        || package
-            .folders
-            .iter()
-            .any(|f| f.branch == branch && f.path == path)
-}
-
-/// The folder of `package` on `branch` whose path equals `path` ignoring case.
-pub(super) fn folder_taken<'p>(
-    package: &'p UamPackage,
-    branch: &str,
-    path: &str,
-    except: Option<usize>,
-) -> Option<&'p ResourceFolder> {
-    let wanted = path.to_lowercase();
-    package
-        .folders
-        .iter()
-        .enumerate()
-        .find(|(k, f)| Some(*k) != except && f.branch == branch && f.path.to_lowercase() == wanted)
-        .map(|(_, f)| f)
-}
-
 /// The resource on `branch` whose file is the directory `path` would need, if any.
-pub(super) fn resource_at_folder_path<'p>(
+fn resource_at_folder_path<'p>(
     package: &'p UamPackage,
     branch: &str,
     path: &str,
@@ -129,15 +81,6 @@ fn folder_content(package: &UamPackage, branch: &str, path: &str) -> Option<Stri
                 && f.path.to_lowercase().starts_with(&prefix)
         })
         .map(|f| format!("folder {}", f.path))
-}
-
-/// `main` or `branch <name>`, for messages.
-pub(super) fn branch_label(branch: &str) -> String {
-    if branch.is_empty() {
-        "the main branch".to_string()
-    } else {
-        format!("branch {branch}")
-    }
 }
 
 /// The highest atlas slot a folder of this package may use.

@@ -22,8 +22,9 @@ use ofgui_contracts::ops::{GearOp, GearSelector, RemoveGear};
 use ofgui_contracts::uam::{Controller, DisplayNode, GEAR_KINDS, Gear, GearBinding};
 use serde_json::{Map, Value};
 
-use super::nodes::{edit, listed};
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::words::listed;
+use super::workspace::{Op, Workspace};
 use crate::rules::{is_color, is_ease_type, is_unit};
 
 pub(super) fn add(
@@ -67,7 +68,7 @@ pub(super) fn add(
         return Err(issues);
     }
     let (p, r, n) = target.node;
-    edit(workspace, at, p, r)?.display_list[n]
+    workspace.edit(at, p, r)?.display_list[n]
         .base_mut()
         .gears
         .push(op.gear.clone());
@@ -97,7 +98,7 @@ pub(super) fn update(
     }
     let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        edit(workspace, at, p, r)?.display_list[n].base_mut().gears[slot] = op.gear.clone();
+        workspace.edit(at, p, r)?.display_list[n].base_mut().gears[slot] = op.gear.clone();
     }
     Ok(())
 }
@@ -118,7 +119,7 @@ pub(super) fn remove(
     }
     let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        edit(workspace, at, p, r)?.display_list[n]
+        workspace.edit(at, p, r)?.display_list[n]
             .base_mut()
             .gears
             .remove(slot);

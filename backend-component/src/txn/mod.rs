@@ -16,10 +16,13 @@ mod folders;
 mod gears;
 pub mod impact;
 pub mod issue;
+mod layout;
 mod nodes;
 mod packages;
+mod payload;
 mod resources;
 mod settings;
+mod words;
 pub mod workspace;
 
 use std::collections::BTreeMap;

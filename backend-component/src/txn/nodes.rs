@@ -23,17 +23,15 @@ use ofgui_contracts::uam::{
     TreeExtras, UamProject, UamResource,
 };
 
-use super::folders::resource_folder;
 use super::gears;
-use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::layout::resource_folder;
+use super::words::listed;
+use super::workspace::{FinalCheck, Op, Workspace};
 use crate::rules::{BLEND_MODES, fits_geometry, is_color, is_relation_type, is_unit};
 
 /// Node kinds the text fields apply to.
 const TEXT_KINDS: [&str; 3] = ["text", "richText", "textInput"];
-
-/// How many ids a message lists before it stops.
-const LISTED: usize = 12;
 
 // ------------------------------------------------------------------ operations
 
@@ -143,7 +141,7 @@ pub(super) fn set_props(
             .node_kind(kind),
         ]);
     }
-    edit(workspace, at, p, r)?.display_list[n] = updated;
+    workspace.edit(at, p, r)?.display_list[n] = updated;
     Ok(())
 }
 
@@ -273,7 +271,8 @@ pub(super) fn attach(
         DisplayNode::Component(n) => own_package(&mut n.resource, &owner),
         _ => {}
     }
-    edit(workspace, at, p, r)?
+    workspace
+        .edit(at, p, r)?
         .display_list
         .insert(op.at_index as usize, node);
     Ok(())
@@ -287,7 +286,7 @@ pub(super) fn detach(
     let (p, r, n) = workspace
         .find_node(at, &op.selector)
         .map_err(|issue| vec![issue])?;
-    edit(workspace, at, p, r)?.display_list.remove(n);
+    workspace.edit(at, p, r)?.display_list.remove(n);
     workspace.check_at_end(FinalCheck::NodeRemoved {
         at: at.blame("selector.displayNodeId"),
         package_id: op.selector.package_id.clone(),
@@ -298,40 +297,6 @@ pub(super) fn detach(
 }
 
 // ------------------------------------------------------------------ shared helpers
-
-/// The component model to change (copied on first write; only it is rechecked at the end).
-pub(super) fn edit<'w>(
-    workspace: &'w mut Workspace<'_>,
-    at: &Op<'_>,
-    package: usize,
-    resource: usize,
-) -> Result<&'w mut ComponentModel, Vec<Issue>> {
-    workspace.component_mut(package, resource).ok_or_else(|| {
-        vec![at.issue(
-            Code::InvalidComponentSelector,
-            "selector.componentResourceId",
-            "The selected resource is not a component.",
-        )]
-    })
-}
-
-/// Up to [`LISTED`] ids for a message, or `none`.
-pub(super) fn listed<'i>(ids: impl Iterator<Item = &'i str>) -> String {
-    let ids: Vec<&str> = ids.collect();
-    if ids.is_empty() {
-        return "none".into();
-    }
-    let mut shown = ids
-        .iter()
-        .take(LISTED)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if ids.len() > LISTED {
-        shown.push_str(&format!(" and {} more", ids.len() - LISTED));
-    }
-    shown
-}
 
 /// The resource a node points at: `packageId` (empty means the owning package) and id.
 fn resolve<'p>(

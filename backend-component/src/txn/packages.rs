@@ -26,99 +26,21 @@ use std::sync::Arc;
 
 use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
-use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
+use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::ops::{AddPackage, AssetInput, RemovePackage, RenamePackage};
 use ofgui_contracts::uam::{PackagePublish, UamPackage, UamProject, UamResource};
-use serde_json::Map;
 
-use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::layout::{
+    canonical_resource_path, derived_source_path, folder_exists, name_after_file, package_root,
+};
+use super::payload::{node_support_issues, reported, standalone_findings};
+use super::words::branch_label;
+use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem};
-use crate::rules::strip_extension;
 use crate::rules::{
     SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment, is_usable_id,
 };
-
-// ------------------------------------------------------------------ shared helpers
-
-/// The directory a package's files live in on a branch (`''` is the main branch):
-/// `assets/<Name>` or `assets_<branch>/<Name>`.
-pub(super) fn package_root(branch: &str, package_name: &str) -> String {
-    if branch.is_empty() {
-        format!("assets/{package_name}")
-    } else {
-        format!("assets_{branch}/{package_name}")
-    }
-}
-
-/// The project-relative path the reader gives a resource of package `package_name`:
-/// `<root><folder><file>` with a canonical folder (`/` or `/a/b/`).
-pub(super) fn derived_source_path(package_name: &str, resource: &UamResource) -> String {
-    format!(
-        "{}{}{}",
-        package_root(resource.branch(), package_name),
-        resource.path(),
-        resource.primary_file()
-    )
-}
-
-/// The canonical form (`/` or `/a/b/`) of a resource folder path given as `/`, `/a/b` or
-/// `/a/b/`; `None` when it is empty, relative or has an unsafe segment.
-pub(super) fn canonical_resource_path(path: &str) -> Option<String> {
-    if path == "/" {
-        return Some("/".into());
-    }
-    let inner = path.strip_prefix('/')?;
-    let inner = inner.strip_suffix('/').unwrap_or(inner);
-    inner
-        .split('/')
-        .all(is_safe_segment)
-        .then(|| format!("/{inner}/"))
-}
-
-/// Whether `path` (canonical) is the root or a folder of `package` on `branch`.
-pub(super) fn folder_listed(package: &UamPackage, branch: &str, path: &str) -> bool {
-    path == "/"
-        || package
-            .folders
-            .iter()
-            .any(|f| f.branch == branch && f.path == path)
-}
-
-/// `main branch` or `branch <name>`, for messages.
-pub(super) fn branch_label(branch: &str) -> String {
-    if branch.is_empty() {
-        "the main branch".into()
-    } else {
-        format!("branch {branch}")
-    }
-}
-
-/// Structural findings (errors only, no reference checks) of `package` validated on its
-/// own in a project with `project`'s branches.
-pub(super) fn standalone_findings(
-    project: &UamProject,
-    package: UamPackage,
-) -> Vec<ProjectDiagnostic> {
-    let standalone = UamProject {
-        project_id: project.project_id.clone(),
-        project_type: project.project_type,
-        version: project.version.clone(),
-        branches: project.branches.clone(),
-        settings: Map::new(),
-        packages: vec![Arc::new(package)],
-    };
-    crate::validate::model_findings(&standalone, None)
-        .into_iter()
-        .filter(|finding| {
-            finding.severity == Severity::Error
-                && finding.code != ProjectDiagnosticCode::DanglingResourceReference
-                && finding.path.starts_with("packages[0]")
-                // The callers check names themselves, with their own codes.
-                && finding.path != "packages[0].name"
-        })
-        .collect()
-}
 
 /// Index of a package whose name collides (case-insensitively) with `name`.
 fn colliding_name(project: &UamProject, name: &str, except: Option<usize>) -> Option<usize> {
@@ -420,7 +342,7 @@ pub(super) fn add(
                 Code::InvalidPackagePayload
             };
             let field = format!("package{}", &finding.path["packages[0]".len()..]);
-            if super::components::reported(&issues, at, &field) {
+            if reported(&issues, at, &field) {
                 continue;
             }
             issues.push(at.issue(
@@ -474,7 +396,7 @@ fn prepare_resource(
         );
     }
     match canonical_resource_path(resource.path()) {
-        Some(path) if folder_listed(package, resource.branch(), &path) => {
+        Some(path) if folder_exists(package, resource.branch(), &path) => {
             *resource.common_mut().path = path
         }
         Some(path) => issues.push(
@@ -503,7 +425,7 @@ fn prepare_resource(
         ),
     }
     let file = resource.primary_file();
-    name_like_the_reader(&mut resource, &file);
+    name_after_file(&mut resource, &file);
     if !is_safe_segment(&file) {
         issues.push(
             at.issue(
@@ -519,7 +441,7 @@ fn prepare_resource(
         );
     }
     if let UamResource::Component(component) = &resource {
-        issues.extend(super::components::node_support_issues(
+        issues.extend(node_support_issues(
             at,
             &format!("{field}.component.displayList"),
             &component.component.display_list,
@@ -602,36 +524,6 @@ fn prepare_resource(
     let source_path = derived_source_path(&package.name, &resource);
     *resource.common_mut().source_path = Some(source_path);
     Ok((resource, source_bytes))
-}
-
-/// Stores an asset's file as the reader does (`fileName` for image, movie clip and font,
-/// `file` for the other kinds) with `name` its file name without the extension.
-fn name_like_the_reader(resource: &mut UamResource, file: &str) {
-    let name = strip_extension(file).to_string();
-    match resource {
-        UamResource::Component(_) => {}
-        UamResource::Image(r) => {
-            r.file_name = Some(file.to_string());
-            r.base.name = name;
-        }
-        UamResource::MovieClip(r) => {
-            r.file_name = Some(file.to_string());
-            r.base.name = name;
-        }
-        UamResource::Font(r) => {
-            r.file_name = Some(file.to_string());
-            r.file = None;
-            r.base.name = name;
-        }
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => {
-            r.file = Some(file.to_string());
-            r.file_name = None;
-            r.base.name = name;
-        }
-    }
 }
 
 /// Every non-empty `branchItemIds` slot of an added package must name a resource of the

@@ -52,13 +52,13 @@ use ofgui_contracts::uam::{
     ImageResourceProperties, MovieClipResourceProperties, UamPackage, UamResource,
 };
 
-use super::folders::{
-    branch_label, folder_exists, folder_taken, normalize_resource_folder, resource_folder,
+use super::issue::Issue;
+use super::layout::{
+    file_path, folder_exists, folder_taken, normalize_resource_folder, place, resource_folder,
 };
-use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
+use super::words::branch_label;
+use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem, ImageFamily, Raster};
-use crate::rules::strip_extension;
 use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid};
 
 const SELECTOR: &str = "selector.resourceId";
@@ -86,15 +86,6 @@ fn locate(
         .find_resource(at, SELECTOR, package, &selector.resource_id)
         .map_err(|issue| vec![issue])?;
     Ok((package, resource))
-}
-
-/// The project-relative file of a resource placed at `folder` (canonical) on `branch`.
-fn source_path(package: &UamPackage, branch: &str, folder: &str, file: &str) -> String {
-    if branch.is_empty() {
-        format!("assets/{}{folder}{file}", package.name)
-    } else {
-        format!("assets_{branch}/{}{folder}{file}", package.name)
-    }
 }
 
 /// The new file name for an asset: `requested` as is when it has a `.`, otherwise with
@@ -219,51 +210,18 @@ fn require_bytes(
     }
 }
 
-/// Sets a resource's folder, file name (under `fileName` for image, movie clip and font,
-/// `file` for the other assets, as the reader stores it), the name derived from it and its
-/// sourcePath.
-fn set_file(resource: &mut UamResource, file: &str, path: &str, source: String) {
-    let stem = strip_extension(file).to_string();
-    match resource {
-        UamResource::Component(c) => {
-            c.name = file.strip_suffix(".xml").unwrap_or(file).to_string();
-            c.path = path.to_string();
-            c.source_path = Some(source);
-            return;
-        }
-        UamResource::Image(r) => r.file_name = Some(file.to_string()),
-        UamResource::MovieClip(r) => r.file_name = Some(file.to_string()),
-        UamResource::Font(r) => {
-            r.file_name = Some(file.to_string());
-            r.file = None;
-        }
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => {
-            r.file = Some(file.to_string());
-            r.file_name = None;
-        }
-    }
-    if let Some(base) = resource.asset_base_mut() {
-        base.name = stem;
-        base.path = path.to_string();
-        base.source_path = Some(source);
-    }
-}
-
 /// Places each `(resource, folder, file)` and moves asset bytes to the new sourcePath.
 fn relocate(workspace: &mut Workspace<'_>, package: usize, moves: Vec<(usize, String, String)>) {
     for (index, folder, file) in moves {
         let pkg = &workspace.project().packages[package];
         let resource = &pkg.resources[index];
         let old = resource.source_path().map(str::to_string);
-        let new = source_path(pkg, resource.branch(), &folder, &file);
+        let new = file_path(&pkg.name, resource.branch(), &folder, &file);
         let is_asset = resource.asset_base().is_some();
-        set_file(
+        place(
             workspace.resource_mut(package, index),
-            &file,
             &folder,
+            &file,
             new.clone(),
         );
         if is_asset && let Some(old) = old {
@@ -879,9 +837,9 @@ pub(super) fn add(
     }
 
     // A normalized clone, placed as the reader would place it.
-    let source = source_path(pkg, &base.branch, &folder, &file);
+    let source = file_path(&pkg.name, &base.branch, &folder, &file);
     let mut resource = input.clone();
-    set_file(&mut resource, &file, &folder, source.clone());
+    place(&mut resource, &folder, &file, source.clone());
     formats::update_from_file(&mut resource, bytes);
     workspace
         .package_mut(package)

@@ -20,7 +20,8 @@ use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings, UpdateProject
 use ofgui_contracts::uam::PackagePublish;
 use serde_json::{Map, Value};
 
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::workspace::{Op, Workspace};
 use crate::rules::{SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment};
 
 // ---------------------------------------------------------------- project settings

@@ -249,6 +249,22 @@ impl<'a> Workspace<'a> {
         }
     }
 
+    /// [`Self::component_mut`] for an operation whose selector named the component.
+    pub fn edit(
+        &mut self,
+        at: &Op<'_>,
+        package: usize,
+        resource: usize,
+    ) -> Result<&mut ComponentModel, Vec<Issue>> {
+        self.component_mut(package, resource).ok_or_else(|| {
+            vec![at.issue(
+                Code::InvalidComponentSelector,
+                "selector.componentResourceId",
+                "The selected resource is not a component.",
+            )]
+        })
+    }
+
     /// The current bytes of a source file.
     pub fn bytes(&self, source_path: &str) -> Option<&[u8]> {
         match self.overlay.get(source_path) {
