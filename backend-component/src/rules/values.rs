@@ -23,6 +23,11 @@ pub fn is_unit(value: f64) -> bool {
     UNIT.contains(&value)
 }
 
+/// A whole number within `range`, for values the editor stores as integers.
+pub fn is_whole_in(value: Num, range: RangeInclusive<f64>) -> bool {
+    value.get().fract() == 0.0 && range.contains(&value.get())
+}
+
 /// Whether a geometry value fits the 32-bit integers the FairyGUI desktop editor stores
 /// (by magnitude: fractions are the editor's own business).
 pub fn fits_geometry(value: Num) -> bool {

@@ -18,6 +18,7 @@ pub mod impact;
 pub mod issue;
 mod layout;
 mod nodes;
+mod package_settings;
 mod packages;
 mod payload;
 mod resources;

@@ -8,7 +8,7 @@
 //!   lists of `package.xml` (`excluded`, `require`), whitespace the URLs in text.
 //! - Package names collide case-insensitively (they are directories).
 //! - `compressPNG`/`jpegQuality`/`publish` follow upstream's `updatePackageSettings` rule
-//!   set ([`package_settings_issues`]), including its refusal of `publish: null`.
+//!   set ([`package_settings`]), including its refusal of `publish: null`.
 //! - A resource's `sourcePath` is derived (the reader's naming), so a supplied one is
 //!   replaced rather than refused.
 //! - Every resource's folder must be listed in the package's `folders` (or be `/`), as
@@ -24,23 +24,21 @@
 
 use std::sync::Arc;
 
-use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::ops::{AddPackage, AssetInput, RemovePackage, RenamePackage};
-use ofgui_contracts::uam::{PackagePublish, UamPackage, UamProject, UamResource};
+use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 
 use super::issue::Issue;
 use super::layout::{
     canonical_resource_path, derived_source_path, folder_exists, name_after_file, package_root,
 };
+use super::package_settings::{self, Wording};
 use super::payload::{node_support_issues, reported, standalone_findings};
 use super::words::branch_label;
 use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem};
-use crate::rules::{
-    SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment, is_usable_id,
-};
+use crate::rules::{is_safe_segment, is_usable_id};
 
 /// Index of a package whose name collides (case-insensitively) with `name`.
 fn colliding_name(project: &UamProject, name: &str, except: Option<usize>) -> Option<usize> {
@@ -51,174 +49,6 @@ fn colliding_name(project: &UamProject, name: &str, except: Option<usize>) -> Op
         .enumerate()
         .find(|(index, p)| Some(*index) != except && p.name.to_lowercase() == lower)
         .map(|(index, _)| index)
-}
-
-// ------------------------------------------------------------------ package settings
-
-/// The `updatePackageSettings` rule set for `{compressPNG, jpegQuality, publish}` (the
-/// types are already enforced by deserialization; this checks ranges and names).
-/// `field` is where the three keys live (`package` for addPackage).
-pub(super) fn package_settings_issues(
-    at: &Op<'_>,
-    field: &str,
-    jpeg_quality: Option<Num>,
-    publish: Option<&PackagePublish>,
-) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let mut fail = |path: String, message: String| {
-        issues.push(at.issue(Code::InvalidPackageSettings, &path, message));
-    };
-    let is_int_between =
-        |n: Num, low: f64, high: f64| n.get().fract() == 0.0 && (low..=high).contains(&n.get());
-    if let Some(quality) = jpeg_quality
-        && !is_int_between(quality, 1.0, 100.0)
-    {
-        fail(
-            format!("{field}.jpegQuality"),
-            format!(
-                "jpegQuality is {}; it must be null or an integer from 1 to 100.",
-                quality.get()
-            ),
-        );
-    }
-    let Some(publish) = publish else {
-        fail(
-            format!("{field}.publish"),
-            "publish is null; give a complete publish snapshot (name, path, branchPath, \
-             packageCount, genCode, codePath, useGlobalAtlasSettings, maxAtlasSize, sizeOption, \
-             forceSquare, allowRotation, paging, extractAlpha, maxAtlasIndex, atlases, \
-             excludedResourceIds), e.g. one read from an existing package."
-                .into(),
-        );
-        return issues;
-    };
-    let p = format!("{field}.publish");
-    if !publish.name.is_empty() && !is_safe_segment(&publish.name) {
-        fail(
-            format!("{p}.name"),
-            format!(
-                "publish.name {:?} is not a safe file name; use '' (the package name) or a name \
-                 without / \\ : and without leading or trailing spaces or dots.",
-                publish.name
-            ),
-        );
-    }
-    for (key, value) in [
-        ("path", &publish.path),
-        ("branchPath", &publish.branch_path),
-        ("codePath", &publish.code_path),
-    ] {
-        if !is_safe_relative_path(value) {
-            fail(
-                format!("{p}.{key}"),
-                format!(
-                    "publish.{key} {value:?} is not a safe relative path; use '' or segments \
-                     like out/ui that do not start with / or a drive and contain no . or .."
-                ),
-            );
-        }
-    }
-    if !is_int_between(publish.package_count, 0.0, 2_147_483_647.0) {
-        fail(
-            format!("{p}.packageCount"),
-            format!(
-                "publish.packageCount is {}; it must be an integer from 0 to 2147483647.",
-                publish.package_count.get()
-            ),
-        );
-    }
-    if !is_int_between(publish.max_atlas_size, 1.0, 16384.0) {
-        fail(
-            format!("{p}.maxAtlasSize"),
-            format!(
-                "publish.maxAtlasSize is {}; it must be an integer from 1 to 16384.",
-                publish.max_atlas_size.get()
-            ),
-        );
-    }
-    if !SIZE_OPTIONS.contains(&publish.size_option.as_str()) {
-        fail(
-            format!("{p}.sizeOption"),
-            format!(
-                "publish.sizeOption is {:?}; it must be pot, npot or mof.",
-                publish.size_option
-            ),
-        );
-    }
-    let max_index_valid = is_int_between(publish.max_atlas_index, 0.0, 255.0);
-    if !max_index_valid {
-        fail(
-            format!("{p}.maxAtlasIndex"),
-            format!(
-                "publish.maxAtlasIndex is {}; it must be an integer from 0 to 255.",
-                publish.max_atlas_index.get()
-            ),
-        );
-    }
-    let max_index = if max_index_valid {
-        publish.max_atlas_index.get()
-    } else {
-        255.0
-    };
-    let mut seen = Vec::new();
-    for (k, atlas) in publish.atlases.iter().enumerate() {
-        let ap = format!("{p}.atlases[{k}]");
-        if !is_int_between(atlas.index, 0.0, max_index) {
-            fail(
-                format!("{ap}.index"),
-                format!(
-                    "Atlas index {} must be an integer from 0 to maxAtlasIndex ({max_index}).",
-                    atlas.index.get()
-                ),
-            );
-        } else if seen.contains(&atlas.index.get()) {
-            fail(
-                format!("{ap}.index"),
-                format!(
-                    "Atlas index {} is listed twice; keep one entry per index.",
-                    atlas.index.get()
-                ),
-            );
-        } else {
-            seen.push(atlas.index.get());
-        }
-        if !atlas.name.is_empty() && !is_safe_segment(&atlas.name) {
-            fail(
-                format!("{ap}.name"),
-                format!(
-                    "Atlas name {:?} is not a safe file name; use '' or a plain name.",
-                    atlas.name
-                ),
-            );
-        }
-        if atlas.name.is_empty() && !atlas.compression {
-            fail(
-                ap,
-                "An atlas entry without a name and without compression has no effect; give it \
-                 a name, enable compression, or drop the entry."
-                    .into(),
-            );
-        }
-    }
-    let mut ids: Vec<&str> = Vec::new();
-    for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        if !is_plain_id(id) {
-            fail(
-                format!("{p}.excludedResourceIds[{k}]"),
-                format!(
-                    "Excluded resource id {id:?} must be a non-empty id of letters, digits, _ or -."
-                ),
-            );
-        } else if ids.contains(&id.as_str()) {
-            fail(
-                format!("{p}.excludedResourceIds[{k}]"),
-                format!("Excluded resource id {id:?} is listed twice; list it once."),
-            );
-        } else {
-            ids.push(id);
-        }
-    }
-    issues
 }
 
 // ------------------------------------------------------------------ addPackage
@@ -274,12 +104,13 @@ pub(super) fn add(
             ),
         ));
     }
-    issues.extend(package_settings_issues(
-        at,
-        "package",
-        input.jpeg_quality,
-        input.publish.as_ref(),
-    ));
+    for problem in package_settings::problems(input.jpeg_quality, input.publish.as_ref(), &[]) {
+        issues.push(at.issue(
+            Code::InvalidPackageSettings,
+            &format!("package.{}", problem.key()),
+            problem.message(Wording::AddPackage),
+        ));
+    }
     if op.at_index as usize > project.packages.len() {
         issues.push(at.issue(
             Code::InvalidPackageIndex,

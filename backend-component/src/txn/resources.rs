@@ -38,10 +38,8 @@
 //!   (the variant slot becomes `''`; all-empty becomes `[]`), which is pairing state and
 //!   not a reference. `publish.excludedResourceIds` is left as is.
 
-use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use ofgui_contracts::Num;
 use ofgui_contracts::api::ResourceSelector;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
@@ -59,7 +57,7 @@ use super::layout::{
 use super::words::branch_label;
 use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem, ImageFamily, Raster};
-use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid};
+use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid, is_whole_in};
 
 const SELECTOR: &str = "selector.resourceId";
 
@@ -233,9 +231,7 @@ fn relocate(workspace: &mut Workspace<'_>, package: usize, moves: Vec<(usize, St
 /// Problems of an image block, as `(field, message)`.
 fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, String)> {
     let mut problems = Vec::new();
-    let whole_in =
-        |n: Num, range: RangeInclusive<f64>| n.get().fract() == 0.0 && range.contains(&n.get());
-    if !whole_in(props.quality, IMAGE_QUALITY) {
+    if !is_whole_in(props.quality, IMAGE_QUALITY) {
         problems.push((
             "quality",
             format!(
@@ -253,7 +249,7 @@ fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, S
             ),
         ));
     }
-    if !whole_in(props.tile_grid_indice, 0.0..=31.0) {
+    if !is_whole_in(props.tile_grid_indice, 0.0..=31.0) {
         problems.push((
             "tileGridIndice",
             format!(

@@ -14,15 +14,13 @@
 //! - Lowering `maxAtlasIndex` below the atlas slot of one of the package's folders is
 //!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
-use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings, UpdateProjectSettings};
-use ofgui_contracts::uam::PackagePublish;
 use serde_json::{Map, Value};
 
 use super::issue::Issue;
+use super::package_settings::{self, Wording};
 use super::workspace::{Op, Workspace};
-use crate::rules::{SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment};
 
 // ---------------------------------------------------------------- project settings
 
@@ -352,158 +350,6 @@ pub(super) fn update_project(
 
 // ---------------------------------------------------------------- package settings
 
-fn is_int_in(n: Num, lo: f64, hi: f64) -> bool {
-    n.get().fract() == 0.0 && (lo..=hi).contains(&n.get())
-}
-
-fn check_publish(
-    at: &Op<'_>,
-    publish: &PackagePublish,
-    folder_atlases: &[(String, f64)],
-    issues: &mut Vec<Issue>,
-) {
-    let mut bad = |field: &str, message: String| {
-        let path = format!("settings.publish.{field}");
-        issues.push(
-            at.issue(Code::InvalidPackageSettings, &path, message)
-                .field(field),
-        );
-    };
-    if !publish.name.is_empty() && !is_safe_segment(&publish.name) {
-        bad(
-            "name",
-            format!(
-                "publish.name {:?} must be '' (the package name) or a safe file name segment (no '/', '\\', ':', not '.' or '..', no trailing dot or space).",
-                publish.name
-            ),
-        );
-    }
-    for (field, value) in [
-        ("path", &publish.path),
-        ("branchPath", &publish.branch_path),
-        ("codePath", &publish.code_path),
-    ] {
-        if !is_safe_relative_path(value) {
-            bad(
-                field,
-                format!(
-                    "publish.{field} {value:?} must be '' or a relative path of safe segments (no leading slash, drive letter, '.', '..' or empty segment)."
-                ),
-            );
-        }
-    }
-    if !is_int_in(publish.package_count, 0.0, f64::from(i32::MAX)) {
-        bad(
-            "packageCount",
-            format!(
-                "publish.packageCount is {}; it must be an integer from 0 to 2147483647.",
-                publish.package_count.get()
-            ),
-        );
-    }
-    if !is_int_in(publish.max_atlas_size, 1.0, 16384.0) {
-        bad(
-            "maxAtlasSize",
-            format!(
-                "publish.maxAtlasSize is {}; it must be an integer from 1 to 16384.",
-                publish.max_atlas_size.get()
-            ),
-        );
-    }
-    if !SIZE_OPTIONS.contains(&publish.size_option.as_str()) {
-        bad(
-            "sizeOption",
-            format!(
-                "publish.sizeOption is {:?}; it must be pot, npot or mof.",
-                publish.size_option
-            ),
-        );
-    }
-    let max_index_ok = is_int_in(publish.max_atlas_index, 0.0, 255.0);
-    if !max_index_ok {
-        bad(
-            "maxAtlasIndex",
-            format!(
-                "publish.maxAtlasIndex is {}; it must be an integer from 0 to 255.",
-                publish.max_atlas_index.get()
-            ),
-        );
-    }
-    let max_index = if max_index_ok {
-        publish.max_atlas_index.get()
-    } else {
-        255.0
-    };
-    if max_index_ok {
-        for (path, slot) in folder_atlases {
-            if *slot > max_index {
-                bad(
-                    "maxAtlasIndex",
-                    format!(
-                        "publish.maxAtlasIndex {max_index} is below atlas slot {slot} of folder {path}; raise it, or move that folder to a lower slot with setResourceFolderAtlas first."
-                    ),
-                );
-            }
-        }
-    }
-    let mut seen = Vec::new();
-    for (k, atlas) in publish.atlases.iter().enumerate() {
-        let index = atlas.index.get();
-        if !is_int_in(atlas.index, 0.0, max_index) {
-            bad(
-                &format!("atlases[{k}].index"),
-                format!(
-                    "publish.atlases[{k}].index is {index}; it must be an integer from 0 to maxAtlasIndex ({max_index})."
-                ),
-            );
-        } else if seen.contains(&index) {
-            bad(
-                &format!("atlases[{k}].index"),
-                format!(
-                    "publish.atlases[{k}].index {index} is used by an earlier atlas; each slot appears once."
-                ),
-            );
-        } else {
-            seen.push(index);
-        }
-        if !atlas.name.is_empty() && !is_safe_segment(&atlas.name) {
-            bad(
-                &format!("atlases[{k}].name"),
-                format!(
-                    "publish.atlases[{k}].name {:?} must be '' or a safe file name segment.",
-                    atlas.name
-                ),
-            );
-        }
-        if atlas.name.is_empty() && !atlas.compression {
-            bad(
-                &format!("atlases[{k}]"),
-                format!(
-                    "publish.atlases[{k}] has neither a name nor compression; give it a name, enable compression, or drop the entry."
-                ),
-            );
-        }
-    }
-    let mut ids: Vec<&str> = Vec::new();
-    for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        if !is_plain_id(id) {
-            bad(
-                &format!("excludedResourceIds[{k}]"),
-                format!(
-                    "publish.excludedResourceIds[{k}] {id:?} must be a resource id of letters, digits, '_' or '-'."
-                ),
-            );
-        } else if ids.contains(&id.as_str()) {
-            bad(
-                &format!("excludedResourceIds[{k}]"),
-                format!("publish.excludedResourceIds lists {id} twice."),
-            );
-        } else {
-            ids.push(id);
-        }
-    }
-}
-
 /// Settings with atlases sorted by slot, for comparison.
 fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
     let mut canonical = settings.clone();
@@ -525,37 +371,34 @@ pub(super) fn update_package(
         .map_err(|issue| vec![issue])?;
     let pkg = &workspace.project().packages[package];
     let settings = &op.settings;
-    let mut issues = Vec::new();
-    if let Some(quality) = settings.jpeg_quality
-        && !is_int_in(quality, 1.0, 100.0)
-    {
-        issues.push(
+    let folder_atlases: Vec<(String, f64)> = pkg
+        .folders
+        .iter()
+        .filter_map(|f| {
+            f.atlas
+                .parse::<f64>()
+                .ok()
+                .map(|slot| (f.path.clone(), slot))
+        })
+        .collect();
+    let problems = package_settings::problems(
+        settings.jpeg_quality,
+        settings.publish.as_ref(),
+        &folder_atlases,
+    );
+    let issues: Vec<Issue> = problems
+        .iter()
+        .map(|problem| {
+            let key = problem.key();
+            let field = key.strip_prefix("publish.").unwrap_or(&key);
             at.issue(
                 Code::InvalidPackageSettings,
-                "settings.jpegQuality",
-                format!("jpegQuality is {}; it must be null (use the project default) or an integer from 1 to 100.", quality.get()),
+                &format!("settings.{key}"),
+                problem.message(Wording::UpdatePackageSettings),
             )
-            .field("jpegQuality"),
-        );
-    }
-    match &settings.publish {
-        None => issues.push(
-            at.issue(
-                Code::InvalidPackageSettings,
-                "settings.publish",
-                "publish must be a complete snapshot with all 16 keys (name, path, branchPath, packageCount, genCode, codePath, useGlobalAtlasSettings, maxAtlasSize, sizeOption, forceSquare, allowRotation, paging, extractAlpha, maxAtlasIndex, atlases, excludedResourceIds), not null; query the package and edit its publish block.",
-            )
-            .field("publish"),
-        ),
-        Some(publish) => {
-            let folder_atlases: Vec<(String, f64)> = pkg
-                .folders
-                .iter()
-                .filter_map(|f| f.atlas.parse::<f64>().ok().map(|slot| (f.path.clone(), slot)))
-                .collect();
-            check_publish(at, publish, &folder_atlases, &mut issues);
-        }
-    }
+            .field(field)
+        })
+        .collect();
     if !issues.is_empty() {
         return Err(issues);
     }
