@@ -1,29 +1,30 @@
-//! Controller and transition operations: add, replace (in place) or remove one by name.
+//! Controller operations: add, replace (in place) or remove one by name.
 //!
 //! Payloads are complete snapshots whose name repeats the selector. A controller needs at
 //! least one page, unique non-empty page ids, a selected index in range, a consistent
 //! home page and actions that name its own pages and existing nodes. Replacing a
 //! controller may not drop a page id a gear bound to it still uses at the end of the
-//! batch, and a controller cannot be removed while gears use it. Transition items must target existing nodes.
+//! batch, and a controller cannot be removed while gears use it.
 //!
 //! Codes where upstream only fails at execution: adding a controller whose name exists,
-//! and naming a controller that does not exist, are `invalid_controller_payload`; a
-//! missing transition is `invalid_transition_payload`; a name held by more than one
-//! controller or transition is `selector_ambiguity`.
+//! and naming a controller that does not exist, are `invalid_controller_payload`; a name
+//! held by more than one controller is `selector_ambiguity`.
 
 use std::collections::HashSet;
 
-use ofgui_contracts::api::{ComponentSelector, ControllerSelector, TransitionSelector};
 use ofgui_contracts::catalog::DiagnosticCode as Code;
-use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, TransitionOp};
-use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
+use ofgui_contracts::ops::{ControllerOp, RemoveController};
+use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding};
 
-use super::issue::Blame;
-use super::issue::Issue;
+use super::issue::{Blame, Issue};
+use super::named::{CONTROLLER, component_of};
 use super::words::listed;
-use super::workspace::FinalCheck;
-use super::workspace::{Op, Workspace};
-use crate::rules::{HOME_PAGE_TYPES, is_ease_type, is_transition_action};
+use super::workspace::{FinalCheck, Op, Workspace};
+use crate::rules::HOME_PAGE_TYPES;
+
+fn names(model: &ComponentModel) -> Vec<&str> {
+    model.controllers.iter().map(|c| c.name.as_str()).collect()
+}
 
 pub(super) fn add_controller(
     workspace: &mut Workspace<'_>,
@@ -39,20 +40,12 @@ pub(super) fn add_controller(
     )?;
     let model = workspace.component(p, r);
     let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
-    if model
-        .controllers
-        .iter()
-        .any(|c| c.name == selector.controller_name)
-    {
-        issues.push(at.issue(
-            Code::InvalidControllerPayload,
-            "selector.controllerName",
-            format!(
-                "Component {} already has a controller named {:?}; use updateController to replace it, or choose another name.",
-                selector.component_resource_id, selector.controller_name
-            ),
-        ));
-    }
+    issues.extend(CONTROLLER.taken(
+        at,
+        &selector.component_resource_id,
+        &names(model),
+        &selector.controller_name,
+    ));
     if !issues.is_empty() {
         return Err(issues);
     }
@@ -76,7 +69,12 @@ pub(super) fn update_controller(
         &selector.component_resource_id,
     )?;
     let model = workspace.component(p, r);
-    let slot = find_controller(at, selector, model);
+    let slot = CONTROLLER.find(
+        at,
+        &selector.component_resource_id,
+        &names(model),
+        &selector.controller_name,
+    );
     let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
     let slot = match slot {
         Ok(slot) => Some(slot),
@@ -119,7 +117,12 @@ pub(super) fn remove_controller(
         &selector.component_resource_id,
     )?;
     let model = workspace.component(p, r);
-    let slot = find_controller(at, selector, model)?;
+    let slot = CONTROLLER.find(
+        at,
+        &selector.component_resource_id,
+        &names(model),
+        &selector.controller_name,
+    )?;
     let users: Vec<String> = model
         .display_list
         .iter()
@@ -144,182 +147,6 @@ pub(super) fn remove_controller(
     }
     workspace.edit(at, p, r)?.controllers.remove(slot);
     Ok(())
-}
-
-pub(super) fn add_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &TransitionOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let mut issues = check_transition(at, selector, &op.transition, model);
-    if model
-        .transitions
-        .iter()
-        .any(|t| t.name == selector.transition_name)
-    {
-        issues.push(at.issue(
-            Code::DuplicateTransitionName,
-            "selector.transitionName",
-            format!(
-                "Component {} already has a transition named {:?}; use updateTransition to replace it, or choose another name.",
-                selector.component_resource_id, selector.transition_name
-            ),
-        ));
-    }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace
-        .edit(at, p, r)?
-        .transitions
-        .push(op.transition.clone());
-    Ok(())
-}
-
-pub(super) fn update_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &TransitionOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let mut issues = check_transition(at, selector, &op.transition, model);
-    let slot = match find_transition(at, selector, model) {
-        Ok(slot) => slot,
-        Err(mut found) => {
-            issues.append(&mut found);
-            return Err(issues);
-        }
-    };
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace.edit(at, p, r)?.transitions[slot] = op.transition.clone();
-    Ok(())
-}
-
-pub(super) fn remove_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &RemoveTransition,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let slot = find_transition(at, selector, workspace.component(p, r))?;
-    workspace.edit(at, p, r)?.transitions.remove(slot);
-    Ok(())
-}
-
-// ------------------------------------------------------------------ helpers
-
-fn component_of(
-    workspace: &Workspace<'_>,
-    at: &Op<'_>,
-    package_id: &str,
-    component_resource_id: &str,
-) -> Result<(usize, usize), Vec<Issue>> {
-    let selector = ComponentSelector {
-        package_id: package_id.to_string(),
-        component_resource_id: component_resource_id.to_string(),
-    };
-    workspace
-        .find_component(at, &selector)
-        .map_err(|issue| vec![issue])
-}
-
-/// The one controller with the selector's name.
-fn find_controller(
-    at: &Op<'_>,
-    selector: &ControllerSelector,
-    model: &ComponentModel,
-) -> Result<usize, Vec<Issue>> {
-    let slots: Vec<usize> = model
-        .controllers
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.name == selector.controller_name)
-        .map(|(slot, _)| slot)
-        .collect();
-    match slots.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(vec![at.issue(
-            Code::InvalidControllerPayload,
-            "selector.controllerName",
-            format!(
-                "Component {} has no controller named {:?} at this point of the batch (controllers: {}); use addController to create it.",
-                selector.component_resource_id,
-                selector.controller_name,
-                listed(model.controllers.iter().map(|c| c.name.as_str()))
-            ),
-        )]),
-        many => Err(vec![at.issue(
-            Code::SelectorAmbiguity,
-            "selector.controllerName",
-            format!(
-                "Component {} has {} controllers named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
-                selector.component_resource_id,
-                many.len(),
-                selector.controller_name
-            ),
-        )]),
-    }
-}
-
-/// The one transition with the selector's name.
-fn find_transition(
-    at: &Op<'_>,
-    selector: &TransitionSelector,
-    model: &ComponentModel,
-) -> Result<usize, Vec<Issue>> {
-    let slots: Vec<usize> = model
-        .transitions
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.name == selector.transition_name)
-        .map(|(slot, _)| slot)
-        .collect();
-    match slots.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(vec![at.issue(
-            Code::InvalidTransitionPayload,
-            "selector.transitionName",
-            format!(
-                "Component {} has no transition named {:?} at this point of the batch (transitions: {}); use addTransition to create it.",
-                selector.component_resource_id,
-                selector.transition_name,
-                listed(model.transitions.iter().map(|t| t.name.as_str()))
-            ),
-        )]),
-        many => Err(vec![at.issue(
-            Code::SelectorAmbiguity,
-            "selector.transitionName",
-            format!(
-                "Component {} has {} transitions named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
-                selector.component_resource_id,
-                many.len(),
-                selector.transition_name
-            ),
-        )]),
-    }
 }
 
 /// A complete controller snapshot, against the component it goes into.
@@ -502,71 +329,6 @@ pub(super) fn gears_off_dropped_pages(
                     );
                     issues.push(issue.node_kind(node.kind()).gear_kind(gear.kind()));
                 }
-            }
-        }
-    }
-    issues
-}
-
-/// A complete transition snapshot, against the component it goes into.
-fn check_transition(
-    at: &Op<'_>,
-    selector: &TransitionSelector,
-    transition: &Transition,
-    model: &ComponentModel,
-) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let mut fail = |sub: &str, message: String| {
-        issues.push(at.issue(
-            Code::InvalidTransitionPayload,
-            &format!("transition.{sub}"),
-            message,
-        ));
-    };
-    if transition.name != selector.transition_name {
-        fail(
-            "name",
-            format!(
-                "transition.name is {:?} but selector.transitionName is {:?}; they must be equal.",
-                transition.name, selector.transition_name
-            ),
-        );
-    }
-    for (i, item) in transition.items.iter().enumerate() {
-        let target = item.target_node_id.as_str();
-        if !target.is_empty() && !model.display_list.iter().any(|n| n.id() == target) {
-            fail(
-                &format!("items[{i}].targetNodeId"),
-                format!(
-                    "Item {i} animates node {target}, which the component does not have; use '' (the component itself) or one of: {}.",
-                    listed(model.display_list.iter().map(|n| n.id()))
-                ),
-            );
-        }
-        if !is_transition_action(item.action_type) {
-            fail(
-                &format!("items[{i}].actionType"),
-                format!(
-                    "Item {i} has actionType {}; use 0..16 (XY 0, Size 1, Scale 2, Pivot 3, Alpha 4, Rotation 5, Color 6, Animation 7, Visible 8, Sound 9, Transition 10, Shake 11, ColorFilter 12, Skew 13, Text 14, Icon 15, Unknown 16).",
-                    item.action_type
-                ),
-            );
-        }
-        if !is_ease_type(item.ease_type) {
-            fail(
-                &format!("items[{i}].easeType"),
-                format!(
-                    "Item {i} has easeType {}; use 0 (Linear) to 31 (Custom), e.g. 5 for Quad.Out.",
-                    item.ease_type
-                ),
-            );
-        }
-        for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
-            if value < 0.0 {
-                fail(
-                    &format!("items[{i}].{field}"),
-                    format!("Item {i} has {field} {value}; use 0 or more frames."),
-                );
             }
         }
     }

@@ -251,8 +251,6 @@ fn not_empty(
     })
 }
 
-// ---------------------------------------------------------------- operations
-
 pub(super) fn set_favorite(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,

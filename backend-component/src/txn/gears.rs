@@ -127,8 +127,6 @@ pub(super) fn remove(
     Ok(())
 }
 
-// ------------------------------------------------------------------ shared with attach
-
 /// Checks the gears of a node being attached: one gear per (kind, controller), each
 /// bound to a controller of the component with valid pages and values.
 pub(super) fn check_node_gears(
@@ -319,8 +317,6 @@ fn check_gear(
         }
     }
 }
-
-// ------------------------------------------------------------------ helpers
 
 /// What a gear selector points at.
 struct Target {

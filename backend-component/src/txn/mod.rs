@@ -5,10 +5,15 @@
 //! operation is collected; reference rules are checked on the final state. The caller
 //! swaps the result in only when nothing failed, so a failing batch changes nothing.
 //!
-//! The operation families live in their own modules; [`workspace`] gives them the
-//! projected state, selector lookups and copy-on-write mutation.
+//! The operation families live in their own modules and never import each other's
+//! operations. What they share sits below them: [`workspace`] (the projected state,
+//! selector lookups, copy-on-write mutation), [`issue`] (issues and their codes),
+//! `layout` (where files go), `payload` (checks of added packages and components),
+//! `named` (controllers and transitions by name) and `words` (message wording).
+//! `finals` checks the final state of a batch; [`impact`] describes what it changed.
 
 mod branches;
+mod component_props;
 mod components;
 mod controllers;
 mod finals;
@@ -17,12 +22,14 @@ mod gears;
 pub mod impact;
 pub mod issue;
 mod layout;
+mod named;
 mod nodes;
 mod package_settings;
 mod packages;
 mod payload;
+mod project_settings;
 mod resources;
-mod settings;
+mod transitions;
 mod words;
 pub mod workspace;
 
@@ -106,10 +113,10 @@ pub fn run(
         workspace.begin(&at);
         let result = match op {
             Operation::UpdateProjectSettings(op) => {
-                settings::update_project(&mut workspace, &at, op)
+                project_settings::update_project(&mut workspace, &at, op)
             }
             Operation::UpdatePackageSettings(op) => {
-                settings::update_package(&mut workspace, &at, op)
+                package_settings::update(&mut workspace, &at, op)
             }
             Operation::RenameResource(op) => resources::rename(&mut workspace, &at, op),
             Operation::MoveResource(op) => resources::move_to(&mut workspace, &at, op),
@@ -140,7 +147,7 @@ pub fn run(
             Operation::AddComponent(op) => components::add(&mut workspace, &at, op),
             Operation::RemoveComponent(op) => components::remove(&mut workspace, &at, op),
             Operation::MoveComponent(op) => components::move_to(&mut workspace, &at, op),
-            Operation::SetComponentProps(op) => components::set_props(&mut workspace, &at, op),
+            Operation::SetComponentProps(op) => component_props::set_props(&mut workspace, &at, op),
             Operation::SetDisplayNodeProps(op) => nodes::set_props(&mut workspace, &at, op),
             Operation::AttachDisplayNode(op) => nodes::attach(&mut workspace, &at, op),
             Operation::DetachDisplayNode(op) => nodes::detach(&mut workspace, &at, op),
@@ -151,12 +158,12 @@ pub fn run(
             Operation::RemoveController(op) => {
                 controllers::remove_controller(&mut workspace, &at, op)
             }
-            Operation::AddTransition(op) => controllers::add_transition(&mut workspace, &at, op),
+            Operation::AddTransition(op) => transitions::add_transition(&mut workspace, &at, op),
             Operation::UpdateTransition(op) => {
-                controllers::update_transition(&mut workspace, &at, op)
+                transitions::update_transition(&mut workspace, &at, op)
             }
             Operation::RemoveTransition(op) => {
-                controllers::remove_transition(&mut workspace, &at, op)
+                transitions::remove_transition(&mut workspace, &at, op)
             }
             Operation::AddLookGear(op) | Operation::AddGear(op) => {
                 gears::add(&mut workspace, &at, op)

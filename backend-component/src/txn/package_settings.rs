@@ -1,15 +1,100 @@
-//! The rules of a package's settings (`compressPNG`, `jpegQuality`, `publish`), checked by
-//! `updatePackageSettings` and by `addPackage`.
+//! `updatePackageSettings`, and the rules of a package's settings (`compressPNG`,
+//! `jpegQuality`, `publish`) it shares with `addPackage`.
 //!
 //! Both operations check the same rules in the same order; only their wording differs, as
 //! each has worded its messages since it was first served ([`Wording`]).
+//!
+//! Decisions where the spec is silent:
+//! - `updatePackageSettings` with `publish: null` is refused, as the spec says; a
+//!   package read without `<publish>` therefore needs a complete publish snapshot (the
+//!   reader's defaults: maxAtlasSize 2048, sizeOption pot, maxAtlasIndex 10, …).
+//! - Lowering `maxAtlasIndex` below the atlas slot of one of the package's folders is
+//!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
 use ofgui_contracts::Num;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
+use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings};
 use ofgui_contracts::uam::PackagePublish;
 
+use super::issue::Issue;
+use super::workspace::{Op, Workspace};
 use crate::rules::{
     SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment, is_whole_in,
 };
+
+/// Settings with atlases sorted by slot, for comparison.
+fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
+    let mut canonical = settings.clone();
+    if let Some(publish) = &mut canonical.publish {
+        publish
+            .atlases
+            .sort_by(|a, b| a.index.get().total_cmp(&b.index.get()));
+    }
+    canonical
+}
+
+pub(super) fn update(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    op: &UpdatePackageSettings,
+) -> Result<(), Vec<Issue>> {
+    let package = workspace
+        .find_package(at, "selector.packageId", &op.selector.package_id)
+        .map_err(|issue| vec![issue])?;
+    let pkg = &workspace.project().packages[package];
+    let settings = &op.settings;
+    let folder_atlases: Vec<(String, f64)> = pkg
+        .folders
+        .iter()
+        .filter_map(|f| {
+            f.atlas
+                .parse::<f64>()
+                .ok()
+                .map(|slot| (f.path.clone(), slot))
+        })
+        .collect();
+    let problems = problems(
+        settings.jpeg_quality,
+        settings.publish.as_ref(),
+        &folder_atlases,
+    );
+    let issues: Vec<Issue> = problems
+        .iter()
+        .map(|problem| {
+            let key = problem.key();
+            let field = key.strip_prefix("publish.").unwrap_or(&key);
+            at.issue(
+                Code::InvalidPackageSettings,
+                &format!("settings.{key}"),
+                problem.message(Wording::UpdatePackageSettings),
+            )
+            .field(field)
+        })
+        .collect();
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    let current = PackageSettings {
+        compress_png: pkg.compress_png,
+        jpeg_quality: pkg.jpeg_quality,
+        publish: pkg.publish.clone(),
+    };
+    if canonical_package_settings(&current) == canonical_package_settings(settings) {
+        return Err(vec![at.issue(
+            Code::PackageSettingsUnchanged,
+            "settings",
+            format!(
+                "The settings equal package {}'s current settings; nothing would change.",
+                pkg.id
+            ),
+        )]);
+    }
+    let target = workspace.package_mut(package);
+    target.compress_png = settings.compress_png;
+    target.jpeg_quality = settings.jpeg_quality;
+    target.publish = settings.publish.clone();
+    Ok(())
+}
 
 /// Which operation's wording a message takes.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -51,8 +51,6 @@ fn colliding_name(project: &UamProject, name: &str, except: Option<usize>) -> Op
         .map(|(index, _)| index)
 }
 
-// ------------------------------------------------------------------ addPackage
-
 pub(super) fn add(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
@@ -396,8 +394,6 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
     issues
 }
 
-// ------------------------------------------------------------------ renamePackage
-
 pub(super) fn rename(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
@@ -473,8 +469,6 @@ pub(super) fn rename(
     }
     Ok(())
 }
-
-// ------------------------------------------------------------------ removePackage
 
 pub(super) fn remove(
     workspace: &mut Workspace<'_>,

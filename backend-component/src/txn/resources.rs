@@ -61,8 +61,6 @@ use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid, is_whole_in};
 
 const SELECTOR: &str = "selector.resourceId";
 
-// ---------------------------------------------------------------- helpers
-
 /// `(package, resource)` of the selected resource; a missing package or resource is
 /// `invalid_resource_selector`.
 fn locate(
@@ -300,8 +298,6 @@ fn movie_clip_problems(props: &MovieClipResourceProperties) -> Vec<(&'static str
 
 const JTA_HELP: &str =
     "it must be a FairyGUI movie clip file (.jta, versions 100–102) exported by the editor";
-
-// ---------------------------------------------------------------- operations
 
 pub(super) fn rename(
     workspace: &mut Workspace<'_>,

@@ -1,5 +1,4 @@
-//! Settings operations: the project's `settings/*.json` and a package's compression and
-//! publish settings, each replaced as one snapshot.
+//! `updateProjectSettings`: the project's `settings/*.json`, replaced as one snapshot.
 //!
 //! Decisions where the spec is silent:
 //! - Every wrongly typed field is its own issue, located at its exact path
@@ -8,21 +7,13 @@
 //!   `compressPNG`, `include2x`, `include3x`, `include4x` (booleans) and `fileName`
 //!   (string) are type-checked too.
 //! - "Unchanged" compares numbers by value (`1` equals `1.0`), as JSON does.
-//! - `updatePackageSettings` with `publish: null` is refused, as the spec says; a
-//!   package read without `<publish>` therefore needs a complete publish snapshot (the
-//!   reader's defaults: maxAtlasSize 2048, sizeOption pot, maxAtlasIndex 10, …).
-//! - Lowering `maxAtlasIndex` below the atlas slot of one of the package's folders is
-//!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
 use ofgui_contracts::catalog::DiagnosticCode as Code;
-use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings, UpdateProjectSettings};
+use ofgui_contracts::ops::UpdateProjectSettings;
 use serde_json::{Map, Value};
 
 use super::issue::Issue;
-use super::package_settings::{self, Wording};
 use super::workspace::{Op, Workspace};
-
-// ---------------------------------------------------------------- project settings
 
 /// The JSON type name of a value, for messages.
 fn type_name(value: &Value) -> &'static str {
@@ -345,81 +336,5 @@ pub(super) fn update_project(
         )]);
     }
     *workspace.settings_mut() = op.settings.clone();
-    Ok(())
-}
-
-// ---------------------------------------------------------------- package settings
-
-/// Settings with atlases sorted by slot, for comparison.
-fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
-    let mut canonical = settings.clone();
-    if let Some(publish) = &mut canonical.publish {
-        publish
-            .atlases
-            .sort_by(|a, b| a.index.get().total_cmp(&b.index.get()));
-    }
-    canonical
-}
-
-pub(super) fn update_package(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &UpdatePackageSettings,
-) -> Result<(), Vec<Issue>> {
-    let package = workspace
-        .find_package(at, "selector.packageId", &op.selector.package_id)
-        .map_err(|issue| vec![issue])?;
-    let pkg = &workspace.project().packages[package];
-    let settings = &op.settings;
-    let folder_atlases: Vec<(String, f64)> = pkg
-        .folders
-        .iter()
-        .filter_map(|f| {
-            f.atlas
-                .parse::<f64>()
-                .ok()
-                .map(|slot| (f.path.clone(), slot))
-        })
-        .collect();
-    let problems = package_settings::problems(
-        settings.jpeg_quality,
-        settings.publish.as_ref(),
-        &folder_atlases,
-    );
-    let issues: Vec<Issue> = problems
-        .iter()
-        .map(|problem| {
-            let key = problem.key();
-            let field = key.strip_prefix("publish.").unwrap_or(&key);
-            at.issue(
-                Code::InvalidPackageSettings,
-                &format!("settings.{key}"),
-                problem.message(Wording::UpdatePackageSettings),
-            )
-            .field(field)
-        })
-        .collect();
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    let current = PackageSettings {
-        compress_png: pkg.compress_png,
-        jpeg_quality: pkg.jpeg_quality,
-        publish: pkg.publish.clone(),
-    };
-    if canonical_package_settings(&current) == canonical_package_settings(settings) {
-        return Err(vec![at.issue(
-            Code::PackageSettingsUnchanged,
-            "settings",
-            format!(
-                "The settings equal package {}'s current settings; nothing would change.",
-                pkg.id
-            ),
-        )]);
-    }
-    let target = workspace.package_mut(package);
-    target.compress_png = settings.compress_png;
-    target.jpeg_quality = settings.jpeg_quality;
-    target.publish = settings.publish.clone();
     Ok(())
 }
