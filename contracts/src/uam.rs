@@ -984,6 +984,24 @@ impl UamResource {
     }
 }
 
+impl ComponentResource {
+    /// A component whose shared resource fields are those of `base` (the fields a
+    /// component keeps itself rather than in an [`AssetBase`]).
+    pub fn with_base(base: AssetBase, component: ComponentModel) -> Self {
+        ComponentResource {
+            id: base.id,
+            name: base.name,
+            path: base.path,
+            exported: base.exported,
+            favorite: base.favorite,
+            branch: base.branch,
+            branch_item_ids: base.branch_item_ids,
+            source_path: base.source_path,
+            component,
+        }
+    }
+}
+
 /// The fields every resource has, borrowed (see [`UamResource::common`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Common<'a> {

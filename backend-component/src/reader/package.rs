@@ -380,17 +380,7 @@ fn read_resource(
                 .filter(|&cut| raw_name.is_char_boundary(cut))
                 .filter(|&cut| raw_name[cut..].eq_ignore_ascii_case(".xml"))
                 .map_or(raw_name, |cut| &raw_name[..cut]);
-            UamResource::Component(ComponentResource {
-                id: id.to_owned(),
-                name: name.to_owned(),
-                path: path.clone(),
-                exported,
-                favorite,
-                branch: branch.to_owned(),
-                branch_item_ids: Vec::new(),
-                source_path: Some(source_path.clone()),
-                component: empty_model(),
-            })
+            UamResource::Component(ComponentResource::with_base(base(name), empty_model()))
         }
         _ => {
             let skeleton = matches!(tag, "spine" | "dragonbones");

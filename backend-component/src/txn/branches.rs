@@ -144,11 +144,7 @@ pub(super) fn rename(
             }
         }
     }
-    for (from, to) in moves {
-        if workspace.bytes(&from).is_some() {
-            workspace.move_bytes(&from, &to);
-        }
-    }
+    workspace.move_loaded_bytes(moves);
     Ok(())
 }
 

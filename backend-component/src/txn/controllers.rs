@@ -17,7 +17,7 @@ use ofgui_contracts::ops::{ControllerOp, RemoveController};
 use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding};
 
 use super::issue::{Blame, Issue};
-use super::named::{CONTROLLER, component_of};
+use super::named::{CONTROLLER, Put, component_of};
 use super::words::listed;
 use super::workspace::{FinalCheck, Op, Workspace};
 use crate::rules::HOME_PAGE_TYPES;
@@ -26,82 +26,36 @@ fn names(model: &ComponentModel) -> Vec<&str> {
     model.controllers.iter().map(|c| c.name.as_str()).collect()
 }
 
-pub(super) fn add_controller(
+/// `addController` (`Put::Add`, under a new name) and `updateController` (`Put::Replace`,
+/// in place of the one with that name).
+pub(super) fn put_controller(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
     op: &ControllerOp,
+    put: Put,
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
+    let (p, r) = component_of(workspace, at, selector)?;
     let model = workspace.component(p, r);
-    let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
-    issues.extend(CONTROLLER.taken(
-        at,
-        &selector.component_resource_id,
-        &names(model),
-        &selector.controller_name,
-    ));
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace
-        .edit(at, p, r)?
-        .controllers
-        .push(op.controller.clone());
-    Ok(())
-}
-
-pub(super) fn update_controller(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &ControllerOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let slot = CONTROLLER.find(
-        at,
-        &selector.component_resource_id,
-        &names(model),
-        &selector.controller_name,
-    );
-    let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
-    let slot = match slot {
-        Ok(slot) => Some(slot),
-        Err(mut found) => {
-            issues.append(&mut found);
-            None
-        }
+    let issues = check_controller(at, &selector.controller_name, &op.controller, model);
+    let Some(slot) = CONTROLLER.put_slot(put, at, selector, &names(model), issues)? else {
+        let controllers = &mut workspace.edit(at, p, r)?.controllers;
+        controllers.push(op.controller.clone());
+        return Ok(());
     };
-    let dropped = slot.map(|slot| dropped_pages(&model.controllers[slot], &op.controller));
-    match slot {
-        Some(slot) if issues.is_empty() => {
-            workspace.edit(at, p, r)?.controllers[slot] = op.controller.clone();
-            let page_ids = dropped.unwrap_or_default();
-            if !page_ids.is_empty() {
-                // Gears may move off the dropped pages later in the batch.
-                workspace.check_at_end(FinalCheck::ControllerPagesDropped {
-                    at: at.blame("controller.pages"),
-                    package_id: selector.package_id.clone(),
-                    component_id: selector.component_resource_id.clone(),
-                    controller_name: selector.controller_name.clone(),
-                    page_ids,
-                });
-            }
-            Ok(())
-        }
-        _ => Err(issues),
+    let page_ids = dropped_pages(&model.controllers[slot], &op.controller);
+    workspace.edit(at, p, r)?.controllers[slot] = op.controller.clone();
+    if !page_ids.is_empty() {
+        // Gears may move off the dropped pages later in the batch.
+        workspace.check_at_end(FinalCheck::ControllerPagesDropped {
+            at: at.blame("controller.pages"),
+            package_id: selector.package_id.clone(),
+            component_id: selector.component_resource_id.clone(),
+            controller_name: selector.controller_name.clone(),
+            page_ids,
+        });
     }
+    Ok(())
 }
 
 pub(super) fn remove_controller(
@@ -110,19 +64,9 @@ pub(super) fn remove_controller(
     op: &RemoveController,
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
+    let (p, r) = component_of(workspace, at, selector)?;
     let model = workspace.component(p, r);
-    let slot = CONTROLLER.find(
-        at,
-        &selector.component_resource_id,
-        &names(model),
-        &selector.controller_name,
-    )?;
+    let slot = CONTROLLER.find(at, selector, &names(model))?;
     let users: Vec<String> = model
         .display_list
         .iter()

@@ -231,6 +231,32 @@ fn destination_conflict(
     })
 }
 
+/// Why folder `folder` of `package` cannot take the path `destination`, if it cannot.
+fn move_conflict(
+    at: &Op<'_>,
+    field: &str,
+    package: &UamPackage,
+    folder: usize,
+    destination: &str,
+) -> Option<Issue> {
+    let branch = &package.folders[folder].branch;
+    destination_conflict(at, field, package, branch, destination, Some(folder))
+}
+
+/// Gives a folder its new path, unless issues stand against it.
+fn set_path(
+    workspace: &mut Workspace<'_>,
+    (package, folder): (usize, usize),
+    destination: String,
+    issues: Vec<Issue>,
+) -> Result<(), Vec<Issue>> {
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    workspace.package_mut(package).folders[folder].path = destination;
+    Ok(())
+}
+
 fn not_empty(
     at: &Op<'_>,
     what: &str,
@@ -392,21 +418,10 @@ pub(super) fn rename(
                 current.path, op.new_name
             ),
         ));
-    } else if let Some(issue) = destination_conflict(
-        at,
-        "newName",
-        pkg,
-        &current.branch,
-        &destination,
-        Some(folder),
-    ) {
+    } else if let Some(issue) = move_conflict(at, "newName", pkg, folder, &destination) {
         issues.push(issue);
     }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace.package_mut(package).folders[folder].path = destination;
-    Ok(())
+    set_path(workspace, (package, folder), destination, issues)
 }
 
 pub(super) fn move_to(
@@ -466,21 +481,10 @@ pub(super) fn move_to(
                 current.path, op.to_path
             ),
         ));
-    } else if let Some(issue) = destination_conflict(
-        at,
-        "toPath",
-        pkg,
-        &current.branch,
-        &destination,
-        Some(folder),
-    ) {
+    } else if let Some(issue) = move_conflict(at, "toPath", pkg, folder, &destination) {
         issues.push(issue);
     }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace.package_mut(package).folders[folder].path = destination;
-    Ok(())
+    set_path(workspace, (package, folder), destination, issues)
 }
 
 pub(super) fn remove(

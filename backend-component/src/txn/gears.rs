@@ -34,16 +34,9 @@ pub(super) fn add(
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
     let mut issues = Vec::new();
-    let Some(target) = locate(workspace, at, selector, false, &mut issues) else {
+    let Some(target) = locate_for(workspace, at, op, &mut issues) else {
         return Err(issues);
     };
-    check_payload(
-        at,
-        selector,
-        &op.gear,
-        target.controller.as_ref(),
-        &mut issues,
-    );
     if !target.matches.is_empty() {
         issues.push(
             at.issue(
@@ -67,11 +60,7 @@ pub(super) fn add(
     if !issues.is_empty() {
         return Err(issues);
     }
-    let (p, r, n) = target.node;
-    workspace.edit(at, p, r)?.display_list[n]
-        .base_mut()
-        .gears
-        .push(op.gear.clone());
+    gears_mut(workspace, at, &target)?.push(op.gear.clone());
     Ok(())
 }
 
@@ -80,25 +69,16 @@ pub(super) fn update(
     at: &Op<'_>,
     op: &GearOp,
 ) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
     let mut issues = Vec::new();
-    let Some(target) = locate(workspace, at, selector, false, &mut issues) else {
+    let Some(target) = locate_for(workspace, at, op, &mut issues) else {
         return Err(issues);
     };
-    check_payload(
-        at,
-        selector,
-        &op.gear,
-        target.controller.as_ref(),
-        &mut issues,
-    );
-    let slot = existing(at, selector, &target, &mut issues);
+    let slot = existing(at, &op.selector, &target, &mut issues);
     if !issues.is_empty() {
         return Err(issues);
     }
-    let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        workspace.edit(at, p, r)?.display_list[n].base_mut().gears[slot] = op.gear.clone();
+        gears_mut(workspace, at, &target)?[slot] = op.gear.clone();
     }
     Ok(())
 }
@@ -117,12 +97,8 @@ pub(super) fn remove(
     if !issues.is_empty() {
         return Err(issues);
     }
-    let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        workspace.edit(at, p, r)?.display_list[n]
-            .base_mut()
-            .gears
-            .remove(slot);
+        gears_mut(workspace, at, &target)?.remove(slot);
     }
     Ok(())
 }
@@ -473,6 +449,34 @@ fn locate(
         matches,
         kind_ok,
     })
+}
+
+/// [`locate`] for an operation that brings a gear, with the gear's own checks.
+fn locate_for(
+    workspace: &Workspace<'_>,
+    at: &Op<'_>,
+    op: &GearOp,
+    issues: &mut Vec<Issue>,
+) -> Option<Target> {
+    let target = locate(workspace, at, &op.selector, false, issues)?;
+    check_payload(
+        at,
+        &op.selector,
+        &op.gear,
+        target.controller.as_ref(),
+        issues,
+    );
+    Some(target)
+}
+
+/// The gears of the node a selector named, to change.
+fn gears_mut<'w>(
+    workspace: &'w mut Workspace<'_>,
+    at: &Op<'_>,
+    target: &Target,
+) -> Result<&'w mut Vec<Gear>, Vec<Issue>> {
+    let (p, r, n) = target.node;
+    Ok(&mut workspace.edit(at, p, r)?.display_list[n].base_mut().gears)
 }
 
 /// The payload repeats the selector and its pages and values are valid.

@@ -42,6 +42,8 @@ use ofgui_contracts::uam::UamProject;
 pub use issue::{Failure, Issue};
 pub use workspace::{Op, Workspace};
 
+use named::Put;
+
 /// What a successful batch produced.
 pub struct Applied {
     pub project: UamProject,
@@ -151,16 +153,20 @@ pub fn run(
             Operation::SetDisplayNodeProps(op) => nodes::set_props(&mut workspace, &at, op),
             Operation::AttachDisplayNode(op) => nodes::attach(&mut workspace, &at, op),
             Operation::DetachDisplayNode(op) => nodes::detach(&mut workspace, &at, op),
-            Operation::AddController(op) => controllers::add_controller(&mut workspace, &at, op),
+            Operation::AddController(op) => {
+                controllers::put_controller(&mut workspace, &at, op, Put::Add)
+            }
             Operation::UpdateController(op) => {
-                controllers::update_controller(&mut workspace, &at, op)
+                controllers::put_controller(&mut workspace, &at, op, Put::Replace)
             }
             Operation::RemoveController(op) => {
                 controllers::remove_controller(&mut workspace, &at, op)
             }
-            Operation::AddTransition(op) => transitions::add_transition(&mut workspace, &at, op),
+            Operation::AddTransition(op) => {
+                transitions::put_transition(&mut workspace, &at, op, Put::Add)
+            }
             Operation::UpdateTransition(op) => {
-                transitions::update_transition(&mut workspace, &at, op)
+                transitions::put_transition(&mut workspace, &at, op, Put::Replace)
             }
             Operation::RemoveTransition(op) => {
                 transitions::remove_transition(&mut workspace, &at, op)

@@ -40,6 +40,37 @@ use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem};
 use crate::rules::{is_safe_segment, is_usable_id};
 
+/// Why `name` cannot name a package (`except` is the package being renamed), if it cannot.
+fn name_issue(
+    at: &Op<'_>,
+    field: &str,
+    project: &UamProject,
+    name: &str,
+    except: Option<usize>,
+) -> Option<Issue> {
+    if !is_safe_segment(name) {
+        return Some(at.issue(
+            Code::InvalidPackagePayload,
+            field,
+            format!(
+                "Package name {name:?} is not a safe directory name; use a non-empty name without \
+                 / \\ :, without leading or trailing spaces or a trailing dot, and not a reserved \
+                 device name (con, nul, com1, ...)."
+            ),
+        ));
+    }
+    let other = &project.packages[colliding_name(project, name, except)?];
+    Some(at.issue(
+        Code::DuplicatePackageName,
+        field,
+        format!(
+            "Package name {name} collides with package {} ({}); package directories must differ \
+             in more than letter case. Choose another name.",
+            other.name, other.id
+        ),
+    ))
+}
+
 /// Index of a package whose name collides (case-insensitively) with `name`.
 fn colliding_name(project: &UamProject, name: &str, except: Option<usize>) -> Option<usize> {
     let lower = name.to_lowercase();
@@ -80,28 +111,7 @@ pub(super) fn add(
             ),
         ));
     }
-    if !is_safe_segment(&input.name) {
-        issues.push(at.issue(
-            Code::InvalidPackagePayload,
-            "package.name",
-            format!(
-                "Package name {:?} is not a safe directory name; use a non-empty name without \
-                 / \\ :, without leading or trailing spaces or a trailing dot, and not a reserved \
-                 device name (con, nul, com1, ...).",
-                input.name
-            ),
-        ));
-    } else if let Some(other) = colliding_name(project, &input.name, None) {
-        issues.push(at.issue(
-            Code::DuplicatePackageName,
-            "package.name",
-            format!(
-                "Package name {} collides with package {} ({}); package directories must differ \
-                 in more than letter case. Choose another name.",
-                input.name, project.packages[other].name, project.packages[other].id
-            ),
-        ));
-    }
+    issues.extend(name_issue(at, "package.name", project, &input.name, None));
     for problem in package_settings::problems(input.jpeg_quality, input.publish.as_ref(), &[]) {
         issues.push(at.issue(
             Code::InvalidPackageSettings,
@@ -408,29 +418,13 @@ pub(super) fn rename(
             None
         }
     };
-    if !is_safe_segment(&op.new_name) {
-        issues.push(at.issue(
-            Code::InvalidPackagePayload,
-            "newName",
-            format!(
-                "Package name {:?} is not a safe directory name; use a non-empty name without \
-                 / \\ :, without leading or trailing spaces or a trailing dot, and not a reserved \
-                 device name (con, nul, com1, ...).",
-                op.new_name
-            ),
-        ));
-    } else if let Some(other) = colliding_name(workspace.project(), &op.new_name, index) {
-        let other = &workspace.project().packages[other];
-        issues.push(at.issue(
-            Code::DuplicatePackageName,
-            "newName",
-            format!(
-                "Package name {} collides with package {} ({}); package directories must differ \
-                 in more than letter case. Choose another name.",
-                op.new_name, other.name, other.id
-            ),
-        ));
-    }
+    issues.extend(name_issue(
+        at,
+        "newName",
+        workspace.project(),
+        &op.new_name,
+        index,
+    ));
     let Some(index) = index.filter(|_| issues.is_empty()) else {
         return Err(issues);
     };
@@ -462,11 +456,7 @@ pub(super) fn rename(
         }
         *resource.common_mut().source_path = Some(new_path);
     }
-    for (from, to) in moves {
-        if workspace.bytes(&from).is_some() {
-            workspace.move_bytes(&from, &to);
-        }
-    }
+    workspace.move_loaded_bytes(moves);
     Ok(())
 }
 

@@ -163,6 +163,21 @@ fn clash(
         .map(|f| Clash::Folder(f.path.clone()))
 }
 
+/// Refuses a component where only asset files can go; `instead` says what to do.
+fn asset_only(at: &Op<'_>, resource: &UamResource, instead: &str) -> Result<(), Vec<Issue>> {
+    if resource.asset_base().is_some() {
+        return Ok(());
+    }
+    Err(vec![
+        at.issue(
+            Code::UnsupportedResourceMutation,
+            SELECTOR,
+            format!("Resource {} is a component; {instead}", resource.id()),
+        )
+        .resource_kind(resource.kind()),
+    ])
+}
+
 /// The bytes issue of an asset whose file is not loaded.
 fn bytes_unavailable(at: &Op<'_>, field: &str, resource: &UamResource, what: &str) -> Issue {
     at.issue(
@@ -180,6 +195,45 @@ fn bytes_unavailable(at: &Op<'_>, field: &str, resource: &UamResource, what: &st
         ),
     )
     .resource_kind(resource.kind())
+}
+
+/// `(package, resource)` of a rename or move, the resources it relocates and the issues
+/// found so far (see [`relocation`]).
+type Relocation = (usize, usize, Vec<usize>, Vec<Issue>);
+
+/// Locates a rename or move (`verb`): `(package, resource)`, the resources it relocates
+/// (the selected one and its branch variants) and what stands against it so far. A
+/// variant cannot move alone (the editor pairs variants by folder and file name), and
+/// every asset's bytes must be loaded.
+fn relocation(
+    workspace: &Workspace<'_>,
+    at: &Op<'_>,
+    selector: &ResourceSelector,
+    verb: &str,
+) -> Result<Relocation, Vec<Issue>> {
+    let (package, index) = locate(workspace, at, selector)?;
+    let pkg = &workspace.project().packages[package];
+    let resource = &pkg.resources[index];
+    let mut issues = Vec::new();
+    if let Some(main) = main_of_variant(pkg, resource) {
+        issues.push(
+            at.issue(
+                Code::UnsupportedResourceMutation,
+                SELECTOR,
+                format!(
+                    "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so {verb} the main resource {} instead (its variants follow).",
+                    resource.id(),
+                    resource.branch(),
+                    main.id(),
+                    main.id()
+                ),
+            )
+            .resource_kind(resource.kind()),
+        );
+    }
+    let targets = with_variants(pkg, index);
+    require_bytes(workspace, at, package, &targets, &mut issues);
+    Ok((package, index, targets, issues))
 }
 
 /// Checks that every asset among `targets` has its bytes loaded.
@@ -304,30 +358,10 @@ pub(super) fn rename(
     at: &Op<'_>,
     op: &RenameResource,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
+    let (package, index, targets, mut issues) = relocation(workspace, at, &op.selector, "rename")?;
     let pkg = &workspace.project().packages[package];
     let resource = &pkg.resources[index];
     let kind = resource.kind();
-    let mut issues = Vec::new();
-
-    if let Some(main) = main_of_variant(pkg, resource) {
-        issues.push(
-            at.issue(
-                Code::UnsupportedResourceMutation,
-                SELECTOR,
-                format!(
-                    "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so rename the main resource {} instead (its variants follow).",
-                    resource.id(),
-                    resource.branch(),
-                    main.id(),
-                    main.id()
-                ),
-            )
-            .resource_kind(kind),
-        );
-    }
-    let targets = with_variants(pkg, index);
-    require_bytes(workspace, at, package, &targets, &mut issues);
 
     let old_file = resource.primary_file();
     let new_file = match resource.as_ref() {
@@ -424,30 +458,10 @@ pub(super) fn move_to(
     at: &Op<'_>,
     op: &MoveResource,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
+    let (package, index, targets, mut issues) = relocation(workspace, at, &op.selector, "move")?;
     let pkg = &workspace.project().packages[package];
     let resource = &pkg.resources[index];
     let kind = resource.kind();
-    let mut issues = Vec::new();
-
-    if let Some(main) = main_of_variant(pkg, resource) {
-        issues.push(
-            at.issue(
-                Code::UnsupportedResourceMutation,
-                SELECTOR,
-                format!(
-                    "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so move the main resource {} instead (its variants follow).",
-                    resource.id(),
-                    resource.branch(),
-                    main.id(),
-                    main.id()
-                ),
-            )
-            .resource_kind(kind),
-        );
-    }
-    let targets = with_variants(pkg, index);
-    require_bytes(workspace, at, package, &targets, &mut issues);
 
     match normalize_resource_folder(&op.to_path) {
         None => issues.push(
@@ -524,11 +538,7 @@ pub(super) fn set_favorite(
     at: &Op<'_>,
     op: &SetResourceFavorite,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
-    if workspace.project().packages[package].resources[index].favorite() != op.favorite {
-        *workspace.resource_mut(package, index).common_mut().favorite = op.favorite;
-    }
-    Ok(())
+    set_flag(workspace, at, &op.selector, Flag::Favorite, op.favorite)
 }
 
 pub(super) fn set_exported(
@@ -536,9 +546,37 @@ pub(super) fn set_exported(
     at: &Op<'_>,
     op: &SetResourceExported,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
-    if workspace.project().packages[package].resources[index].exported() != op.exported {
-        *workspace.resource_mut(package, index).common_mut().exported = op.exported;
+    set_flag(workspace, at, &op.selector, Flag::Exported, op.exported)
+}
+
+/// The two flags a resource carries whatever its kind.
+#[derive(Clone, Copy)]
+enum Flag {
+    Favorite,
+    Exported,
+}
+
+/// Sets one of a resource's flags; a resource that has the value already is left as it is
+/// (not copied, not rechecked).
+fn set_flag(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    selector: &ResourceSelector,
+    flag: Flag,
+    value: bool,
+) -> Result<(), Vec<Issue>> {
+    let (package, index) = locate(workspace, at, selector)?;
+    let current = workspace.project().packages[package].resources[index].common();
+    let now = match flag {
+        Flag::Favorite => current.favorite,
+        Flag::Exported => current.exported,
+    };
+    if now != value {
+        let common = workspace.resource_mut(package, index).common_mut();
+        match flag {
+            Flag::Favorite => *common.favorite = value,
+            Flag::Exported => *common.exported = value,
+        }
     }
     Ok(())
 }
@@ -849,19 +887,11 @@ pub(super) fn replace_bytes(
     let (package, index) = locate(workspace, at, &op.selector)?;
     let resource = &workspace.project().packages[package].resources[index];
     let kind = resource.kind();
-    if resource.asset_base().is_none() {
-        return Err(vec![
-            at.issue(
-                Code::UnsupportedResourceMutation,
-                SELECTOR,
-                format!(
-                    "Resource {} is a component; replaceResourceBytes only replaces asset files. Edit components with setComponentProps and the display-list operations.",
-                    resource.id()
-                ),
-            )
-            .resource_kind(kind),
-        ]);
-    }
+    asset_only(
+        at,
+        resource,
+        "replaceResourceBytes only replaces asset files. Edit components with setComponentProps and the display-list operations.",
+    )?;
     let Some(source) = resource
         .source_path()
         .filter(|path| workspace.bytes(path).is_some())
@@ -949,19 +979,7 @@ pub(super) fn remove(
     let (package, index) = locate(workspace, at, &op.selector)?;
     let pkg = &workspace.project().packages[package];
     let resource = &pkg.resources[index];
-    if resource.asset_base().is_none() {
-        return Err(vec![
-            at.issue(
-                Code::UnsupportedResourceMutation,
-                SELECTOR,
-                format!(
-                    "Resource {} is a component; remove it with removeComponent.",
-                    resource.id()
-                ),
-            )
-            .resource_kind(resource.kind()),
-        ]);
-    }
+    asset_only(at, resource, "remove it with removeComponent.")?;
     let Some(source) = resource
         .source_path()
         .filter(|path| workspace.bytes(path).is_some())

@@ -10,7 +10,7 @@ use ofgui_contracts::ops::{RemoveTransition, TransitionOp};
 use ofgui_contracts::uam::{ComponentModel, Transition};
 
 use super::issue::Issue;
-use super::named::{TRANSITION, component_of};
+use super::named::{Put, TRANSITION, component_of};
 use super::words::listed;
 use super::workspace::{Op, Workspace};
 use crate::rules::{is_ease_type, is_transition_action};
@@ -19,67 +19,24 @@ fn names(model: &ComponentModel) -> Vec<&str> {
     model.transitions.iter().map(|t| t.name.as_str()).collect()
 }
 
-pub(super) fn add_transition(
+/// `addTransition` (`Put::Add`, under a new name) and `updateTransition` (`Put::Replace`,
+/// in place of the one with that name).
+pub(super) fn put_transition(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
     op: &TransitionOp,
+    put: Put,
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
+    let (p, r) = component_of(workspace, at, selector)?;
     let model = workspace.component(p, r);
-    let mut issues = check_transition(at, selector, &op.transition, model);
-    issues.extend(TRANSITION.taken(
-        at,
-        &selector.component_resource_id,
-        &names(model),
-        &selector.transition_name,
-    ));
-    if !issues.is_empty() {
-        return Err(issues);
+    let issues = check_transition(at, selector, &op.transition, model);
+    let slot = TRANSITION.put_slot(put, at, selector, &names(model), issues)?;
+    let transitions = &mut workspace.edit(at, p, r)?.transitions;
+    match slot {
+        Some(slot) => transitions[slot] = op.transition.clone(),
+        None => transitions.push(op.transition.clone()),
     }
-    workspace
-        .edit(at, p, r)?
-        .transitions
-        .push(op.transition.clone());
-    Ok(())
-}
-
-pub(super) fn update_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &TransitionOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let mut issues = check_transition(at, selector, &op.transition, model);
-    let found = TRANSITION.find(
-        at,
-        &selector.component_resource_id,
-        &names(model),
-        &selector.transition_name,
-    );
-    let slot = match found {
-        Ok(slot) => slot,
-        Err(mut found) => {
-            issues.append(&mut found);
-            return Err(issues);
-        }
-    };
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace.edit(at, p, r)?.transitions[slot] = op.transition.clone();
     Ok(())
 }
 
@@ -89,18 +46,8 @@ pub(super) fn remove_transition(
     op: &RemoveTransition,
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let slot = TRANSITION.find(
-        at,
-        &selector.component_resource_id,
-        &names(workspace.component(p, r)),
-        &selector.transition_name,
-    )?;
+    let (p, r) = component_of(workspace, at, selector)?;
+    let slot = TRANSITION.find(at, selector, &names(workspace.component(p, r)))?;
     workspace.edit(at, p, r)?.transitions.remove(slot);
     Ok(())
 }

@@ -292,6 +292,16 @@ impl<'a> Workspace<'a> {
         self.overlay.insert(from.to_string(), None);
     }
 
+    /// Moves the bytes of each `(from, to)` file that has bytes loaded; a file that had
+    /// none (missing or unreadable at open) stays without.
+    pub fn move_loaded_bytes(&mut self, moves: Vec<(String, String)>) {
+        for (from, to) in moves {
+            if self.bytes(&from).is_some() {
+                self.move_bytes(&from, &to);
+            }
+        }
+    }
+
     /// Asks for a rule to be checked on the final state.
     pub fn check_at_end(&mut self, check: FinalCheck) {
         self.finals.push(check);

@@ -28,8 +28,9 @@ impl Sink {
     }
 
     /// Records a finding.
-    pub fn push(&mut self, diagnostic: ProjectDiagnostic) {
+    pub fn push(&mut self, diagnostic: ProjectDiagnostic) -> &mut ProjectDiagnostic {
         self.diagnostics.push(diagnostic);
+        self.diagnostics.last_mut().expect("just pushed")
     }
 
     /// Records an error about a place in the model.
@@ -39,9 +40,7 @@ impl Sink {
         path: impl Into<String>,
         message: impl Into<String>,
     ) -> &mut ProjectDiagnostic {
-        self.diagnostics
-            .push(ProjectDiagnostic::error(code, path, message));
-        self.diagnostics.last_mut().expect("just pushed")
+        self.push(ProjectDiagnostic::error(code, path, message))
     }
 
     /// Records a warning about a place in the model.
@@ -51,9 +50,7 @@ impl Sink {
         path: impl Into<String>,
         message: impl Into<String>,
     ) -> &mut ProjectDiagnostic {
-        self.diagnostics
-            .push(ProjectDiagnostic::warning(code, path, message));
-        self.diagnostics.last_mut().expect("just pushed")
+        self.push(ProjectDiagnostic::warning(code, path, message))
     }
 
     /// Marks the report incomplete: something could not be checked.

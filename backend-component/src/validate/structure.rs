@@ -336,18 +336,6 @@ impl Context<'_> {
         self.locate(diagnostic, node_id);
     }
 
-    fn warn(
-        &self,
-        sink: &mut Sink,
-        code: Code,
-        path: String,
-        node_id: Option<&str>,
-        message: String,
-    ) {
-        let diagnostic = sink.warning(code, path, message);
-        self.locate(diagnostic, node_id);
-    }
-
     fn locate(
         &self,
         diagnostic: &mut ofgui_contracts::diagnostics::ProjectDiagnostic,
@@ -473,16 +461,15 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
             // The runtime skips such items, so the project still loads: a warning.
             if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
             {
-                context.warn(
-                    sink,
+                let warning = sink.warning(
                     Code::InvalidUam,
                     format!("{path}.items[{i}].targetNodeId"),
-                    None,
                     format!(
                         "Transition {:?} animates node {}, which does not exist in the component; the item has no effect.",
                         transition.name, item.target_node_id
                     ),
                 );
+                context.locate(warning, None);
             }
         }
     }
