@@ -132,16 +132,12 @@ fn locate(
     at: &Op<'_>,
     selector: &FolderSelector,
 ) -> Result<(usize, usize), Vec<Issue>> {
-    let package = workspace
-        .find_package(at, "selector.packageId", &selector.package_id)
-        .map_err(|issue| {
-            vec![issue.missing_as(Code::InvalidResourceFolderSelector, |_| {
-                format!(
-                    "No package has id {}; the folder cannot exist.",
-                    selector.package_id
-                )
-            })]
-        })?;
+    let package = workspace.find_selected_package(
+        at,
+        &selector.package_id,
+        Code::InvalidResourceFolderSelector,
+        "folder",
+    )?;
     if !is_folder(&selector.path) {
         return Err(vec![at.issue(
             Code::InvalidResourceFolderSelector,

@@ -68,16 +68,12 @@ fn locate(
     at: &Op<'_>,
     selector: &ResourceSelector,
 ) -> Result<(usize, usize), Vec<Issue>> {
-    let package = workspace
-        .find_package(at, "selector.packageId", &selector.package_id)
-        .map_err(|issue| {
-            vec![issue.missing_as(Code::InvalidResourceSelector, |_| {
-                format!(
-                    "No package has id {}; the resource cannot exist.",
-                    selector.package_id
-                )
-            })]
-        })?;
+    let package = workspace.find_selected_package(
+        at,
+        &selector.package_id,
+        Code::InvalidResourceSelector,
+        "resource",
+    )?;
     let resource = workspace
         .find_resource(at, SELECTOR, package, &selector.resource_id)
         .map_err(|issue| vec![issue])?;

@@ -329,6 +329,23 @@ impl<'a> Workspace<'a> {
         }
     }
 
+    /// The package of a resource or folder selector: when no package has the id, the
+    /// selected `what` cannot exist, which is reported under `missing`.
+    pub fn find_selected_package(
+        &self,
+        op: &Op<'_>,
+        package_id: &str,
+        missing: Code,
+        what: &str,
+    ) -> Result<usize, Vec<Issue>> {
+        self.find_package(op, "selector.packageId", package_id)
+            .map_err(|issue| {
+                vec![issue.missing_as(missing, |_| {
+                    format!("No package has id {package_id}; the {what} cannot exist.")
+                })]
+            })
+    }
+
     /// The index of the one resource with this id in a package.
     pub fn find_resource(
         &self,
