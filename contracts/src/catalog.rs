@@ -54,8 +54,8 @@ const TV: &[Owner] = &[CoreTransaction, CoreValidation];
 
 macro_rules! guides {
     ($( $variant:ident = $code:literal, $owners:expr, $kind:expr, $message:literal; )*) => {
-        /// Every code of the catalog, typed: code compares codes as values of this enum and
-        /// turns them into their wire spelling ([`DiagnosticCode::as_str`]) only at the edge.
+        /// Every code of the catalog, typed: the backend compares these values and spells
+        /// them ([`DiagnosticCode::as_str`]) only where they cross the wire.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum DiagnosticCode {
             $( $variant, )*
