@@ -6,10 +6,13 @@
 //! library for unit tests and benchmarks.
 
 pub mod budget;
+pub mod formats;
 pub mod fs;
+pub mod lookup;
 pub mod outline;
 pub mod query;
 pub mod reader;
+pub mod rules;
 pub mod session;
 #[doc(hidden)]
 pub mod testing;

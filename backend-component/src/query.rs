@@ -3,11 +3,12 @@
 use ofgui_contracts::api::{EntityTarget, QueriedEntity, QueryEntityData};
 use ofgui_contracts::capabilities::QUERY_LIMITS;
 use ofgui_contracts::error::{BackendError, QueryFailureReason};
-use ofgui_contracts::uam::{ComponentModel, UamPackage, UamResource};
+use ofgui_contracts::uam::{ComponentModel, UamResource};
 use serde_json::{Map, Value, json};
 
 use crate::budget;
-use crate::session::{Lookup, Session, exactly_one, find_resource, valid_id};
+use crate::lookup::{Lookup, exactly_one, find_package, find_resource, valid_id};
+use crate::session::Session;
 
 /// Resource fields a resource projection may show; bytes, source paths and metadata never.
 const RESOURCE_FIELDS: [&str; 13] = [
@@ -186,19 +187,6 @@ fn to_object<T: serde::Serialize>(value: &T) -> Result<Map<String, Value>, Missi
     }
 }
 
-fn find_package<'a>(session: &'a Session, package_id: &str) -> Result<&'a UamPackage, Missing> {
-    exactly_one(
-        session
-            .project()
-            .packages
-            .iter()
-            .map(|p| p.as_ref())
-            .filter(|p| p.id == package_id),
-        || format!("package with id {package_id}"),
-    )
-    .into()
-}
-
 fn find_component<'a>(
     session: &'a Session,
     package_id: &str,
@@ -224,7 +212,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
             map
         }
         EntityTarget::Package { selector } => {
-            let package = find_package(session, &selector.package_id)?;
+            let package = Result::from(find_package(project, &selector.package_id))?;
             let mut map = Map::new();
             map.insert("id".into(), json!(package.id));
             map.insert("name".into(), json!(package.name));

@@ -6,6 +6,7 @@ use ofgui_contracts::api::{
     Persistence, ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
 };
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
+use ofgui_contracts::catalog::DiagnosticCode;
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
 use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
@@ -19,6 +20,7 @@ use serde_json::Value;
 
 use crate::budget;
 use crate::fs::ProjectFs;
+use crate::lookup::{Lookup, find_resource, valid_id};
 use crate::reader::{self, ReadError};
 use crate::txn::{self, Issue};
 use crate::validate;
@@ -440,7 +442,7 @@ fn rejected(failure: txn::Failure, operations: &[Operation]) -> Rejected {
             })
             .collect(),
     };
-    let error = if failure.code == "selector_ambiguity" {
+    let error = if failure.code == DiagnosticCode::SelectorAmbiguity {
         BackendError::SelectorAmbiguity(rejection)
     } else {
         BackendError::TransactionUnsupported(rejection)
@@ -460,56 +462,4 @@ struct SessionStateView<'a> {
     project: &'a UamProject,
     read_diagnostics: &'a [ProjectDiagnostic],
     read_complete: bool,
-}
-
-/// True for an id or name a selector may carry.
-pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.chars().count() <= ofgui_contracts::api::MAX_ID_LEN
-}
-
-/// The outcome of an exact-id lookup.
-pub enum Lookup<T> {
-    Found(T),
-    NotFound(String),
-    Ambiguous(String),
-}
-
-/// Exactly one item matching, or why not.
-pub fn exactly_one<'a, T>(
-    mut matches: impl Iterator<Item = &'a T>,
-    what: impl Fn() -> String,
-) -> Lookup<&'a T> {
-    match (matches.next(), matches.next()) {
-        (Some(found), None) => Lookup::Found(found),
-        (None, _) => Lookup::NotFound(format!("No {} exists.", what())),
-        (Some(_), Some(_)) => Lookup::Ambiguous(format!("More than one {} exists.", what())),
-    }
-}
-
-/// Finds a resource by exact package and resource id.
-pub fn find_resource<'a>(
-    project: &'a UamProject,
-    package_id: &str,
-    resource_id: &str,
-) -> Lookup<&'a UamResource> {
-    let package = match exactly_one(
-        project
-            .packages
-            .iter()
-            .map(|p| p.as_ref())
-            .filter(|p| p.id == package_id),
-        || format!("package with id {package_id}"),
-    ) {
-        Lookup::Found(package) => package,
-        Lookup::NotFound(m) => return Lookup::NotFound(m),
-        Lookup::Ambiguous(m) => return Lookup::Ambiguous(m),
-    };
-    exactly_one(
-        package
-            .resources
-            .iter()
-            .map(|r| r.as_ref())
-            .filter(|r| r.id() == resource_id),
-        || format!("resource with id {resource_id} in package {package_id}"),
-    )
 }

@@ -97,7 +97,7 @@ fn issue<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f Issue {
     failure
         .issues
         .iter()
-        .find(|i| i.code == code && i.path == path)
+        .find(|i| i.code.as_str() == code && i.path == path)
         .unwrap_or_else(|| panic!("no {code} at {path} in {:#?}", failure.issues))
 }
 
@@ -110,7 +110,7 @@ fn only<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f Issue {
         "expected only {code} at {path}: {:#?}",
         failure.issues
     );
-    assert_eq!(failure.code, "transaction_unsupported");
+    assert_eq!(failure.code.as_str(), "transaction_unsupported");
     issue(failure, code, path)
 }
 
@@ -268,6 +268,32 @@ fn set_props_edits_text_and_position_of_the_example_title() {
         value["packages"][p]["resources"][r]["component"]["displayList"][1] = Value::Null;
     }
     assert_eq!(edited, original, "only the title node changed");
+}
+
+#[test]
+fn colours_take_the_forms_fairygui_reads() {
+    // The reader reports `#rgb` (FairyGUI loads it as black), so a transaction refuses it
+    // too; `#rrggbb` and `#aarrggbb` apply.
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![set_props(MAIN, VIEW, "n1_view", json!({ "color": "#fff" }))],
+    );
+    only(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[0].props.color",
+    );
+    for color in ["#ffcc00", "#80ffcc00"] {
+        let project = apply(
+            source,
+            vec![set_props(MAIN, VIEW, "n1_view", json!({ "color": color }))],
+        );
+        let DisplayNode::Text(title) = node(component(&project, MAIN, VIEW), "n1_view") else {
+            panic!("n1_view is a text node")
+        };
+        assert_eq!(title.text.color, color);
+    }
 }
 
 #[test]
@@ -1075,11 +1101,11 @@ fn detaching_a_group_with_members_fails_on_the_final_state() {
         source,
         vec![json!({ "kind": "detachDisplayNode", "selector": node_sel(PULL, FOOTER, "n2_n3qd") })],
     );
-    assert_eq!(failure.code, "transaction_unsupported");
+    assert_eq!(failure.code.as_str(), "transaction_unsupported");
     // Both members of the group now point at a missing group.
     assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
     for found in &failure.issues {
-        assert_eq!(found.code, "invalid_group_reference");
+        assert_eq!(found.code.as_str(), "invalid_group_reference");
         assert_eq!(found.op_index, 0);
         assert!(found.message.contains("n2_n3qd"), "{}", found.message);
     }
@@ -1094,7 +1120,7 @@ fn detaching_a_group_with_members_fails_on_the_final_state() {
     assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
     for found in &failure.issues {
         assert_eq!(
-            (found.code, found.op_index, found.path.as_str()),
+            (found.code.as_str(), found.op_index, found.path.as_str()),
             (
                 "invalid_group_reference",
                 0,
@@ -1160,7 +1186,7 @@ fn update_controller_refuses_dropping_pages_in_use_and_unknown_names() {
     // n1_view's xy gear and n3_view's display gear use page 1.
     assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
     for found in &failure.issues {
-        assert_eq!(found.code, "invalid_controller_payload");
+        assert_eq!(found.code.as_str(), "invalid_controller_payload");
         assert_eq!(found.path, "operations[0].controller.pages");
     }
     assert!(
@@ -1736,7 +1762,7 @@ fn legacy_duplicate_names_make_selectors_ambiguous() {
             json!({ "kind": "addLookGear", "selector": gear_sel(MAIN, VIEW, "n0_view", "look", "state"), "gear": look_gear("state", json!([])) }),
         ],
     );
-    assert_eq!(failure.code, "selector_ambiguity");
+    assert_eq!(failure.code.as_str(), "selector_ambiguity");
     issue(
         &failure,
         "selector_ambiguity",
@@ -1821,7 +1847,7 @@ fn every_corpus_node_controller_and_transition_round_trips() {
                     }
                     (Err(failure), Some((_, _, code))) => {
                         assert!(
-                            failure.issues.iter().all(|i| i.code == *code),
+                            failure.issues.iter().all(|i| i.code.as_str() == *code),
                             "{}/{}: {:#?}",
                             package.name,
                             resource.name(),

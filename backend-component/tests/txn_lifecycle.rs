@@ -74,12 +74,12 @@ fn issue<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f txn::Issue {
     failure
         .issues
         .iter()
-        .find(|issue| issue.code == code && issue.path == path)
+        .find(|issue| issue.code.as_str() == code && issue.path == path)
         .unwrap_or_else(|| {
             let found: Vec<(&str, &str)> = failure
                 .issues
                 .iter()
-                .map(|issue| (issue.code, issue.path.as_str()))
+                .map(|issue| (issue.code.as_str(), issue.path.as_str()))
                 .collect();
             panic!("no {code} at {path}; found {found:?}")
         })
@@ -89,7 +89,7 @@ fn issue<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f txn::Issue {
 fn only(failure: &Failure, code: &str, path: &str) {
     issue(failure, code, path);
     assert_eq!(failure.issues.len(), 1, "{:#?}", failure.issues);
-    assert_eq!(failure.code, "transaction_unsupported");
+    assert_eq!(failure.code.as_str(), "transaction_unsupported");
 }
 
 fn package<'p>(project: &'p UamProject, id: &str) -> &'p UamPackage {
@@ -1355,7 +1355,7 @@ fn move_component_is_refused_while_it_uses_its_old_package() {
         failure
             .issues
             .iter()
-            .all(|issue| issue.code == "component_has_package_dependencies"),
+            .all(|issue| issue.code.as_str() == "component_has_package_dependencies"),
         "{:#?}",
         failure.issues
     );

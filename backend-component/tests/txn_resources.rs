@@ -60,7 +60,7 @@ fn issues(failure: &Failure) -> Vec<(&'static str, String)> {
     failure
         .issues
         .iter()
-        .map(|i| (i.code, i.path.clone()))
+        .map(|i| (i.code.as_str(), i.path.clone()))
         .collect()
 }
 
@@ -69,11 +69,11 @@ fn assert_issue(failure: &Failure, code: &str, path: &str) {
         failure
             .issues
             .iter()
-            .any(|i| i.code == code && i.path == path),
+            .any(|i| i.code.as_str() == code && i.path == path),
         "expected {code} at {path}, got {:#?}",
         issues(failure)
     );
-    assert_eq!(failure.code, "transaction_unsupported");
+    assert_eq!(failure.code.as_str(), "transaction_unsupported");
 }
 
 fn package<'a>(project: &'a UamProject, id: &str) -> &'a UamPackage {
@@ -511,7 +511,7 @@ fn rename_needs_loaded_bytes() {
     let codes: Vec<_> = failure
         .issues
         .iter()
-        .map(|i| (i.op_index, i.code))
+        .map(|i| (i.op_index, i.code.as_str()))
         .collect();
     assert_eq!(
         codes,
@@ -1031,7 +1031,7 @@ fn remove_resource_of_a_referenced_image_fails_on_the_final_state() {
     );
     assert!(!failure.issues.is_empty());
     for issue in &failure.issues {
-        assert_eq!(issue.code, "invalid_resource_reference");
+        assert_eq!(issue.code.as_str(), "invalid_resource_reference");
         assert_eq!(issue.path, "operations[0].selector.resourceId");
         assert_eq!(issue.op_id.as_deref(), Some("drop-b5"));
         assert!(issue.message.contains("rpmbd"), "{}", issue.message);

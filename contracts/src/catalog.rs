@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::diagnostics::ProjectDiagnosticCode;
+
 /// Which layer a code belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -51,7 +53,26 @@ const V: &[Owner] = &[CoreValidation];
 const TV: &[Owner] = &[CoreTransaction, CoreValidation];
 
 macro_rules! guides {
-    ($( $code:literal, $owners:expr, $kind:expr, $message:literal; )*) => {
+    ($( $variant:ident = $code:literal, $owners:expr, $kind:expr, $message:literal; )*) => {
+        /// Every code of the catalog, typed: the backend compares these values and spells
+        /// them ([`DiagnosticCode::as_str`]) only where they cross the wire.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum DiagnosticCode {
+            $( $variant, )*
+        }
+
+        impl DiagnosticCode {
+            /// Every code, in catalog order.
+            pub const ALL: &[DiagnosticCode] = &[ $( Self::$variant, )* ];
+
+            /// The code as it crosses the wire (`stale_write`, …).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $( Self::$variant => $code, )*
+                }
+            }
+        }
+
         /// Every guide, in catalog order.
         pub const GUIDES: &[Guide] = &[
             $( Guide { code: $code, owners: $owners, remediation: $kind, message: $message }, )*
@@ -61,118 +82,159 @@ macro_rules! guides {
 
 guides! {
     // Backend: revision guards.
-    "stale_read", B, RefreshAndReplan, "The session moved on since you read it. Read the outline or query again and use the current revision.";
-    "stale_write", B, RefreshAndReplan, "The session changed since you planned this call. Re-read the outline, re-query the entities you touch, re-plan, and retry with the current revision; never retry blindly.";
-    "event_cursor_invalid", B, RefreshAndReplan, "The event cursor is malformed, expired or unknown. Poll again without `after` and continue from the returned currentSequence.";
+    StaleRead = "stale_read", B, RefreshAndReplan, "The session moved on since you read it. Read the outline or query again and use the current revision.";
+    StaleWrite = "stale_write", B, RefreshAndReplan, "The session changed since you planned this call. Re-read the outline, re-query the entities you touch, re-plan, and retry with the current revision; never retry blindly.";
+    EventCursorInvalid = "event_cursor_invalid", B, RefreshAndReplan, "The event cursor is malformed, expired or unknown. Poll again without `after` and continue from the returned currentSequence.";
     // Backend: host actions.
-    "session_read_failed", B, HostAction, "The session state or bytes could not be returned. Check the reason: fix the selector, or read less at once.";
-    "transaction_preview_failed", B, HostAction, "The preview could not be produced within its budget. Split the batch into smaller transactions.";
-    "entity_query_failed", B, HostAction, "The query was refused. Check the reason: use exact ids from the outline, and query a smaller entity if the result is too large.";
-    "session_not_found", B, HostAction, "The session does not exist or was closed. Open the project again with openSession.";
-    "session_close_failed", B, HostAction, "The session could not release its lock and stays open. Retry closeSession; if it keeps failing, restart the server.";
-    "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened.";
-    "project_root_not_allowed", B, HostAction, "The project is outside the allowed project roots. Ask the user to start the server with --project-dir covering it.";
-    "session_limit_exceeded", B, HostAction, "Too many sessions are open. Close a session you no longer need, then open again.";
-    "session_id_conflict", B, HostAction, "That session id is already in use. Let the backend choose the id.";
-    "lock_conflict", B, HostAction, "The project is already open in another session or process. Use that session, or close it first.";
-    "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available.";
-    "uam_fidelity_unsupported", B, HostAction, "This project cannot be written back faithfully, so writes are refused. Edit it in the FairyGUI editor instead.";
-    "save_partial_failure", B, HostAction, "The save failed. Check committedPaths, failedPaths and recoveryPaths before retrying; unsaved edits are still in the session.";
-    "write_failed", B, HostAction, "Writing the project failed. Check the failed paths and the disk, then retry.";
-    "project_open_failed", B, HostAction, "The project could not be opened. Check the reason and the path: it must be a FairyGUI project directory or its .fairy file.";
-    "materialize_validation_failed", B, HostAction, "The project is structurally invalid and was not written. Fix the reported issues first.";
+    SessionReadFailed = "session_read_failed", B, HostAction, "The session state or bytes could not be returned. Check the reason: fix the selector, or read less at once.";
+    TransactionPreviewFailed = "transaction_preview_failed", B, HostAction, "The preview could not be produced within its budget. Split the batch into smaller transactions.";
+    EntityQueryFailed = "entity_query_failed", B, HostAction, "The query was refused. Check the reason: use exact ids from the outline, and query a smaller entity if the result is too large.";
+    SessionNotFound = "session_not_found", B, HostAction, "The session does not exist or was closed. Open the project again with openSession.";
+    SessionCloseFailed = "session_close_failed", B, HostAction, "The session could not release its lock and stays open. Retry closeSession; if it keeps failing, restart the server.";
+    PathPolicyViolation = "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened.";
+    ProjectRootNotAllowed = "project_root_not_allowed", B, HostAction, "The project is outside the allowed project roots. Ask the user to start the server with --project-dir covering it.";
+    SessionLimitExceeded = "session_limit_exceeded", B, HostAction, "Too many sessions are open. Close a session you no longer need, then open again.";
+    SessionIdConflict = "session_id_conflict", B, HostAction, "That session id is already in use. Let the backend choose the id.";
+    LockConflict = "lock_conflict", B, HostAction, "The project is already open in another session or process. Use that session, or close it first.";
+    CapabilityUnavailable = "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available.";
+    UamFidelityUnsupported = "uam_fidelity_unsupported", B, HostAction, "This project cannot be written back faithfully, so writes are refused. Edit it in the FairyGUI editor instead.";
+    SavePartialFailure = "save_partial_failure", B, HostAction, "The save failed. Check committedPaths, failedPaths and recoveryPaths before retrying; unsaved edits are still in the session.";
+    WriteFailed = "write_failed", B, HostAction, "Writing the project failed. Check the failed paths and the disk, then retry.";
+    ProjectOpenFailed = "project_open_failed", B, HostAction, "The project could not be opened. Check the reason and the path: it must be a FairyGUI project directory or its .fairy file.";
+    MaterializeValidationFailed = "materialize_validation_failed", B, HostAction, "The project is structurally invalid and was not written. Fix the reported issues first.";
     // Core transaction: selectors.
-    "invalid_package_selector", T, ReviseSelector, "No package has that id. Take package ids from getProjectOutline.";
-    "invalid_component_selector", T, ReviseSelector, "No component resource has that id in the package. Take ids from getProjectOutline.";
-    "invalid_resource_selector", T, ReviseSelector, "No resource of a suitable kind has that id in the package. Take ids from getProjectOutline.";
-    "invalid_display_node_selector", T, ReviseSelector, "No display node has that id in the component (or the id is already taken). Take node ids from getProjectOutline.";
-    "invalid_resource_folder_selector", T, ReviseSelector, "No folder matches that package, branch and canonical path (`/a/b/`).";
-    "invalid_branch_selector", T, ReviseSelector, "No branch has that name.";
-    "invalid_gear_selector", T, ReviseSelector, "The gear kind or controller does not exist on that node at this point of the batch.";
-    "invalid_look_gear_selector", T, ReviseSelector, "The look gear selector does not match a gear on that node.";
-    "selector_ambiguity", T, ReviseSelector, "The selector matches more than one entity. Use exact ids, or fix the duplicated names first.";
+    InvalidPackageSelector = "invalid_package_selector", T, ReviseSelector, "No package has that id. Take package ids from getProjectOutline.";
+    InvalidComponentSelector = "invalid_component_selector", T, ReviseSelector, "No component resource has that id in the package. Take ids from getProjectOutline.";
+    InvalidResourceSelector = "invalid_resource_selector", T, ReviseSelector, "No resource of a suitable kind has that id in the package. Take ids from getProjectOutline.";
+    InvalidDisplayNodeSelector = "invalid_display_node_selector", T, ReviseSelector, "No display node has that id in the component (or the id is already taken). Take node ids from getProjectOutline.";
+    InvalidResourceFolderSelector = "invalid_resource_folder_selector", T, ReviseSelector, "No folder matches that package, branch and canonical path (`/a/b/`).";
+    InvalidBranchSelector = "invalid_branch_selector", T, ReviseSelector, "No branch has that name.";
+    InvalidGearSelector = "invalid_gear_selector", T, ReviseSelector, "The gear kind or controller does not exist on that node at this point of the batch.";
+    InvalidLookGearSelector = "invalid_look_gear_selector", T, ReviseSelector, "The look gear selector does not match a gear on that node.";
+    SelectorAmbiguity = "selector_ambiguity", T, ReviseSelector, "The selector matches more than one entity. Use exact ids, or fix the duplicated names first.";
     // Core transaction: unsupported.
-    "unsupported_operation", T, ReviseOperation, "That operation kind does not exist. Read the operation catalog for the supported kinds.";
-    "transaction_unsupported", T, ReviseOperation, "The batch was rejected before execution. Fix every listed issue and submit again.";
-    "unsupported_display_node_kind", T, ReviseOperation, "That display node kind cannot be used here.";
-    "unsupported_cross_package_image_ref", T, ReviseOperation, "An image node must reference an image in its own package.";
-    "unsupported_gear_kind", T, ReviseOperation, "That gear kind is not supported.";
-    "unsupported_resource_mutation", T, ReviseOperation, "That resource kind cannot be changed this way.";
-    "unsupported_display_node_mutation", T, ReviseOperation, "That display node kind cannot be changed this way.";
-    "unsupported_text_field_target", T, ReviseOperation, "Text fields apply only to text, rich text and text input nodes.";
-    "unsupported_display_node_field", T, ReviseOperation, "That field does not exist on this node kind.";
-    "unsupported_operation_batch", T, ReviseOperation, "These operations cannot share a batch. Commit them in separate transactions.";
-    "unsupported_resource_kind", TV, ReviseOperation, "That resource kind is not supported.";
+    UnsupportedOperation = "unsupported_operation", T, ReviseOperation, "That operation kind does not exist. Read the operation catalog for the supported kinds.";
+    TransactionUnsupported = "transaction_unsupported", T, ReviseOperation, "The batch was rejected before execution. Fix every listed issue and submit again.";
+    UnsupportedDisplayNodeKind = "unsupported_display_node_kind", T, ReviseOperation, "That display node kind cannot be used here.";
+    UnsupportedCrossPackageImageRef = "unsupported_cross_package_image_ref", T, ReviseOperation, "An image node must reference an image in its own package.";
+    UnsupportedGearKind = "unsupported_gear_kind", T, ReviseOperation, "That gear kind is not supported.";
+    UnsupportedResourceMutation = "unsupported_resource_mutation", T, ReviseOperation, "That resource kind cannot be changed this way.";
+    UnsupportedDisplayNodeMutation = "unsupported_display_node_mutation", T, ReviseOperation, "That display node kind cannot be changed this way.";
+    UnsupportedTextFieldTarget = "unsupported_text_field_target", T, ReviseOperation, "Text fields apply only to text, rich text and text input nodes.";
+    UnsupportedDisplayNodeField = "unsupported_display_node_field", T, ReviseOperation, "That field does not exist on this node kind.";
+    UnsupportedOperationBatch = "unsupported_operation_batch", T, ReviseOperation, "These operations cannot share a batch. Commit them in separate transactions.";
+    UnsupportedResourceKind = "unsupported_resource_kind", TV, ReviseOperation, "That resource kind is not supported.";
     // Core transaction: payloads.
-    "invalid_project_settings", T, ReviseOperation, "The project settings are not a complete, JSON-safe snapshot of the right types.";
-    "invalid_package_settings", T, ReviseOperation, "The package settings are not a complete, valid snapshot.";
-    "invalid_display_node_payload", T, ReviseOperation, "A display node value is out of range or the snapshot is incomplete; see `field`.";
-    "invalid_resource_name", T, ReviseOperation, "The resource name is not a safe file name.";
-    "invalid_resource_path", T, ReviseOperation, "The resource path is not a safe canonical folder path.";
-    "invalid_resource_folder_path", T, ReviseOperation, "The folder path is not canonical, is the root, or its parent or branch does not exist.";
-    "invalid_resource_folder_atlas", T, ReviseOperation, "The atlas must be '' or a decimal slot no greater than the package's maxAtlasIndex.";
-    "invalid_attach_index", T, ReviseOperation, "The index must be an integer between 0 and the display list length.";
-    "invalid_controller_payload", T, ReviseOperation, "The controller snapshot is invalid: check its name, pages, selected index, home page and actions.";
-    "invalid_transition_payload", T, ReviseOperation, "The transition snapshot is invalid: check its name and item targets.";
-    "invalid_look_gear_payload", T, ReviseOperation, "The look gear payload is invalid.";
-    "invalid_gear_payload", T, ReviseOperation, "The gear payload does not match its selector or names unknown pages.";
-    "invalid_resource_payload", T, ReviseOperation, "The resource payload is invalid.";
-    "invalid_resource_bytes", T, ReviseOperation, "The bytes do not decode as the resource's format.";
-    "invalid_movie_clip_jta", T, ReviseOperation, "The movie clip bytes are not a valid .jta file.";
-    "invalid_resource_index", T, ReviseOperation, "The resource index is out of range.";
-    "invalid_branch_name", T, ReviseOperation, "The branch name is not a safe path segment.";
-    "invalid_package_payload", T, ReviseOperation, "The package payload is invalid: check its id and name.";
-    "invalid_package_index", T, ReviseOperation, "The package index is out of range.";
-    "invalid_component_payload", T, ReviseOperation, "The component payload is invalid.";
-    "invalid_component_index", T, ReviseOperation, "The component index is out of range.";
-    "invalid_component_move", T, ReviseOperation, "A component cannot move into its own package.";
-    "invalid_uam", TV, ReviseOperation, "The model breaks a structural rule; see the path.";
+    InvalidProjectSettings = "invalid_project_settings", T, ReviseOperation, "The project settings are not a complete, JSON-safe snapshot of the right types.";
+    InvalidPackageSettings = "invalid_package_settings", T, ReviseOperation, "The package settings are not a complete, valid snapshot.";
+    InvalidDisplayNodePayload = "invalid_display_node_payload", T, ReviseOperation, "A display node value is out of range or the snapshot is incomplete; see `field`.";
+    InvalidResourceName = "invalid_resource_name", T, ReviseOperation, "The resource name is not a safe file name.";
+    InvalidResourcePath = "invalid_resource_path", T, ReviseOperation, "The resource path is not a safe canonical folder path.";
+    InvalidResourceFolderPath = "invalid_resource_folder_path", T, ReviseOperation, "The folder path is not canonical, is the root, or its parent or branch does not exist.";
+    InvalidResourceFolderAtlas = "invalid_resource_folder_atlas", T, ReviseOperation, "The atlas must be '' or a decimal slot no greater than the package's maxAtlasIndex.";
+    InvalidAttachIndex = "invalid_attach_index", T, ReviseOperation, "The index must be an integer between 0 and the display list length.";
+    InvalidControllerPayload = "invalid_controller_payload", T, ReviseOperation, "The controller snapshot is invalid: check its name, pages, selected index, home page and actions.";
+    InvalidTransitionPayload = "invalid_transition_payload", T, ReviseOperation, "The transition snapshot is invalid: check its name and item targets.";
+    InvalidLookGearPayload = "invalid_look_gear_payload", T, ReviseOperation, "The look gear payload is invalid.";
+    InvalidGearPayload = "invalid_gear_payload", T, ReviseOperation, "The gear payload does not match its selector or names unknown pages.";
+    InvalidResourcePayload = "invalid_resource_payload", T, ReviseOperation, "The resource payload is invalid.";
+    InvalidResourceBytes = "invalid_resource_bytes", T, ReviseOperation, "The bytes do not decode as the resource's format.";
+    InvalidMovieClipJta = "invalid_movie_clip_jta", T, ReviseOperation, "The movie clip bytes are not a valid .jta file.";
+    InvalidResourceIndex = "invalid_resource_index", T, ReviseOperation, "The resource index is out of range.";
+    InvalidBranchName = "invalid_branch_name", T, ReviseOperation, "The branch name is not a safe path segment.";
+    InvalidPackagePayload = "invalid_package_payload", T, ReviseOperation, "The package payload is invalid: check its id and name.";
+    InvalidPackageIndex = "invalid_package_index", T, ReviseOperation, "The package index is out of range.";
+    InvalidComponentPayload = "invalid_component_payload", T, ReviseOperation, "The component payload is invalid.";
+    InvalidComponentIndex = "invalid_component_index", T, ReviseOperation, "The component index is out of range.";
+    InvalidComponentMove = "invalid_component_move", T, ReviseOperation, "A component cannot move into its own package.";
+    InvalidUam = "invalid_uam", TV, ReviseOperation, "The model breaks a structural rule; see the path.";
     // Core transaction: no-ops.
-    "project_settings_unchanged", T, RefreshAndReplan, "The settings already have this value. Re-read them before planning an update.";
-    "package_settings_unchanged", T, RefreshAndReplan, "The package settings already have this value. Re-read them before planning an update.";
-    "display_node_props_unchanged", T, RefreshAndReplan, "The node already has these values. Re-query it before planning an update.";
-    "resource_folder_atlas_unchanged", T, RefreshAndReplan, "The folder already uses this atlas.";
+    ProjectSettingsUnchanged = "project_settings_unchanged", T, RefreshAndReplan, "The settings already have this value. Re-read them before planning an update.";
+    PackageSettingsUnchanged = "package_settings_unchanged", T, RefreshAndReplan, "The package settings already have this value. Re-read them before planning an update.";
+    DisplayNodePropsUnchanged = "display_node_props_unchanged", T, RefreshAndReplan, "The node already has these values. Re-query it before planning an update.";
+    ResourceFolderAtlasUnchanged = "resource_folder_atlas_unchanged", T, RefreshAndReplan, "The folder already uses this atlas.";
     // Core transaction: duplicates.
-    "duplicate_look_gear_controller", T, ReviseOperation, "The node already has a look gear for this controller.";
-    "duplicate_transition_name", T, ReviseOperation, "A transition with this name already exists in the component.";
-    "duplicate_look_gear_state_page", T, ReviseOperation, "A page appears more than once in the look gear states.";
-    "duplicate_gear_controller", T, ReviseOperation, "The node already has a gear of this kind for this controller.";
-    "duplicate_gear_state_page", T, ReviseOperation, "A page appears more than once in the gear states.";
-    "duplicate_branch_name", T, ReviseOperation, "A branch with this name already exists.";
-    "duplicate_component_id", T, ReviseOperation, "A resource with this id already exists in the package.";
-    "resource_folder_conflict", T, ReviseOperation, "The folder path is already taken by a folder or resource.";
-    "duplicate_resource_id", TV, ReviseOperation, "Two resources in one package share an id.";
-    "duplicate_package_id", TV, ReviseOperation, "Two packages share an id.";
-    "duplicate_package_name", TV, ReviseOperation, "Two packages share a name (their directory).";
+    DuplicateLookGearController = "duplicate_look_gear_controller", T, ReviseOperation, "The node already has a look gear for this controller.";
+    DuplicateTransitionName = "duplicate_transition_name", T, ReviseOperation, "A transition with this name already exists in the component.";
+    DuplicateLookGearStatePage = "duplicate_look_gear_state_page", T, ReviseOperation, "A page appears more than once in the look gear states.";
+    DuplicateGearController = "duplicate_gear_controller", T, ReviseOperation, "The node already has a gear of this kind for this controller.";
+    DuplicateGearStatePage = "duplicate_gear_state_page", T, ReviseOperation, "A page appears more than once in the gear states.";
+    DuplicateBranchName = "duplicate_branch_name", T, ReviseOperation, "A branch with this name already exists.";
+    DuplicateComponentId = "duplicate_component_id", T, ReviseOperation, "A resource with this id already exists in the package.";
+    ResourceFolderConflict = "resource_folder_conflict", T, ReviseOperation, "The folder path is already taken by a folder or resource.";
+    DuplicateResourceId = "duplicate_resource_id", TV, ReviseOperation, "Two resources in one package share an id.";
+    DuplicatePackageId = "duplicate_package_id", TV, ReviseOperation, "Two packages share an id.";
+    DuplicatePackageName = "duplicate_package_name", TV, ReviseOperation, "Two packages share a name (their directory).";
     // Core transaction: references.
-    "resource_folder_not_empty", T, ReviseOperation, "The folder still holds folders or resources. Move or remove them first.";
-    "branch_not_empty", T, ReviseOperation, "The branch still holds folders or resources.";
-    "branch_referenced", T, ReviseOperation, "A resource still names a variant in this branch.";
-    "invalid_resource_reference", T, ReviseOperation, "A reference would point at a missing resource or one of the wrong kind.";
-    "invalid_component_reference", T, ReviseOperation, "The referenced component does not exist after the batch.";
-    "invalid_group_reference", T, ReviseOperation, "A node's group must be another group node in the same component.";
-    "package_referenced", T, ReviseOperation, "Something still references the package.";
-    "component_referenced", T, ReviseOperation, "Something still references the component.";
-    "component_has_package_dependencies", T, ReviseOperation, "The component still uses resources of its old package.";
+    ResourceFolderNotEmpty = "resource_folder_not_empty", T, ReviseOperation, "The folder still holds folders or resources. Move or remove them first.";
+    BranchNotEmpty = "branch_not_empty", T, ReviseOperation, "The branch still holds folders or resources.";
+    BranchReferenced = "branch_referenced", T, ReviseOperation, "A resource still names a variant in this branch.";
+    InvalidResourceReference = "invalid_resource_reference", T, ReviseOperation, "A reference would point at a missing resource or one of the wrong kind.";
+    InvalidComponentReference = "invalid_component_reference", T, ReviseOperation, "The referenced component does not exist after the batch.";
+    InvalidGroupReference = "invalid_group_reference", T, ReviseOperation, "A node's group must be another group node in the same component.";
+    PackageReferenced = "package_referenced", T, ReviseOperation, "Something still references the package.";
+    ComponentReferenced = "component_referenced", T, ReviseOperation, "Something still references the component.";
+    ComponentHasPackageDependencies = "component_has_package_dependencies", T, ReviseOperation, "The component still uses resources of its old package.";
     // Core transaction: host actions.
-    "unavailable_resource_source_bytes", T, HostAction, "The resource's bytes are not loaded in this session, so it cannot be renamed, moved or rewritten. Stop and tell the user.";
-    "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
-    "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
+    UnavailableResourceSourceBytes = "unavailable_resource_source_bytes", T, HostAction, "The resource's bytes are not loaded in this session, so it cannot be renamed, moved or rewritten. Stop and tell the user.";
+    ProjectionFailed = "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
+    ExecutionFailure = "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
     // Core validation.
-    "missing_source", V, HostAction, "A file the project declares does not exist. Restore it, or remove the resource in the FairyGUI editor.";
-    "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
-    "corrupt_source", V, HostAction, "A file is empty or does not decode as its format. Replace it with a valid file.";
-    "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here, so the report is incomplete.";
-    "invalid_project_xml", V, HostAction, "The .fairy project file is malformed. Fix or restore it.";
-    "invalid_package_xml", V, HostAction, "A package.xml file is malformed. Fix or restore it.";
-    "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed. Fix or restore it.";
-    "invalid_component_xml", V, HostAction, "A component XML file is malformed or holds an unknown element. Fix or restore it.";
-    "invalid_project_value", V, HostAction, "A value breaks FairyGUI's lexical rules. Fix it in the file.";
-    "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it.";
-    "invalid_settings_json", V, HostAction, "A settings JSON file is malformed or has the wrong shape. Fix or restore it.";
-    "path_collision", V, HostAction, "Two output paths differ only in letter case; they collide on case-insensitive disks. Rename one.";
-    "unsafe_path", V, HostAction, "A path is absolute, escapes the project, or uses a reserved name. Rename it.";
-    "dangling_resource_reference", V, ReviseOperation, "A reference points at a resource that does not exist or is of the wrong kind. Retarget or remove it.";
+    MissingSource = "missing_source", V, HostAction, "A file the project declares does not exist. Restore it, or remove the resource in the FairyGUI editor.";
+    UnreadableSource = "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
+    CorruptSource = "corrupt_source", V, HostAction, "A file is empty or does not decode as its format. Replace it with a valid file.";
+    DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here, so the report is incomplete.";
+    InvalidProjectXml = "invalid_project_xml", V, HostAction, "The .fairy project file is malformed. Fix or restore it.";
+    InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed. Fix or restore it.";
+    InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed. Fix or restore it.";
+    InvalidComponentXml = "invalid_component_xml", V, HostAction, "A component XML file is malformed or holds an unknown element. Fix or restore it.";
+    InvalidProjectValue = "invalid_project_value", V, HostAction, "A value breaks FairyGUI's lexical rules. Fix it in the file.";
+    DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it.";
+    InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed or has the wrong shape. Fix or restore it.";
+    PathCollision = "path_collision", V, HostAction, "Two output paths differ only in letter case; they collide on case-insensitive disks. Rename one.";
+    UnsafePath = "unsafe_path", V, HostAction, "A path is absolute, escapes the project, or uses a reserved name. Rename it.";
+    DanglingResourceReference = "dangling_resource_reference", V, ReviseOperation, "A reference points at a resource that does not exist or is of the wrong kind. Retarget or remove it.";
+}
+
+impl DiagnosticCode {
+    /// The catalog entry of this code.
+    pub fn guide(self) -> &'static Guide {
+        // `guides!` lists the enum and the table in the same order.
+        &GUIDES[self as usize]
+    }
+}
+
+impl From<DiagnosticCode> for String {
+    fn from(code: DiagnosticCode) -> Self {
+        code.as_str().to_string()
+    }
+}
+
+impl From<ProjectDiagnosticCode> for DiagnosticCode {
+    fn from(code: ProjectDiagnosticCode) -> Self {
+        use ProjectDiagnosticCode as P;
+        match code {
+            P::InvalidProjectXml => Self::InvalidProjectXml,
+            P::InvalidPackageXml => Self::InvalidPackageXml,
+            P::InvalidBranchPackageXml => Self::InvalidBranchPackageXml,
+            P::InvalidComponentXml => Self::InvalidComponentXml,
+            P::InvalidProjectValue => Self::InvalidProjectValue,
+            P::DesktopIncompatibleGeometry => Self::DesktopIncompatibleGeometry,
+            P::InvalidSettingsJson => Self::InvalidSettingsJson,
+            P::InvalidUam => Self::InvalidUam,
+            P::DuplicatePackageId => Self::DuplicatePackageId,
+            P::DuplicatePackageName => Self::DuplicatePackageName,
+            P::DuplicateResourceId => Self::DuplicateResourceId,
+            P::PathCollision => Self::PathCollision,
+            P::UnsafePath => Self::UnsafePath,
+            P::DanglingResourceReference => Self::DanglingResourceReference,
+            P::MissingSource => Self::MissingSource,
+            P::UnreadableSource => Self::UnreadableSource,
+            P::CorruptSource => Self::CorruptSource,
+            P::UnsupportedResourceKind => Self::UnsupportedResourceKind,
+            P::DecodeCapabilityUnavailable => Self::DecodeCapabilityUnavailable,
+        }
+    }
 }
 
 /// The guide for a code, if the code is in the catalog.
@@ -195,6 +257,15 @@ mod tests {
         let codes: BTreeSet<_> = GUIDES.iter().map(|g| g.code).collect();
         assert_eq!(codes.len(), GUIDES.len(), "duplicate codes in the catalog");
         assert_eq!(GUIDES.len(), 103);
+    }
+
+    #[test]
+    fn typed_codes_match_their_guides() {
+        assert_eq!(DiagnosticCode::ALL.len(), GUIDES.len());
+        for (code, guide) in DiagnosticCode::ALL.iter().zip(GUIDES) {
+            assert_eq!(code.as_str(), guide.code);
+            assert_eq!(code.guide(), guide);
+        }
     }
 
     #[test]
@@ -221,11 +292,8 @@ mod tests {
             C::UnsupportedResourceKind,
             C::DecodeCapabilityUnavailable,
         ] {
-            assert!(
-                guide(code.as_str()).is_some(),
-                "{} has no guide",
-                code.as_str()
-            );
+            let wire = serde_json::to_value(code).expect("serializes");
+            assert_eq!(wire, DiagnosticCode::from(code).as_str(), "{code:?}");
         }
     }
 }

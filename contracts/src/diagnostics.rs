@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::DiagnosticCode;
+
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -40,27 +42,7 @@ pub enum ProjectDiagnosticCode {
 
 impl ProjectDiagnosticCode {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::InvalidProjectXml => "invalid_project_xml",
-            Self::InvalidPackageXml => "invalid_package_xml",
-            Self::InvalidBranchPackageXml => "invalid_branch_package_xml",
-            Self::InvalidComponentXml => "invalid_component_xml",
-            Self::InvalidProjectValue => "invalid_project_value",
-            Self::DesktopIncompatibleGeometry => "desktop_incompatible_geometry",
-            Self::InvalidSettingsJson => "invalid_settings_json",
-            Self::InvalidUam => "invalid_uam",
-            Self::DuplicatePackageId => "duplicate_package_id",
-            Self::DuplicatePackageName => "duplicate_package_name",
-            Self::DuplicateResourceId => "duplicate_resource_id",
-            Self::PathCollision => "path_collision",
-            Self::UnsafePath => "unsafe_path",
-            Self::DanglingResourceReference => "dangling_resource_reference",
-            Self::MissingSource => "missing_source",
-            Self::UnreadableSource => "unreadable_source",
-            Self::CorruptSource => "corrupt_source",
-            Self::UnsupportedResourceKind => "unsupported_resource_kind",
-            Self::DecodeCapabilityUnavailable => "decode_capability_unavailable",
-        }
+        DiagnosticCode::from(self).as_str()
     }
 }
 

@@ -831,49 +831,121 @@ impl UamResource {
     }
 
     pub fn id(&self) -> &str {
-        match self {
-            UamResource::Component(c) => &c.id,
-            other => other
-                .asset_base()
-                .map(|b| b.id.as_str())
-                .unwrap_or_default(),
-        }
+        self.common().id
     }
 
     pub fn name(&self) -> &str {
-        match self {
-            UamResource::Component(c) => &c.name,
-            other => other
-                .asset_base()
-                .map(|b| b.name.as_str())
-                .unwrap_or_default(),
-        }
+        self.common().name
     }
 
     pub fn path(&self) -> &str {
-        match self {
-            UamResource::Component(c) => &c.path,
-            other => other
-                .asset_base()
-                .map(|b| b.path.as_str())
-                .unwrap_or_default(),
-        }
+        self.common().path
     }
 
     pub fn branch(&self) -> &str {
-        match self {
-            UamResource::Component(c) => &c.branch,
-            other => other
-                .asset_base()
-                .map(|b| b.branch.as_str())
-                .unwrap_or_default(),
-        }
+        self.common().branch
     }
 
     pub fn source_path(&self) -> Option<&str> {
+        self.common().source_path
+    }
+
+    /// The resource's slot table of branch variants (`''` for an empty slot).
+    pub fn branch_item_ids(&self) -> &[String] {
+        self.common().branch_item_ids
+    }
+
+    pub fn exported(&self) -> bool {
+        self.common().exported
+    }
+
+    pub fn favorite(&self) -> bool {
+        self.common().favorite
+    }
+
+    /// The fields components and assets both have (components keep their own copies
+    /// rather than an [`AssetBase`]).
+    pub fn common(&self) -> Common<'_> {
+        let base = match self {
+            UamResource::Component(c) => {
+                return Common {
+                    id: &c.id,
+                    name: &c.name,
+                    path: &c.path,
+                    exported: c.exported,
+                    favorite: c.favorite,
+                    branch: &c.branch,
+                    branch_item_ids: &c.branch_item_ids,
+                    source_path: c.source_path.as_deref(),
+                };
+            }
+            UamResource::Image(r) => &r.base,
+            UamResource::MovieClip(r) => &r.base,
+            UamResource::Sound(r)
+            | UamResource::Misc(r)
+            | UamResource::Font(r)
+            | UamResource::Spine(r)
+            | UamResource::DragonBones(r) => &r.base,
+        };
+        Common {
+            id: &base.id,
+            name: &base.name,
+            path: &base.path,
+            exported: base.exported,
+            favorite: base.favorite,
+            branch: &base.branch,
+            branch_item_ids: &base.branch_item_ids,
+            source_path: base.source_path.as_deref(),
+        }
+    }
+
+    /// The shared fields to change, whatever the kind.
+    pub fn common_mut(&mut self) -> CommonMut<'_> {
+        let base = match self {
+            UamResource::Component(c) => {
+                return CommonMut {
+                    path: &mut c.path,
+                    exported: &mut c.exported,
+                    favorite: &mut c.favorite,
+                    branch: &mut c.branch,
+                    branch_item_ids: &mut c.branch_item_ids,
+                    source_path: &mut c.source_path,
+                };
+            }
+            UamResource::Image(r) => &mut r.base,
+            UamResource::MovieClip(r) => &mut r.base,
+            UamResource::Sound(r)
+            | UamResource::Misc(r)
+            | UamResource::Font(r)
+            | UamResource::Spine(r)
+            | UamResource::DragonBones(r) => &mut r.base,
+        };
+        CommonMut {
+            path: &mut base.path,
+            exported: &mut base.exported,
+            favorite: &mut base.favorite,
+            branch: &mut base.branch,
+            branch_item_ids: &mut base.branch_item_ids,
+            source_path: &mut base.source_path,
+        }
+    }
+
+    /// The file the resource is written to inside its folder, as the editor names it:
+    /// `<name>.xml` for a component, otherwise `fileName ?? file ?? name`.
+    pub fn primary_file(&self) -> String {
         match self {
-            UamResource::Component(c) => c.source_path.as_deref(),
-            other => other.asset_base().and_then(|b| b.source_path.as_deref()),
+            UamResource::Component(c) => format!("{}.xml", c.name),
+            UamResource::Image(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
+            UamResource::MovieClip(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
+            UamResource::Sound(r)
+            | UamResource::Misc(r)
+            | UamResource::Font(r)
+            | UamResource::Spine(r)
+            | UamResource::DragonBones(r) => r
+                .file_name
+                .clone()
+                .or_else(|| r.file.clone())
+                .unwrap_or_else(|| r.base.name.clone()),
         }
     }
 
@@ -910,6 +982,49 @@ impl UamResource {
             _ => None,
         }
     }
+}
+
+impl ComponentResource {
+    /// A component whose shared resource fields are those of `base` (the fields a
+    /// component keeps itself rather than in an [`AssetBase`]).
+    pub fn with_base(base: AssetBase, component: ComponentModel) -> Self {
+        ComponentResource {
+            id: base.id,
+            name: base.name,
+            path: base.path,
+            exported: base.exported,
+            favorite: base.favorite,
+            branch: base.branch,
+            branch_item_ids: base.branch_item_ids,
+            source_path: base.source_path,
+            component,
+        }
+    }
+}
+
+/// The fields every resource has, borrowed (see [`UamResource::common`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Common<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub path: &'a str,
+    pub exported: bool,
+    pub favorite: bool,
+    pub branch: &'a str,
+    pub branch_item_ids: &'a [String],
+    pub source_path: Option<&'a str>,
+}
+
+/// The fields every resource has, to change (see [`UamResource::common_mut`]); the id
+/// and name are left out because their rules differ between components and assets.
+#[derive(Debug)]
+pub struct CommonMut<'a> {
+    pub path: &'a mut String,
+    pub exported: &'a mut bool,
+    pub favorite: &'a mut bool,
+    pub branch: &'a mut String,
+    pub branch_item_ids: &'a mut Vec<String>,
+    pub source_path: &'a mut Option<String>,
 }
 
 /// Any display node, tagged by `kind`.
@@ -1001,6 +1116,29 @@ impl DisplayNode {
             DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => &n.base,
             DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
                 &n.base
+            }
+        }
+    }
+
+    pub fn base_mut(&mut self) -> &mut NodeBase {
+        match self {
+            DisplayNode::Image(n) => &mut n.base,
+            DisplayNode::Text(n) => &mut n.base,
+            DisplayNode::RichText(n) => &mut n.base,
+            DisplayNode::TextInput(n) => &mut n.base,
+            DisplayNode::Component(n) => &mut n.base,
+            DisplayNode::List(n) => &mut n.base,
+            DisplayNode::Tree(n) => &mut n.base,
+            DisplayNode::Graph(n) => &mut n.base,
+            DisplayNode::Group(n) => &mut n.base,
+            DisplayNode::Loader(n) => &mut n.base,
+            DisplayNode::Loader3D(n) => &mut n.base,
+            DisplayNode::MovieClip(n) => &mut n.base,
+            DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
+                &mut n.base
+            }
+            DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
+                &mut n.base
             }
         }
     }

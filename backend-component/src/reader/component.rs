@@ -13,15 +13,8 @@ use super::diag::Scope;
 use super::node::{self, OVERFLOW, SCROLL, SCROLL_BAR, SizeRef};
 use super::transition;
 use super::values::Attrs;
+use crate::rules::EXTENSION_TYPES;
 
-const EXTENSIONS: [&str; 6] = [
-    "Button",
-    "Label",
-    "ComboBox",
-    "ProgressBar",
-    "Slider",
-    "ScrollBar",
-];
 const BUTTON_MODE: &[(&str, i32)] = &[("Common", 0), ("Check", 1), ("Radio", 2)];
 const DOWN_EFFECT: &[(&str, i32)] = &[("none", 0), ("dark", 1), ("scale", 2)];
 const TITLE_TYPE: &[(&str, i32)] = &[("percent", 0), ("valueAndmax", 1), ("value", 2), ("max", 3)];
@@ -205,7 +198,7 @@ fn read_root_attributes(root: Node, scope: &mut Scope, model: &mut ComponentMode
     p.remark = a.string("remark");
     p.opaque = a.bool("opaque", true);
     if let Some(ext) = a.raw("extention").filter(|e| !e.is_empty()) {
-        if EXTENSIONS.contains(&ext) {
+        if EXTENSION_TYPES.contains(&ext) {
             p.extension_type = ext.to_owned();
         } else {
             a.report(

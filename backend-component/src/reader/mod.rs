@@ -7,23 +7,17 @@
 //! Modules, one job each: [`project`] (`.fairy`, settings, branch and package
 //! directories), [`package`] (package XML, folders, resources, byte hydration),
 //! [`component`] (component XML), [`node`] (display nodes), [`gear`], [`transition`],
-//! [`values`] (attribute parsing), [`image_size`] (PNG/JPEG header size), [`jta`] (movie
-//! clip files) and [`diag`] (diagnostic locations).
+//! [`values`] (attribute parsing) and [`diag`] (diagnostic locations). Image sizes and
+//! movie clips come from the file bytes through [`crate::formats`].
 
 mod component;
 mod diag;
 mod gear;
-mod image_size;
-mod jta;
 mod node;
 mod package;
 mod project;
 mod transition;
 mod values;
-
-pub(crate) use image_size::probe as probe_image_size;
-pub(crate) use jta::parse as parse_jta;
-pub(crate) use values::strip_extension;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -180,7 +174,7 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
         if let Some(UamResource::Component(c)) = resource
             && let Some(node) = c.component.display_list.get_mut(n)
         {
-            node::node_base_mut(node).size = size;
+            node.base_mut().size = size;
         }
     }
 }

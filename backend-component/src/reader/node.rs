@@ -18,6 +18,7 @@ use roxmltree::Node;
 use super::diag::Scope;
 use super::gear;
 use super::values::{Attrs, lookup, parse_num};
+use crate::rules::{BLEND_MODES, RELATION_TYPES};
 
 pub(crate) const ALIGN: &[(&str, i32)] = &[("left", 0), ("center", 1), ("right", 2)];
 pub(crate) const VALIGN: &[(&str, i32)] = &[("top", 0), ("middle", 1), ("bottom", 2)];
@@ -83,41 +84,7 @@ const GROUP_LAYOUT: &[(&str, i32)] = &[
     ("vt", 2),
     ("vertical", 2),
 ];
-const BLEND_MODES: [&str; 6] = ["normal", "none", "add", "multiply", "screen", "erase"];
 const POPUP_DIRECTION: &[(&str, i32)] = &[("auto", 0), ("up", 1), ("down", 2)];
-
-/// FairyGUI `RelationType` by editor side-pair name.
-pub(crate) const RELATION_TYPES: &[(&str, i32)] = &[
-    ("left-left", 0),
-    ("left-center", 1),
-    ("left-right", 2),
-    ("center-center", 3),
-    ("right-left", 4),
-    ("right-center", 5),
-    ("right-right", 6),
-    ("top-top", 7),
-    ("top-middle", 8),
-    ("top-bottom", 9),
-    ("middle-middle", 10),
-    ("bottom-top", 11),
-    ("bottom-middle", 12),
-    ("bottom-bottom", 13),
-    ("width-width", 14),
-    ("height-height", 15),
-    // The editor also writes the size pairs by one name.
-    ("width", 14),
-    ("height", 15),
-    ("leftext-left", 16),
-    ("leftext-right", 17),
-    ("rightext-left", 18),
-    ("rightext-right", 19),
-    ("topext-top", 20),
-    ("topext-bottom", 21),
-    ("bottomext-top", 22),
-    ("bottomext-bottom", 23),
-    ("size", 24),
-    ("size-size", 24),
-];
 
 /// A node whose `size` attribute is absent: the editor leaves it out when the node has
 /// its resource's own size, so the caller fills it in once every package is read.
@@ -681,30 +648,9 @@ fn read_children(el: Node, node: &mut DisplayNode, scope: &mut Scope, at: &str, 
         }
         _ => {}
     }
-    let base = node_base_mut(node);
+    let base = node.base_mut();
     base.relations = relations;
     base.gears = gears;
-}
-
-pub(crate) fn node_base_mut(node: &mut DisplayNode) -> &mut NodeBase {
-    match node {
-        DisplayNode::Image(n) => &mut n.base,
-        DisplayNode::Text(n) => &mut n.base,
-        DisplayNode::RichText(n) => &mut n.base,
-        DisplayNode::TextInput(n) => &mut n.base,
-        DisplayNode::Component(n) => &mut n.base,
-        DisplayNode::List(n) => &mut n.base,
-        DisplayNode::Tree(n) => &mut n.base,
-        DisplayNode::Graph(n) => &mut n.base,
-        DisplayNode::Group(n) => &mut n.base,
-        DisplayNode::Loader(n) => &mut n.base,
-        DisplayNode::Loader3D(n) => &mut n.base,
-        DisplayNode::MovieClip(n) => &mut n.base,
-        DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => &mut n.base,
-        DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
-            &mut n.base
-        }
-    }
 }
 
 /// A tree item without `isFolder` is a folder when the next item is nested deeper,
@@ -991,6 +937,27 @@ mod tests {
                 "c.displayList[0].color",
                 "c.displayList[0].align"
             ]
+        );
+    }
+
+    #[test]
+    fn short_hex_colours_are_reported_and_kept() {
+        // FairyGUI reads `#rgb` as black, so it is reported; the value stays as written.
+        let (n, _, scope) = node(r##"<image id="i" src="x" color="#fff"/>"##);
+        let DisplayNode::Image(image) = &n else {
+            panic!("an image node");
+        };
+        assert_eq!(image.props.color, "#fff");
+        assert_eq!(scope.diagnostics.len(), 1, "{:#?}", scope.diagnostics);
+        assert_eq!(scope.diagnostics[0].path, "c.displayList[0].color");
+        assert_eq!(
+            scope.diagnostics[0].code,
+            ProjectDiagnosticCode::InvalidProjectValue
+        );
+        assert!(
+            scope.diagnostics[0]
+                .message
+                .contains("#rrggbb or #aarrggbb")
         );
     }
 

@@ -9,8 +9,8 @@ use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code, Severity};
 use ofgui_contracts::uam::{
     AssetBase, ComponentResource, GenericAssetResource, ImageResource, ImageResourceProperties,
-    MovieClipFrame, MovieClipResource, MovieClipResourceProperties, PackagePublish, PublishAtlas,
-    ResourceFolder, Size, UamPackage, UamResource,
+    MovieClipResource, MovieClipResourceProperties, PackagePublish, PublishAtlas, ResourceFolder,
+    Size, UamPackage, UamResource,
 };
 use roxmltree::Node;
 use serde_json::{Map, Value};
@@ -18,11 +18,11 @@ use serde_json::{Map, Value};
 use super::component::{empty_model, parse_component};
 use super::diag::Scope;
 use super::node::SizeRef;
-use super::values::{
-    Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple, strip_extension,
-};
-use super::{BranchDirs, ReadState, decode_text, image_size, jta};
+use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple};
+use super::{BranchDirs, ReadState, decode_text};
+use crate::formats;
 use crate::fs::ProjectFs;
+use crate::rules::strip_extension;
 
 /// A package and the nodes (by resource index) whose size comes from their resource.
 pub(crate) struct PackageRead {
@@ -380,17 +380,7 @@ fn read_resource(
                 .filter(|&cut| raw_name.is_char_boundary(cut))
                 .filter(|&cut| raw_name[cut..].eq_ignore_ascii_case(".xml"))
                 .map_or(raw_name, |cut| &raw_name[..cut]);
-            UamResource::Component(ComponentResource {
-                id: id.to_owned(),
-                name: name.to_owned(),
-                path: path.clone(),
-                exported,
-                favorite,
-                branch: branch.to_owned(),
-                branch_item_ids: Vec::new(),
-                source_path: Some(source_path.clone()),
-                component: empty_model(),
-            })
+            UamResource::Component(ComponentResource::with_base(base(name), empty_model()))
         }
         _ => {
             let skeleton = matches!(tag, "spine" | "dragonbones");
@@ -722,43 +712,10 @@ fn hydrate(
             st.diagnostics.append(&mut scope.diagnostics);
             st.documents.insert(source_path, bytes);
         }
-        UamResource::Image(image) => {
-            // The header size wins over the size declared in package.xml.
-            if let Some((w, h)) = image_size::probe(&bytes) {
-                image.dimensions = Some(Size {
-                    width: Num(f64::from(w)),
-                    height: Num(f64::from(h)),
-                });
-            }
-            st.bytes.insert(source_path, bytes);
-        }
-        UamResource::MovieClip(clip) => {
-            // A .jta that does not parse keeps the declared values; validation reports it.
-            if let Some(parsed) = jta::parse(&bytes) {
-                clip.dimensions = Size {
-                    width: Num(parsed.width),
-                    height: Num(parsed.height),
-                };
-                let props = &mut clip.movie_clip;
-                props.interval = Num(parsed.interval);
-                props.repeat_delay = Num(parsed.repeat_delay);
-                props.swing = parsed.swing;
-                props.frames = parsed
-                    .frames
-                    .into_iter()
-                    .map(|f| MovieClipFrame {
-                        rect_x: Num(f.rect_x),
-                        rect_y: Num(f.rect_y),
-                        rect_width: Num(f.rect_width),
-                        rect_height: Num(f.rect_height),
-                        add_delay: Num(f.add_delay),
-                        sprite_id: String::new(),
-                    })
-                    .collect();
-            }
-            st.bytes.insert(source_path, bytes);
-        }
         _ => {
+            // The header size wins over the size declared in package.xml; a .jta that does
+            // not parse keeps the declared values (validation reports it).
+            formats::update_from_file(&mut resource, &bytes);
             st.bytes.insert(source_path, bytes);
         }
     }

@@ -11,27 +11,8 @@ use serde_json::Value;
 
 use super::diag::Scope;
 use super::values::{Attrs, json_num, lookup, parse_num};
+use crate::rules::{TRANSITION_ACTIONS, UNKNOWN_ACTION};
 
-/// Transition action types by their XML (upper-case) name; anything else is Unknown 16.
-const ACTION_TYPES: &[(&str, i32)] = &[
-    ("XY", 0),
-    ("Size", 1),
-    ("Scale", 2),
-    ("Pivot", 3),
-    ("Alpha", 4),
-    ("Rotation", 5),
-    ("Color", 6),
-    ("Animation", 7),
-    ("Visible", 8),
-    ("Sound", 9),
-    ("Transition", 10),
-    ("Shake", 11),
-    ("ColorFilter", 12),
-    ("Skew", 13),
-    ("Text", 14),
-    ("Icon", 15),
-];
-const UNKNOWN_ACTION: i32 = 16;
 const TEXT_ACTION: i32 = 14;
 const ICON_ACTION: i32 = 15;
 
@@ -63,7 +44,7 @@ fn read_item(el: Node, scope: &mut Scope, at: &str) -> TransitionItem {
     let mut a = Attrs::new(el, scope, at);
     let action_type = a
         .raw("type")
-        .and_then(|t| lookup(ACTION_TYPES, t))
+        .and_then(|t| lookup(TRANSITION_ACTIONS, t))
         .unwrap_or(UNKNOWN_ACTION);
     let whole = matches!(action_type, TEXT_ACTION | ICON_ACTION);
     let tween = a.bool("tween", false);

@@ -6,6 +6,7 @@ use roxmltree::Node;
 use serde_json::Value;
 
 use super::diag::Scope;
+use crate::rules::{DEFAULT_EASE, EASES, is_color};
 
 /// `true`/`false`/`1`/`0`, any ASCII case, surrounding whitespace ignored.
 pub(crate) fn parse_bool(raw: &str) -> Option<bool> {
@@ -48,14 +49,6 @@ pub(crate) fn parse_tuple(raw: &str, n: usize) -> Option<Vec<f64>> {
     parts.into_iter().map(parse_num).collect()
 }
 
-/// `#rgb`, `#rrggbb` or `#aarrggbb`.
-pub(crate) fn is_color(raw: &str) -> bool {
-    let Some(hex) = raw.strip_prefix('#') else {
-        return false;
-    };
-    matches!(hex.len(), 3 | 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
 /// Looks a name up in a `(name, value)` table, ignoring ASCII case.
 pub(crate) fn lookup(table: &[(&str, i32)], raw: &str) -> Option<i32> {
     let t = raw.trim();
@@ -64,45 +57,6 @@ pub(crate) fn lookup(table: &[(&str, i32)], raw: &str) -> Option<i32> {
         .find(|(name, _)| name.eq_ignore_ascii_case(t))
         .map(|(_, v)| *v)
 }
-
-/// Tween ease names; `Quad.Out`, `quad_out` and `QuadOut` all match `quadout`.
-const EASES: [&str; 32] = [
-    "linear",
-    "sinein",
-    "sineout",
-    "sineinout",
-    "quadin",
-    "quadout",
-    "quadinout",
-    "cubicin",
-    "cubicout",
-    "cubicinout",
-    "quartin",
-    "quartout",
-    "quartinout",
-    "quintin",
-    "quintout",
-    "quintinout",
-    "expoin",
-    "expoout",
-    "expoinout",
-    "circin",
-    "circout",
-    "circinout",
-    "elasticin",
-    "elasticout",
-    "elasticinout",
-    "backin",
-    "backout",
-    "backinout",
-    "bouncein",
-    "bounceout",
-    "bounceinout",
-    "custom",
-];
-
-/// The default ease of gears and transition items (Quad.Out).
-pub(crate) const DEFAULT_EASE: i32 = 5;
 
 /// An ease name to its easeType (0 Linear … 31 Custom).
 pub(crate) fn ease_type(raw: &str) -> Option<i32> {
@@ -137,22 +91,6 @@ pub(crate) fn canonical_dir(raw: &str) -> Option<String> {
 /// True for a plain file name that stays inside its folder.
 pub(crate) fn is_safe_file_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
-}
-
-/// Drops a trailing `.ext` made of word characters (`b1.png.jpg` → `b1.png`), keeping
-/// the name when nothing would be left.
-pub(crate) fn strip_extension(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(dot) if dot > 0 => {
-            let ext = &name[dot + 1..];
-            if !ext.is_empty() && ext.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                &name[..dot]
-            } else {
-                name
-            }
-        }
-        _ => name,
-    }
 }
 
 /// A JSON number that prints like JavaScript (integral values without `.0`).
@@ -412,16 +350,6 @@ mod tests {
     }
 
     #[test]
-    fn colours_are_hex() {
-        assert!(is_color("#ffffff"));
-        assert!(is_color("#ff666699"));
-        assert!(is_color("#fff"));
-        assert!(!is_color("ffffff"));
-        assert!(!is_color("#ggg000"));
-        assert!(!is_color("#12345"));
-    }
-
-    #[test]
     fn enums_match_names_ignoring_case() {
         let table = [("single", 0), ("multipleSingleClick", 2)];
         assert_eq!(lookup(&table, "Single"), Some(0));
@@ -451,15 +379,6 @@ mod tests {
         assert!(is_safe_file_name("a.png"));
         assert!(!is_safe_file_name("../a.png"));
         assert!(!is_safe_file_name(".."));
-    }
-
-    #[test]
-    fn extensions_strip_once() {
-        assert_eq!(strip_extension("b1.png.jpg"), "b1.png");
-        assert_eq!(strip_extension("face.png"), "face");
-        assert_eq!(strip_extension("noext"), "noext");
-        assert_eq!(strip_extension(".png"), ".png");
-        assert_eq!(strip_extension("a.b-c"), "a.b-c");
     }
 
     #[test]

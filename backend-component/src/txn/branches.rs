@@ -11,16 +11,18 @@
 
 use std::sync::Arc;
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{AddBranch, RemoveBranch, RenameBranch};
-use ofgui_contracts::uam::{UamProject, UamResource};
+use ofgui_contracts::uam::UamProject;
 
-use super::packages::{branch_item_ids, branch_item_ids_mut, package_root, set_source_path};
-use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use super::issue::Issue;
+use super::layout::package_root;
+use super::workspace::{Op, Workspace};
+use crate::rules::is_safe_segment;
 
 fn unsafe_name(at: &Op<'_>, field: &str, name: &str) -> Issue {
     at.issue(
-        "invalid_branch_name",
+        Code::InvalidBranchName,
         field,
         format!(
             "Branch name {name:?} is not a safe directory name (it becomes assets_{name}/); use a \
@@ -50,7 +52,7 @@ fn duplicate(at: &Op<'_>, field: &str, name: &str, existing: &str) -> Issue {
              more than letter case. Choose another name."
         )
     };
-    at.issue("duplicate_branch_name", field, message)
+    at.issue(Code::DuplicateBranchName, field, message)
 }
 
 fn missing(at: &Op<'_>, project: &UamProject, name: &str) -> Issue {
@@ -60,7 +62,7 @@ fn missing(at: &Op<'_>, project: &UamProject, name: &str) -> Issue {
         format!("the project has {}", project.branches.join(", "))
     };
     at.issue(
-        "invalid_branch_selector",
+        Code::InvalidBranchSelector,
         "selector.branch",
         format!("No branch is named {name:?} ({known}); take the name from getProjectOutline."),
     )
@@ -132,29 +134,17 @@ pub(super) fn rename(
         let old_root = format!("{}/", package_root(old, &package.name));
         let new_root = format!("{}/", package_root(new, &package.name));
         for resource in package.resources.iter_mut().filter(|r| r.branch() == old) {
-            let resource = Arc::make_mut(resource);
-            match &mut *resource {
-                UamResource::Component(c) => c.branch = new.to_string(),
-                other => {
-                    if let Some(base) = other.asset_base_mut() {
-                        base.branch = new.to_string();
-                    }
-                }
-            }
-            if let Some(path) = resource.source_path()
+            let common = Arc::make_mut(resource).common_mut();
+            *common.branch = new.to_string();
+            if let Some(path) = common.source_path.as_mut()
                 && let Some(rest) = path.strip_prefix(&old_root)
             {
                 let moved = format!("{new_root}{rest}");
-                moves.push((path.to_string(), moved.clone()));
-                set_source_path(resource, moved);
+                moves.push((std::mem::replace(path, moved.clone()), moved));
             }
         }
     }
-    for (from, to) in moves {
-        if workspace.bytes(&from).is_some() {
-            workspace.move_bytes(&from, &to);
-        }
-    }
+    workspace.move_loaded_bytes(moves);
     Ok(())
 }
 
@@ -201,7 +191,8 @@ pub(super) fn remove(
         }
         if let Some(slot) = package.branch_names.iter().position(|b| b == name) {
             for resource in &package.resources {
-                if let Some(variant) = branch_item_ids(resource)
+                if let Some(variant) = resource
+                    .branch_item_ids()
                     .get(slot)
                     .filter(|v| !v.is_empty())
                 {
@@ -216,7 +207,7 @@ pub(super) fn remove(
     }
     if !holders.is_empty() {
         issues.push(at.issue(
-            "branch_not_empty",
+            Code::BranchNotEmpty,
             "selector.branch",
             format!(
                 "Branch {name} is not empty: {}. Remove those resources (removeComponent, \
@@ -227,7 +218,7 @@ pub(super) fn remove(
     }
     if !referrers.is_empty() {
         issues.push(at.issue(
-            "branch_referenced",
+            Code::BranchReferenced,
             "selector.branch",
             format!(
                 "Branch {name} is still mapped: {}. Removing a variant resource clears its \
@@ -249,11 +240,11 @@ pub(super) fn remove(
         let package = Arc::make_mut(package);
         package.branch_names.remove(slot);
         for resource in package.resources.iter_mut() {
-            if branch_item_ids(resource).len() > slot {
-                let resource = Arc::make_mut(resource);
-                if let Some(ids) = branch_item_ids_mut(resource) {
-                    ids.remove(slot);
-                }
+            if resource.branch_item_ids().len() > slot {
+                Arc::make_mut(resource)
+                    .common_mut()
+                    .branch_item_ids
+                    .remove(slot);
             }
         }
     }

@@ -1,5 +1,4 @@
-//! Component lifecycle and root properties: `addComponent`, `removeComponent`,
-//! `moveComponent`, `setComponentProps`.
+//! Component lifecycle: `addComponent`, `removeComponent`, `moveComponent`.
 //!
 //! Decisions where the spec is silent:
 //! - A component's file is `<path><name>.xml` on its branch; it may not take the file of
@@ -23,27 +22,20 @@
 //!   (`unsupported_cross_package_image_ref`), one gear per kind and controller
 //!   (`duplicate_(look_)gear_controller`); everything else structural is
 //!   `invalid_component_payload` at the payload path.
-//! - `setComponentProps.size` must be whole numbers from 0 to 2^31 − 1 (the editor stores
-//!   Int32); `properties` enums must be known values, `soundVolumeScale` 0..1, custom
-//!   property ids 0 or 1, and margins, clip softness and design image offset must fit Int32.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
-use ofgui_contracts::Num;
-use ofgui_contracts::ops::{AddComponent, MoveComponent, RemoveComponent, SetComponentProps};
-use ofgui_contracts::uam::{
-    ComponentProperties, DisplayNode, ResourceRef, UamPackage, UamResource,
-};
+use ofgui_contracts::catalog::DiagnosticCode as Code;
+use ofgui_contracts::ops::{AddComponent, MoveComponent, RemoveComponent};
+use ofgui_contracts::uam::{DisplayNode, ResourceRef, UamPackage, UamResource};
 
-use super::packages::{
-    branch_item_ids, branch_item_ids_mut, branch_label, canonical_resource_path,
-    derived_source_path, folder_listed, is_usable_id, primary_file, set_source_path,
-    standalone_findings,
-};
+use super::issue::Issue;
+use super::layout::{canonical_resource_path, derived_source_path, folder_exists};
+use super::payload::{node_support_issues, reported, standalone_findings};
+use super::words::branch_label;
 use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use super::workspace::{Op, Workspace};
+use crate::rules::{is_safe_segment, is_usable_id};
 
 /// The resource of `package` (other than `except`) already written to `source_path`,
 /// compared case-insensitively as the disk does.
@@ -62,16 +54,9 @@ fn file_owner<'p>(
         .map(|(_, r)| r.id())
 }
 
-/// Whether an issue already points at `field` (the structural check and the support
-/// rules can find the same problem).
-pub(super) fn reported(issues: &[Issue], at: &Op<'_>, field: &str) -> bool {
-    let path = format!("operations[{}].{field}", at.index);
-    issues.iter().any(|issue| issue.path == path)
-}
-
 fn index_issue(at: &Op<'_>, field: &str, index: u32, package: &UamPackage) -> Issue {
     at.issue(
-        "invalid_component_index",
+        Code::InvalidComponentIndex,
         field,
         format!(
             "{field} {index} is out of range; package {} has {} resources, so use 0 to {}.",
@@ -80,64 +65,6 @@ fn index_issue(at: &Op<'_>, field: &str, index: u32, package: &UamPackage) -> Is
             package.resources.len()
         ),
     )
-}
-
-/// Upstream's node support rules for nodes arriving with a payload (addComponent,
-/// addPackage): an image node may not point into another package, and a node has at most
-/// one gear per (kind, controller). `root` is the payload path of the display list.
-pub(super) fn node_support_issues(
-    at: &Op<'_>,
-    root: &str,
-    nodes: &[DisplayNode],
-    owner: &str,
-) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    for (n, node) in nodes.iter().enumerate() {
-        if let DisplayNode::Image(image) = node
-            && let Some(package_id) = image.resource.package_id.as_deref()
-            && package_id != owner
-        {
-            issues.push(
-                at.issue(
-                    "unsupported_cross_package_image_ref",
-                    &format!("{root}[{n}].resource.packageId"),
-                    format!(
-                        "Image node {} points into package {package_id}, but an image node must \
-                         use an image of its own package ({owner}); copy the image into this \
-                         package, or use a loader with a ui:// URL.",
-                        node.id()
-                    ),
-                )
-                .node_kind(node.kind()),
-            );
-        }
-        let mut pairs = HashSet::new();
-        for (g, gear) in node.base().gears.iter().enumerate() {
-            let kind = gear.kind();
-            if !pairs.insert((kind, gear.controller_name())) {
-                let code = if kind == "look" {
-                    "duplicate_look_gear_controller"
-                } else {
-                    "duplicate_gear_controller"
-                };
-                issues.push(
-                    at.issue(
-                        code,
-                        &format!("{root}[{n}].gears[{g}]"),
-                        format!(
-                            "Node {} has two {kind} gears for controller {:?}; keep one gear per \
-                             kind and controller.",
-                            node.id(),
-                            gear.controller_name()
-                        ),
-                    )
-                    .node_kind(node.kind())
-                    .gear_kind(kind),
-                );
-            }
-        }
-    }
-    issues
 }
 
 /// Nodes of `nodes` that name package `package_id` explicitly, with the field naming it.
@@ -177,8 +104,6 @@ fn resource_names(reference: &ResourceRef, package_id: &str) -> bool {
     !reference.resource_id.is_empty() && reference.package_id.as_deref() == Some(package_id)
 }
 
-// ------------------------------------------------------------------ addComponent
-
 pub(super) fn add(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
@@ -194,7 +119,7 @@ pub(super) fn add(
 
     if !is_usable_id(&component.id) {
         issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.id",
             format!(
                 "Component id {:?} is not usable; give a non-empty id without /, commas, spaces \
@@ -204,7 +129,7 @@ pub(super) fn add(
         ));
     } else if let Some(existing) = package.resources.iter().find(|r| r.id() == component.id) {
         issues.push(at.issue(
-            "duplicate_component_id",
+            Code::DuplicateComponentId,
             "component.id",
             format!(
                 "Package {} already has resource {} (kind {}); choose an unused id.",
@@ -217,7 +142,7 @@ pub(super) fn add(
     let file = format!("{}.xml", component.name);
     if !is_safe_segment(&component.name) || !is_safe_segment(&file) {
         issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.name",
             format!(
                 "Component name {:?} is not a safe file name (the file is <name>.xml); use a \
@@ -228,9 +153,9 @@ pub(super) fn add(
         ));
     }
     match canonical_resource_path(&component.path) {
-        Some(path) if folder_listed(package, &component.branch, &path) => component.path = path,
+        Some(path) if folder_exists(package, &component.branch, &path) => component.path = path,
         Some(path) => issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.path",
             format!(
                 "Package {} has no folder {path} on {}; add it with addResourceFolder earlier in \
@@ -240,7 +165,7 @@ pub(super) fn add(
             ),
         )),
         None => issues.push(at.issue(
-            "invalid_component_payload",
+            Code::InvalidComponentPayload,
             "component.path",
             format!(
                 "Component path {:?} is not a folder path; use / or /a/b/ with safe segments.",
@@ -258,12 +183,12 @@ pub(super) fn add(
                 r.id() == id
                     && r.branch() == branch
                     && r.path() == component.path
-                    && primary_file(r) == file
+                    && r.primary_file() == file
             })
         });
         if !linked {
             issues.push(at.issue(
-                "invalid_component_payload",
+                Code::InvalidComponentPayload,
                 &format!("component.branchItemIds[{slot}]"),
                 format!(
                     "branchItemIds[{slot}] names {id}, but package {} has no component {id} on \
@@ -290,7 +215,7 @@ pub(super) fn add(
         let source_path = derived_source_path(&package.name, &resource);
         if let Some(owner) = file_owner(package, &source_path, None) {
             issues.push(at.issue(
-                "invalid_component_payload",
+                Code::InvalidComponentPayload,
                 "component.name",
                 format!(
                     "Resource {owner} of package {} is already written to {source_path}; choose \
@@ -299,7 +224,7 @@ pub(super) fn add(
                 ),
             ));
         }
-        set_source_path(&mut resource, source_path);
+        *resource.common_mut().source_path = Some(source_path);
         let standalone = UamPackage {
             id: package.id.clone(),
             name: package.name.clone(),
@@ -318,7 +243,7 @@ pub(super) fn add(
                     continue;
                 }
                 issues.push(at.issue(
-                    "invalid_component_payload",
+                    Code::InvalidComponentPayload,
                     &field,
                     format!("{} Fix the component payload.", finding.message),
                 ));
@@ -339,8 +264,6 @@ pub(super) fn add(
     Ok(())
 }
 
-// ------------------------------------------------------------------ removeComponent
-
 pub(super) fn remove(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
@@ -354,15 +277,13 @@ pub(super) fn remove(
     let id = removed.id();
     // A removed branch variant no longer backs its main resource's slot.
     for resource in package.resources.iter_mut() {
-        if branch_item_ids(resource).iter().any(|v| v == id) {
-            let resource = Arc::make_mut(resource);
-            if let Some(ids) = branch_item_ids_mut(resource) {
-                for slot in ids.iter_mut().filter(|v| *v == id) {
-                    slot.clear();
-                }
-                if ids.iter().all(String::is_empty) {
-                    ids.clear();
-                }
+        if resource.branch_item_ids().iter().any(|v| v == id) {
+            let ids = Arc::make_mut(resource).common_mut().branch_item_ids;
+            for slot in ids.iter_mut().filter(|v| *v == id) {
+                slot.clear();
+            }
+            if ids.iter().all(String::is_empty) {
+                ids.clear();
             }
         }
     }
@@ -373,14 +294,12 @@ pub(super) fn remove(
     }
     let package_id = package.id.clone();
     workspace.check_at_end(FinalCheck::ComponentUnreferenced {
-        at: at.issue("component_referenced", "selector.componentResourceId", ""),
+        at: at.blame("selector.componentResourceId"),
         package_id,
         component_id: id.to_string(),
     });
     Ok(())
 }
-
-// ------------------------------------------------------------------ moveComponent
 
 pub(super) fn move_to(
     workspace: &mut Workspace<'_>,
@@ -398,7 +317,7 @@ pub(super) fn move_to(
         .ok();
     if op.selector.package_id == op.to_package_id {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "toPackageId",
             format!(
                 "Component {} is already in package {}; moveComponent needs another package \
@@ -423,7 +342,7 @@ pub(super) fn move_to(
         .find(|other| other.id() == id)
     {
         issues.push(at.issue(
-            "duplicate_component_id",
+            Code::DuplicateComponentId,
             "selector.componentResourceId",
             format!(
                 "Package {} already has resource {id} (kind {}); remove it earlier in the \
@@ -438,7 +357,7 @@ pub(super) fn move_to(
     }
     if !resource.branch().is_empty() {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "selector.componentResourceId",
             format!(
                 "Component {id} is the branch {} variant of a main resource; only main-branch \
@@ -446,14 +365,15 @@ pub(super) fn move_to(
                 resource.branch()
             ),
         ));
-    } else if branch_item_ids(resource).iter().any(|v| !v.is_empty()) {
+    } else if resource.branch_item_ids().iter().any(|v| !v.is_empty()) {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "selector.componentResourceId",
             format!(
                 "Component {id} has branch variants ({}) that stay in package {}; remove them \
                  with removeComponent before moving it.",
-                branch_item_ids(resource)
+                resource
+                    .branch_item_ids()
                     .iter()
                     .filter(|v| !v.is_empty())
                     .cloned()
@@ -463,9 +383,9 @@ pub(super) fn move_to(
             ),
         ));
     }
-    if !folder_listed(target_package, resource.branch(), resource.path()) {
+    if !folder_exists(target_package, resource.branch(), resource.path()) {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "toPackageId",
             format!(
                 "Package {} has no folder {}; add it with addResourceFolder earlier in the batch \
@@ -478,7 +398,7 @@ pub(super) fn move_to(
     let new_path = derived_source_path(&target_package.name, resource);
     if let Some(owner) = file_owner(target_package, &new_path, None) {
         issues.push(at.issue(
-            "invalid_component_move",
+            Code::InvalidComponentMove,
             "toPackageId",
             format!(
                 "Resource {owner} of package {} is already written to {new_path}; remove it \
@@ -501,11 +421,9 @@ pub(super) fn move_to(
             .retain(|excluded| excluded != op.selector.component_resource_id.as_str());
         publish.excluded_resource_ids.len() != before
     });
-    let resource = Arc::make_mut(&mut moved);
-    set_source_path(resource, new_path);
-    if let Some(ids) = branch_item_ids_mut(resource) {
-        ids.clear();
-    }
+    let common = Arc::make_mut(&mut moved).common_mut();
+    *common.source_path = Some(new_path);
+    common.branch_item_ids.clear();
     let target_package = workspace.package_mut(t);
     target_package.resources.insert(op.to_index as usize, moved);
     if was_excluded && let Some(publish) = target_package.publish.as_mut() {
@@ -518,202 +436,15 @@ pub(super) fn move_to(
     // Nodes naming the old package explicitly are checked then too, so they may be
     // detached or re-pointed anywhere in the batch.
     workspace.check_at_end(FinalCheck::ComponentIndependent {
-        at: at.issue(
-            "component_has_package_dependencies",
-            "selector.componentResourceId",
-            "",
-        ),
+        at: at.blame("selector.componentResourceId"),
         old_package_id: op.selector.package_id.clone(),
         package_id: target_id,
         component_id: op.selector.component_resource_id.clone(),
     });
     workspace.check_at_end(FinalCheck::ComponentUnreferenced {
-        at: at.issue("component_referenced", "selector.componentResourceId", ""),
+        at: at.blame("selector.componentResourceId"),
         package_id: op.selector.package_id.clone(),
         component_id: op.selector.component_resource_id.clone(),
     });
-    Ok(())
-}
-
-// ------------------------------------------------------------------ setComponentProps
-
-const EXTENSION_TYPES: [&str; 7] = [
-    "",
-    "Button",
-    "Label",
-    "ComboBox",
-    "ProgressBar",
-    "Slider",
-    "ScrollBar",
-];
-
-fn is_dimension(value: Num) -> bool {
-    value.fits_i32() && value.get() >= 0.0
-}
-
-fn property_issues(at: &Op<'_>, properties: &ComponentProperties) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let mut fail = |field: &str, message: String| {
-        issues.push(at.issue(
-            "invalid_component_payload",
-            &format!("props.properties.{field}"),
-            message,
-        ));
-    };
-    for (field, size) in [
-        ("minSize", &properties.min_size),
-        ("maxSize", &properties.max_size),
-    ] {
-        for (axis, value) in [("width", size.width), ("height", size.height)] {
-            if !is_dimension(value) {
-                fail(
-                    &format!("{field}.{axis}"),
-                    format!(
-                        "{field}.{axis} is {}; it must be a whole number from 0 to 2147483647 \
-                         (0 means no limit).",
-                        value.get()
-                    ),
-                );
-            }
-        }
-    }
-    let fits = |value: Num| value.get().abs() <= f64::from(i32::MAX);
-    let margin = &properties.margin;
-    for (side, value) in [
-        ("top", margin.top),
-        ("bottom", margin.bottom),
-        ("left", margin.left),
-        ("right", margin.right),
-    ] {
-        if !fits(value) {
-            fail(
-                &format!("margin.{side}"),
-                format!(
-                    "margin.{side} is {}; it must fit a 32-bit integer.",
-                    value.get()
-                ),
-            );
-        }
-    }
-    for (field, point) in [
-        ("clipSoftness", &properties.clip_softness),
-        ("designImageOffset", &properties.design_image_offset),
-    ] {
-        for (axis, value) in [("x", point.x), ("y", point.y)] {
-            if !fits(value) {
-                fail(
-                    &format!("{field}.{axis}"),
-                    format!(
-                        "{field}.{axis} is {}; it must fit a 32-bit integer.",
-                        value.get()
-                    ),
-                );
-            }
-        }
-    }
-    for (field, value, max, meaning) in [
-        (
-            "overflow",
-            properties.overflow,
-            2,
-            "0 visible, 1 hidden, 2 scroll",
-        ),
-        (
-            "scrollType",
-            properties.scroll_type,
-            2,
-            "0 horizontal, 1 vertical, 2 both",
-        ),
-        (
-            "scrollBarDisplay",
-            properties.scroll_bar_display,
-            3,
-            "0 default, 1 visible, 2 auto, 3 hidden",
-        ),
-    ] {
-        if !(0..=max).contains(&value) {
-            fail(field, format!("{field} is {value}; use {meaning}."));
-        }
-    }
-    if !EXTENSION_TYPES.contains(&properties.extension_type.as_str()) {
-        fail(
-            "extensionType",
-            format!(
-                "extensionType {:?} is unknown; use '' or one of Button, Label, ComboBox, \
-                 ProgressBar, Slider, ScrollBar.",
-                properties.extension_type
-            ),
-        );
-    }
-    if !(0.0..=1.0).contains(&properties.sound_volume_scale.get()) {
-        fail(
-            "soundVolumeScale",
-            format!(
-                "soundVolumeScale is {}; it must be between 0 and 1.",
-                properties.sound_volume_scale.get()
-            ),
-        );
-    }
-    for (k, custom) in properties.custom_properties.iter().enumerate() {
-        if !(0..=1).contains(&custom.property_id) {
-            fail(
-                &format!("customProperties[{k}].propertyId"),
-                format!(
-                    "customProperties[{k}].propertyId is {}; use 0 (text) or 1 (icon).",
-                    custom.property_id
-                ),
-            );
-        }
-    }
-    issues
-}
-
-pub(super) fn set_props(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &SetComponentProps,
-) -> Result<(), Vec<Issue>> {
-    let mut issues = Vec::new();
-    let found = workspace
-        .find_component(at, &op.selector)
-        .map_err(|issue| issues.push(issue))
-        .ok();
-    let props = &op.props;
-    if props.size.is_none() && props.properties.is_none() {
-        issues.push(at.issue(
-            "invalid_component_payload",
-            "props",
-            "props is empty; give size {width, height}, a complete properties snapshot, or both.",
-        ));
-    }
-    if let Some(size) = &props.size {
-        for (axis, value) in [("width", size.width), ("height", size.height)] {
-            if !is_dimension(value) {
-                issues.push(at.issue(
-                    "invalid_component_payload",
-                    &format!("props.size.{axis}"),
-                    format!(
-                        "size.{axis} is {}; it must be a whole number from 0 to 2147483647.",
-                        value.get()
-                    ),
-                ));
-            }
-        }
-    }
-    if let Some(properties) = &props.properties {
-        issues.extend(property_issues(at, properties));
-    }
-    let Some((p, r)) = found.filter(|_| issues.is_empty()) else {
-        return Err(issues);
-    };
-    // `component_mut` puts the component in the final reference checks' scope.
-    if let Some(model) = workspace.component_mut(p, r) {
-        if let Some(size) = &props.size {
-            model.size = size.clone();
-        }
-        if let Some(properties) = &props.properties {
-            model.properties = properties.clone();
-        }
-    }
     Ok(())
 }

@@ -1,106 +1,61 @@
-//! Controller and transition operations: add, replace (in place) or remove one by name.
+//! Controller operations: add, replace (in place) or remove one by name.
 //!
 //! Payloads are complete snapshots whose name repeats the selector. A controller needs at
 //! least one page, unique non-empty page ids, a selected index in range, a consistent
 //! home page and actions that name its own pages and existing nodes. Replacing a
 //! controller may not drop a page id a gear bound to it still uses at the end of the
-//! batch, and a controller cannot be removed while gears use it. Transition items must target existing nodes.
+//! batch, and a controller cannot be removed while gears use it.
 //!
 //! Codes where upstream only fails at execution: adding a controller whose name exists,
-//! and naming a controller that does not exist, are `invalid_controller_payload`; a
-//! missing transition is `invalid_transition_payload`; a name held by more than one
-//! controller or transition is `selector_ambiguity`.
+//! and naming a controller that does not exist, are `invalid_controller_payload`; a name
+//! held by more than one controller is `selector_ambiguity`.
 
 use std::collections::HashSet;
 
-use ofgui_contracts::api::{ComponentSelector, ControllerSelector, TransitionSelector};
-use ofgui_contracts::ops::{ControllerOp, RemoveController, RemoveTransition, TransitionOp};
-use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding, Transition};
+use ofgui_contracts::catalog::DiagnosticCode as Code;
+use ofgui_contracts::ops::{ControllerOp, RemoveController};
+use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding};
 
-use super::nodes::{edit, listed};
-use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
+use super::issue::{Blame, Issue};
+use super::named::{CONTROLLER, Put, component_of};
+use super::words::listed;
+use super::workspace::{FinalCheck, Op, Workspace};
+use crate::rules::HOME_PAGE_TYPES;
 
-const HOME_PAGE_TYPES: [&str; 4] = ["default", "specific", "branch", "variable"];
-
-pub(super) fn add_controller(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &ControllerOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
-    if model
-        .controllers
-        .iter()
-        .any(|c| c.name == selector.controller_name)
-    {
-        issues.push(at.issue(
-            "invalid_controller_payload",
-            "selector.controllerName",
-            format!(
-                "Component {} already has a controller named {:?}; use updateController to replace it, or choose another name.",
-                selector.component_resource_id, selector.controller_name
-            ),
-        ));
-    }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    edit(workspace, at, p, r)?
-        .controllers
-        .push(op.controller.clone());
-    Ok(())
+fn names(model: &ComponentModel) -> Vec<&str> {
+    model.controllers.iter().map(|c| c.name.as_str()).collect()
 }
 
-pub(super) fn update_controller(
+/// `addController` (`Put::Add`, under a new name) and `updateController` (`Put::Replace`,
+/// in place of the one with that name).
+pub(super) fn put_controller(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
     op: &ControllerOp,
+    put: Put,
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
+    let (p, r) = component_of(workspace, at, selector)?;
     let model = workspace.component(p, r);
-    let slot = find_controller(at, selector, model);
-    let mut issues = check_controller(at, &selector.controller_name, &op.controller, model);
-    let slot = match slot {
-        Ok(slot) => Some(slot),
-        Err(mut found) => {
-            issues.append(&mut found);
-            None
-        }
+    let issues = check_controller(at, &selector.controller_name, &op.controller, model);
+    let Some(slot) = CONTROLLER.put_slot(put, at, selector, &names(model), issues)? else {
+        let controllers = &mut workspace.edit(at, p, r)?.controllers;
+        controllers.push(op.controller.clone());
+        return Ok(());
     };
-    let dropped = slot.map(|slot| dropped_pages(&model.controllers[slot], &op.controller));
-    match slot {
-        Some(slot) if issues.is_empty() => {
-            edit(workspace, at, p, r)?.controllers[slot] = op.controller.clone();
-            let page_ids = dropped.unwrap_or_default();
-            if !page_ids.is_empty() {
-                // Gears may move off the dropped pages later in the batch.
-                workspace.check_at_end(FinalCheck::ControllerPagesDropped {
-                    at: at.issue("", "controller.pages", ""),
-                    package_id: selector.package_id.clone(),
-                    component_id: selector.component_resource_id.clone(),
-                    controller_name: selector.controller_name.clone(),
-                    page_ids,
-                });
-            }
-            Ok(())
-        }
-        _ => Err(issues),
+    let page_ids = dropped_pages(&model.controllers[slot], &op.controller);
+    workspace.edit(at, p, r)?.controllers[slot] = op.controller.clone();
+    if !page_ids.is_empty() {
+        // Gears may move off the dropped pages later in the batch.
+        workspace.check_at_end(FinalCheck::ControllerPagesDropped {
+            at: at.blame("controller.pages"),
+            package_id: selector.package_id.clone(),
+            component_id: selector.component_resource_id.clone(),
+            controller_name: selector.controller_name.clone(),
+            page_ids,
+        });
     }
+    Ok(())
 }
 
 pub(super) fn remove_controller(
@@ -109,14 +64,9 @@ pub(super) fn remove_controller(
     op: &RemoveController,
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
+    let (p, r) = component_of(workspace, at, selector)?;
     let model = workspace.component(p, r);
-    let slot = find_controller(at, selector, model)?;
+    let slot = CONTROLLER.find(at, selector, &names(model))?;
     let users: Vec<String> = model
         .display_list
         .iter()
@@ -130,7 +80,7 @@ pub(super) fn remove_controller(
         .collect();
     if !users.is_empty() {
         return Err(vec![at.issue(
-            "invalid_controller_payload",
+            Code::InvalidControllerPayload,
             "selector.controllerName",
             format!(
                 "Controller {:?} is still used by {}; remove those gears first (removeGear or removeLookGear, earlier in the same batch is fine).",
@@ -139,183 +89,8 @@ pub(super) fn remove_controller(
             ),
         )]);
     }
-    edit(workspace, at, p, r)?.controllers.remove(slot);
+    workspace.edit(at, p, r)?.controllers.remove(slot);
     Ok(())
-}
-
-pub(super) fn add_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &TransitionOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let mut issues = check_transition(at, selector, &op.transition, model);
-    if model
-        .transitions
-        .iter()
-        .any(|t| t.name == selector.transition_name)
-    {
-        issues.push(at.issue(
-            "duplicate_transition_name",
-            "selector.transitionName",
-            format!(
-                "Component {} already has a transition named {:?}; use updateTransition to replace it, or choose another name.",
-                selector.component_resource_id, selector.transition_name
-            ),
-        ));
-    }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    edit(workspace, at, p, r)?
-        .transitions
-        .push(op.transition.clone());
-    Ok(())
-}
-
-pub(super) fn update_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &TransitionOp,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let model = workspace.component(p, r);
-    let mut issues = check_transition(at, selector, &op.transition, model);
-    let slot = match find_transition(at, selector, model) {
-        Ok(slot) => slot,
-        Err(mut found) => {
-            issues.append(&mut found);
-            return Err(issues);
-        }
-    };
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    edit(workspace, at, p, r)?.transitions[slot] = op.transition.clone();
-    Ok(())
-}
-
-pub(super) fn remove_transition(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &RemoveTransition,
-) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
-    let (p, r) = component_of(
-        workspace,
-        at,
-        &selector.package_id,
-        &selector.component_resource_id,
-    )?;
-    let slot = find_transition(at, selector, workspace.component(p, r))?;
-    edit(workspace, at, p, r)?.transitions.remove(slot);
-    Ok(())
-}
-
-// ------------------------------------------------------------------ helpers
-
-fn component_of(
-    workspace: &Workspace<'_>,
-    at: &Op<'_>,
-    package_id: &str,
-    component_resource_id: &str,
-) -> Result<(usize, usize), Vec<Issue>> {
-    let selector = ComponentSelector {
-        package_id: package_id.to_string(),
-        component_resource_id: component_resource_id.to_string(),
-    };
-    workspace
-        .find_component(at, &selector)
-        .map_err(|issue| vec![issue])
-}
-
-/// The one controller with the selector's name.
-fn find_controller(
-    at: &Op<'_>,
-    selector: &ControllerSelector,
-    model: &ComponentModel,
-) -> Result<usize, Vec<Issue>> {
-    let slots: Vec<usize> = model
-        .controllers
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.name == selector.controller_name)
-        .map(|(slot, _)| slot)
-        .collect();
-    match slots.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(vec![at.issue(
-            "invalid_controller_payload",
-            "selector.controllerName",
-            format!(
-                "Component {} has no controller named {:?} at this point of the batch (controllers: {}); use addController to create it.",
-                selector.component_resource_id,
-                selector.controller_name,
-                listed(model.controllers.iter().map(|c| c.name.as_str()))
-            ),
-        )]),
-        many => Err(vec![at.issue(
-            "selector_ambiguity",
-            "selector.controllerName",
-            format!(
-                "Component {} has {} controllers named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
-                selector.component_resource_id,
-                many.len(),
-                selector.controller_name
-            ),
-        )]),
-    }
-}
-
-/// The one transition with the selector's name.
-fn find_transition(
-    at: &Op<'_>,
-    selector: &TransitionSelector,
-    model: &ComponentModel,
-) -> Result<usize, Vec<Issue>> {
-    let slots: Vec<usize> = model
-        .transitions
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.name == selector.transition_name)
-        .map(|(slot, _)| slot)
-        .collect();
-    match slots.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(vec![at.issue(
-            "invalid_transition_payload",
-            "selector.transitionName",
-            format!(
-                "Component {} has no transition named {:?} at this point of the batch (transitions: {}); use addTransition to create it.",
-                selector.component_resource_id,
-                selector.transition_name,
-                listed(model.transitions.iter().map(|t| t.name.as_str()))
-            ),
-        )]),
-        many => Err(vec![at.issue(
-            "selector_ambiguity",
-            "selector.transitionName",
-            format!(
-                "Component {} has {} transitions named {:?}, so the selector is ambiguous; fix the duplicated names in the FairyGUI editor.",
-                selector.component_resource_id,
-                many.len(),
-                selector.transition_name
-            ),
-        )]),
-    }
 }
 
 /// A complete controller snapshot, against the component it goes into.
@@ -328,7 +103,7 @@ fn check_controller(
     let mut issues = Vec::new();
     let mut fail = |sub: &str, message: String| {
         issues.push(at.issue(
-            "invalid_controller_payload",
+            Code::InvalidControllerPayload,
             &format!("controller.{sub}"),
             message,
         ));
@@ -430,7 +205,7 @@ fn check_controller(
         let target = action.target_node_id.as_str();
         if !target.is_empty() && !model.display_list.iter().any(|n| n.id() == target) {
             issues.push(at.issue(
-                "invalid_display_node_selector",
+                Code::InvalidDisplayNodeSelector,
                 &format!("controller.actions[{a}].targetNodeId"),
                 format!(
                     "Action {a} targets node {target}, which the component does not have; use '' (the component itself) or one of: {}.",
@@ -459,7 +234,7 @@ fn dropped_pages(old: &Controller, controller: &Controller) -> Vec<String> {
 /// worse.
 pub(super) fn gears_off_dropped_pages(
     model: &ComponentModel,
-    at: &Issue,
+    at: &Blame,
     controller_name: &str,
     page_ids: &[String],
 ) -> Vec<Issue> {
@@ -488,80 +263,16 @@ pub(super) fn gears_off_dropped_pages(
             let mut reported = HashSet::new();
             for page in pages {
                 if gone.contains(page) && reported.insert(page) {
-                    let mut issue = at.clone();
-                    issue.code = "invalid_controller_payload";
-                    issue.message = format!(
+                    let issue = at.issue(
+                        Code::InvalidControllerPayload,
+                        format!(
                         "After the batch, the {} gear of node {} still uses page id {page:?}, which this update of controller {controller_name} drops; keep that page id (rename pages by changing only their name), or move the gear off it in the same batch.",
                         gear.kind(),
                         node.id()
+                    ),
                     );
                     issues.push(issue.node_kind(node.kind()).gear_kind(gear.kind()));
                 }
-            }
-        }
-    }
-    issues
-}
-
-/// A complete transition snapshot, against the component it goes into.
-fn check_transition(
-    at: &Op<'_>,
-    selector: &TransitionSelector,
-    transition: &Transition,
-    model: &ComponentModel,
-) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let mut fail = |sub: &str, message: String| {
-        issues.push(at.issue(
-            "invalid_transition_payload",
-            &format!("transition.{sub}"),
-            message,
-        ));
-    };
-    if transition.name != selector.transition_name {
-        fail(
-            "name",
-            format!(
-                "transition.name is {:?} but selector.transitionName is {:?}; they must be equal.",
-                transition.name, selector.transition_name
-            ),
-        );
-    }
-    for (i, item) in transition.items.iter().enumerate() {
-        let target = item.target_node_id.as_str();
-        if !target.is_empty() && !model.display_list.iter().any(|n| n.id() == target) {
-            fail(
-                &format!("items[{i}].targetNodeId"),
-                format!(
-                    "Item {i} animates node {target}, which the component does not have; use '' (the component itself) or one of: {}.",
-                    listed(model.display_list.iter().map(|n| n.id()))
-                ),
-            );
-        }
-        if !(0..=16).contains(&item.action_type) {
-            fail(
-                &format!("items[{i}].actionType"),
-                format!(
-                    "Item {i} has actionType {}; use 0..16 (XY 0, Size 1, Scale 2, Pivot 3, Alpha 4, Rotation 5, Color 6, Animation 7, Visible 8, Sound 9, Transition 10, Shake 11, ColorFilter 12, Skew 13, Text 14, Icon 15, Unknown 16).",
-                    item.action_type
-                ),
-            );
-        }
-        if !(0..=31).contains(&item.ease_type) {
-            fail(
-                &format!("items[{i}].easeType"),
-                format!(
-                    "Item {i} has easeType {}; use 0 (Linear) to 31 (Custom), e.g. 5 for Quad.Out.",
-                    item.ease_type
-                ),
-            );
-        }
-        for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
-            if value < 0.0 {
-                fail(
-                    &format!("items[{i}].{field}"),
-                    format!("Item {i} has {field} {value}; use 0 or more frames."),
-                );
             }
         }
     }

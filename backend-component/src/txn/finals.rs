@@ -8,13 +8,14 @@
 
 use std::collections::HashSet;
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::uam::{ComponentModel, UamProject};
 
-use super::issue::Issue;
+use super::issue::{Blame, Issue};
 use super::workspace::{FinalCheck, Workspace};
 use super::{components, controllers};
-use crate::session::{self, Lookup};
+use crate::lookup::find_resource;
 use crate::validate;
 
 type Key = (
@@ -87,10 +88,9 @@ fn final_component<'p>(
     package_id: &str,
     component_id: &str,
 ) -> Option<&'p ComponentModel> {
-    match session::find_resource(project, package_id, component_id) {
-        Lookup::Found(resource) => resource.component(),
-        Lookup::NotFound(_) | Lookup::Ambiguous(_) => None,
-    }
+    find_resource(project, package_id, component_id)
+        .found()?
+        .component()
 }
 
 /// Whether a finding is located in this component.
@@ -102,7 +102,7 @@ fn is_in(finding: &ProjectDiagnostic, package_id: &str, component_id: &str) -> b
 /// A moved component whose nodes still name its old package explicitly.
 fn explicit_refs_left(
     project: &UamProject,
-    at: &Issue,
+    at: &Blame,
     old_package_id: &str,
     (package_id, component_id): (&str, &str),
 ) -> Option<Issue> {
@@ -115,13 +115,13 @@ fn explicit_refs_left(
         .iter()
         .map(|(node, field)| format!("{node} ({field})"))
         .collect();
-    let mut issue = at.clone();
-    issue.code = "component_has_package_dependencies";
-    issue.message = format!(
-        "After the batch, moved component {component_id} still has nodes naming its old package {old_package_id} explicitly: {}; they would keep using that package's resources. Detach or re-point them in the same batch, or keep the component where it is.",
-        shown.join(", ")
-    );
-    Some(issue)
+    Some(at.issue(
+        Code::ComponentHasPackageDependencies,
+        format!(
+            "After the batch, moved component {component_id} still has nodes naming its old package {old_package_id} explicitly: {}; they would keep using that package's resources. Detach or re-point them in the same batch, or keep the component where it is.",
+            shown.join(", ")
+        ),
+    ))
 }
 
 /// Whether a direct check already reports this finding (a gear on a page its
@@ -169,7 +169,7 @@ fn introduced_findings(base: &UamProject, workspace: &Workspace<'_>) -> Vec<Issu
                 .clone()
                 .zip(finding.resource_id.clone())
                 .and_then(|key| workspace.editors.get(&key).cloned());
-            let fallback = editor.unwrap_or_else(|| workspace.last_op_issue());
+            let fallback = editor.unwrap_or_else(|| workspace.last_op());
             classify(finding, &workspace.finals, fallback)
         })
         .collect()
@@ -186,28 +186,28 @@ fn names_word(text: &str, id: &str) -> bool {
 }
 
 /// Gives an introduced finding the code of the operation that caused it.
-fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue) -> Issue {
+fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Blame) -> Issue {
     let mentions = |id: &str| finding.message.contains(id);
     let code = match finding.code {
-        ProjectDiagnosticCode::DanglingResourceReference => "invalid_resource_reference",
-        _ if finding.path.ends_with(".group") => "invalid_group_reference",
-        _ => "invalid_resource_payload",
+        ProjectDiagnosticCode::DanglingResourceReference => Code::InvalidResourceReference,
+        _ if finding.path.ends_with(".group") => Code::InvalidGroupReference,
+        _ => Code::InvalidResourcePayload,
     };
     for check in finals {
         let (at, code) = match check {
             FinalCheck::PackageUnreferenced { at, package_id } if mentions(package_id) => {
-                (at, "package_referenced")
+                (at, Code::PackageReferenced)
             }
             FinalCheck::ComponentUnreferenced {
                 at, component_id, ..
-            } if mentions(component_id) => (at, "component_referenced"),
+            } if mentions(component_id) => (at, Code::ComponentReferenced),
             FinalCheck::ResourceUnreferenced {
                 at, resource_id, ..
-            } if mentions(resource_id) => (at, "invalid_resource_reference"),
+            } if mentions(resource_id) => (at, Code::InvalidResourceReference),
             FinalCheck::ComponentIndependent {
                 at, component_id, ..
             } if finding.resource_id.as_deref() == Some(component_id.as_str()) => {
-                (at, "component_has_package_dependencies")
+                (at, Code::ComponentHasPackageDependencies)
             }
             FinalCheck::ComponentAttached {
                 at,
@@ -217,7 +217,7 @@ fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue)
             } if is_in(finding, package_id, component_id)
                 && finding.node_id.as_deref() == Some(node_id.as_str()) =>
             {
-                (at, "invalid_component_reference")
+                (at, Code::InvalidComponentReference)
             }
             FinalCheck::NodeRemoved {
                 at,
@@ -231,13 +231,11 @@ fn classify(finding: &ProjectDiagnostic, finals: &[FinalCheck], fallback: Issue)
             }
             _ => continue,
         };
-        return located(at.clone(), code, finding);
+        return located(at, code, finding);
     }
-    located(fallback, code, finding)
+    located(&fallback, code, finding)
 }
 
-fn located(mut issue: Issue, code: &'static str, finding: &ProjectDiagnostic) -> Issue {
-    issue.code = code;
-    issue.message = format!("After the batch: {}", finding.message);
-    issue
+fn located(at: &Blame, code: Code, finding: &ProjectDiagnostic) -> Issue {
+    at.issue(code, format!("After the batch: {}", finding.message))
 }

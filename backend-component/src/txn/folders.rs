@@ -16,62 +16,25 @@
 //! - A folder path also conflicts with a resource whose file has the same path
 //!   (`/a/icon.png/` against `/a/` + `icon.png`): the directory and the file would collide.
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
     AddResourceFolder, FolderSelector, MoveResourceFolder, RemoveResourceFolder,
     RenameResourceFolder, SetResourceFolderAtlas, SetResourceFolderFavorite,
 };
 use ofgui_contracts::uam::{ResourceFolder, UamPackage, UamResource};
 
-use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
+use super::issue::Issue;
+use super::layout::{folder_exists, folder_taken, resource_folder};
+use super::words::branch_label;
+use super::workspace::{Op, Workspace};
+use crate::rules::{is_canonical_folder, is_safe_segment, parent_folder};
 
 /// The atlas slot limit when a package has no publish settings.
 const DEFAULT_MAX_ATLAS_INDEX: f64 = 10.0;
 
-// ---------------------------------------------------------------- shared helpers
-
-/// True for a canonical folder path `/a/b/` of safe segments; `/` only when `allow_root`.
-pub(super) fn is_canonical_folder(path: &str, allow_root: bool) -> bool {
-    if path == "/" {
-        return allow_root;
-    }
-    path.len() > 2
-        && path.starts_with('/')
-        && path.ends_with('/')
-        && path[1..path.len() - 1].split('/').all(is_safe_segment)
-}
-
-/// A resource's folder in canonical form, accepting the spellings an agent may send
-/// (`/a`, `a/b`, `/a/b/`, `/`); `None` when it is empty or a segment is unsafe (`.`,
-/// `..`, `:`, `\`, reserved device names, trailing dot or space).
-pub(super) fn normalize_resource_folder(raw: &str) -> Option<String> {
-    if raw.is_empty() {
-        return None;
-    }
-    let mut out = String::from("/");
-    for segment in raw.split('/').filter(|s| !s.is_empty()) {
-        if !is_safe_segment(segment) {
-            return None;
-        }
-        out.push_str(segment);
-        out.push('/');
-    }
-    Some(out)
-}
-
-/// The canonical form of a stored resource path (the reader stores `/a/`; older data
-/// may say `/a`).
-pub(super) fn resource_folder(resource: &UamResource) -> String {
-    normalize_resource_folder(resource.path()).unwrap_or_else(|| resource.path().to_string())
-}
-
-/// The parent of a canonical folder path (`/a/b/` → `/a/`, `/a/` → `/`).
-pub(super) fn parent_folder(path: &str) -> &str {
-    let trimmed = &path[..path.len().saturating_sub(1)];
-    match trimmed.rfind('/') {
-        Some(index) => &path[..=index],
-        None => "/",
-    }
+/// A canonical folder path other than the root, which is no folder of its own.
+fn is_folder(path: &str) -> bool {
+    path != "/" && is_canonical_folder(path)
 }
 
 /// The last segment of a canonical folder path (`/a/b/` → `b`).
@@ -80,52 +43,8 @@ fn folder_name(path: &str) -> &str {
     trimmed.rsplit('/').next().unwrap_or(trimmed)
 }
 
-/// True when `path` is the root or a folder of `package` on `branch`.
-pub(super) fn folder_exists(package: &UamPackage, branch: &str, path: &str) -> bool {
-    path == "/"
-        || package
-            .folders
-            .iter()
-            .any(|f| f.branch == branch && f.path == path)
-}
-
-/// The folder of `package` on `branch` whose path equals `path` ignoring case.
-pub(super) fn folder_taken<'p>(
-    package: &'p UamPackage,
-    branch: &str,
-    path: &str,
-    except: Option<usize>,
-) -> Option<&'p ResourceFolder> {
-    let wanted = path.to_lowercase();
-    package
-        .folders
-        .iter()
-        .enumerate()
-        .find(|(k, f)| Some(*k) != except && f.branch == branch && f.path.to_lowercase() == wanted)
-        .map(|(_, f)| f)
-}
-
-/// The file a resource is written to, inside its folder: `<name>.xml` for components,
-/// otherwise `fileName ?? file ?? name`.
-pub(super) fn file_name_of(resource: &UamResource) -> String {
-    match resource {
-        UamResource::Component(c) => format!("{}.xml", c.name),
-        UamResource::Image(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::MovieClip(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Font(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => r
-            .file_name
-            .clone()
-            .or_else(|| r.file.clone())
-            .unwrap_or_else(|| r.base.name.clone()),
-    }
-}
-
 /// The resource on `branch` whose file is the directory `path` would need, if any.
-pub(super) fn resource_at_folder_path<'p>(
+fn resource_at_folder_path<'p>(
     package: &'p UamPackage,
     branch: &str,
     path: &str,
@@ -133,7 +52,7 @@ pub(super) fn resource_at_folder_path<'p>(
     let wanted = path.to_lowercase();
     package.resources.iter().map(AsRef::as_ref).find(|r| {
         r.branch() == branch
-            && format!("{}{}/", resource_folder(r), file_name_of(r)).to_lowercase() == wanted
+            && format!("{}{}/", resource_folder(r), r.primary_file()).to_lowercase() == wanted
     })
 }
 
@@ -150,7 +69,7 @@ fn folder_content(package: &UamPackage, branch: &str, path: &str) -> Option<Stri
             "resource {} ({}{})",
             resource.id(),
             resource_folder(resource),
-            file_name_of(resource)
+            resource.primary_file()
         ));
     }
     package
@@ -162,15 +81,6 @@ fn folder_content(package: &UamPackage, branch: &str, path: &str) -> Option<Stri
                 && f.path.to_lowercase().starts_with(&prefix)
         })
         .map(|f| format!("folder {}", f.path))
-}
-
-/// `main` or `branch <name>`, for messages.
-pub(super) fn branch_label(branch: &str) -> String {
-    if branch.is_empty() {
-        "the main branch".to_string()
-    } else {
-        format!("branch {branch}")
-    }
 }
 
 /// The highest atlas slot a folder of this package may use.
@@ -194,7 +104,7 @@ fn check_atlas(at: &Op<'_>, field: &str, atlas: &str, package: &UamPackage) -> O
         Some(slot) if slot <= max => None,
         Some(_) => Some(
             at.issue(
-                "invalid_resource_folder_atlas",
+                Code::InvalidResourceFolderAtlas,
                 field,
                 format!(
                     "Atlas {atlas:?} is above package {}'s maxAtlasIndex {max}; use '' (no atlas) or a slot from 0 to {max}, or raise publish.maxAtlasIndex with updatePackageSettings first.",
@@ -205,7 +115,7 @@ fn check_atlas(at: &Op<'_>, field: &str, atlas: &str, package: &UamPackage) -> O
         ),
         None => Some(
             at.issue(
-                "invalid_resource_folder_atlas",
+                Code::InvalidResourceFolderAtlas,
                 field,
                 format!(
                     "Atlas {atlas:?} is not a slot number; use '' (no atlas) or a decimal slot without sign or leading zeros from 0 to {max}."
@@ -222,26 +132,15 @@ fn locate(
     at: &Op<'_>,
     selector: &FolderSelector,
 ) -> Result<(usize, usize), Vec<Issue>> {
-    let package = workspace
-        .find_package(at, "selector.packageId", &selector.package_id)
-        .map_err(|issue| {
-            if issue.code == "invalid_package_selector" {
-                at.issue(
-                    "invalid_resource_folder_selector",
-                    "selector.packageId",
-                    format!(
-                        "No package has id {}; the folder cannot exist.",
-                        selector.package_id
-                    ),
-                )
-            } else {
-                issue
-            }
-        })
-        .map_err(|issue| vec![issue])?;
-    if !is_canonical_folder(&selector.path, false) {
+    let package = workspace.find_selected_package(
+        at,
+        &selector.package_id,
+        Code::InvalidResourceFolderSelector,
+        "folder",
+    )?;
+    if !is_folder(&selector.path) {
         return Err(vec![at.issue(
-            "invalid_resource_folder_selector",
+            Code::InvalidResourceFolderSelector,
             "selector.path",
             format!(
                 "Folder selector path {:?} is not canonical; write it as /a/b/ (leading and trailing slash, safe segments, never the root /).",
@@ -274,7 +173,7 @@ fn locate(
                 )
             };
             Err(vec![at.issue(
-                "invalid_resource_folder_selector",
+                Code::InvalidResourceFolderSelector,
                 "selector.path",
                 format!(
                     "Package {} has no folder {} on {}; {listing}.",
@@ -298,7 +197,7 @@ fn destination_conflict(
 ) -> Option<Issue> {
     if let Some(folder) = folder_taken(package, branch, destination, moving) {
         return Some(at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             field,
             format!(
                 "Package {} already has folder {} on {}{}; choose another path.",
@@ -315,17 +214,43 @@ fn destination_conflict(
     }
     resource_at_folder_path(package, branch, destination).map(|resource| {
         at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             field,
             format!(
                 "Folder path {destination} would be the same path as the file of resource {} ({}{}) on {}; choose another name.",
                 resource.id(),
                 resource_folder(resource),
-                file_name_of(resource),
+                resource.primary_file(),
                 branch_label(branch)
             ),
         )
     })
+}
+
+/// Why folder `folder` of `package` cannot take the path `destination`, if it cannot.
+fn move_conflict(
+    at: &Op<'_>,
+    field: &str,
+    package: &UamPackage,
+    folder: usize,
+    destination: &str,
+) -> Option<Issue> {
+    let branch = &package.folders[folder].branch;
+    destination_conflict(at, field, package, branch, destination, Some(folder))
+}
+
+/// Gives a folder its new path, unless issues stand against it.
+fn set_path(
+    workspace: &mut Workspace<'_>,
+    (package, folder): (usize, usize),
+    destination: String,
+    issues: Vec<Issue>,
+) -> Result<(), Vec<Issue>> {
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    workspace.package_mut(package).folders[folder].path = destination;
+    Ok(())
 }
 
 fn not_empty(
@@ -336,7 +261,7 @@ fn not_empty(
 ) -> Option<Issue> {
     folder_content(package, &folder.branch, &folder.path).map(|content| {
         at.issue(
-            "resource_folder_not_empty",
+            Code::ResourceFolderNotEmpty,
             "selector",
             format!(
                 "Folder {} of package {} on {} is not empty ({content} is inside); {what} only applies to empty folders. Move or remove its contents first.",
@@ -347,8 +272,6 @@ fn not_empty(
         )
     })
 }
-
-// ---------------------------------------------------------------- operations
 
 pub(super) fn set_favorite(
     workspace: &mut Workspace<'_>,
@@ -375,7 +298,7 @@ pub(super) fn set_atlas(
     let current = &pkg.folders[folder];
     if current.atlas == op.atlas {
         return Err(vec![at.issue(
-            "resource_folder_atlas_unchanged",
+            Code::ResourceFolderAtlasUnchanged,
             "atlas",
             format!(
                 "Folder {} of package {} already has atlas {:?}; send a different slot, or '' to clear it.",
@@ -401,10 +324,10 @@ pub(super) fn add(
             None
         }
     };
-    let canonical = is_canonical_folder(&op.path, false);
+    let canonical = is_folder(&op.path);
     if !canonical {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "path",
             format!(
                 "Folder path {:?} is not canonical; write it as /a/b/ with a leading and trailing slash and safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces). The root / is not a folder.",
@@ -414,7 +337,7 @@ pub(super) fn add(
     }
     if !branch.is_empty() && !workspace.project().branches.contains(&branch) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "branch",
             format!(
                 "Branch {branch:?} is not one of the project's branches ({}); use '' for the main branch or add the branch first with addBranch.",
@@ -433,7 +356,7 @@ pub(super) fn add(
             let parent = parent_folder(&op.path);
             if !folder_exists(pkg, &branch, parent) {
                 issues.push(at.issue(
-                    "invalid_resource_folder_path",
+                    Code::InvalidResourceFolderPath,
                     "path",
                     format!(
                         "Parent folder {parent} of {} does not exist in package {} on {}; add it first (addResourceFolder for {parent} earlier in the batch).",
@@ -475,7 +398,7 @@ pub(super) fn rename(
     let destination = format!("{}{}/", parent_folder(&current.path), op.new_name);
     if !is_safe_segment(&op.new_name) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "newName",
             format!(
                 "Folder name {:?} is not a safe folder name; use one non-empty segment without '/', '\\' or ':', not '.' or '..', without leading/trailing spaces or a trailing dot, and not a reserved device name (con, nul, com1, …).",
@@ -484,28 +407,17 @@ pub(super) fn rename(
         ));
     } else if destination == current.path {
         issues.push(at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             "newName",
             format!(
                 "Folder {} is already named {:?}; send a different newName.",
                 current.path, op.new_name
             ),
         ));
-    } else if let Some(issue) = destination_conflict(
-        at,
-        "newName",
-        pkg,
-        &current.branch,
-        &destination,
-        Some(folder),
-    ) {
+    } else if let Some(issue) = move_conflict(at, "newName", pkg, folder, &destination) {
         issues.push(issue);
     }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace.package_mut(package).folders[folder].path = destination;
-    Ok(())
+    set_path(workspace, (package, folder), destination, issues)
 }
 
 pub(super) fn move_to(
@@ -520,9 +432,9 @@ pub(super) fn move_to(
     if let Some(issue) = not_empty(at, "moveResourceFolder", pkg, current) {
         issues.push(issue);
     }
-    if !is_canonical_folder(&op.to_path, true) {
+    if !is_canonical_folder(&op.to_path) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "toPath",
             format!(
                 "Destination {:?} is not canonical; write / for the package root or /a/b/ with a leading and trailing slash and safe segments.",
@@ -538,7 +450,7 @@ pub(super) fn move_to(
         .starts_with(&current.path.to_lowercase())
     {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "toPath",
             format!(
                 "Folder {} cannot move into itself or its own subfolder {}.",
@@ -547,7 +459,7 @@ pub(super) fn move_to(
         ));
     } else if !folder_exists(pkg, &current.branch, &op.to_path) {
         issues.push(at.issue(
-            "invalid_resource_folder_path",
+            Code::InvalidResourceFolderPath,
             "toPath",
             format!(
                 "Destination folder {} does not exist in package {} on {}; add it first with addResourceFolder or use /.",
@@ -558,28 +470,17 @@ pub(super) fn move_to(
         ));
     } else if destination == current.path {
         issues.push(at.issue(
-            "resource_folder_conflict",
+            Code::ResourceFolderConflict,
             "toPath",
             format!(
                 "Folder {} is already in {}; choose another destination.",
                 current.path, op.to_path
             ),
         ));
-    } else if let Some(issue) = destination_conflict(
-        at,
-        "toPath",
-        pkg,
-        &current.branch,
-        &destination,
-        Some(folder),
-    ) {
+    } else if let Some(issue) = move_conflict(at, "toPath", pkg, folder, &destination) {
         issues.push(issue);
     }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    workspace.package_mut(package).folders[folder].path = destination;
-    Ok(())
+    set_path(workspace, (package, folder), destination, issues)
 }
 
 pub(super) fn remove(

@@ -17,12 +17,15 @@
 use std::collections::HashSet;
 
 use ofgui_contracts::api::DisplayNodeSelector;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{GearOp, GearSelector, RemoveGear};
 use ofgui_contracts::uam::{Controller, DisplayNode, GEAR_KINDS, Gear, GearBinding};
 use serde_json::{Map, Value};
 
-use super::nodes::{edit, is_color, listed};
-use super::{Issue, Op, Workspace};
+use super::issue::Issue;
+use super::words::listed;
+use super::workspace::{Op, Workspace};
+use crate::rules::{is_color, is_ease_type, is_unit};
 
 pub(super) fn add(
     workspace: &mut Workspace<'_>,
@@ -31,16 +34,9 @@ pub(super) fn add(
 ) -> Result<(), Vec<Issue>> {
     let selector = &op.selector;
     let mut issues = Vec::new();
-    let Some(target) = locate(workspace, at, selector, false, &mut issues) else {
+    let Some(target) = locate_for(workspace, at, op, &mut issues) else {
         return Err(issues);
     };
-    check_payload(
-        at,
-        selector,
-        &op.gear,
-        target.controller.as_ref(),
-        &mut issues,
-    );
     if !target.matches.is_empty() {
         issues.push(
             at.issue(
@@ -64,8 +60,7 @@ pub(super) fn add(
     if !issues.is_empty() {
         return Err(issues);
     }
-    let (p, r, n) = target.node;
-    base_gears(&mut edit(workspace, at, p, r)?.display_list[n]).push(op.gear.clone());
+    gears_mut(workspace, at, &target)?.push(op.gear.clone());
     Ok(())
 }
 
@@ -74,25 +69,16 @@ pub(super) fn update(
     at: &Op<'_>,
     op: &GearOp,
 ) -> Result<(), Vec<Issue>> {
-    let selector = &op.selector;
     let mut issues = Vec::new();
-    let Some(target) = locate(workspace, at, selector, false, &mut issues) else {
+    let Some(target) = locate_for(workspace, at, op, &mut issues) else {
         return Err(issues);
     };
-    check_payload(
-        at,
-        selector,
-        &op.gear,
-        target.controller.as_ref(),
-        &mut issues,
-    );
-    let slot = existing(at, selector, &target, &mut issues);
+    let slot = existing(at, &op.selector, &target, &mut issues);
     if !issues.is_empty() {
         return Err(issues);
     }
-    let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        base_gears(&mut edit(workspace, at, p, r)?.display_list[n])[slot] = op.gear.clone();
+        gears_mut(workspace, at, &target)?[slot] = op.gear.clone();
     }
     Ok(())
 }
@@ -111,14 +97,11 @@ pub(super) fn remove(
     if !issues.is_empty() {
         return Err(issues);
     }
-    let (p, r, n) = target.node;
     if let Some(slot) = slot {
-        base_gears(&mut edit(workspace, at, p, r)?.display_list[n]).remove(slot);
+        gears_mut(workspace, at, &target)?.remove(slot);
     }
     Ok(())
 }
-
-// ------------------------------------------------------------------ shared with attach
 
 /// Checks the gears of a node being attached: one gear per (kind, controller), each
 /// bound to a controller of the component with valid pages and values.
@@ -153,7 +136,7 @@ pub(super) fn check_node_gears(
         if found.is_none() {
             issues.push(
                 at.issue(
-                    "invalid_gear_selector",
+                    Code::InvalidGearSelector,
                     &format!("{path}.controllerName"),
                     format!(
                         "The {kind} gear of node {} uses controller {controller_name:?}, which the component does not have (controllers: {}); add the controller first or use one of those names.",
@@ -185,7 +168,7 @@ fn check_gear(
 ) {
     let kind = gear.kind();
     let check_pages = display_pages || matches!(gear.binding(), GearBinding::Value(_));
-    let mut push = |code: &'static str, sub: &str, message: String| {
+    let mut push = |code: Code, sub: &str, message: String| {
         let field = root.split('.').next_back().unwrap_or(root);
         let field = field.split('[').next().unwrap_or(field);
         issues.push(
@@ -223,7 +206,7 @@ fn check_gear(
             && !controller.pages.iter().any(|p| p.id == page)
         {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 &sub,
                 format!(
                     "The {kind} gear of node {node_id} names page {page:?}, which controller {:?} does not have; gears name pages by id, and its page ids are {}.",
@@ -236,7 +219,7 @@ fn check_gear(
     match gear {
         Gear::Display(g) if g.condition.as_deref().is_some_and(|c| !c.is_empty()) => {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "condition",
                 format!(
                     "The display gear of node {node_id} has a condition; only display2 gears have one. Remove it, or use a display2 gear."
@@ -249,7 +232,7 @@ fn check_gear(
                 && condition != "1"
             {
                 push(
-                    "invalid_gear_payload",
+                    Code::InvalidGearPayload,
                     "condition",
                     format!(
                         "The display2 gear of node {node_id} has condition {condition:?}; use \"0\" (visible when both display gears agree) or \"1\" (when either does)."
@@ -265,7 +248,7 @@ fn check_gear(
                 && let Some(problem) = value_problem(kind, value)
             {
                 push(
-                    "invalid_gear_payload",
+                    Code::InvalidGearPayload,
                     &format!("states[{k}].value"),
                     format!(
                         "The value of page {:?} in the {kind} gear of node {node_id} {problem}; null means the page uses defaultValue.",
@@ -278,14 +261,14 @@ fn check_gear(
             && let Some(problem) = value_problem(kind, &g.default_value)
         {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "defaultValue",
                 format!("The defaultValue of the {kind} gear of node {node_id} {problem}."),
             );
         }
-        if !(0..=31).contains(&g.ease_type) {
+        if !is_ease_type(g.ease_type) {
             push(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "easeType",
                 format!(
                     "The {kind} gear of node {node_id} has easeType {}; use 0 (Linear) to 31 (Custom), e.g. 5 for Quad.Out.",
@@ -299,7 +282,7 @@ fn check_gear(
         ] {
             if value.get() < 0.0 {
                 push(
-                    "invalid_gear_payload",
+                    Code::InvalidGearPayload,
                     sub,
                     format!(
                         "The {kind} gear of node {node_id} has {sub} {}; use 0 or more seconds.",
@@ -310,8 +293,6 @@ fn check_gear(
         }
     }
 }
-
-// ------------------------------------------------------------------ helpers
 
 /// What a gear selector points at.
 struct Target {
@@ -328,19 +309,19 @@ fn is_look_op(at: &Op<'_>) -> bool {
     at.kind.contains("LookGear")
 }
 
-fn duplicate_controller_code(kind: &str) -> &'static str {
+pub(super) fn duplicate_controller_code(kind: &str) -> Code {
     if kind == "look" {
-        "duplicate_look_gear_controller"
+        Code::DuplicateLookGearController
     } else {
-        "duplicate_gear_controller"
+        Code::DuplicateGearController
     }
 }
 
-fn duplicate_page_code(kind: &str) -> &'static str {
+fn duplicate_page_code(kind: &str) -> Code {
     if kind == "look" {
-        "duplicate_look_gear_state_page"
+        Code::DuplicateLookGearStatePage
     } else {
-        "duplicate_gear_state_page"
+        Code::DuplicateGearStatePage
     }
 }
 
@@ -362,29 +343,6 @@ fn page_list(controller: &Controller) -> String {
         .join(", ")
 }
 
-fn base_gears(node: &mut DisplayNode) -> &mut Vec<Gear> {
-    match node {
-        DisplayNode::Image(n) => &mut n.base.gears,
-        DisplayNode::Text(n) => &mut n.base.gears,
-        DisplayNode::RichText(n) => &mut n.base.gears,
-        DisplayNode::TextInput(n) => &mut n.base.gears,
-        DisplayNode::Component(n) => &mut n.base.gears,
-        DisplayNode::List(n) => &mut n.base.gears,
-        DisplayNode::Tree(n) => &mut n.base.gears,
-        DisplayNode::Graph(n) => &mut n.base.gears,
-        DisplayNode::Group(n) => &mut n.base.gears,
-        DisplayNode::Loader(n) => &mut n.base.gears,
-        DisplayNode::Loader3D(n) => &mut n.base.gears,
-        DisplayNode::MovieClip(n) => &mut n.base.gears,
-        DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
-            &mut n.base.gears
-        }
-        DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
-            &mut n.base.gears
-        }
-    }
-}
-
 /// Resolves the selector: kind, node and controller. `None` when the node cannot be
 /// found (nothing further can be checked). A removal may name a controller that no
 /// longer exists, as long as the gear does: removing a dangling gear repairs the node.
@@ -401,7 +359,7 @@ fn locate(
         let general = at.kind.replace("LookGear", "Gear");
         issues.push(
             at.issue(
-                "invalid_gear_selector",
+                Code::InvalidGearSelector,
                 "selector.kind",
                 format!("{} only handles look gears, but selector.kind is {kind:?}; set kind to \"look\" or use {general}.", at.kind),
             )
@@ -410,7 +368,7 @@ fn locate(
     } else if !GEAR_KINDS.contains(&kind) {
         issues.push(
             at.issue(
-                "invalid_gear_selector",
+                Code::InvalidGearSelector,
                 "selector.kind",
                 format!(
                     "selector.kind is {kind:?}; use one of {}.",
@@ -453,7 +411,7 @@ fn locate(
             if !removal || matches.is_empty() {
                 issues.push(
                     at.issue(
-                        "invalid_gear_selector",
+                        Code::InvalidGearSelector,
                         "selector.controllerName",
                         format!(
                             "Component {} has no controller named {:?} at this point of the batch (controllers: {}); add it first with addController, or use one of those names.",
@@ -471,7 +429,7 @@ fn locate(
         _ => {
             issues.push(
                 at.issue(
-                    "selector_ambiguity",
+                    Code::SelectorAmbiguity,
                     "selector.controllerName",
                     format!(
                         "Component {} has {} controllers named {:?}; rename or remove the duplicates (updateController, removeController) before binding gears to it.",
@@ -493,6 +451,34 @@ fn locate(
     })
 }
 
+/// [`locate`] for an operation that brings a gear, with the gear's own checks.
+fn locate_for(
+    workspace: &Workspace<'_>,
+    at: &Op<'_>,
+    op: &GearOp,
+    issues: &mut Vec<Issue>,
+) -> Option<Target> {
+    let target = locate(workspace, at, &op.selector, false, issues)?;
+    check_payload(
+        at,
+        &op.selector,
+        &op.gear,
+        target.controller.as_ref(),
+        issues,
+    );
+    Some(target)
+}
+
+/// The gears of the node a selector named, to change.
+fn gears_mut<'w>(
+    workspace: &'w mut Workspace<'_>,
+    at: &Op<'_>,
+    target: &Target,
+) -> Result<&'w mut Vec<Gear>, Vec<Issue>> {
+    let (p, r, n) = target.node;
+    Ok(&mut workspace.edit(at, p, r)?.display_list[n].base_mut().gears)
+}
+
 /// The payload repeats the selector and its pages and values are valid.
 fn check_payload(
     at: &Op<'_>,
@@ -504,7 +490,7 @@ fn check_payload(
     if gear.kind() != selector.kind {
         issues.push(
             at.issue(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "gear.kind",
                 format!(
                     "gear.kind is {:?} but selector.kind is {:?}; they must be equal.",
@@ -519,7 +505,7 @@ fn check_payload(
     if gear.controller_name() != selector.controller_name {
         issues.push(
             at.issue(
-                "invalid_gear_payload",
+                Code::InvalidGearPayload,
                 "gear.controllerName",
                 format!(
                     "gear.controllerName is {:?} but selector.controllerName is {:?}; they must be equal.",
@@ -560,7 +546,7 @@ fn existing(
             };
             issues.push(
                 at.issue(
-                    "invalid_gear_selector",
+                    Code::InvalidGearSelector,
                     "selector",
                     format!(
                         "Node {} has no {} gear for controller {:?} at this point of the batch; create it with {add}.",
@@ -574,7 +560,7 @@ fn existing(
         many => {
             issues.push(
                 at.issue(
-                    "selector_ambiguity",
+                    Code::SelectorAmbiguity,
                     "selector",
                     format!(
                         "Node {} has {} {} gears for controller {:?}; remove the extra ones by detaching and re-attaching the node with one gear per kind and controller.",
@@ -608,7 +594,7 @@ impl Shape {
     fn accepts(self, value: &Value) -> bool {
         match self {
             Shape::Number => value.as_f64().is_some(),
-            Shape::Unit => value.as_f64().is_some_and(|v| (0.0..=1.0).contains(&v)),
+            Shape::Unit => value.as_f64().is_some_and(is_unit),
             Shape::Positive => value.as_f64().is_some_and(|v| v > 0.0),
             Shape::Frame => value.as_f64().is_some_and(|v| v >= 0.0 && v.fract() == 0.0),
             Shape::Bool => value.is_boolean(),

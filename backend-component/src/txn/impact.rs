@@ -13,6 +13,8 @@ use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::layout::package_root;
+
 /// Compares the committed project with the projected one. `replaced_bytes` are the
 /// sourcePaths whose bytes the batch set.
 pub fn impact(
@@ -280,12 +282,11 @@ impl<'a> PackageSummary<'a> {
 }
 
 fn folder_dir(package: &str, branch: &str, path: &str) -> String {
-    let root = if branch.is_empty() {
-        "assets".to_string()
-    } else {
-        format!("assets_{branch}")
-    };
-    format!("{root}/{package}{}", path.trim_end_matches('/'))
+    format!(
+        "{}{}",
+        package_root(branch, package),
+        path.trim_end_matches('/')
+    )
 }
 
 fn package_files(package: &UamPackage, change: Change, files: &mut Files) {

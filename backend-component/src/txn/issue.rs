@@ -1,12 +1,13 @@
 //! Why a batch was refused: issues located at an operation, and the failure they add up to.
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::envelope::BackendDiagnostic;
 
 /// One problem of one operation (an upstream "support issue").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Issue {
     /// A transaction code from the diagnostic catalog (`invalid_display_node_selector`, …).
-    pub code: &'static str,
+    pub code: Code,
     /// Where in the request: `operations[3].props.size`.
     pub path: String,
     pub message: String,
@@ -40,6 +41,19 @@ impl Issue {
         self
     }
 
+    /// A lookup's issue under the caller's code and message when nothing matched; an
+    /// ambiguous selector stays `selector_ambiguity`.
+    pub fn missing_as(self, code: Code, message: impl FnOnce(String) -> String) -> Issue {
+        if self.code == Code::SelectorAmbiguity {
+            return self;
+        }
+        Issue {
+            code,
+            message: message(self.message),
+            ..self
+        }
+    }
+
     /// The issue as a `meta.diagnostics` entry (enriched later with owner and remediation).
     pub fn diagnostic(&self) -> BackendDiagnostic {
         let mut diagnostic = BackendDiagnostic::error(self.code, &self.message);
@@ -55,11 +69,40 @@ impl Issue {
     }
 }
 
+/// The operation, and the field of it, that an issue found later (on the final state of
+/// the batch) will point at; the code and message come when the problem is known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blame {
+    /// Where in the request: `operations[3].node.src`.
+    pub path: String,
+    pub op_index: usize,
+    pub op_id: Option<String>,
+    pub operation_kind: &'static str,
+}
+
+impl Blame {
+    pub fn issue(&self, code: Code, message: impl Into<String>) -> Issue {
+        Issue {
+            code,
+            path: self.path.clone(),
+            message: message.into(),
+            op_index: self.op_index,
+            op_id: self.op_id.clone(),
+            operation_kind: self.operation_kind,
+            node_kind: None,
+            resource_kind: None,
+            gear_kind: None,
+            field: None,
+        }
+    }
+}
+
 /// A refused batch: `transaction_unsupported` with every issue, or `selector_ambiguity`
 /// when a selector matched more than one entity.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
-    pub code: &'static str,
+    /// `transaction_unsupported` or `selector_ambiguity`.
+    pub code: Code,
     /// `preflight` for rule violations, `execution` for ambiguous selectors.
     pub stage: &'static str,
     pub message: String,
@@ -70,10 +113,10 @@ impl Failure {
     pub fn unsupported(issues: Vec<Issue>) -> Self {
         if let Some(ambiguous) = issues
             .iter()
-            .find(|issue| issue.code == "selector_ambiguity")
+            .find(|issue| issue.code == Code::SelectorAmbiguity)
         {
             return Failure {
-                code: "selector_ambiguity",
+                code: Code::SelectorAmbiguity,
                 stage: "execution",
                 message: ambiguous.message.clone(),
                 issues,
@@ -85,7 +128,7 @@ impl Failure {
             .map(|issue| issue.message.clone())
             .unwrap_or_default();
         Failure {
-            code: "transaction_unsupported",
+            code: Code::TransactionUnsupported,
             stage: "preflight",
             message: if count == 1 {
                 format!("The transaction was rejected: {first}")

@@ -5,10 +5,15 @@
 //! operation is collected; reference rules are checked on the final state. The caller
 //! swaps the result in only when nothing failed, so a failing batch changes nothing.
 //!
-//! The operation families live in their own modules; [`workspace`] gives them the
-//! projected state, selector lookups and copy-on-write mutation.
+//! The operation families live in their own modules and never import each other's
+//! operations. What they share sits below them: [`workspace`] (the projected state,
+//! selector lookups, copy-on-write mutation), [`issue`] (issues and their codes),
+//! `layout` (where files go), `payload` (checks of added packages and components),
+//! `named` (controllers and transitions by name) and `words` (message wording).
+//! `finals` checks the final state of a batch; [`impact`] describes what it changed.
 
 mod branches;
+mod component_props;
 mod components;
 mod controllers;
 mod finals;
@@ -16,19 +21,28 @@ mod folders;
 mod gears;
 pub mod impact;
 pub mod issue;
+mod layout;
+mod named;
 mod nodes;
+mod package_settings;
 mod packages;
+mod payload;
+mod project_settings;
 mod resources;
-mod settings;
+mod transitions;
+mod words;
 pub mod workspace;
 
 use std::collections::BTreeMap;
 
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::UamProject;
 
 pub use issue::{Failure, Issue};
 pub use workspace::{Op, Workspace};
+
+use named::Put;
 
 /// What a successful batch produced.
 pub struct Applied {
@@ -81,7 +95,7 @@ pub fn run(
         for (index, op) in operations.iter().enumerate() {
             if !may_join_lifecycle(op) {
                 issues.push(Op::new(index, op).issue(
-                    "unsupported_operation_batch",
+                    Code::UnsupportedOperationBatch,
                     "kind",
                     format!(
                         "{} cannot share a batch with branch, package or component lifecycle operations; commit it separately.",
@@ -101,10 +115,10 @@ pub fn run(
         workspace.begin(&at);
         let result = match op {
             Operation::UpdateProjectSettings(op) => {
-                settings::update_project(&mut workspace, &at, op)
+                project_settings::update_project(&mut workspace, &at, op)
             }
             Operation::UpdatePackageSettings(op) => {
-                settings::update_package(&mut workspace, &at, op)
+                package_settings::update(&mut workspace, &at, op)
             }
             Operation::RenameResource(op) => resources::rename(&mut workspace, &at, op),
             Operation::MoveResource(op) => resources::move_to(&mut workspace, &at, op),
@@ -135,23 +149,27 @@ pub fn run(
             Operation::AddComponent(op) => components::add(&mut workspace, &at, op),
             Operation::RemoveComponent(op) => components::remove(&mut workspace, &at, op),
             Operation::MoveComponent(op) => components::move_to(&mut workspace, &at, op),
-            Operation::SetComponentProps(op) => components::set_props(&mut workspace, &at, op),
+            Operation::SetComponentProps(op) => component_props::set_props(&mut workspace, &at, op),
             Operation::SetDisplayNodeProps(op) => nodes::set_props(&mut workspace, &at, op),
             Operation::AttachDisplayNode(op) => nodes::attach(&mut workspace, &at, op),
             Operation::DetachDisplayNode(op) => nodes::detach(&mut workspace, &at, op),
-            Operation::AddController(op) => controllers::add_controller(&mut workspace, &at, op),
+            Operation::AddController(op) => {
+                controllers::put_controller(&mut workspace, &at, op, Put::Add)
+            }
             Operation::UpdateController(op) => {
-                controllers::update_controller(&mut workspace, &at, op)
+                controllers::put_controller(&mut workspace, &at, op, Put::Replace)
             }
             Operation::RemoveController(op) => {
                 controllers::remove_controller(&mut workspace, &at, op)
             }
-            Operation::AddTransition(op) => controllers::add_transition(&mut workspace, &at, op),
+            Operation::AddTransition(op) => {
+                transitions::put_transition(&mut workspace, &at, op, Put::Add)
+            }
             Operation::UpdateTransition(op) => {
-                controllers::update_transition(&mut workspace, &at, op)
+                transitions::put_transition(&mut workspace, &at, op, Put::Replace)
             }
             Operation::RemoveTransition(op) => {
-                controllers::remove_transition(&mut workspace, &at, op)
+                transitions::remove_transition(&mut workspace, &at, op)
             }
             Operation::AddLookGear(op) | Operation::AddGear(op) => {
                 gears::add(&mut workspace, &at, op)

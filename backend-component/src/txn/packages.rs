@@ -8,7 +8,7 @@
 //!   lists of `package.xml` (`excluded`, `require`), whitespace the URLs in text.
 //! - Package names collide case-insensitively (they are directories).
 //! - `compressPNG`/`jpegQuality`/`publish` follow upstream's `updatePackageSettings` rule
-//!   set ([`package_settings_issues`]), including its refusal of `publish: null`.
+//!   set ([`package_settings`]), including its refusal of `publish: null`.
 //! - A resource's `sourcePath` is derived (the reader's naming), so a supplied one is
 //!   replaced rather than refused.
 //! - Every resource's folder must be listed in the package's `folders` (or be `/`), as
@@ -24,165 +24,51 @@
 
 use std::sync::Arc;
 
-use ofgui_contracts::Num;
-use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
+use ofgui_contracts::catalog::DiagnosticCode as Code;
+use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::ops::{AddPackage, AssetInput, RemovePackage, RenamePackage};
-use ofgui_contracts::uam::{
-    MovieClipFrame, PackagePublish, Size, UamPackage, UamProject, UamResource,
+use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
+
+use super::issue::Issue;
+use super::layout::{
+    canonical_resource_path, derived_source_path, folder_exists, name_after_file, package_root,
 };
-use serde_json::Map;
+use super::package_settings::{self, Wording};
+use super::payload::{node_support_issues, reported, standalone_findings};
+use super::words::branch_label;
+use super::workspace::{FinalCheck, Op, Workspace};
+use crate::formats::{self, FileProblem};
+use crate::rules::{is_safe_segment, is_usable_id};
 
-use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
-use crate::reader::strip_extension;
-use crate::validate::check_bytes;
-use crate::validate::structure::is_safe_segment;
-
-// ------------------------------------------------------------------ shared helpers
-
-/// The directory a package's files live in on a branch (`''` is the main branch):
-/// `assets/<Name>` or `assets_<branch>/<Name>`.
-pub(super) fn package_root(branch: &str, package_name: &str) -> String {
-    if branch.is_empty() {
-        format!("assets/{package_name}")
-    } else {
-        format!("assets_{branch}/{package_name}")
-    }
-}
-
-/// The file a resource is written to: `<name>.xml` for a component, otherwise
-/// `fileName ?? file ?? name`.
-pub(super) fn primary_file(resource: &UamResource) -> String {
-    match resource {
-        UamResource::Component(c) => format!("{}.xml", c.name),
-        UamResource::Image(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::MovieClip(r) => r.file_name.clone().unwrap_or_else(|| r.base.name.clone()),
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Font(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => r
-            .file_name
-            .clone()
-            .or_else(|| r.file.clone())
-            .unwrap_or_else(|| r.base.name.clone()),
-    }
-}
-
-/// The project-relative path the reader gives a resource of package `package_name`:
-/// `<root><folder><file>` with a canonical folder (`/` or `/a/b/`).
-pub(super) fn derived_source_path(package_name: &str, resource: &UamResource) -> String {
-    format!(
-        "{}{}{}",
-        package_root(resource.branch(), package_name),
-        resource.path(),
-        primary_file(resource)
-    )
-}
-
-pub(super) fn set_source_path(resource: &mut UamResource, source_path: String) {
-    match resource {
-        UamResource::Component(c) => c.source_path = Some(source_path),
-        other => {
-            if let Some(base) = other.asset_base_mut() {
-                base.source_path = Some(source_path);
-            }
-        }
-    }
-}
-
-fn set_path(resource: &mut UamResource, path: String) {
-    match resource {
-        UamResource::Component(c) => c.path = path,
-        other => {
-            if let Some(base) = other.asset_base_mut() {
-                base.path = path;
-            }
-        }
-    }
-}
-
-pub(super) fn branch_item_ids(resource: &UamResource) -> &[String] {
-    match resource {
-        UamResource::Component(c) => &c.branch_item_ids,
-        other => other
-            .asset_base()
-            .map(|b| b.branch_item_ids.as_slice())
-            .unwrap_or_default(),
-    }
-}
-
-pub(super) fn branch_item_ids_mut(resource: &mut UamResource) -> Option<&mut Vec<String>> {
-    match resource {
-        UamResource::Component(c) => Some(&mut c.branch_item_ids),
-        other => other.asset_base_mut().map(|b| &mut b.branch_item_ids),
-    }
-}
-
-/// An id usable in `ui://` URLs and the CSV lists of `package.xml`.
-pub(super) fn is_usable_id(id: &str) -> bool {
-    !id.is_empty()
-        && !id
-            .chars()
-            .any(|c| c == '/' || c == ',' || c.is_whitespace() || c.is_control())
-}
-
-/// The canonical form (`/` or `/a/b/`) of a resource folder path given as `/`, `/a/b` or
-/// `/a/b/`; `None` when it is empty, relative or has an unsafe segment.
-pub(super) fn canonical_resource_path(path: &str) -> Option<String> {
-    if path == "/" {
-        return Some("/".into());
-    }
-    let inner = path.strip_prefix('/')?;
-    let inner = inner.strip_suffix('/').unwrap_or(inner);
-    inner
-        .split('/')
-        .all(is_safe_segment)
-        .then(|| format!("/{inner}/"))
-}
-
-/// Whether `path` (canonical) is the root or a folder of `package` on `branch`.
-pub(super) fn folder_listed(package: &UamPackage, branch: &str, path: &str) -> bool {
-    path == "/"
-        || package
-            .folders
-            .iter()
-            .any(|f| f.branch == branch && f.path == path)
-}
-
-/// `main branch` or `branch <name>`, for messages.
-pub(super) fn branch_label(branch: &str) -> String {
-    if branch.is_empty() {
-        "the main branch".into()
-    } else {
-        format!("branch {branch}")
-    }
-}
-
-/// Structural findings (errors only, no reference checks) of `package` validated on its
-/// own in a project with `project`'s branches.
-pub(super) fn standalone_findings(
+/// Why `name` cannot name a package (`except` is the package being renamed), if it cannot.
+fn name_issue(
+    at: &Op<'_>,
+    field: &str,
     project: &UamProject,
-    package: UamPackage,
-) -> Vec<ProjectDiagnostic> {
-    let standalone = UamProject {
-        project_id: project.project_id.clone(),
-        project_type: project.project_type,
-        version: project.version.clone(),
-        branches: project.branches.clone(),
-        settings: Map::new(),
-        packages: vec![Arc::new(package)],
-    };
-    crate::validate::model_findings(&standalone, None)
-        .into_iter()
-        .filter(|finding| {
-            finding.severity == Severity::Error
-                && finding.code != ProjectDiagnosticCode::DanglingResourceReference
-                && finding.path.starts_with("packages[0]")
-                // The callers check names themselves, with their own codes.
-                && finding.path != "packages[0].name"
-        })
-        .collect()
+    name: &str,
+    except: Option<usize>,
+) -> Option<Issue> {
+    if !is_safe_segment(name) {
+        return Some(at.issue(
+            Code::InvalidPackagePayload,
+            field,
+            format!(
+                "Package name {name:?} is not a safe directory name; use a non-empty name without \
+                 / \\ :, without leading or trailing spaces or a trailing dot, and not a reserved \
+                 device name (con, nul, com1, ...)."
+            ),
+        ));
+    }
+    let other = &project.packages[colliding_name(project, name, except)?];
+    Some(at.issue(
+        Code::DuplicatePackageName,
+        field,
+        format!(
+            "Package name {name} collides with package {} ({}); package directories must differ \
+             in more than letter case. Choose another name.",
+            other.name, other.id
+        ),
+    ))
 }
 
 /// Index of a package whose name collides (case-insensitively) with `name`.
@@ -196,190 +82,6 @@ fn colliding_name(project: &UamProject, name: &str, except: Option<usize>) -> Op
         .map(|(index, _)| index)
 }
 
-// ------------------------------------------------------------------ package settings
-
-/// The `updatePackageSettings` rule set for `{compressPNG, jpegQuality, publish}` (the
-/// types are already enforced by deserialization; this checks ranges and names).
-/// `field` is where the three keys live (`package` for addPackage).
-pub(super) fn package_settings_issues(
-    at: &Op<'_>,
-    field: &str,
-    jpeg_quality: Option<Num>,
-    publish: Option<&PackagePublish>,
-) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let mut fail = |path: String, message: String| {
-        issues.push(at.issue("invalid_package_settings", &path, message));
-    };
-    let is_int_between =
-        |n: Num, low: f64, high: f64| n.get().fract() == 0.0 && (low..=high).contains(&n.get());
-    if let Some(quality) = jpeg_quality
-        && !is_int_between(quality, 1.0, 100.0)
-    {
-        fail(
-            format!("{field}.jpegQuality"),
-            format!(
-                "jpegQuality is {}; it must be null or an integer from 1 to 100.",
-                quality.get()
-            ),
-        );
-    }
-    let Some(publish) = publish else {
-        fail(
-            format!("{field}.publish"),
-            "publish is null; give a complete publish snapshot (name, path, branchPath, \
-             packageCount, genCode, codePath, useGlobalAtlasSettings, maxAtlasSize, sizeOption, \
-             forceSquare, allowRotation, paging, extractAlpha, maxAtlasIndex, atlases, \
-             excludedResourceIds), e.g. one read from an existing package."
-                .into(),
-        );
-        return issues;
-    };
-    let p = format!("{field}.publish");
-    if !publish.name.is_empty() && !is_safe_segment(&publish.name) {
-        fail(
-            format!("{p}.name"),
-            format!(
-                "publish.name {:?} is not a safe file name; use '' (the package name) or a name \
-                 without / \\ : and without leading or trailing spaces or dots.",
-                publish.name
-            ),
-        );
-    }
-    for (key, value) in [
-        ("path", &publish.path),
-        ("branchPath", &publish.branch_path),
-        ("codePath", &publish.code_path),
-    ] {
-        if !is_safe_relative_path(value) {
-            fail(
-                format!("{p}.{key}"),
-                format!(
-                    "publish.{key} {value:?} is not a safe relative path; use '' or segments \
-                     like out/ui that do not start with / or a drive and contain no . or .."
-                ),
-            );
-        }
-    }
-    if !is_int_between(publish.package_count, 0.0, 2_147_483_647.0) {
-        fail(
-            format!("{p}.packageCount"),
-            format!(
-                "publish.packageCount is {}; it must be an integer from 0 to 2147483647.",
-                publish.package_count.get()
-            ),
-        );
-    }
-    if !is_int_between(publish.max_atlas_size, 1.0, 16384.0) {
-        fail(
-            format!("{p}.maxAtlasSize"),
-            format!(
-                "publish.maxAtlasSize is {}; it must be an integer from 1 to 16384.",
-                publish.max_atlas_size.get()
-            ),
-        );
-    }
-    if !matches!(publish.size_option.as_str(), "pot" | "npot" | "mof") {
-        fail(
-            format!("{p}.sizeOption"),
-            format!(
-                "publish.sizeOption is {:?}; it must be pot, npot or mof.",
-                publish.size_option
-            ),
-        );
-    }
-    let max_index_valid = is_int_between(publish.max_atlas_index, 0.0, 255.0);
-    if !max_index_valid {
-        fail(
-            format!("{p}.maxAtlasIndex"),
-            format!(
-                "publish.maxAtlasIndex is {}; it must be an integer from 0 to 255.",
-                publish.max_atlas_index.get()
-            ),
-        );
-    }
-    let max_index = if max_index_valid {
-        publish.max_atlas_index.get()
-    } else {
-        255.0
-    };
-    let mut seen = Vec::new();
-    for (k, atlas) in publish.atlases.iter().enumerate() {
-        let ap = format!("{p}.atlases[{k}]");
-        if !is_int_between(atlas.index, 0.0, max_index) {
-            fail(
-                format!("{ap}.index"),
-                format!(
-                    "Atlas index {} must be an integer from 0 to maxAtlasIndex ({max_index}).",
-                    atlas.index.get()
-                ),
-            );
-        } else if seen.contains(&atlas.index.get()) {
-            fail(
-                format!("{ap}.index"),
-                format!(
-                    "Atlas index {} is listed twice; keep one entry per index.",
-                    atlas.index.get()
-                ),
-            );
-        } else {
-            seen.push(atlas.index.get());
-        }
-        if !atlas.name.is_empty() && !is_safe_segment(&atlas.name) {
-            fail(
-                format!("{ap}.name"),
-                format!(
-                    "Atlas name {:?} is not a safe file name; use '' or a plain name.",
-                    atlas.name
-                ),
-            );
-        }
-        if atlas.name.is_empty() && !atlas.compression {
-            fail(
-                ap,
-                "An atlas entry without a name and without compression has no effect; give it \
-                 a name, enable compression, or drop the entry."
-                    .into(),
-            );
-        }
-    }
-    let mut ids: Vec<&str> = Vec::new();
-    for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        let valid = !id.is_empty()
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if !valid {
-            fail(
-                format!("{p}.excludedResourceIds[{k}]"),
-                format!(
-                    "Excluded resource id {id:?} must be a non-empty id of letters, digits, _ or -."
-                ),
-            );
-        } else if ids.contains(&id.as_str()) {
-            fail(
-                format!("{p}.excludedResourceIds[{k}]"),
-                format!("Excluded resource id {id:?} is listed twice; list it once."),
-            );
-        } else {
-            ids.push(id);
-        }
-    }
-    issues
-}
-
-/// `''`, or relative `/`- or `\`-separated safe segments (no drive, no leading slash).
-fn is_safe_relative_path(value: &str) -> bool {
-    if value.is_empty() {
-        return true;
-    }
-    let bytes = value.as_bytes();
-    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
-    !value.starts_with(['/', '\\']) && !drive && value.split(['/', '\\']).all(is_safe_segment)
-}
-
-// ------------------------------------------------------------------ addPackage
-
 pub(super) fn add(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
@@ -391,7 +93,7 @@ pub(super) fn add(
 
     if !is_usable_id(&input.id) {
         issues.push(at.issue(
-            "invalid_package_payload",
+            Code::InvalidPackagePayload,
             "package.id",
             format!(
                 "Package id {:?} is not usable; give a non-empty id without /, commas, spaces or \
@@ -401,7 +103,7 @@ pub(super) fn add(
         ));
     } else if project.packages.iter().any(|p| p.id == input.id) {
         issues.push(at.issue(
-            "duplicate_package_id",
+            Code::DuplicatePackageId,
             "package.id",
             format!(
                 "Package id {} is already used by another package; choose an unused id.",
@@ -409,37 +111,17 @@ pub(super) fn add(
             ),
         ));
     }
-    if !is_safe_segment(&input.name) {
+    issues.extend(name_issue(at, "package.name", project, &input.name, None));
+    for problem in package_settings::problems(input.jpeg_quality, input.publish.as_ref(), &[]) {
         issues.push(at.issue(
-            "invalid_package_payload",
-            "package.name",
-            format!(
-                "Package name {:?} is not a safe directory name; use a non-empty name without \
-                 / \\ :, without leading or trailing spaces or a trailing dot, and not a reserved \
-                 device name (con, nul, com1, ...).",
-                input.name
-            ),
-        ));
-    } else if let Some(other) = colliding_name(project, &input.name, None) {
-        issues.push(at.issue(
-            "duplicate_package_name",
-            "package.name",
-            format!(
-                "Package name {} collides with package {} ({}); package directories must differ \
-                 in more than letter case. Choose another name.",
-                input.name, project.packages[other].name, project.packages[other].id
-            ),
+            Code::InvalidPackageSettings,
+            &format!("package.{}", problem.key()),
+            problem.message(Wording::AddPackage),
         ));
     }
-    issues.extend(package_settings_issues(
-        at,
-        "package",
-        input.jpeg_quality,
-        input.publish.as_ref(),
-    ));
     if op.at_index as usize > project.packages.len() {
         issues.push(at.issue(
-            "invalid_package_index",
+            Code::InvalidPackageIndex,
             "atIndex",
             format!(
                 "atIndex {} is out of range; the project has {} packages, so use 0 to {}.",
@@ -452,7 +134,7 @@ pub(super) fn add(
     for (k, branch) in input.branch_names.iter().enumerate() {
         if !project.branches.contains(branch) {
             issues.push(at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("package.branchNames[{k}]"),
                 format!(
                     "branchNames names branch {branch:?}, which the project does not have; add it \
@@ -461,7 +143,7 @@ pub(super) fn add(
             ));
         } else if input.branch_names[..k].contains(branch) {
             issues.push(at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("package.branchNames[{k}]"),
                 format!("branchNames lists branch {branch:?} twice; list each branch once."),
             ));
@@ -494,12 +176,12 @@ pub(super) fn add(
         issues.extend(branch_item_issues(at, &package));
         for finding in standalone_findings(project, package.clone()) {
             let code = if finding.code == ProjectDiagnosticCode::DuplicateResourceId {
-                "duplicate_resource_id"
+                Code::DuplicateResourceId
             } else {
-                "invalid_package_payload"
+                Code::InvalidPackagePayload
             };
             let field = format!("package{}", &finding.path["packages[0]".len()..]);
-            if super::components::reported(&issues, at, &field) {
+            if reported(&issues, at, &field) {
                 continue;
             }
             issues.push(at.issue(
@@ -541,7 +223,7 @@ fn prepare_resource(
     if !is_usable_id(resource.id()) {
         issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.id"),
                 format!(
                     "Resource id {:?} is not usable; give a non-empty id without /, commas, \
@@ -553,12 +235,12 @@ fn prepare_resource(
         );
     }
     match canonical_resource_path(resource.path()) {
-        Some(path) if folder_listed(package, resource.branch(), &path) => {
-            set_path(&mut resource, path)
+        Some(path) if folder_exists(package, resource.branch(), &path) => {
+            *resource.common_mut().path = path
         }
         Some(path) => issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.path"),
                 format!(
                     "Resource {} is in folder {path}, which the package's folders do not list on \
@@ -571,7 +253,7 @@ fn prepare_resource(
         ),
         None => issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.path"),
                 format!(
                     "Resource path {:?} is not a folder path; use / or /a/b/ with safe segments.",
@@ -581,12 +263,12 @@ fn prepare_resource(
             .resource_kind(kind),
         ),
     }
-    let file = primary_file(&resource);
-    name_like_the_reader(&mut resource, &file);
+    let file = resource.primary_file();
+    name_after_file(&mut resource, &file);
     if !is_safe_segment(&file) {
         issues.push(
             at.issue(
-                "invalid_package_payload",
+                Code::InvalidPackagePayload,
                 &format!("{field}.name"),
                 format!(
                     "Resource {} would be written to file {file:?}, which is not a safe file name; \
@@ -598,7 +280,7 @@ fn prepare_resource(
         );
     }
     if let UamResource::Component(component) = &resource {
-        issues.extend(super::components::node_support_issues(
+        issues.extend(node_support_issues(
             at,
             &format!("{field}.component.displayList"),
             &component.component.display_list,
@@ -610,7 +292,7 @@ fn prepare_resource(
         (UamResource::Component(_), Some(_)) => {
             issues.push(
                 at.issue(
-                    "invalid_package_payload",
+                    Code::InvalidPackagePayload,
                     &format!("{field}.sourceBytes"),
                     "A component carries its model in `component`, not bytes; drop sourceBytes.",
                 )
@@ -621,7 +303,7 @@ fn prepare_resource(
         (_, None) => {
             issues.push(
                 at.issue(
-                    "unavailable_resource_source_bytes",
+                    Code::UnavailableResourceSourceBytes,
                     &format!("{field}.sourceBytes"),
                     format!(
                         "Asset {} has no sourceBytes; an added package must carry the bytes of \
@@ -634,32 +316,10 @@ fn prepare_resource(
             None
         }
         (UamResource::MovieClip(clip), Some(bytes)) => {
-            match crate::reader::parse_jta(bytes) {
-                Some(parsed) => {
-                    clip.dimensions = Size {
-                        width: Num(parsed.width),
-                        height: Num(parsed.height),
-                    };
-                    let props = &mut clip.movie_clip;
-                    props.interval = Num(parsed.interval);
-                    props.repeat_delay = Num(parsed.repeat_delay);
-                    props.swing = parsed.swing;
-                    props.frames = parsed
-                        .frames
-                        .into_iter()
-                        .map(|f| MovieClipFrame {
-                            rect_x: Num(f.rect_x),
-                            rect_y: Num(f.rect_y),
-                            rect_width: Num(f.rect_width),
-                            rect_height: Num(f.rect_height),
-                            add_delay: Num(f.add_delay),
-                            sprite_id: String::new(),
-                        })
-                        .collect();
-                }
-                None => issues.push(
+            if !formats::jta::rebuild(clip, bytes) {
+                issues.push(
                     at.issue(
-                        "invalid_movie_clip_jta",
+                        Code::InvalidMovieClipJta,
                         &format!("{field}.sourceBytes"),
                         format!(
                             "Movie clip {} does not carry a readable .jta file (version 100 to \
@@ -668,17 +328,14 @@ fn prepare_resource(
                         ),
                     )
                     .resource_kind(kind),
-                ),
+                );
             }
             Some(bytes.clone())
         }
         (UamResource::Image(image), Some(bytes)) => {
             // As at open: the PNG/JPEG header size wins over a declared size.
-            if let Some((width, height)) = crate::reader::probe_image_size(bytes) {
-                image.dimensions = Some(Size {
-                    width: Num(f64::from(width)),
-                    height: Num(f64::from(height)),
-                });
+            if let Some(size) = formats::image_size(bytes) {
+                image.dimensions = Some(size);
             }
             Some(bytes.clone())
         }
@@ -686,17 +343,15 @@ fn prepare_resource(
     };
     if let Some(bytes) = &source_bytes
         && kind != "movieClip"
-        && let Some(problem) = check_bytes(kind, &file, bytes)
-        && problem.code == ProjectDiagnosticCode::CorruptSource
+        && let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes)
     {
         issues.push(
             at.issue(
-                "invalid_resource_bytes",
+                Code::InvalidResourceBytes,
                 &format!("{field}.sourceBytes"),
                 format!(
-                    "sourceBytes of {} cannot be used as {file}: {}. Send the file's real bytes.",
+                    "sourceBytes of {} cannot be used as {file}: {problem}. Send the file's real bytes.",
                     resource.id(),
-                    problem.message
                 ),
             )
             .resource_kind(kind),
@@ -706,38 +361,8 @@ fn prepare_resource(
         return Err(issues);
     }
     let source_path = derived_source_path(&package.name, &resource);
-    set_source_path(&mut resource, source_path);
+    *resource.common_mut().source_path = Some(source_path);
     Ok((resource, source_bytes))
-}
-
-/// Stores an asset's file as the reader does (`fileName` for image, movie clip and font,
-/// `file` for the other kinds) with `name` its file name without the extension.
-fn name_like_the_reader(resource: &mut UamResource, file: &str) {
-    let name = strip_extension(file).to_string();
-    match resource {
-        UamResource::Component(_) => {}
-        UamResource::Image(r) => {
-            r.file_name = Some(file.to_string());
-            r.base.name = name;
-        }
-        UamResource::MovieClip(r) => {
-            r.file_name = Some(file.to_string());
-            r.base.name = name;
-        }
-        UamResource::Font(r) => {
-            r.file_name = Some(file.to_string());
-            r.file = None;
-            r.base.name = name;
-        }
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => {
-            r.file = Some(file.to_string());
-            r.file_name = None;
-            r.base.name = name;
-        }
-    }
 }
 
 /// Every non-empty `branchItemIds` slot of an added package must name a resource of the
@@ -745,7 +370,7 @@ fn name_like_the_reader(resource: &mut UamResource, file: &str) {
 fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (r, resource) in package.resources.iter().enumerate() {
-        for (slot, id) in branch_item_ids(resource).iter().enumerate() {
+        for (slot, id) in resource.branch_item_ids().iter().enumerate() {
             if id.is_empty() {
                 continue;
             }
@@ -758,11 +383,11 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
                 other.id() == id
                     && other.branch() == branch
                     && other.path() == resource.path()
-                    && primary_file(other) == primary_file(resource)
+                    && other.primary_file() == resource.primary_file()
             });
             if !found {
                 issues.push(at.issue(
-                    "invalid_package_payload",
+                    Code::InvalidPackagePayload,
                     &format!("package.resources[{r}].branchItemIds[{slot}]"),
                     format!(
                         "Resource {} names variant {id} for branch {branch}, but the package has \
@@ -770,7 +395,7 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
                          variant or clear the slot.",
                         resource.id(),
                         resource.path(),
-                        primary_file(resource)
+                        resource.primary_file()
                     ),
                 ));
             }
@@ -778,8 +403,6 @@ fn branch_item_issues(at: &Op<'_>, package: &UamPackage) -> Vec<Issue> {
     }
     issues
 }
-
-// ------------------------------------------------------------------ renamePackage
 
 pub(super) fn rename(
     workspace: &mut Workspace<'_>,
@@ -795,29 +418,13 @@ pub(super) fn rename(
             None
         }
     };
-    if !is_safe_segment(&op.new_name) {
-        issues.push(at.issue(
-            "invalid_package_payload",
-            "newName",
-            format!(
-                "Package name {:?} is not a safe directory name; use a non-empty name without \
-                 / \\ :, without leading or trailing spaces or a trailing dot, and not a reserved \
-                 device name (con, nul, com1, ...).",
-                op.new_name
-            ),
-        ));
-    } else if let Some(other) = colliding_name(workspace.project(), &op.new_name, index) {
-        let other = &workspace.project().packages[other];
-        issues.push(at.issue(
-            "duplicate_package_name",
-            "newName",
-            format!(
-                "Package name {} collides with package {} ({}); package directories must differ \
-                 in more than letter case. Choose another name.",
-                op.new_name, other.name, other.id
-            ),
-        ));
-    }
+    issues.extend(name_issue(
+        at,
+        "newName",
+        workspace.project(),
+        &op.new_name,
+        index,
+    ));
     let Some(index) = index.filter(|_| issues.is_empty()) else {
         return Err(issues);
     };
@@ -847,17 +454,11 @@ pub(super) fn rename(
         if let Some(old_path) = resource.source_path() {
             moves.push((old_path.to_string(), new_path.clone()));
         }
-        set_source_path(resource, new_path);
+        *resource.common_mut().source_path = Some(new_path);
     }
-    for (from, to) in moves {
-        if workspace.bytes(&from).is_some() {
-            workspace.move_bytes(&from, &to);
-        }
-    }
+    workspace.move_loaded_bytes(moves);
     Ok(())
 }
-
-// ------------------------------------------------------------------ removePackage
 
 pub(super) fn remove(
     workspace: &mut Workspace<'_>,
@@ -876,7 +477,7 @@ pub(super) fn remove(
         }
     }
     workspace.check_at_end(FinalCheck::PackageUnreferenced {
-        at: at.issue("package_referenced", "selector.packageId", ""),
+        at: at.blame("selector.packageId"),
         package_id: removed.id.clone(),
     });
     Ok(())

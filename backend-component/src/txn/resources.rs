@@ -40,33 +40,26 @@
 
 use std::sync::Arc;
 
-use ofgui_contracts::Num;
 use ofgui_contracts::api::ResourceSelector;
-use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
     AddResource, MoveResource, RemoveResource, RenameResource, ReplaceResourceBytes,
     SetImageResourceProps, SetResourceExported, SetResourceFavorite,
 };
 use ofgui_contracts::uam::{
-    ImageResourceProperties, MovieClipFrame, MovieClipResource, MovieClipResourceProperties, Size,
-    UamPackage, UamResource,
+    ImageResourceProperties, MovieClipResourceProperties, UamPackage, UamResource,
 };
 
-use super::folders::{
-    branch_label, file_name_of, folder_exists, folder_taken, normalize_resource_folder,
-    resource_folder,
+use super::issue::Issue;
+use super::layout::{
+    file_path, folder_exists, folder_taken, normalize_resource_folder, place, resource_folder,
 };
-use super::workspace::FinalCheck;
-use super::{Issue, Op, Workspace};
-use crate::reader::{parse_jta, probe_image_size, strip_extension};
-use crate::validate::check_bytes;
-use crate::validate::structure::is_safe_segment;
+use super::words::branch_label;
+use super::workspace::{FinalCheck, Op, Workspace};
+use crate::formats::{self, FileProblem, ImageFamily, Raster};
+use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid, is_whole_in};
 
 const SELECTOR: &str = "selector.resourceId";
-const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG_SOI: [u8; 2] = [0xff, 0xd8];
-
-// ---------------------------------------------------------------- helpers
 
 /// `(package, resource)` of the selected resource; a missing package or resource is
 /// `invalid_resource_selector`.
@@ -75,43 +68,16 @@ fn locate(
     at: &Op<'_>,
     selector: &ResourceSelector,
 ) -> Result<(usize, usize), Vec<Issue>> {
-    let package = workspace
-        .find_package(at, "selector.packageId", &selector.package_id)
-        .map_err(|issue| {
-            if issue.code == "invalid_package_selector" {
-                at.issue(
-                    "invalid_resource_selector",
-                    "selector.packageId",
-                    format!(
-                        "No package has id {}; the resource cannot exist.",
-                        selector.package_id
-                    ),
-                )
-            } else {
-                issue
-            }
-        })
-        .map_err(|issue| vec![issue])?;
+    let package = workspace.find_selected_package(
+        at,
+        &selector.package_id,
+        Code::InvalidResourceSelector,
+        "resource",
+    )?;
     let resource = workspace
         .find_resource(at, SELECTOR, package, &selector.resource_id)
         .map_err(|issue| vec![issue])?;
     Ok((package, resource))
-}
-
-/// The project-relative file of a resource placed at `folder` (canonical) on `branch`.
-fn source_path(package: &UamPackage, branch: &str, folder: &str, file: &str) -> String {
-    if branch.is_empty() {
-        format!("assets/{}{folder}{file}", package.name)
-    } else {
-        format!("assets_{branch}/{}{folder}{file}", package.name)
-    }
-}
-
-/// The lower-case extension of a file name, without the dot.
-fn extension(file: &str) -> Option<String> {
-    file.rsplit_once('.')
-        .filter(|(stem, _)| !stem.is_empty())
-        .map(|(_, ext)| ext.to_ascii_lowercase())
 }
 
 /// The new file name for an asset: `requested` as is when it has a `.`, otherwise with
@@ -126,42 +92,6 @@ fn renamed_file(old: &str, requested: &str) -> String {
     }
 }
 
-/// How an image file name is read: raster (PNG/JPEG, sniffed), SVG, or something else.
-#[derive(PartialEq)]
-enum ImageFamily {
-    Raster,
-    Svg,
-    Other(Option<String>),
-}
-
-fn image_family(file: &str) -> ImageFamily {
-    match extension(file).as_deref() {
-        Some("png" | "jpg" | "jpeg") => ImageFamily::Raster,
-        Some("svg") => ImageFamily::Svg,
-        other => ImageFamily::Other(other.map(str::to_string)),
-    }
-}
-
-/// `png` or `jpeg` by signature.
-fn raster_format(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(&PNG_SIGNATURE) {
-        Some("png")
-    } else if bytes.starts_with(&JPEG_SOI) {
-        Some("jpeg")
-    } else {
-        None
-    }
-}
-
-/// `png` or `jpeg` by file extension.
-fn raster_format_of_name(file: &str) -> Option<&'static str> {
-    match extension(file).as_deref() {
-        Some("png") => Some("png"),
-        Some("jpg" | "jpeg") => Some("jpeg"),
-        _ => None,
-    }
-}
-
 /// The main resource that pairs `resource` as a branch variant, if any.
 fn main_of_variant(package: &UamPackage, resource: &UamResource) -> Option<Arc<UamResource>> {
     if resource.branch().is_empty() {
@@ -170,24 +100,15 @@ fn main_of_variant(package: &UamPackage, resource: &UamResource) -> Option<Arc<U
     package
         .resources
         .iter()
-        .find(|r| r.branch().is_empty() && branch_item_ids(r).iter().any(|id| id == resource.id()))
+        .find(|r| r.branch().is_empty() && r.branch_item_ids().iter().any(|id| id == resource.id()))
         .cloned()
-}
-
-fn branch_item_ids(resource: &UamResource) -> &[String] {
-    match resource {
-        UamResource::Component(c) => &c.branch_item_ids,
-        other => other
-            .asset_base()
-            .map(|b| b.branch_item_ids.as_slice())
-            .unwrap_or_default(),
-    }
 }
 
 /// The selected resource followed by its branch variants (indices in the package).
 fn with_variants(package: &UamPackage, index: usize) -> Vec<usize> {
     let mut targets = vec![index];
-    for (slot, id) in branch_item_ids(&package.resources[index])
+    for (slot, id) in package.resources[index]
+        .branch_item_ids()
         .iter()
         .enumerate()
     {
@@ -230,7 +151,7 @@ fn clash(
     if let Some((_, other)) = package.resources.iter().enumerate().find(|(k, r)| {
         !moving.contains(k)
             && r.branch() == branch
-            && format!("{}{}", resource_folder(r), file_name_of(r)).to_lowercase() == wanted
+            && format!("{}{}", resource_folder(r), r.primary_file()).to_lowercase() == wanted
     }) {
         return Some(Clash::Resource(other.id().to_string()));
     }
@@ -238,10 +159,25 @@ fn clash(
         .map(|f| Clash::Folder(f.path.clone()))
 }
 
+/// Refuses a component where only asset files can go; `instead` says what to do.
+fn asset_only(at: &Op<'_>, resource: &UamResource, instead: &str) -> Result<(), Vec<Issue>> {
+    if resource.asset_base().is_some() {
+        return Ok(());
+    }
+    Err(vec![
+        at.issue(
+            Code::UnsupportedResourceMutation,
+            SELECTOR,
+            format!("Resource {} is a component; {instead}", resource.id()),
+        )
+        .resource_kind(resource.kind()),
+    ])
+}
+
 /// The bytes issue of an asset whose file is not loaded.
 fn bytes_unavailable(at: &Op<'_>, field: &str, resource: &UamResource, what: &str) -> Issue {
     at.issue(
-        "unavailable_resource_source_bytes",
+        Code::UnavailableResourceSourceBytes,
         field,
         format!(
             "The file of {what} {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened), so it cannot be {}; restore the file and reopen the project, or replace it with replaceResourceBytes first.",
@@ -255,6 +191,45 @@ fn bytes_unavailable(at: &Op<'_>, field: &str, resource: &UamResource, what: &st
         ),
     )
     .resource_kind(resource.kind())
+}
+
+/// `(package, resource)` of a rename or move, the resources it relocates and the issues
+/// found so far (see [`relocation`]).
+type Relocation = (usize, usize, Vec<usize>, Vec<Issue>);
+
+/// Locates a rename or move (`verb`): `(package, resource)`, the resources it relocates
+/// (the selected one and its branch variants) and what stands against it so far. A
+/// variant cannot move alone (the editor pairs variants by folder and file name), and
+/// every asset's bytes must be loaded.
+fn relocation(
+    workspace: &Workspace<'_>,
+    at: &Op<'_>,
+    selector: &ResourceSelector,
+    verb: &str,
+) -> Result<Relocation, Vec<Issue>> {
+    let (package, index) = locate(workspace, at, selector)?;
+    let pkg = &workspace.project().packages[package];
+    let resource = &pkg.resources[index];
+    let mut issues = Vec::new();
+    if let Some(main) = main_of_variant(pkg, resource) {
+        issues.push(
+            at.issue(
+                Code::UnsupportedResourceMutation,
+                SELECTOR,
+                format!(
+                    "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so {verb} the main resource {} instead (its variants follow).",
+                    resource.id(),
+                    resource.branch(),
+                    main.id(),
+                    main.id()
+                ),
+            )
+            .resource_kind(resource.kind()),
+        );
+    }
+    let targets = with_variants(pkg, index);
+    require_bytes(workspace, at, package, &targets, &mut issues);
+    Ok((package, index, targets, issues))
 }
 
 /// Checks that every asset among `targets` has its bytes loaded.
@@ -281,51 +256,18 @@ fn require_bytes(
     }
 }
 
-/// Sets a resource's folder, file name (under `fileName` for image, movie clip and font,
-/// `file` for the other assets, as the reader stores it), the name derived from it and its
-/// sourcePath.
-fn set_file(resource: &mut UamResource, file: &str, path: &str, source: String) {
-    let stem = strip_extension(file).to_string();
-    match resource {
-        UamResource::Component(c) => {
-            c.name = file.strip_suffix(".xml").unwrap_or(file).to_string();
-            c.path = path.to_string();
-            c.source_path = Some(source);
-            return;
-        }
-        UamResource::Image(r) => r.file_name = Some(file.to_string()),
-        UamResource::MovieClip(r) => r.file_name = Some(file.to_string()),
-        UamResource::Font(r) => {
-            r.file_name = Some(file.to_string());
-            r.file = None;
-        }
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => {
-            r.file = Some(file.to_string());
-            r.file_name = None;
-        }
-    }
-    if let Some(base) = resource.asset_base_mut() {
-        base.name = stem;
-        base.path = path.to_string();
-        base.source_path = Some(source);
-    }
-}
-
 /// Places each `(resource, folder, file)` and moves asset bytes to the new sourcePath.
 fn relocate(workspace: &mut Workspace<'_>, package: usize, moves: Vec<(usize, String, String)>) {
     for (index, folder, file) in moves {
         let pkg = &workspace.project().packages[package];
         let resource = &pkg.resources[index];
         let old = resource.source_path().map(str::to_string);
-        let new = source_path(pkg, resource.branch(), &folder, &file);
+        let new = file_path(&pkg.name, resource.branch(), &folder, &file);
         let is_asset = resource.asset_base().is_some();
-        set_file(
+        place(
             workspace.resource_mut(package, index),
-            &file,
             &folder,
+            &file,
             new.clone(),
         );
         if is_asset && let Some(old) = old {
@@ -337,8 +279,7 @@ fn relocate(workspace: &mut Workspace<'_>, package: usize, moves: Vec<(usize, St
 /// Problems of an image block, as `(field, message)`.
 fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, String)> {
     let mut problems = Vec::new();
-    let int_in = |n: Num, lo: f64, hi: f64| n.get().fract() == 0.0 && (lo..=hi).contains(&n.get());
-    if !int_in(props.quality, 0.0, 100.0) {
+    if !is_whole_in(props.quality, IMAGE_QUALITY) {
         problems.push((
             "quality",
             format!(
@@ -356,7 +297,7 @@ fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, S
             ),
         ));
     }
-    if !int_in(props.tile_grid_indice, 0.0, 31.0) {
+    if !is_whole_in(props.tile_grid_indice, 0.0..=31.0) {
         problems.push((
             "tileGridIndice",
             format!(
@@ -367,12 +308,7 @@ fn image_props_problems(props: &ImageResourceProperties) -> Vec<(&'static str, S
     }
     match (&props.scale9_grid, props.scale_option) {
         (Some(grid), 1) => {
-            let valid = grid.len() == 4
-                && grid.iter().all(|n| n.get().fract() == 0.0)
-                && grid[0].get() >= 0.0
-                && grid[1].get() >= 0.0
-                && grid[2].get() > 0.0
-                && grid[3].get() > 0.0;
+            let valid = is_scale9_grid(grid) && grid.iter().all(|n| n.get().fract() == 0.0);
             if !valid {
                 problems.push((
                     "scale9Grid",
@@ -410,79 +346,20 @@ fn movie_clip_problems(props: &MovieClipResourceProperties) -> Vec<(&'static str
     problems
 }
 
-/// Rebuilds a movie clip's dimensions, timing and frames from its JTA (keeping
-/// `smoothing`); false when the bytes are not a readable JTA.
-fn rebuild_movie_clip(clip: &mut MovieClipResource, bytes: &[u8]) -> bool {
-    let Some(parsed) = parse_jta(bytes) else {
-        return false;
-    };
-    clip.dimensions = Size {
-        width: Num(parsed.width),
-        height: Num(parsed.height),
-    };
-    let props = &mut clip.movie_clip;
-    props.interval = Num(parsed.interval);
-    props.repeat_delay = Num(parsed.repeat_delay);
-    props.swing = parsed.swing;
-    props.frames = parsed
-        .frames
-        .into_iter()
-        .map(|f| MovieClipFrame {
-            rect_x: Num(f.rect_x),
-            rect_y: Num(f.rect_y),
-            rect_width: Num(f.rect_width),
-            rect_height: Num(f.rect_height),
-            add_delay: Num(f.add_delay),
-            sprite_id: String::new(),
-        })
-        .collect();
-    true
-}
-
-/// The PNG/JPEG header size of image bytes.
-fn probed_size(bytes: &[u8]) -> Option<Size> {
-    probe_image_size(bytes).map(|(w, h)| Size {
-        width: Num(f64::from(w)),
-        height: Num(f64::from(h)),
-    })
-}
-
 const JTA_HELP: &str =
     "it must be a FairyGUI movie clip file (.jta, versions 100–102) exported by the editor";
-
-// ---------------------------------------------------------------- operations
 
 pub(super) fn rename(
     workspace: &mut Workspace<'_>,
     at: &Op<'_>,
     op: &RenameResource,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
+    let (package, index, targets, mut issues) = relocation(workspace, at, &op.selector, "rename")?;
     let pkg = &workspace.project().packages[package];
     let resource = &pkg.resources[index];
     let kind = resource.kind();
-    let mut issues = Vec::new();
 
-    if let Some(main) = main_of_variant(pkg, resource) {
-        issues.push(
-            at.issue(
-                "unsupported_resource_mutation",
-                SELECTOR,
-                format!(
-                    "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so rename the main resource {} instead (its variants follow).",
-                    resource.id(),
-                    resource.branch(),
-                    main.id(),
-                    main.id()
-                ),
-            )
-            .resource_kind(kind),
-        );
-    }
-    let targets = with_variants(pkg, index);
-    require_bytes(workspace, at, package, &targets, &mut issues);
-
-    let old_file = file_name_of(resource);
+    let old_file = resource.primary_file();
     let new_file = match resource.as_ref() {
         UamResource::Component(_) => {
             let stem = op
@@ -498,7 +375,7 @@ pub(super) fn rename(
     if !safe {
         issues.push(
             at.issue(
-                "invalid_resource_name",
+                Code::InvalidResourceName,
                 "newName",
                 format!(
                     "{:?} is not a safe file name; use one non-empty name without '/', '\\' or ':', not '.' or '..', without leading/trailing spaces or a trailing dot, and not a reserved device name (con, nul, com1, …).",
@@ -508,16 +385,16 @@ pub(super) fn rename(
             .resource_kind(kind),
         );
     } else if let UamResource::Image(_) = resource.as_ref()
-        && image_family(&old_file) != image_family(&new_file)
+        && ImageFamily::of_name(&old_file) != ImageFamily::of_name(&new_file)
     {
         issues.push(
             at.issue(
-                "invalid_resource_name",
+                Code::InvalidResourceName,
                 "newName",
                 format!(
                     "Renaming image {} from {old_file} to {new_file} would change how its bytes are read; an image may switch only among .png, .jpg and .jpeg (raster) or keep .svg. Send newName without an extension to keep {:?}.",
                     resource.id(),
-                    extension(&old_file).unwrap_or_default()
+                    formats::name_extension(&old_file).unwrap_or_default()
                 ),
             )
             .resource_kind(kind),
@@ -528,7 +405,7 @@ pub(super) fn rename(
             match clash(pkg, &targets, t.branch(), &resource_folder(t), &new_file) {
                 Some(Clash::Reserved) => issues.push(
                     at.issue(
-                        "invalid_resource_name",
+                        Code::InvalidResourceName,
                         "newName",
                         format!("{new_file} is the package's own description file name; choose another name."),
                     )
@@ -536,7 +413,7 @@ pub(super) fn rename(
                 ),
                 Some(Clash::Resource(other)) => issues.push(
                     at.issue(
-                        "invalid_resource_name",
+                        Code::InvalidResourceName,
                         "newName",
                         format!(
                             "Resource {other} is already written to {}{new_file} on {} (names compare without case); choose another name.",
@@ -548,7 +425,7 @@ pub(super) fn rename(
                 ),
                 Some(Clash::Folder(path)) => issues.push(
                     at.issue(
-                        "resource_folder_conflict",
+                        Code::ResourceFolderConflict,
                         "newName",
                         format!(
                             "Folder {path} on {} has the path the renamed file would take; choose another name.",
@@ -577,35 +454,15 @@ pub(super) fn move_to(
     at: &Op<'_>,
     op: &MoveResource,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
+    let (package, index, targets, mut issues) = relocation(workspace, at, &op.selector, "move")?;
     let pkg = &workspace.project().packages[package];
     let resource = &pkg.resources[index];
     let kind = resource.kind();
-    let mut issues = Vec::new();
-
-    if let Some(main) = main_of_variant(pkg, resource) {
-        issues.push(
-            at.issue(
-                "unsupported_resource_mutation",
-                SELECTOR,
-                format!(
-                    "Resource {} is the {} variant of resource {}; the editor pairs variants by folder and file name, so move the main resource {} instead (its variants follow).",
-                    resource.id(),
-                    resource.branch(),
-                    main.id(),
-                    main.id()
-                ),
-            )
-            .resource_kind(kind),
-        );
-    }
-    let targets = with_variants(pkg, index);
-    require_bytes(workspace, at, package, &targets, &mut issues);
 
     match normalize_resource_folder(&op.to_path) {
         None => issues.push(
             at.issue(
-                "invalid_resource_path",
+                Code::InvalidResourcePath,
                 "toPath",
                 format!(
                     "toPath {:?} is not a folder path; use / or /a/b/ with safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces).",
@@ -620,7 +477,7 @@ pub(super) fn move_to(
                 if !folder_exists(pkg, t.branch(), &folder) {
                     issues.push(
                         at.issue(
-                            "invalid_resource_path",
+                            Code::InvalidResourcePath,
                             "toPath",
                             format!(
                                 "Folder {folder} does not exist in package {} on {}; add it first with addResourceFolder (earlier in the same batch works).",
@@ -632,14 +489,14 @@ pub(super) fn move_to(
                     );
                     continue;
                 }
-                match clash(pkg, &targets, t.branch(), &folder, &file_name_of(t)) {
+                match clash(pkg, &targets, t.branch(), &folder, &t.primary_file()) {
                     Some(Clash::Resource(other)) => issues.push(
                         at.issue(
-                            "invalid_resource_path",
+                            Code::InvalidResourcePath,
                             "toPath",
                             format!(
                                 "Resource {other} is already written to {folder}{} on {} (names compare without case); rename one of them first or choose another folder.",
-                                file_name_of(t),
+                                t.primary_file(),
                                 branch_label(t.branch())
                             ),
                         )
@@ -647,7 +504,7 @@ pub(super) fn move_to(
                     ),
                     Some(Clash::Folder(path)) => issues.push(
                         at.issue(
-                            "resource_folder_conflict",
+                            Code::ResourceFolderConflict,
                             "toPath",
                             format!(
                                 "Folder {path} on {} has the path the moved file would take; choose another folder.",
@@ -662,7 +519,7 @@ pub(super) fn move_to(
             if issues.is_empty() {
                 let moves = targets
                     .iter()
-                    .map(|&t| (t, folder.clone(), file_name_of(&pkg.resources[t])))
+                    .map(|&t| (t, folder.clone(), pkg.resources[t].primary_file()))
                     .collect();
                 relocate(workspace, package, moves);
                 return Ok(());
@@ -677,23 +534,7 @@ pub(super) fn set_favorite(
     at: &Op<'_>,
     op: &SetResourceFavorite,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
-    let current = &workspace.project().packages[package].resources[index];
-    let favorite = match current.as_ref() {
-        UamResource::Component(c) => c.favorite,
-        other => other.asset_base().is_some_and(|b| b.favorite),
-    };
-    if favorite != op.favorite {
-        match workspace.resource_mut(package, index) {
-            UamResource::Component(c) => c.favorite = op.favorite,
-            other => {
-                if let Some(base) = other.asset_base_mut() {
-                    base.favorite = op.favorite;
-                }
-            }
-        }
-    }
-    Ok(())
+    set_flag(workspace, at, &op.selector, Flag::Favorite, op.favorite)
 }
 
 pub(super) fn set_exported(
@@ -701,20 +542,36 @@ pub(super) fn set_exported(
     at: &Op<'_>,
     op: &SetResourceExported,
 ) -> Result<(), Vec<Issue>> {
-    let (package, index) = locate(workspace, at, &op.selector)?;
-    let current = &workspace.project().packages[package].resources[index];
-    let exported = match current.as_ref() {
-        UamResource::Component(c) => c.exported,
-        other => other.asset_base().is_some_and(|b| b.exported),
+    set_flag(workspace, at, &op.selector, Flag::Exported, op.exported)
+}
+
+/// The two flags a resource carries whatever its kind.
+#[derive(Clone, Copy)]
+enum Flag {
+    Favorite,
+    Exported,
+}
+
+/// Sets one of a resource's flags; a resource that has the value already is left as it is
+/// (not copied, not rechecked).
+fn set_flag(
+    workspace: &mut Workspace<'_>,
+    at: &Op<'_>,
+    selector: &ResourceSelector,
+    flag: Flag,
+    value: bool,
+) -> Result<(), Vec<Issue>> {
+    let (package, index) = locate(workspace, at, selector)?;
+    let current = workspace.project().packages[package].resources[index].common();
+    let now = match flag {
+        Flag::Favorite => current.favorite,
+        Flag::Exported => current.exported,
     };
-    if exported != op.exported {
-        match workspace.resource_mut(package, index) {
-            UamResource::Component(c) => c.exported = op.exported,
-            other => {
-                if let Some(base) = other.asset_base_mut() {
-                    base.exported = op.exported;
-                }
-            }
+    if now != value {
+        let common = workspace.resource_mut(package, index).common_mut();
+        match flag {
+            Flag::Favorite => *common.favorite = value,
+            Flag::Exported => *common.exported = value,
         }
     }
     Ok(())
@@ -730,7 +587,7 @@ pub(super) fn set_image_props(
     if !matches!(resource.as_ref(), UamResource::Image(_)) {
         return Err(vec![
             at.issue(
-                "invalid_resource_selector",
+                Code::InvalidResourceSelector,
                 SELECTOR,
                 format!(
                     "Resource {} is a {}; setImageResourceProps only applies to image resources.",
@@ -745,7 +602,7 @@ pub(super) fn set_image_props(
         .into_iter()
         .map(|(field, message)| {
             at.issue(
-                "invalid_resource_payload",
+                Code::InvalidResourcePayload,
                 &format!("props.{field}"),
                 message,
             )
@@ -776,7 +633,7 @@ pub(super) fn add(
     let Some(base) = input.asset_base() else {
         return Err(vec![
             at.issue(
-                "unsupported_resource_kind",
+                Code::UnsupportedResourceKind,
                 "resource.kind",
                 "addResource adds asset files (image, sound, misc, font, movieClip, spine, dragonBones); add a component with addComponent.",
             )
@@ -785,7 +642,7 @@ pub(super) fn add(
     };
     let payload = |field: &str, message: String| {
         at.issue(
-            "invalid_resource_payload",
+            Code::InvalidResourcePayload,
             &format!("resource.{field}"),
             message,
         )
@@ -799,7 +656,7 @@ pub(super) fn add(
     } else if pkg.resources.iter().any(|r| r.id() == base.id) {
         issues.push(
             at.issue(
-                "duplicate_resource_id",
+                Code::DuplicateResourceId,
                 "resource.id",
                 format!(
                     "Package {} already has a resource with id {}; choose an unused id.",
@@ -869,7 +726,7 @@ pub(super) fn add(
     match &folder {
         None => issues.push(
             at.issue(
-                "invalid_resource_path",
+                Code::InvalidResourcePath,
                 "resource.path",
                 format!(
                     "path {:?} is not a folder path; use / or /a/b/ with safe segments (no '.', '..', ':', '\\', reserved names or trailing dots/spaces).",
@@ -880,7 +737,7 @@ pub(super) fn add(
         ),
         Some(folder) if !folder_exists(pkg, &base.branch, folder) => issues.push(
             at.issue(
-                "invalid_resource_path",
+                Code::InvalidResourcePath,
                 "resource.path",
                 format!(
                     "Folder {folder} does not exist in package {} on {}; add it first with addResourceFolder (earlier in the same batch works).",
@@ -897,17 +754,17 @@ pub(super) fn add(
     match bytes {
         None => issues.push(
             at.issue(
-                "unavailable_resource_source_bytes",
+                Code::UnavailableResourceSourceBytes,
                 "resource.sourceBytes",
                 "sourceBytes is missing; send the file's bytes as an array of integers 0..255.",
             )
             .resource_kind(kind),
         ),
         Some(bytes) if kind == "movieClip" => {
-            if parse_jta(bytes).is_none() {
+            if formats::jta::parse(bytes).is_none() {
                 issues.push(
                     at.issue(
-                        "invalid_movie_clip_jta",
+                        Code::InvalidMovieClipJta,
                         "resource.sourceBytes",
                         format!("sourceBytes is not a readable movie clip: {JTA_HELP}."),
                     )
@@ -916,14 +773,12 @@ pub(super) fn add(
             }
         }
         Some(bytes) => {
-            if let Some(problem) = check_bytes(kind, &file, bytes)
-                && problem.code == ProjectDiagnosticCode::CorruptSource
-            {
+            if let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes) {
                 issues.push(
                     at.issue(
-                        "invalid_resource_bytes",
+                        Code::InvalidResourceBytes,
                         "resource.sourceBytes",
-                        format!("sourceBytes cannot be used as {file}: {}.", problem.message),
+                        format!("sourceBytes cannot be used as {file}: {problem}."),
                     )
                     .resource_kind(kind),
                 );
@@ -936,7 +791,7 @@ pub(super) fn add(
                 .into_iter()
                 .map(|(field, message)| {
                     at.issue(
-                        "invalid_resource_payload",
+                        Code::InvalidResourcePayload,
                         &format!("resource.image.{field}"),
                         message,
                     )
@@ -948,7 +803,7 @@ pub(super) fn add(
             issues.extend(movie_clip_problems(&clip.movie_clip).into_iter().map(
                 |(field, message)| {
                     at.issue(
-                        "invalid_resource_payload",
+                        Code::InvalidResourcePayload,
                         &format!("resource.movieClip.{field}"),
                         message,
                     )
@@ -965,7 +820,7 @@ pub(super) fn add(
     if at_index > len {
         issues.push(
             at.issue(
-                "invalid_resource_index",
+                Code::InvalidResourceIndex,
                 "atIndex",
                 format!("atIndex {at_index} is past the end of package {}'s {len} resources; use 0..{len} or omit it to append.", pkg.id),
             )
@@ -988,7 +843,7 @@ pub(super) fn add(
             )),
             Some(Clash::Folder(path)) => issues.push(
                 at.issue(
-                    "resource_folder_conflict",
+                    Code::ResourceFolderConflict,
                     &format!("resource.{file_field}"),
                     format!(
                         "Folder {path} on {} has the path the new file would take; choose another file name or folder.",
@@ -1008,20 +863,10 @@ pub(super) fn add(
     }
 
     // A normalized clone, placed as the reader would place it.
-    let source = source_path(pkg, &base.branch, &folder, &file);
+    let source = file_path(&pkg.name, &base.branch, &folder, &file);
     let mut resource = input.clone();
-    set_file(&mut resource, &file, &folder, source.clone());
-    match &mut resource {
-        UamResource::Image(image) => {
-            if let Some(size) = probed_size(bytes) {
-                image.dimensions = Some(size);
-            }
-        }
-        UamResource::MovieClip(clip) => {
-            rebuild_movie_clip(clip, bytes);
-        }
-        _ => {}
-    }
+    place(&mut resource, &folder, &file, source.clone());
+    formats::update_from_file(&mut resource, bytes);
     workspace
         .package_mut(package)
         .resources
@@ -1038,19 +883,11 @@ pub(super) fn replace_bytes(
     let (package, index) = locate(workspace, at, &op.selector)?;
     let resource = &workspace.project().packages[package].resources[index];
     let kind = resource.kind();
-    if resource.asset_base().is_none() {
-        return Err(vec![
-            at.issue(
-                "unsupported_resource_mutation",
-                SELECTOR,
-                format!(
-                    "Resource {} is a component; replaceResourceBytes only replaces asset files. Edit components with setComponentProps and the display-list operations.",
-                    resource.id()
-                ),
-            )
-            .resource_kind(kind),
-        ]);
-    }
+    asset_only(
+        at,
+        resource,
+        "replaceResourceBytes only replaces asset files. Edit components with setComponentProps and the display-list operations.",
+    )?;
     let Some(source) = resource
         .source_path()
         .filter(|path| workspace.bytes(path).is_some())
@@ -1058,7 +895,7 @@ pub(super) fn replace_bytes(
     else {
         return Err(vec![
             at.issue(
-                "unavailable_resource_source_bytes",
+                Code::UnavailableResourceSourceBytes,
                 SELECTOR,
                 format!(
                     "The file of resource {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened); restore the file and reopen the project.",
@@ -1069,10 +906,10 @@ pub(super) fn replace_bytes(
             .resource_kind(kind),
         ]);
     };
-    let file = file_name_of(resource);
+    let file = resource.primary_file();
     let bytes = &op.source_bytes;
     let bad_bytes = |message: String| {
-        at.issue("invalid_resource_bytes", "sourceBytes", message)
+        at.issue(Code::InvalidResourceBytes, "sourceBytes", message)
             .resource_kind(kind)
     };
     if bytes.is_empty() {
@@ -1081,10 +918,10 @@ pub(super) fn replace_bytes(
         )]);
     }
     match resource.as_ref() {
-        UamResource::MovieClip(_) if parse_jta(bytes).is_none() => {
+        UamResource::MovieClip(_) if formats::jta::parse(bytes).is_none() => {
             return Err(vec![
                 at.issue(
-                    "invalid_movie_clip_jta",
+                    Code::InvalidMovieClipJta,
                     "sourceBytes",
                     format!("sourceBytes is not a readable movie clip: {JTA_HELP}."),
                 )
@@ -1092,10 +929,10 @@ pub(super) fn replace_bytes(
             ]);
         }
         UamResource::Image(_) => {
-            let Some(expected) = raster_format_of_name(&file) else {
+            let Some(expected) = Raster::of_name(&file) else {
                 return Err(vec![
                     at.issue(
-                        "unsupported_resource_mutation",
+                        Code::UnsupportedResourceMutation,
                         "sourceBytes",
                         format!(
                             "Image {} is stored as {file}; replaceResourceBytes only replaces PNG and JPEG images (.png, .jpg, .jpeg).",
@@ -1105,40 +942,27 @@ pub(super) fn replace_bytes(
                     .resource_kind(kind),
                 ]);
             };
-            match raster_format(bytes) {
+            match Raster::sniff(bytes) {
                 None => return Err(vec![bad_bytes("sourceBytes is neither a PNG nor a JPEG file (no PNG signature or JPEG start marker).".into())]),
                 Some(found) if found != expected => {
-                    let wanted_ext = if found == "png" { ".png" } else { ".jpg" };
+                    let wanted_ext = if found == Raster::Png { ".png" } else { ".jpg" };
                     return Err(vec![bad_bytes(format!(
                         "sourceBytes is a {} file but the image is stored as {file}; send {} data, or rename the resource to a {wanted_ext} name earlier in the batch.",
-                        found.to_uppercase(),
-                        expected.to_uppercase()
+                        found.name().to_uppercase(),
+                        expected.name().to_uppercase()
                     ))]);
                 }
                 Some(_) => {}
             }
-            if let Some(problem) = check_bytes(kind, &file, bytes)
-                && problem.code == ProjectDiagnosticCode::CorruptSource
-            {
+            if let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes) {
                 return Err(vec![bad_bytes(format!(
-                    "sourceBytes is not a valid image: {}.",
-                    problem.message
+                    "sourceBytes is not a valid image: {problem}."
                 ))]);
             }
         }
         _ => {}
     }
-    match workspace.resource_mut(package, index) {
-        UamResource::Image(image) => {
-            if let Some(size) = probed_size(bytes) {
-                image.dimensions = Some(size);
-            }
-        }
-        UamResource::MovieClip(clip) => {
-            rebuild_movie_clip(clip, bytes);
-        }
-        _ => {}
-    }
+    formats::update_from_file(workspace.resource_mut(package, index), bytes);
     workspace.set_bytes(&source, bytes.clone());
     Ok(())
 }
@@ -1151,19 +975,7 @@ pub(super) fn remove(
     let (package, index) = locate(workspace, at, &op.selector)?;
     let pkg = &workspace.project().packages[package];
     let resource = &pkg.resources[index];
-    if resource.asset_base().is_none() {
-        return Err(vec![
-            at.issue(
-                "unsupported_resource_mutation",
-                SELECTOR,
-                format!(
-                    "Resource {} is a component; remove it with removeComponent.",
-                    resource.id()
-                ),
-            )
-            .resource_kind(resource.kind()),
-        ]);
-    }
+    asset_only(at, resource, "remove it with removeComponent.")?;
     let Some(source) = resource
         .source_path()
         .filter(|path| workspace.bytes(path).is_some())
@@ -1178,19 +990,15 @@ pub(super) fn remove(
         .resources
         .iter()
         .enumerate()
-        .filter(|(_, r)| branch_item_ids(r).contains(&id))
+        .filter(|(_, r)| r.branch_item_ids().contains(&id))
         .map(|(k, _)| k)
         .collect();
 
     for k in pairing {
-        let main = workspace.resource_mut(package, k);
-        let ids = match main {
-            UamResource::Component(c) => &mut c.branch_item_ids,
-            other => match other.asset_base_mut() {
-                Some(base) => &mut base.branch_item_ids,
-                None => continue,
-            },
-        };
+        let ids = workspace
+            .resource_mut(package, k)
+            .common_mut()
+            .branch_item_ids;
         for slot in ids.iter_mut().filter(|v| **v == id) {
             slot.clear();
         }
@@ -1201,7 +1009,7 @@ pub(super) fn remove(
     workspace.package_mut(package).resources.remove(index);
     workspace.remove_bytes(&source);
     workspace.check_at_end(FinalCheck::ResourceUnreferenced {
-        at: at.issue("invalid_resource_reference", SELECTOR, String::new()),
+        at: at.blame(SELECTOR),
         package_id,
         resource_id: id,
     });

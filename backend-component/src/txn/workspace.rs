@@ -5,11 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ofgui_contracts::api::{ComponentSelector, DisplayNodeSelector};
+use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 use serde_json::{Map, Value};
 
-use super::issue::Issue;
+use super::issue::{Blame, Issue};
+use crate::lookup::{Matches, single};
 
 /// The operation being checked: where its issues point.
 #[derive(Clone, Debug)]
@@ -29,23 +31,22 @@ impl<'o> Op<'o> {
     }
 
     /// An issue at `operations[index].<field>` (`field` may be empty for the operation).
-    pub fn issue(&self, code: &'static str, field: &str, message: impl Into<String>) -> Issue {
+    pub fn issue(&self, code: Code, field: &str, message: impl Into<String>) -> Issue {
+        self.blame(field).issue(code, message)
+    }
+
+    /// `operations[index].<field>`, for a problem only the final state will show.
+    pub fn blame(&self, field: &str) -> Blame {
         let path = if field.is_empty() {
             format!("operations[{}]", self.index)
         } else {
             format!("operations[{}].{field}", self.index)
         };
-        Issue {
-            code,
+        Blame {
             path,
-            message: message.into(),
             op_index: self.index,
             op_id: self.id.map(str::to_string),
             operation_kind: self.kind,
-            node_kind: None,
-            resource_kind: None,
-            gear_kind: None,
-            field: None,
         }
     }
 }
@@ -98,24 +99,24 @@ fn op_id(op: &Operation) -> Option<&str> {
 #[derive(Clone, Debug)]
 pub enum FinalCheck {
     /// Nothing may still reference the removed package (`package_referenced`).
-    PackageUnreferenced { at: Issue, package_id: String },
+    PackageUnreferenced { at: Blame, package_id: String },
     /// Nothing may still reference the removed or moved component at its old place
     /// (`component_referenced`).
     ComponentUnreferenced {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
     },
     /// Nothing may still reference the removed resource (`invalid_resource_reference`).
     ResourceUnreferenced {
-        at: Issue,
+        at: Blame,
         package_id: String,
         resource_id: String,
     },
     /// A moved component's nodes may not resolve into its old package
     /// (`component_has_package_dependencies`).
     ComponentIndependent {
-        at: Issue,
+        at: Blame,
         old_package_id: String,
         package_id: String,
         component_id: String,
@@ -123,7 +124,7 @@ pub enum FinalCheck {
     /// An attached component instance whose component did not exist yet; it must exist
     /// at the end of the batch (`invalid_component_reference`).
     ComponentAttached {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
         node_id: String,
@@ -131,7 +132,7 @@ pub enum FinalCheck {
     /// A replaced controller dropped these page ids: at the end of the batch no gear
     /// bound to it may still use one the controller does not have (`invalid_controller_payload`).
     ControllerPagesDropped {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
         controller_name: String,
@@ -139,7 +140,7 @@ pub enum FinalCheck {
     },
     /// A detached node; what still names it is blamed on the detach.
     NodeRemoved {
-        at: Issue,
+        at: Blame,
         package_id: String,
         component_id: String,
         node_id: String,
@@ -163,9 +164,9 @@ pub struct Workspace<'a> {
     pub(super) scope: Scope,
     pub(super) finals: Vec<FinalCheck>,
     /// The operation running now, to blame for findings only the final state shows.
-    current: Option<Issue>,
+    current: Option<Blame>,
     /// The last operation that changed each component, by `(packageId, componentId)`.
-    pub(super) editors: BTreeMap<(String, String), Issue>,
+    pub(super) editors: BTreeMap<(String, String), Blame>,
 }
 
 impl<'a> Workspace<'a> {
@@ -184,22 +185,16 @@ impl<'a> Workspace<'a> {
 
     /// Notes the operation about to run.
     pub(super) fn begin(&mut self, op: &Op<'_>) {
-        self.current = Some(op.issue("", "", ""));
+        self.current = Some(op.blame(""));
     }
 
-    /// An issue at the last operation that ran.
-    pub(super) fn last_op_issue(&self) -> Issue {
-        self.current.clone().unwrap_or_else(|| Issue {
-            code: "",
+    /// The last operation that ran.
+    pub(super) fn last_op(&self) -> Blame {
+        self.current.clone().unwrap_or_else(|| Blame {
             path: "operations".into(),
-            message: String::new(),
             op_index: 0,
             op_id: None,
             operation_kind: "",
-            node_kind: None,
-            resource_kind: None,
-            gear_kind: None,
-            field: None,
         })
     }
 
@@ -254,6 +249,22 @@ impl<'a> Workspace<'a> {
         }
     }
 
+    /// [`Self::component_mut`] for an operation whose selector named the component.
+    pub fn edit(
+        &mut self,
+        at: &Op<'_>,
+        package: usize,
+        resource: usize,
+    ) -> Result<&mut ComponentModel, Vec<Issue>> {
+        self.component_mut(package, resource).ok_or_else(|| {
+            vec![at.issue(
+                Code::InvalidComponentSelector,
+                "selector.componentResourceId",
+                "The selected resource is not a component.",
+            )]
+        })
+    }
+
     /// The current bytes of a source file.
     pub fn bytes(&self, source_path: &str) -> Option<&[u8]> {
         match self.overlay.get(source_path) {
@@ -281,6 +292,16 @@ impl<'a> Workspace<'a> {
         self.overlay.insert(from.to_string(), None);
     }
 
+    /// Moves the bytes of each `(from, to)` file that has bytes loaded; a file that had
+    /// none (missing or unreadable at open) stays without.
+    pub fn move_loaded_bytes(&mut self, moves: Vec<(String, String)>) {
+        for (from, to) in moves {
+            if self.bytes(&from).is_some() {
+                self.move_bytes(&from, &to);
+            }
+        }
+    }
+
     /// Asks for a rule to be checked on the final state.
     pub fn check_at_end(&mut self, check: FinalCheck) {
         self.finals.push(check);
@@ -290,29 +311,39 @@ impl<'a> Workspace<'a> {
         (self.project, self.overlay)
     }
 
-    // ------------------------------------------------------------ lookups
-
     /// The index of the one package with this id.
     pub fn find_package(&self, op: &Op<'_>, field: &str, package_id: &str) -> Result<usize, Issue> {
-        let mut matches = self
-            .project
-            .packages
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.id == package_id);
-        match (matches.next(), matches.next()) {
-            (Some((index, _)), None) => Ok(index),
-            (None, _) => Err(op.issue(
-                "invalid_package_selector",
+        let packages = self.project.packages.iter().enumerate();
+        match single(packages.filter(|(_, p)| p.id == package_id)) {
+            Matches::One((index, _)) => Ok(index),
+            Matches::Zero => Err(op.issue(
+                Code::InvalidPackageSelector,
                 field,
                 format!("No package has id {package_id}."),
             )),
-            (Some(_), Some(_)) => Err(op.issue(
-                "selector_ambiguity",
+            Matches::Many => Err(op.issue(
+                Code::SelectorAmbiguity,
                 field,
                 format!("More than one package has id {package_id}."),
             )),
         }
+    }
+
+    /// The package of a resource or folder selector: when no package has the id, the
+    /// selected `what` cannot exist, which is reported under `missing`.
+    pub fn find_selected_package(
+        &self,
+        op: &Op<'_>,
+        package_id: &str,
+        missing: Code,
+        what: &str,
+    ) -> Result<usize, Vec<Issue>> {
+        self.find_package(op, "selector.packageId", package_id)
+            .map_err(|issue| {
+                vec![issue.missing_as(missing, |_| {
+                    format!("No package has id {package_id}; the {what} cannot exist.")
+                })]
+            })
     }
 
     /// The index of the one resource with this id in a package.
@@ -324,23 +355,19 @@ impl<'a> Workspace<'a> {
         resource_id: &str,
     ) -> Result<usize, Issue> {
         let package = &self.project.packages[package];
-        let mut matches = package
-            .resources
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.id() == resource_id);
-        match (matches.next(), matches.next()) {
-            (Some((index, _)), None) => Ok(index),
-            (None, _) => Err(op.issue(
-                "invalid_resource_selector",
+        let resources = package.resources.iter().enumerate();
+        match single(resources.filter(|(_, r)| r.id() == resource_id)) {
+            Matches::One((index, _)) => Ok(index),
+            Matches::Zero => Err(op.issue(
+                Code::InvalidResourceSelector,
                 field,
                 format!(
                     "Package {} has no resource with id {resource_id}.",
                     package.id
                 ),
             )),
-            (Some(_), Some(_)) => Err(op.issue(
-                "selector_ambiguity",
+            Matches::Many => Err(op.issue(
+                Code::SelectorAmbiguity,
                 field,
                 format!(
                     "Package {} has more than one resource with id {resource_id}.",
@@ -356,19 +383,10 @@ impl<'a> Workspace<'a> {
         op: &Op<'_>,
         selector: &ComponentSelector,
     ) -> Result<(usize, usize), Issue> {
+        let missing = |issue: Issue| issue.missing_as(Code::InvalidComponentSelector, |m| m);
         let package = self
             .find_package(op, "selector.packageId", &selector.package_id)
-            .map_err(|issue| {
-                if issue.code == "invalid_package_selector" {
-                    op.issue(
-                        "invalid_component_selector",
-                        "selector.packageId",
-                        issue.message,
-                    )
-                } else {
-                    issue
-                }
-            })?;
+            .map_err(missing)?;
         let resource = self
             .find_resource(
                 op,
@@ -376,23 +394,13 @@ impl<'a> Workspace<'a> {
                 package,
                 &selector.component_resource_id,
             )
-            .map_err(|issue| {
-                if issue.code == "invalid_resource_selector" {
-                    op.issue(
-                        "invalid_component_selector",
-                        "selector.componentResourceId",
-                        issue.message,
-                    )
-                } else {
-                    issue
-                }
-            })?;
+            .map_err(missing)?;
         if self.project.packages[package].resources[resource]
             .component()
             .is_none()
         {
             return Err(op.issue(
-                "invalid_component_selector",
+                Code::InvalidComponentSelector,
                 "selector.componentResourceId",
                 format!(
                     "Resource {} is not a component.",
@@ -421,24 +429,23 @@ impl<'a> Workspace<'a> {
             component_resource_id: selector.component_resource_id.clone(),
         };
         let (package, resource) = self.find_component(op, &component_selector)?;
-        let component = self.component(package, resource);
-        let mut matches = component
-            .display_list
-            .iter()
-            .enumerate()
-            .filter(|(_, node)| node.id() == selector.display_node_id);
-        match (matches.next(), matches.next()) {
-            (Some((index, _)), None) => Ok((package, resource, index)),
-            (None, _) => Err(op.issue(
-                "invalid_display_node_selector",
+        let nodes = self.component(package, resource).display_list.iter();
+        match single(
+            nodes
+                .enumerate()
+                .filter(|(_, node)| node.id() == selector.display_node_id),
+        ) {
+            Matches::One((index, _)) => Ok((package, resource, index)),
+            Matches::Zero => Err(op.issue(
+                Code::InvalidDisplayNodeSelector,
                 "selector.displayNodeId",
                 format!(
                     "Component {} has no display node with id {}.",
                     selector.component_resource_id, selector.display_node_id
                 ),
             )),
-            (Some(_), Some(_)) => Err(op.issue(
-                "selector_ambiguity",
+            Matches::Many => Err(op.issue(
+                Code::SelectorAmbiguity,
                 "selector.displayNodeId",
                 format!(
                     "Component {} has more than one display node with id {}.",

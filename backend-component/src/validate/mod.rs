@@ -5,15 +5,13 @@
 
 mod references;
 mod sources;
-pub(crate) mod structure;
+mod structure;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use ofgui_contracts::api::{ValidationReport, ValidationStatus};
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::uam::UamProject;
-
-pub use sources::check_bytes;
 
 /// Collects diagnostics and whether everything could be checked.
 pub struct Sink {
@@ -30,8 +28,9 @@ impl Sink {
     }
 
     /// Records a finding.
-    pub fn push(&mut self, diagnostic: ProjectDiagnostic) {
+    pub fn push(&mut self, diagnostic: ProjectDiagnostic) -> &mut ProjectDiagnostic {
         self.diagnostics.push(diagnostic);
+        self.diagnostics.last_mut().expect("just pushed")
     }
 
     /// Records an error about a place in the model.
@@ -41,9 +40,7 @@ impl Sink {
         path: impl Into<String>,
         message: impl Into<String>,
     ) -> &mut ProjectDiagnostic {
-        self.diagnostics
-            .push(ProjectDiagnostic::error(code, path, message));
-        self.diagnostics.last_mut().expect("just pushed")
+        self.push(ProjectDiagnostic::error(code, path, message))
     }
 
     /// Records a warning about a place in the model.
@@ -53,9 +50,7 @@ impl Sink {
         path: impl Into<String>,
         message: impl Into<String>,
     ) -> &mut ProjectDiagnostic {
-        self.diagnostics
-            .push(ProjectDiagnostic::warning(code, path, message));
-        self.diagnostics.last_mut().expect("just pushed")
+        self.push(ProjectDiagnostic::warning(code, path, message))
     }
 
     /// Marks the report incomplete: something could not be checked.

@@ -12,6 +12,10 @@ use ofgui_contracts::uam::{
 use serde_json::Value;
 
 use super::{Components, Sink, in_scope, node_path, resource_path};
+use crate::rules::{
+    BLEND_MODES, IMAGE_QUALITY, fits_geometry, is_canonical_folder, is_safe_segment,
+    is_scale9_grid, is_unit, parent_folder,
+};
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
     if only.is_none() {
@@ -39,38 +43,6 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
             }
         }
     }
-}
-
-/// Windows reserved device names, refused as path segments everywhere.
-const RESERVED: [&str; 22] = [
-    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
-    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
-];
-
-/// A path segment that is safe on every platform the editor runs on.
-pub(crate) fn is_safe_segment(segment: &str) -> bool {
-    let stem = segment
-        .split('.')
-        .next()
-        .unwrap_or(segment)
-        .to_ascii_lowercase();
-    !segment.is_empty()
-        && segment != "."
-        && segment != ".."
-        && !segment.contains(['/', '\\', ':'])
-        && segment.trim() == segment
-        && !segment.ends_with('.')
-        && !segment.chars().any(char::is_control)
-        && !RESERVED.contains(&stem.as_str())
-}
-
-/// A canonical folder path: `/`, or `/a/b/` with safe segments.
-fn is_canonical_folder(path: &str) -> bool {
-    path == "/"
-        || (path.len() > 2
-            && path.starts_with('/')
-            && path.ends_with('/')
-            && path[1..path.len() - 1].split('/').all(is_safe_segment))
 }
 
 fn check_branches(project: &UamProject, sink: &mut Sink) {
@@ -208,14 +180,6 @@ fn check_folders(project: &UamProject, p: usize, package: &UamPackage, sink: &mu
     }
 }
 
-fn parent_folder(path: &str) -> &str {
-    let trimmed = &path[..path.len() - 1];
-    match trimmed.rfind('/') {
-        Some(index) => &path[..=index],
-        None => "/",
-    }
-}
-
 /// The project-relative file a resource is written to, lower-cased for collision checks.
 fn output_key(resource: &UamResource) -> Option<String> {
     resource.source_path().map(str::to_lowercase)
@@ -288,14 +252,7 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                 ),
             );
         }
-        let branch_item_ids = match resource.as_ref() {
-            UamResource::Component(c) => &c.branch_item_ids,
-            other => other
-                .asset_base()
-                .map(|b| &b.branch_item_ids)
-                .unwrap_or(&EMPTY),
-        };
-        if branch_item_ids.len() > package.branch_names.len() {
+        if resource.branch_item_ids().len() > package.branch_names.len() {
             located(
                 sink,
                 Code::InvalidUam,
@@ -332,13 +289,7 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
         if let UamResource::Image(image) = resource.as_ref() {
             let props = &image.image;
             if props.scale_option == 1 {
-                let valid = props.scale9_grid.as_ref().is_some_and(|grid| {
-                    grid.len() == 4
-                        && grid[0].get() >= 0.0
-                        && grid[1].get() >= 0.0
-                        && grid[2].get() > 0.0
-                        && grid[3].get() > 0.0
-                });
+                let valid = props.scale9_grid.as_deref().is_some_and(is_scale9_grid);
                 if !valid {
                     located(
                         sink,
@@ -351,7 +302,7 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                     );
                 }
             }
-            if !(0.0..=100.0).contains(&props.quality.get()) {
+            if !IMAGE_QUALITY.contains(&props.quality.get()) {
                 located(
                     sink,
                     Code::InvalidProjectValue,
@@ -362,8 +313,6 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
         }
     }
 }
-
-static EMPTY: Vec<String> = Vec::new();
 
 /// Where a component is, for diagnostics.
 struct Context<'a> {
@@ -384,18 +333,6 @@ impl Context<'_> {
         message: String,
     ) {
         let diagnostic = sink.error(code, path, message);
-        self.locate(diagnostic, node_id);
-    }
-
-    fn warn(
-        &self,
-        sink: &mut Sink,
-        code: Code,
-        path: String,
-        node_id: Option<&str>,
-        message: String,
-    ) {
-        let diagnostic = sink.warning(code, path, message);
         self.locate(diagnostic, node_id);
     }
 
@@ -524,16 +461,15 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
             // The runtime skips such items, so the project still loads: a warning.
             if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
             {
-                context.warn(
-                    sink,
+                let warning = sink.warning(
                     Code::InvalidUam,
                     format!("{path}.items[{i}].targetNodeId"),
-                    None,
                     format!(
                         "Transition {:?} animates node {}, which does not exist in the component; the item has no effect.",
                         transition.name, item.target_node_id
                     ),
                 );
+                context.locate(warning, None);
             }
         }
     }
@@ -756,7 +692,7 @@ fn check_int32(
     node_id: Option<&str>,
     values: &[Num],
 ) {
-    if values.iter().any(|v| v.get().abs() > i32::MAX as f64) {
+    if !values.iter().copied().all(fits_geometry) {
         let shown: Vec<String> = values.iter().map(|v| v.get().to_string()).collect();
         context.report(
             sink,
@@ -820,7 +756,7 @@ fn check_node_values(context: &Context<'_>, sink: &mut Sink, path: &str, base: &
         id,
         &[base.max_size.width, base.max_size.height],
     );
-    if !(0.0..=1.0).contains(&base.alpha.get()) {
+    if !is_unit(base.alpha.get()) {
         context.report(
             sink,
             Code::InvalidProjectValue,
@@ -833,7 +769,6 @@ fn check_node_values(context: &Context<'_>, sink: &mut Sink, path: &str, base: &
             ),
         );
     }
-    const BLEND_MODES: [&str; 6] = ["normal", "none", "add", "multiply", "screen", "erase"];
     if !BLEND_MODES.contains(&base.blend_mode.as_str()) {
         context.report(
             sink,
@@ -845,32 +780,5 @@ fn check_node_values(context: &Context<'_>, sink: &mut Sink, path: &str, base: &
                 base.id, base.blend_mode
             ),
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn safe_segments() {
-        for good in ["Main", "a b", "images", "x.png", "默认"] {
-            assert!(is_safe_segment(good), "{good}");
-        }
-        for bad in [
-            "", ".", "..", "a/b", "a\\b", "c:", " lead", "trail ", "dot.", "CON", "lpt1.txt",
-        ] {
-            assert!(!is_safe_segment(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn canonical_folders_and_parents() {
-        assert!(is_canonical_folder("/a/b/"));
-        assert!(!is_canonical_folder("/a/b"));
-        assert!(!is_canonical_folder("a/b/"));
-        assert!(!is_canonical_folder("/a/../b/"));
-        assert_eq!(parent_folder("/a/b/"), "/a/");
-        assert_eq!(parent_folder("/a/"), "/");
     }
 }

@@ -8,9 +8,12 @@
 //! textures, and v100 has none (they are the union of the frame rectangles).
 //! Timing is in frames; the model wants milliseconds.
 
+use ofgui_contracts::Num;
+use ofgui_contracts::uam::{MovieClipFrame, MovieClipResource, Size};
+
 /// The movie clip facts the model keeps; textures are not decoded.
 #[derive(Debug, PartialEq)]
-pub(crate) struct Jta {
+pub struct Jta {
     pub width: f64,
     pub height: f64,
     pub interval: f64,
@@ -20,7 +23,7 @@ pub(crate) struct Jta {
 }
 
 #[derive(Debug, PartialEq)]
-pub(crate) struct JtaFrame {
+pub struct JtaFrame {
     pub rect_x: f64,
     pub rect_y: f64,
     pub rect_width: f64,
@@ -68,7 +71,7 @@ impl<'a> Cursor<'a> {
 const FILE_MARK: &[u8] = b"yytou";
 
 /// `None` when the bytes are not a readable JTA v100–v102.
-pub(crate) fn parse(bytes: &[u8]) -> Option<Jta> {
+pub fn parse(bytes: &[u8]) -> Option<Jta> {
     let mut c = Cursor { bytes, at: 0 };
     let mark_len = c.u16()? as usize;
     if c.take(mark_len)? != FILE_MARK {
@@ -140,6 +143,36 @@ pub(crate) fn parse(bytes: &[u8]) -> Option<Jta> {
     })
 }
 
+/// Rebuilds a movie clip's dimensions, timing and frames from its `.jta` bytes, as the
+/// reader does at open (`smoothing` stays: the file does not hold it); false, with the
+/// clip unchanged, when the bytes are not a readable JTA.
+pub fn rebuild(clip: &mut MovieClipResource, bytes: &[u8]) -> bool {
+    let Some(parsed) = parse(bytes) else {
+        return false;
+    };
+    clip.dimensions = Size {
+        width: Num(parsed.width),
+        height: Num(parsed.height),
+    };
+    let props = &mut clip.movie_clip;
+    props.interval = Num(parsed.interval);
+    props.repeat_delay = Num(parsed.repeat_delay);
+    props.swing = parsed.swing;
+    props.frames = parsed
+        .frames
+        .into_iter()
+        .map(|f| MovieClipFrame {
+            rect_x: Num(f.rect_x),
+            rect_y: Num(f.rect_y),
+            rect_width: Num(f.rect_width),
+            rect_height: Num(f.rect_height),
+            add_delay: Num(f.add_delay),
+            sprite_id: String::new(),
+        })
+        .collect();
+    true
+}
+
 /// v100 has no stored bounds: the extent of all non-empty frames, from the origin.
 fn union_bounds(frames: &[(i16, [i16; 4])]) -> (f64, f64) {
     let mut extent: Option<(i32, i32, i32, i32)> = None;
@@ -170,6 +203,8 @@ fn union_bounds(frames: &[(i16, [i16; 4])]) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::test_support::{assert_ok, corrupt};
+    use crate::testing::unity_root;
 
     /// A JTA with one frame and no textures.
     fn sample(version: i32) -> Vec<u8> {
@@ -233,5 +268,18 @@ mod tests {
             m[i] ^= 0xff;
             let _ = parse(&m);
         }
+    }
+
+    #[test]
+    fn movie_clips_must_parse() {
+        let path = unity_root().join("assets/Basics/images/nlge1k.jta");
+        let jta = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_ok("movieClip", "nlge1k.jta", &jta);
+        let mut garbled = jta.clone();
+        garbled[3] ^= 0x20;
+        assert!(corrupt("movieClip", "nlge1k.jta", &garbled).contains("JTA"));
+        // Cut inside the frame table (the texture data after it is not parsed).
+        corrupt("movieClip", "nlge1k.jta", &jta[..40]);
+        corrupt("movieClip", "nlge1k.jta", b"not a movie clip");
     }
 }

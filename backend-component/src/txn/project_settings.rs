@@ -1,5 +1,4 @@
-//! Settings operations: the project's `settings/*.json` and a package's compression and
-//! publish settings, each replaced as one snapshot.
+//! `updateProjectSettings`: the project's `settings/*.json`, replaced as one snapshot.
 //!
 //! Decisions where the spec is silent:
 //! - Every wrongly typed field is its own issue, located at its exact path
@@ -8,21 +7,13 @@
 //!   `compressPNG`, `include2x`, `include3x`, `include4x` (booleans) and `fileName`
 //!   (string) are type-checked too.
 //! - "Unchanged" compares numbers by value (`1` equals `1.0`), as JSON does.
-//! - `updatePackageSettings` with `publish: null` is refused, as the spec says; a
-//!   package read without `<publish>` therefore needs a complete publish snapshot (the
-//!   reader's defaults: maxAtlasSize 2048, sizeOption pot, maxAtlasIndex 10, …).
-//! - Lowering `maxAtlasIndex` below the atlas slot of one of the package's folders is
-//!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
-use ofgui_contracts::Num;
-use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings, UpdateProjectSettings};
-use ofgui_contracts::uam::PackagePublish;
+use ofgui_contracts::catalog::DiagnosticCode as Code;
+use ofgui_contracts::ops::UpdateProjectSettings;
 use serde_json::{Map, Value};
 
-use super::{Issue, Op, Workspace};
-use crate::validate::structure::is_safe_segment;
-
-// ---------------------------------------------------------------- project settings
+use super::issue::Issue;
+use super::workspace::{Op, Workspace};
 
 /// The JSON type name of a value, for messages.
 fn type_name(value: &Value) -> &'static str {
@@ -84,7 +75,7 @@ fn check_fields(
             let path = format!("{base}.{name}");
             issues.push(
                 at.issue(
-                    "invalid_project_settings",
+                    Code::InvalidProjectSettings,
                     &path,
                     format!(
                         "{path} must be {}; it is {}.",
@@ -113,7 +104,7 @@ fn object_at<'v>(
             let path = format!("{base}.{key}");
             issues.push(
                 at.issue(
-                    "invalid_project_settings",
+                    Code::InvalidProjectSettings,
                     &path,
                     format!("{path} must be a JSON object; it is {}.", type_name(other)),
                 )
@@ -285,7 +276,7 @@ fn check_project_settings(at: &Op<'_>, settings: &Map<String, Value>) -> Vec<Iss
         if !lang_files_ok {
             issues.push(
                 at.issue(
-                    "invalid_project_settings",
+                    Code::InvalidProjectSettings,
                     "settings.i18n.langFiles",
                     "settings.i18n.langFiles must be an array of {\"name\": string, \"path\": string} objects (use [] for none).",
                 )
@@ -339,258 +330,11 @@ pub(super) fn update_project(
         &canonical_settings(&op.settings),
     ) {
         return Err(vec![at.issue(
-            "project_settings_unchanged",
+            Code::ProjectSettingsUnchanged,
             "settings",
             "The settings equal the current project settings; nothing would change. Query the project settings and send the edited snapshot.",
         )]);
     }
     *workspace.settings_mut() = op.settings.clone();
-    Ok(())
-}
-
-// ---------------------------------------------------------------- package settings
-
-fn is_int_in(n: Num, lo: f64, hi: f64) -> bool {
-    n.get().fract() == 0.0 && (lo..=hi).contains(&n.get())
-}
-
-/// An output path: empty, or relative with safe segments (no drive, no leading slash).
-fn is_safe_output_path(path: &str) -> bool {
-    if path.is_empty() {
-        return true;
-    }
-    let bytes = path.as_bytes();
-    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
-    !path.starts_with(['/', '\\'])
-        && !drive
-        && path.replace('\\', "/").split('/').all(is_safe_segment)
-}
-
-fn check_publish(
-    at: &Op<'_>,
-    publish: &PackagePublish,
-    folder_atlases: &[(String, f64)],
-    issues: &mut Vec<Issue>,
-) {
-    let mut bad = |field: &str, message: String| {
-        let path = format!("settings.publish.{field}");
-        issues.push(
-            at.issue("invalid_package_settings", &path, message)
-                .field(field),
-        );
-    };
-    if !publish.name.is_empty() && !is_safe_segment(&publish.name) {
-        bad(
-            "name",
-            format!(
-                "publish.name {:?} must be '' (the package name) or a safe file name segment (no '/', '\\', ':', not '.' or '..', no trailing dot or space).",
-                publish.name
-            ),
-        );
-    }
-    for (field, value) in [
-        ("path", &publish.path),
-        ("branchPath", &publish.branch_path),
-        ("codePath", &publish.code_path),
-    ] {
-        if !is_safe_output_path(value) {
-            bad(
-                field,
-                format!(
-                    "publish.{field} {value:?} must be '' or a relative path of safe segments (no leading slash, drive letter, '.', '..' or empty segment)."
-                ),
-            );
-        }
-    }
-    if !is_int_in(publish.package_count, 0.0, f64::from(i32::MAX)) {
-        bad(
-            "packageCount",
-            format!(
-                "publish.packageCount is {}; it must be an integer from 0 to 2147483647.",
-                publish.package_count.get()
-            ),
-        );
-    }
-    if !is_int_in(publish.max_atlas_size, 1.0, 16384.0) {
-        bad(
-            "maxAtlasSize",
-            format!(
-                "publish.maxAtlasSize is {}; it must be an integer from 1 to 16384.",
-                publish.max_atlas_size.get()
-            ),
-        );
-    }
-    if !matches!(publish.size_option.as_str(), "pot" | "npot" | "mof") {
-        bad(
-            "sizeOption",
-            format!(
-                "publish.sizeOption is {:?}; it must be pot, npot or mof.",
-                publish.size_option
-            ),
-        );
-    }
-    let max_index_ok = is_int_in(publish.max_atlas_index, 0.0, 255.0);
-    if !max_index_ok {
-        bad(
-            "maxAtlasIndex",
-            format!(
-                "publish.maxAtlasIndex is {}; it must be an integer from 0 to 255.",
-                publish.max_atlas_index.get()
-            ),
-        );
-    }
-    let max_index = if max_index_ok {
-        publish.max_atlas_index.get()
-    } else {
-        255.0
-    };
-    if max_index_ok {
-        for (path, slot) in folder_atlases {
-            if *slot > max_index {
-                bad(
-                    "maxAtlasIndex",
-                    format!(
-                        "publish.maxAtlasIndex {max_index} is below atlas slot {slot} of folder {path}; raise it, or move that folder to a lower slot with setResourceFolderAtlas first."
-                    ),
-                );
-            }
-        }
-    }
-    let mut seen = Vec::new();
-    for (k, atlas) in publish.atlases.iter().enumerate() {
-        let index = atlas.index.get();
-        if !is_int_in(atlas.index, 0.0, max_index) {
-            bad(
-                &format!("atlases[{k}].index"),
-                format!(
-                    "publish.atlases[{k}].index is {index}; it must be an integer from 0 to maxAtlasIndex ({max_index})."
-                ),
-            );
-        } else if seen.contains(&index) {
-            bad(
-                &format!("atlases[{k}].index"),
-                format!(
-                    "publish.atlases[{k}].index {index} is used by an earlier atlas; each slot appears once."
-                ),
-            );
-        } else {
-            seen.push(index);
-        }
-        if !atlas.name.is_empty() && !is_safe_segment(&atlas.name) {
-            bad(
-                &format!("atlases[{k}].name"),
-                format!(
-                    "publish.atlases[{k}].name {:?} must be '' or a safe file name segment.",
-                    atlas.name
-                ),
-            );
-        }
-        if atlas.name.is_empty() && !atlas.compression {
-            bad(
-                &format!("atlases[{k}]"),
-                format!(
-                    "publish.atlases[{k}] has neither a name nor compression; give it a name, enable compression, or drop the entry."
-                ),
-            );
-        }
-    }
-    let mut ids: Vec<&str> = Vec::new();
-    for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        let valid = !id.is_empty()
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if !valid {
-            bad(
-                &format!("excludedResourceIds[{k}]"),
-                format!(
-                    "publish.excludedResourceIds[{k}] {id:?} must be a resource id of letters, digits, '_' or '-'."
-                ),
-            );
-        } else if ids.contains(&id.as_str()) {
-            bad(
-                &format!("excludedResourceIds[{k}]"),
-                format!("publish.excludedResourceIds lists {id} twice."),
-            );
-        } else {
-            ids.push(id);
-        }
-    }
-}
-
-/// Settings with atlases sorted by slot, for comparison.
-fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
-    let mut canonical = settings.clone();
-    if let Some(publish) = &mut canonical.publish {
-        publish
-            .atlases
-            .sort_by(|a, b| a.index.get().total_cmp(&b.index.get()));
-    }
-    canonical
-}
-
-pub(super) fn update_package(
-    workspace: &mut Workspace<'_>,
-    at: &Op<'_>,
-    op: &UpdatePackageSettings,
-) -> Result<(), Vec<Issue>> {
-    let package = workspace
-        .find_package(at, "selector.packageId", &op.selector.package_id)
-        .map_err(|issue| vec![issue])?;
-    let pkg = &workspace.project().packages[package];
-    let settings = &op.settings;
-    let mut issues = Vec::new();
-    if let Some(quality) = settings.jpeg_quality
-        && !is_int_in(quality, 1.0, 100.0)
-    {
-        issues.push(
-            at.issue(
-                "invalid_package_settings",
-                "settings.jpegQuality",
-                format!("jpegQuality is {}; it must be null (use the project default) or an integer from 1 to 100.", quality.get()),
-            )
-            .field("jpegQuality"),
-        );
-    }
-    match &settings.publish {
-        None => issues.push(
-            at.issue(
-                "invalid_package_settings",
-                "settings.publish",
-                "publish must be a complete snapshot with all 16 keys (name, path, branchPath, packageCount, genCode, codePath, useGlobalAtlasSettings, maxAtlasSize, sizeOption, forceSquare, allowRotation, paging, extractAlpha, maxAtlasIndex, atlases, excludedResourceIds), not null; query the package and edit its publish block.",
-            )
-            .field("publish"),
-        ),
-        Some(publish) => {
-            let folder_atlases: Vec<(String, f64)> = pkg
-                .folders
-                .iter()
-                .filter_map(|f| f.atlas.parse::<f64>().ok().map(|slot| (f.path.clone(), slot)))
-                .collect();
-            check_publish(at, publish, &folder_atlases, &mut issues);
-        }
-    }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    let current = PackageSettings {
-        compress_png: pkg.compress_png,
-        jpeg_quality: pkg.jpeg_quality,
-        publish: pkg.publish.clone(),
-    };
-    if canonical_package_settings(&current) == canonical_package_settings(settings) {
-        return Err(vec![at.issue(
-            "package_settings_unchanged",
-            "settings",
-            format!(
-                "The settings equal package {}'s current settings; nothing would change.",
-                pkg.id
-            ),
-        )]);
-    }
-    let target = workspace.package_mut(package);
-    target.compress_png = settings.compress_png;
-    target.jpeg_quality = settings.jpeg_quality;
-    target.publish = settings.publish.clone();
     Ok(())
 }

@@ -1,0 +1,88 @@
+//! Exact-id lookups in the model: exactly one match, none, or more than one (a selector
+//! is then ambiguous). Sessions, queries and transactions all resolve ids this way.
+
+use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
+
+/// True for an id or name a selector may carry.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().count() <= ofgui_contracts::api::MAX_ID_LEN
+}
+
+/// How many items matched: one (and which), none, or several.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Matches<T> {
+    One(T),
+    Zero,
+    Many,
+}
+
+/// Looks at no more than the first two matches.
+pub fn single<T>(matches: impl IntoIterator<Item = T>) -> Matches<T> {
+    let mut matches = matches.into_iter();
+    match (matches.next(), matches.next()) {
+        (Some(found), None) => Matches::One(found),
+        (None, _) => Matches::Zero,
+        (Some(_), Some(_)) => Matches::Many,
+    }
+}
+
+/// The outcome of an exact-id lookup, with a message when it did not find one item.
+pub enum Lookup<T> {
+    Found(T),
+    NotFound(String),
+    Ambiguous(String),
+}
+
+impl<T> Lookup<T> {
+    pub fn found(self) -> Option<T> {
+        match self {
+            Lookup::Found(found) => Some(found),
+            Lookup::NotFound(_) | Lookup::Ambiguous(_) => None,
+        }
+    }
+}
+
+/// Exactly one item matching, or why not; `what` names the item for the message.
+pub fn exactly_one<T>(
+    matches: impl IntoIterator<Item = T>,
+    what: impl Fn() -> String,
+) -> Lookup<T> {
+    match single(matches) {
+        Matches::One(found) => Lookup::Found(found),
+        Matches::Zero => Lookup::NotFound(format!("No {} exists.", what())),
+        Matches::Many => Lookup::Ambiguous(format!("More than one {} exists.", what())),
+    }
+}
+
+/// Finds a package by exact id.
+pub fn find_package<'a>(project: &'a UamProject, package_id: &str) -> Lookup<&'a UamPackage> {
+    exactly_one(
+        project
+            .packages
+            .iter()
+            .map(|p| p.as_ref())
+            .filter(|p| p.id == package_id),
+        || format!("package with id {package_id}"),
+    )
+}
+
+/// Finds a resource by exact package and resource id.
+pub fn find_resource<'a>(
+    project: &'a UamProject,
+    package_id: &str,
+    resource_id: &str,
+) -> Lookup<&'a UamResource> {
+    let package = match find_package(project, package_id) {
+        Lookup::Found(package) => package,
+        Lookup::NotFound(m) => return Lookup::NotFound(m),
+        Lookup::Ambiguous(m) => return Lookup::Ambiguous(m),
+    };
+    exactly_one(
+        package
+            .resources
+            .iter()
+            .map(|r| r.as_ref())
+            .filter(|r| r.id() == resource_id),
+        || format!("resource with id {resource_id} in package {package_id}"),
+    )
+}

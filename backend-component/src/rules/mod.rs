@@ -1,0 +1,13 @@
+//! Value rules: what a FairyGUI project may hold, in one place for the reader (which
+//! reports a value it reads against them), transactions (which refuse a value that breaks
+//! them) and validation (which reports a model that breaks them), so the three cannot
+//! disagree. Each rule is a plain predicate or table; the rooms phrase their own messages.
+//!
+//! [`values`] holds colours, number ranges and enumerations; [`names`] holds file, folder
+//! and id rules.
+
+pub mod names;
+pub mod values;
+
+pub use names::*;
+pub use values::*;
