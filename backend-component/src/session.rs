@@ -16,7 +16,8 @@ use ofgui_contracts::error::{
 use ofgui_contracts::ops::{MAX_OPERATIONS, Operation};
 use ofgui_contracts::strict;
 use ofgui_contracts::uam::{UamProject, UamResource};
-use serde_json::Value;
+
+use serde_json::value::RawValue;
 
 use crate::budget;
 use crate::fs::ProjectFs;
@@ -387,15 +388,17 @@ fn decode_operations(text: &str) -> Result<Vec<Operation>, BackendError> {
             Some("/operations".into()),
         )
     };
-    let values: Vec<Value> = serde_json::from_str(text).map_err(|_| shape())?;
-    if values.is_empty() || values.len() > MAX_OPERATIONS {
+    // Each operation stays text until it is decoded strictly, so a batch carrying
+    // megabytes of byte values is never held as a tree of JSON numbers.
+    let operations: Vec<&RawValue> = serde_json::from_str(text).map_err(|_| shape())?;
+    if operations.is_empty() || operations.len() > MAX_OPERATIONS {
         return Err(shape());
     }
-    values
+    operations
         .iter()
         .enumerate()
-        .map(|(index, value)| {
-            strict::from_value::<Operation>(value, &format!("/operations/{index}")).map_err(
+        .map(|(index, operation)| {
+            strict::from_str::<Operation>(operation.get(), &format!("/operations/{index}")).map_err(
                 |error| {
                     BackendError::invalid_input(
                         format!("Operation {index} is malformed: {}", error.message),

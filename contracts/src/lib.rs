@@ -8,6 +8,7 @@
 //! ([`schema`]).
 
 pub mod api;
+pub mod bytes;
 pub mod capabilities;
 pub mod catalog;
 pub mod diagnostics;

@@ -25,7 +25,18 @@ pub struct Method {
     pub max_response_bytes: Option<u64>,
     /// Backend error codes this method can return (MCP-level codes are added for all).
     pub errors: &'static [&'static str],
+    /// Where the input carries file bytes, as dotted paths with `*` for any array index
+    /// (`operations.*.sourceBytes`). Only there do arrays count as bytes in the input
+    /// budget (up to 8 MiB per request) and may strings hold base64.
+    pub byte_paths: &'static [&'static str],
 }
+
+/// Byte fields of a transaction: replaced bytes, an added resource, an added package.
+const TRANSACTION_BYTE_PATHS: &[&str] = &[
+    "operations.*.sourceBytes",
+    "operations.*.resource.sourceBytes",
+    "operations.*.package.resources.*.sourceBytes",
+];
 
 const RESPONSE_CAP: Option<u64> = Some(16_777_216);
 
@@ -42,6 +53,7 @@ pub const METHODS: &[Method] = &[
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[],
+        byte_paths: &[],
     },
     Method {
         name: "openSession",
@@ -59,6 +71,7 @@ pub const METHODS: &[Method] = &[
             "lock_conflict",
             "session_limit_exceeded",
         ],
+        byte_paths: &[],
     },
     Method {
         name: "getSession",
@@ -71,6 +84,7 @@ pub const METHODS: &[Method] = &[
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &["session_not_found"],
+        byte_paths: &[],
     },
     Method {
         name: "getProjectOutline",
@@ -83,6 +97,7 @@ pub const METHODS: &[Method] = &[
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &["session_not_found"],
+        byte_paths: &[],
     },
     Method {
         name: "queryEntity",
@@ -95,6 +110,7 @@ pub const METHODS: &[Method] = &[
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &["session_not_found", "entity_query_failed"],
+        byte_paths: &[],
     },
     Method {
         name: "readSessionState",
@@ -112,6 +128,7 @@ pub const METHODS: &[Method] = &[
             "session_read_failed",
             "mcp_response_budget_exceeded",
         ],
+        byte_paths: &[],
     },
     Method {
         name: "readResourceBytes",
@@ -129,6 +146,7 @@ pub const METHODS: &[Method] = &[
             "session_read_failed",
             "mcp_response_budget_exceeded",
         ],
+        byte_paths: &[],
     },
     Method {
         name: "validateSession",
@@ -141,6 +159,7 @@ pub const METHODS: &[Method] = &[
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &["session_not_found", "mcp_response_budget_exceeded"],
+        byte_paths: &[],
     },
     Method {
         name: "preflightTransaction",
@@ -159,6 +178,7 @@ pub const METHODS: &[Method] = &[
             "selector_ambiguity",
             "transaction_preview_failed",
         ],
+        byte_paths: TRANSACTION_BYTE_PATHS,
     },
     Method {
         name: "applyTransaction",
@@ -176,6 +196,7 @@ pub const METHODS: &[Method] = &[
             "transaction_unsupported",
             "selector_ambiguity",
         ],
+        byte_paths: TRANSACTION_BYTE_PATHS,
     },
     Method {
         name: "closeSession",
@@ -188,6 +209,7 @@ pub const METHODS: &[Method] = &[
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &["session_not_found"],
+        byte_paths: &[],
     },
     Method {
         name: "getEvents",
@@ -204,6 +226,7 @@ pub const METHODS: &[Method] = &[
             "event_cursor_invalid",
             "mcp_response_budget_exceeded",
         ],
+        byte_paths: &[],
     },
 ];
 

@@ -11,6 +11,7 @@ use crate::api::{
     ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
     TransitionSelector,
 };
+use crate::bytes::SourceBytes;
 use crate::num::Num;
 use crate::uam::{
     ComponentProperties, ComponentResource, Controller, DisplayNode, Gear, GraphProperties,
@@ -433,8 +434,7 @@ contract! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub op_id: Option<String>,
         pub selector: ResourceSelector,
-        /// The new bytes as integers 0..255.
-        pub source_bytes: Vec<u8>,
+        pub source_bytes: SourceBytes,
     }
 
     /// Removes an unreferenced asset resource.
@@ -530,9 +530,8 @@ contract! {
 pub struct AssetInput {
     #[serde(flatten)]
     pub resource: UamResource,
-    /// The file's bytes as integers 0..255.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_bytes: Option<Vec<u8>>,
+    pub source_bytes: Option<SourceBytes>,
 }
 
 /// The schema of a field that must be present but may be `null` (schemars treats a
@@ -765,7 +764,7 @@ mod tests {
         let Operation::ReplaceResourceBytes(op) = op else {
             panic!()
         };
-        assert_eq!(op.source_bytes, b"\x89PNG");
+        assert_eq!(*op.source_bytes, b"\x89PNG"[..]);
         assert!(
             serde_json::from_value::<Operation>(json!({
                 "kind": "replaceResourceBytes",
@@ -807,7 +806,7 @@ mod flatten_tests {
             "branch": "", "branchItemIds": [], "sourceBytes": [1, 2]
         }))
         .unwrap();
-        assert_eq!(asset.source_bytes, Some(vec![1, 2]));
+        assert_eq!(asset.source_bytes, Some(SourceBytes(vec![1, 2])));
     }
 
     #[test]

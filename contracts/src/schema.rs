@@ -252,6 +252,7 @@ pub fn snapshot() -> Value {
             if let Some(max) = method.max_response_bytes {
                 tool["maxResponseBytes"] = json!(max);
             }
+            tool["bytePaths"] = json!(method.byte_paths);
             tool
         })
         .collect();

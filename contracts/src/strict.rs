@@ -3,9 +3,15 @@
 //! serde's `deny_unknown_fields` does not work across `#[serde(flatten)]`, which the UAM
 //! types use for their shared base fields. Instead the parsed value is serialized again and
 //! every input key must reappear; an unknown key is reported with its JSON path.
+//!
+//! The input's keys are read into a [`Shape`] that keeps objects and arrays but not
+//! scalars, so a request carrying megabytes of byte values never becomes a tree of
+//! millions of JSON numbers.
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use std::fmt;
+
+use serde::de::{DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Why a payload was refused.
@@ -16,20 +22,17 @@ pub struct StrictError {
     pub message: String,
 }
 
-/// Parses `value` as `T`, refusing fields `T` does not have.
-pub fn from_value<T: DeserializeOwned + Serialize>(
-    value: &Value,
-    path: &str,
-) -> Result<T, StrictError> {
-    let parsed: T = serde_json::from_value(value.clone()).map_err(|error| StrictError {
+/// Parses the JSON `text` as `T`, refusing fields `T` does not have. `path` locates the
+/// text in its request.
+pub fn from_str<T: DeserializeOwned + Serialize>(text: &str, path: &str) -> Result<T, StrictError> {
+    let fail = |error: serde_json::Error| StrictError {
         path: path.to_string(),
         message: error.to_string(),
-    })?;
-    let echoed = serde_json::to_value(&parsed).map_err(|error| StrictError {
-        path: path.to_string(),
-        message: error.to_string(),
-    })?;
-    match unknown_field(value, &echoed, path) {
+    };
+    let parsed: T = serde_json::from_str(text).map_err(fail)?;
+    let shape: Shape = serde_json::from_str(text).map_err(fail)?;
+    let echoed = serde_json::to_value(&parsed).map_err(fail)?;
+    match unknown_field(&shape, &echoed, path) {
         Some(path) => {
             let field = path.rsplit('/').next().unwrap_or_default().to_string();
             Err(StrictError {
@@ -41,19 +44,97 @@ pub fn from_value<T: DeserializeOwned + Serialize>(
     }
 }
 
+/// The keys and nesting of a JSON value, without its scalars.
+enum Shape {
+    Null,
+    Scalar,
+    /// An array of scalars only (such as byte values): nothing in it can be unknown.
+    Scalars,
+    Array(Vec<Shape>),
+    Object(Vec<(String, Shape)>),
+}
+
+impl<'de> Deserialize<'de> for Shape {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ShapeVisitor)
+    }
+}
+
+struct ShapeVisitor;
+
+impl<'de> Visitor<'de> for ShapeVisitor {
+    type Value = Shape;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Shape, E> {
+        Ok(Shape::Scalar)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Shape, E> {
+        Ok(Shape::Scalar)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Shape, E> {
+        Ok(Shape::Scalar)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Shape, E> {
+        Ok(Shape::Scalar)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Shape, E> {
+        Ok(Shape::Scalar)
+    }
+
+    fn visit_unit<E>(self) -> Result<Shape, E> {
+        Ok(Shape::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+        // Leading scalars are only counted; they become placeholders if something nested
+        // follows, so positions still line up with the echoed array.
+        let mut leading_scalars = 0usize;
+        let mut items: Option<Vec<Shape>> = None;
+        while let Some(item) = seq.next_element::<Shape>()? {
+            match (&mut items, item) {
+                (None, Shape::Scalar | Shape::Null) => leading_scalars += 1,
+                (None, nested) => {
+                    let mut kept: Vec<Shape> =
+                        (0..leading_scalars).map(|_| Shape::Scalar).collect();
+                    kept.push(nested);
+                    items = Some(kept);
+                }
+                (Some(kept), item) => kept.push(item),
+            }
+        }
+        Ok(items.map_or(Shape::Scalars, Shape::Array))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+        let mut fields = Vec::new();
+        while let Some((key, value)) = map.next_entry::<String, Shape>()? {
+            fields.push((key, value));
+        }
+        Ok(Shape::Object(fields))
+    }
+}
+
 /// The first key of `input` that the typed value did not keep. A `null` the type reads as
 /// "absent" is not unknown.
-fn unknown_field(input: &Value, echoed: &Value, path: &str) -> Option<String> {
+fn unknown_field(input: &Shape, echoed: &Value, path: &str) -> Option<String> {
     match (input, echoed) {
-        (Value::Object(input), Value::Object(echoed)) => input.iter().find_map(|(key, value)| {
+        (Shape::Object(input), Value::Object(echoed)) => input.iter().find_map(|(key, value)| {
             let at = format!("{path}/{key}");
             match echoed.get(key) {
-                None if value.is_null() => None,
+                None if matches!(value, Shape::Null) => None,
                 None => Some(at),
                 Some(kept) => unknown_field(value, kept, &at),
             }
         }),
-        (Value::Array(input), Value::Array(echoed)) => input
+        (Shape::Array(input), Value::Array(echoed)) => input
             .iter()
             .zip(echoed)
             .enumerate()
@@ -70,9 +151,8 @@ mod tests {
     use crate::ops::Operation;
     use serde_json::json;
 
-    #[test]
-    fn unknown_fields_inside_flattened_payloads_are_found() {
-        let node = json!({
+    fn group_node() -> Value {
+        json!({
             "kind": "attachDisplayNode",
             "selector": { "packageId": "p", "componentResourceId": "c" },
             "atIndex": 0,
@@ -87,11 +167,53 @@ mod tests {
                 "advanced": false, "excludeInvisibles": false, "autoSizeDisabled": false,
                 "mainGridIndex": -1, "pivot": null
             }
-        });
-        assert!(from_value::<Operation>(&node, "").is_ok());
+        })
+    }
+
+    #[test]
+    fn unknown_fields_inside_flattened_payloads_are_found() {
+        let node = group_node();
+        assert!(from_str::<Operation>(&node.to_string(), "").is_ok());
         let mut sparkly = node.clone();
         sparkly["node"]["sparkle"] = json!(1);
-        let error = from_value::<Operation>(&sparkly, "/operations/0").unwrap_err();
+        let error = from_str::<Operation>(&sparkly.to_string(), "/operations/0").unwrap_err();
         assert_eq!(error.path, "/operations/0/node/sparkle");
+    }
+
+    #[test]
+    fn unknown_fields_in_arrays_of_objects_are_found() {
+        let mut node = group_node();
+        node["node"]["relations"] =
+            json!([{ "targetNodeId": "", "type": 0, "usePercent": false, "extra": true }]);
+        let error = from_str::<Operation>(&node.to_string(), "/operations/2").unwrap_err();
+        assert!(
+            error.path.starts_with("/operations/2/node/relations/0"),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn byte_arrays_are_taken_whole_in_either_form() {
+        let bytes: Vec<u8> = (0..=255).cycle().take(10_000).collect();
+        let as_ints = json!({
+            "kind": "replaceResourceBytes",
+            "selector": { "packageId": "p", "resourceId": "r" },
+            "sourceBytes": bytes,
+        });
+        let Operation::ReplaceResourceBytes(op) =
+            from_str::<Operation>(&as_ints.to_string(), "").unwrap()
+        else {
+            panic!("wrong kind");
+        };
+        assert_eq!(*op.source_bytes, bytes[..]);
+        let mut as_text = as_ints.clone();
+        as_text["sourceBytes"] =
+            json!(serde_json::to_value(crate::bytes::SourceBytes(bytes.clone())).unwrap());
+        let Operation::ReplaceResourceBytes(op) =
+            from_str::<Operation>(&as_text.to_string(), "").unwrap()
+        else {
+            panic!("wrong kind");
+        };
+        assert_eq!(*op.source_bytes, bytes[..]);
     }
 }

@@ -16,4 +16,5 @@ pub mod runtime;
 pub mod sandbox;
 pub mod service;
 pub mod sessions;
+pub mod stdio;
 pub mod validate_cli;

@@ -7,6 +7,7 @@ use ofgui_host::cli::{Args, Command};
 use ofgui_host::mcp::OfguiServer;
 use ofgui_host::runtime::Runtime;
 use ofgui_host::service::Service;
+use ofgui_host::stdio::LineTransport;
 use rmcp::ServiceExt;
 
 fn main() -> ExitCode {
@@ -75,12 +76,16 @@ async fn serve(
     service.warm_up();
     service.start_idle_expiry();
     let server = OfguiServer::new(service, text_content);
-    match server.serve(rmcp::transport::stdio()).await {
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    let (transport, writer) = LineTransport::new(stdin, stdout);
+    match server.serve(transport).await {
         Ok(running) => {
             running.waiting().await?;
         }
         // A client that closes stdin before initializing is not an error.
         Err(error) => tracing::info!("client left before initializing: {error}"),
     }
+    // Everything answered so far reaches the client before the process ends.
+    writer.finish().await?;
     Ok(())
 }

@@ -33,3 +33,6 @@ mod transactions;
 
 /// Resources (contract documents, session views) and prompts.
 mod resources;
+
+/// The raw stdio wire: malformed, out-of-range and oversized request lines.
+mod wire;

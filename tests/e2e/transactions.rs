@@ -408,3 +408,135 @@ async fn malformed_batches_are_refused_before_the_backend() {
         0
     );
 }
+
+/// The largest PNG of the corpora: its path and bytes.
+fn largest_corpus_png() -> (std::path::PathBuf, Vec<u8>) {
+    fn walk(dir: &std::path::Path, best: &mut Option<(u64, std::path::PathBuf)>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let metadata = entry.metadata().unwrap();
+            if metadata.is_dir() {
+                walk(&path, best);
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case("png"))
+                && best.as_ref().is_none_or(|(size, _)| metadata.len() > *size)
+            {
+                *best = Some((metadata.len(), path));
+            }
+        }
+    }
+    let mut best = None;
+    walk(&corpora(), &mut best);
+    let (_, path) = best.expect("the corpora hold PNGs");
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+#[tokio::test]
+async fn file_bytes_travel_over_mcp_as_integers_or_base64() {
+    use base64::Engine as _;
+    let (path, png) = largest_corpus_png();
+    assert!(png.len() > 10_000, "{} is a real upload", path.display());
+    let workspace = Workspace::new();
+    let project = workspace.add("experiments", &experiments_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let read = async |revision: u64, resource: &str| {
+        let data = server
+            .ok(
+                BYTES,
+                json!({ "sessionId": id, "expectedRevision": revision,
+                        "selector": { "packageId": "hzobybbt", "resourceId": resource } }),
+            )
+            .await;
+        base64::engine::general_purpose::STANDARD
+            .decode(data["sourceBytes"].as_str().unwrap())
+            .unwrap()
+    };
+    let base64_png = base64::engine::general_purpose::STANDARD.encode(&png);
+
+    // Replacing an image's bytes, sent as integers.
+    let replace = json!([{ "kind": "replaceResourceBytes",
+        "selector": { "packageId": "hzobybbt", "resourceId": "nbcg8" }, "sourceBytes": png }]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": replace }),
+        )
+        .await;
+    assert!(read(1, "nbcg8").await == png, "integers round-trip");
+
+    // Adding an image, its bytes sent as base64 (what readResourceBytes returns).
+    let add = json!([{ "kind": "addResource", "selector": { "packageId": "hzobybbt" }, "resource": {
+        "kind": "image", "id": "upload1", "name": "upload.png", "fileName": "upload.png",
+        "path": "/images/", "exported": false, "favorite": false, "branch": "", "branchItemIds": [],
+        "image": {
+            "textureSetMode": "", "qualityOption": "", "quality": 0, "smoothing": true,
+            "duplicatePadding": false, "scaleOption": 0, "scale9Grid": null, "tileGridIndice": 0
+        },
+        "sourceBytes": base64_png,
+    } }]);
+    let preview = server
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 1, "operations": add }),
+        )
+        .await;
+    assert_eq!(preview["baseRevision"], 1);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 1, "operations": add }),
+        )
+        .await;
+    assert!(read(2, "upload1").await == png, "base64 round-trips");
+
+    // Bytes that are neither: refused at the failing field, nothing changes.
+    let broken = json!([{ "kind": "replaceResourceBytes",
+        "selector": { "packageId": "hzobybbt", "resourceId": "nbcg8" }, "sourceBytes": "not base64!" }]);
+    let error = server
+        .err(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 2, "operations": broken }),
+        )
+        .await;
+    assert_eq!(error["code"], "invalid_input", "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("base64"),
+        "{error}"
+    );
+    let out_of_range = json!([{ "kind": "replaceResourceBytes",
+        "selector": { "packageId": "hzobybbt", "resourceId": "nbcg8" }, "sourceBytes": [1, 300] }]);
+    let error = server
+        .err(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 2, "operations": out_of_range }),
+        )
+        .await;
+    assert_eq!(error["path"], "/operations/0/sourceBytes/1", "{error}");
+}
+
+/// The byte allowance at its edge, through MCP: 8 MiB of file data in one request is
+/// taken in (and judged as an image), one byte more is refused before the backend sees it.
+/// (The integer form's edge is checked below MCP, in `host/src/input.rs`: as JSON numbers
+/// 8 MiB is ~1 GB of parsed values in the test client alone.)
+#[tokio::test]
+async fn a_request_carries_at_most_eight_mebibytes_of_file_data() {
+    use base64::Engine as _;
+    let (_workspace, server, id) = opened().await;
+    let replace = |bytes: Value| {
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": [{ "kind": "replaceResourceBytes",
+            "selector": { "packageId": "main0001", "resourceId": "img0" }, "sourceBytes": bytes }] })
+    };
+    let limit = ofgui_contracts::bytes::MAX_REQUEST_BYTES;
+    let encode = |len: usize| base64::engine::general_purpose::STANDARD.encode(vec![0u8; len]);
+
+    let at_limit = server.err(APPLY, replace(json!(encode(limit)))).await;
+    assert_eq!(at_limit["code"], "transaction_unsupported", "{at_limit}");
+    assert_eq!(at_limit["issues"][0]["code"], "invalid_resource_bytes");
+
+    let over = server.err(APPLY, replace(json!(encode(limit + 1)))).await;
+    assert_eq!(over["code"], "invalid_input", "{over}");
+    assert_eq!(over["path"], "/operations/0/sourceBytes");
+}

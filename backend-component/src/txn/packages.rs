@@ -24,6 +24,7 @@
 
 use std::sync::Arc;
 
+use ofgui_contracts::bytes::SourceBytes;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::ops::{AddPackage, AssetInput, RemovePackage, RenamePackage};
@@ -362,7 +363,7 @@ fn prepare_resource(
     }
     let source_path = derived_source_path(&package.name, &resource);
     *resource.common_mut().source_path = Some(source_path);
-    Ok((resource, source_bytes))
+    Ok((resource, source_bytes.map(SourceBytes::into_inner)))
 }
 
 /// Every non-empty `branchItemIds` slot of an added package must name a resource of the

@@ -756,7 +756,7 @@ pub(super) fn add(
             at.issue(
                 Code::UnavailableResourceSourceBytes,
                 "resource.sourceBytes",
-                "sourceBytes is missing; send the file's bytes as an array of integers 0..255.",
+                "sourceBytes is missing; send the file's bytes as an array of integers 0..255 or a base64 string.",
             )
             .resource_kind(kind),
         ),
@@ -963,7 +963,7 @@ pub(super) fn replace_bytes(
         _ => {}
     }
     formats::update_from_file(workspace.resource_mut(package, index), bytes);
-    workspace.set_bytes(&source, bytes.clone());
+    workspace.set_bytes(&source, bytes.to_vec());
     Ok(())
 }
 
