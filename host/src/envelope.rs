@@ -9,6 +9,7 @@ use ofgui_contracts::envelope::{
 };
 use ofgui_contracts::error::{BackendError, UnhandledReason};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::bindings::{GuestError, SessionStatus};
 
@@ -35,20 +36,23 @@ impl<'a> SessionRef<'a> {
     }
 }
 
-/// A method's `data`, with its JSON text when the backend produced it as text (so large
-/// results are not serialized again for the text content).
+/// A method's `data`: JSON text the backend produced (passed on without being parsed),
+/// or a value the host built.
 pub struct Data {
-    pub value: Value,
-    pub text: Option<String>,
+    body: Body,
     /// Diagnostics to mirror in `meta.diagnostics` of a success (validation findings).
-    pub diagnostics: Vec<BackendDiagnostic>,
+    diagnostics: Vec<BackendDiagnostic>,
+}
+
+enum Body {
+    Text(Box<RawValue>),
+    Value(Value),
 }
 
 impl Data {
     pub fn value(value: Value) -> Self {
         Data {
-            value,
-            text: None,
+            body: Body::Value(value),
             diagnostics: Vec::new(),
         }
     }
@@ -60,21 +64,34 @@ impl Data {
             .map_err(|cause| Failure::internal(&cause))
     }
 
-    /// Parses JSON text the backend produced, keeping the text for the text content.
-    pub fn parsed(text: String, diagnostics: Vec<BackendDiagnostic>) -> Result<Self, Failure> {
-        let value = serde_json::from_str(&text).map_err(|cause| Failure::internal(&cause))?;
+    /// JSON text the backend produced. It is only checked to be one well-formed JSON value
+    /// (a scan, no tree is built), so a broken backend can never break the wire.
+    pub fn text(text: String, diagnostics: Vec<BackendDiagnostic>) -> Result<Self, Failure> {
+        let raw = RawValue::from_string(text).map_err(|cause| Failure::internal(&cause))?;
         Ok(Data {
-            value,
-            text: Some(text),
+            body: Body::Text(raw),
             diagnostics,
         })
     }
 }
 
-/// An envelope as structured content and as the same JSON in text.
+/// An envelope as JSON text, and as a value when the host built it as one (a backend
+/// result stays text all the way to the wire).
 pub struct Envelope {
-    pub value: Value,
     pub text: String,
+    pub value: Option<Value>,
+    /// The session the envelope is about (`meta.sessionId`).
+    pub session_id: Option<String>,
+}
+
+impl Envelope {
+    /// The envelope as a value, parsed from its text if it was never built as one.
+    pub fn into_value(self) -> Result<Value, serde_json::Error> {
+        match self.value {
+            Some(value) => Ok(value),
+            None => serde_json::from_str(&self.text),
+        }
+    }
 }
 
 /// A failure: the typed error, the diagnostics for `meta`, the session's status when it
@@ -151,26 +168,22 @@ impl Call {
     /// `{ok: true, meta, data}`.
     pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
         let meta = self.meta(session, data.diagnostics);
-        let built = serde_json::to_value(&meta).and_then(|meta_value| {
+        let built = match data.body {
             // Backend data is already text: only meta is serialized, and spliced in.
-            let text = match &data.text {
-                Some(data_text) => Some(format!(
-                    r#"{{"ok":true,"meta":{},"data":{data_text}}}"#,
-                    serde_json::to_string(&meta_value)?
-                )),
-                None => None,
-            };
-            let value = object([
-                ("ok", Value::Bool(true)),
-                ("meta", meta_value),
-                ("data", data.value),
-            ]);
-            let text = match text {
-                Some(text) => text,
-                None => serde_json::to_string(&value)?,
-            };
-            Ok(Envelope { value, text })
-        });
+            Body::Text(raw) => serde_json::to_string(&meta).map(|meta| Envelope {
+                text: format!(r#"{{"ok":true,"meta":{meta},"data":{}}}"#, raw.get()),
+                value: None,
+                session_id: session.id.map(str::to_string),
+            }),
+            Body::Value(data) => serde_json::to_value(&meta).and_then(|meta| {
+                let value = object([("ok", Value::Bool(true)), ("meta", meta), ("data", data)]);
+                Ok(Envelope {
+                    text: serde_json::to_string(&value)?,
+                    value: Some(value),
+                    session_id: session.id.map(str::to_string),
+                })
+            }),
+        };
         built.unwrap_or_else(|cause| self.unencodable(session, &cause))
     }
 
@@ -203,8 +216,11 @@ impl Call {
         };
         serde_json::to_value(&envelope)
             .and_then(|value| {
-                let text = serde_json::to_string(&value)?;
-                Ok(Envelope { value, text })
+                Ok(Envelope {
+                    text: serde_json::to_string(&value)?,
+                    value: Some(value),
+                    session_id: session.id.map(str::to_string),
+                })
             })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
     }
@@ -231,8 +247,11 @@ impl Call {
             "meta": meta,
             "error": { "code": error.code().as_str(), "message": error.message(), "reason": "internal" },
         });
-        let text = value.to_string();
-        Envelope { value, text }
+        Envelope {
+            text: value.to_string(),
+            value: Some(value),
+            session_id: session.id.map(str::to_string),
+        }
     }
 }
 

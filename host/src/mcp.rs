@@ -14,8 +14,9 @@ use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, Tool,
+    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -92,54 +93,98 @@ impl OfguiServer {
             .max_response_bytes
             .filter(|max| result_size(envelope_len, &text) > *max);
         match oversized {
-            None => wrap(reply.envelope.value, text, reply.is_error),
-            Some(max_bytes) => self.budget_failure(method, &reply.envelope.value, max_bytes),
+            None => wrap(reply.envelope, text, reply.is_error),
+            Some(max_bytes) => {
+                self.budget_failure(method, reply.envelope.session_id.as_deref(), max_bytes)
+            }
         }
     }
 
     /// Wraps an envelope: structured content plus its text content.
     fn tool_result(&self, mut envelope: Envelope, is_error: bool) -> CallToolResult {
         let text = self.text(&mut envelope, is_error);
-        wrap(envelope.value, text, is_error)
+        wrap(envelope, text, is_error)
     }
 
-    /// The text content of a result, by the configured mode (the envelope's own text is
-    /// moved out, not copied: it can be megabytes).
+    /// The text content of a result, by the configured mode.
     fn text(&self, envelope: &mut Envelope, is_error: bool) -> String {
         match (self.text_content, is_error) {
-            (TextContent::Full, _) => std::mem::take(&mut envelope.text),
+            (TextContent::Full, _) => envelope.text.clone(),
             (TextContent::Summary, false) => SUMMARY_POINTER.to_string(),
-            (TextContent::Summary, true) => failure_summary(&envelope.value),
+            (TextContent::Summary, true) => match &envelope.value {
+                Some(value) => failure_summary(value),
+                None => envelope.text.clone(),
+            },
         }
     }
 
     /// The failure that replaces a result too big for its tool, instead of truncating it.
-    fn budget_failure(&self, method: &Method, envelope: &Value, max_bytes: u64) -> CallToolResult {
-        let session_id = envelope
-            .pointer("/meta/sessionId")
-            .and_then(Value::as_str)
-            .map(str::to_string);
+    fn budget_failure(
+        &self,
+        method: &Method,
+        session_id: Option<&str>,
+        max_bytes: u64,
+    ) -> CallToolResult {
         let call = Call::start(method.stage);
         let failure = Failure::from(BackendError::McpResponseBudgetExceeded {
             message: "The complete MCP tool response exceeds its byte limit.".into(),
             max_bytes,
         });
         let reference = SessionRef {
-            id: session_id.as_deref(),
+            id: session_id,
             revision: None,
         };
         self.tool_result(call.failure(reference, failure), true)
     }
 }
 
-fn wrap(envelope: Value, text: String, is_error: bool) -> CallToolResult {
+/// The `_meta` key under which a tool result hands its envelope, as JSON text, to the
+/// transport, which writes it as `structuredContent.backendResult` without parsing it
+/// (see [`take_raw_envelope`]). A backend result is never turned into a tree of values
+/// in the host only to be serialized again.
+const RAW_ENVELOPE: &str = "ofgui/rawEnvelope";
+
+pub(crate) fn wrap(envelope: Envelope, text: String, is_error: bool) -> CallToolResult {
     let mut result = if is_error {
         CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
         CallToolResult::success(vec![ContentBlock::text(text)])
     };
-    result.structured_content = Some(envelope::object([("backendResult", envelope)]));
+    match envelope.value {
+        Some(value) => {
+            result.structured_content = Some(envelope::object([("backendResult", value)]));
+        }
+        None => {
+            let mut meta = JsonObject::new();
+            meta.insert(RAW_ENVELOPE.into(), Value::String(envelope.text));
+            result.meta = Some(MetaObject(meta));
+        }
+    }
     result
+}
+
+/// Takes a tool result's pre-serialized envelope (JSON text, checked well-formed when it
+/// was made) out of `_meta`. The result is left with a `null` structured content that
+/// the caller replaces by `{"backendResult": <text>}` when it writes the message.
+pub fn take_raw_envelope(result: &mut CallToolResult) -> Option<String> {
+    let meta = result.meta.as_mut()?;
+    let Some(Value::String(text)) = meta.0.remove(RAW_ENVELOPE) else {
+        return None;
+    };
+    if meta.0.is_empty() {
+        result.meta = None;
+    }
+    result.structured_content = Some(Value::Null);
+    Some(text)
+}
+
+/// For a writer that cannot splice text: puts the envelope back as a parsed value.
+pub fn materialize(result: &mut CallToolResult) -> Result<(), serde_json::Error> {
+    if let Some(text) = take_raw_envelope(result) {
+        let envelope: Value = serde_json::from_str(&text)?;
+        result.structured_content = Some(envelope::object([("backendResult", envelope)]));
+    }
+    Ok(())
 }
 
 /// A failure's bounded summary: its code and message, the diagnostic codes, and where

@@ -268,7 +268,11 @@ impl Service {
                 let data = envelope::object([
                     ("sessionId", Value::String(input.session_id)),
                     ("revision", json!(reply.status.revision)),
-                    ("selector", Data::typed(&input.selector)?.value),
+                    (
+                        "selector",
+                        serde_json::to_value(&input.selector)
+                            .map_err(|cause| Failure::internal(&cause))?,
+                    ),
                     ("sourceBytes", Value::String(encoded)),
                 ]);
                 Ok((Data::value(data), Some(reply.status.revision)))
@@ -624,7 +628,7 @@ fn refused(refusal: Refusal, project_path: &str) -> Failure {
 /// A reply's data for the envelope, with the revision it was computed at.
 fn reply_data(reply: GuestReply) -> Result<(Data, Option<u64>), Failure> {
     let revision = reply.status.revision;
-    Ok((Data::parsed(reply.data, reply.diagnostics)?, Some(revision)))
+    Ok((Data::text(reply.data, reply.diagnostics)?, Some(revision)))
 }
 
 /// JSON text of a value to forward to the component.

@@ -74,7 +74,10 @@ async fn report(args: &Args, project: &Path) -> Result<Value, String> {
 async fn call(service: &Service, name: &str, input: Value) -> Result<Value, String> {
     let method = methods::by_name(name).ok_or_else(|| format!("{name} is not served"))?;
     let reply = service.call(method, input).await;
-    let mut envelope = reply.envelope.value;
+    let mut envelope = reply
+        .envelope
+        .into_value()
+        .map_err(|error| format!("{name}: unreadable result ({error})"))?;
     if reply.is_error {
         let error = &envelope["error"];
         return Err(format!(
