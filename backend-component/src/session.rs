@@ -419,7 +419,13 @@ fn rejected(failure: txn::Failure, operations: &[Operation]) -> Rejected {
         .filter(|kind| !kind.is_empty());
     let selector = first
         .and_then(|issue| operations.get(issue.op_index))
-        .and_then(|operation| serde_json::to_value(operation).ok())
+        .and_then(|operation| {
+            serde_json::to_value(operation)
+                .map_err(|error| {
+                    eprintln!("ofgui-backend: an operation does not serialize: {error}")
+                })
+                .ok()
+        })
         .and_then(|operation| operation.get("selector").cloned());
     let rejection = TransactionRejection {
         message: failure.message.clone(),

@@ -232,16 +232,18 @@ fn result_size(envelope_len: usize, text: &str) -> u64 {
     (envelope_len + text.len() + escapes + 128) as u64
 }
 
-/// The tool list, parsed once from the committed contract (see `warm_up_tools`).
-fn tools() -> &'static [Tool] {
-    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
-    TOOLS.get_or_init(|| serde_json::from_str(ofgui_contracts::TOOLS_JSON).unwrap_or_default())
+/// The tool list, parsed once from the contract compiled into the binary.
+fn parsed_tools() -> &'static Result<Vec<Tool>, String> {
+    static TOOLS: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        serde_json::from_str(ofgui_contracts::TOOLS_JSON).map_err(|error| error.to_string())
+    })
 }
 
 /// Parses the tool list on a blocking thread at start-up, so the client's first
 /// `tools/list` rarely waits for it.
 pub fn warm_up_tools() {
-    tokio::task::spawn_blocking(tools);
+    tokio::task::spawn_blocking(parsed_tools);
 }
 
 impl ServerHandler for OfguiServer {
@@ -265,7 +267,11 @@ impl ServerHandler for OfguiServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools().to_vec()))
+        // A tool list that does not parse is a broken build: say so, never list nothing.
+        let tools = parsed_tools().as_ref().map_err(|error| {
+            ErrorData::internal_error(format!("the server's tool list is broken: {error}"), None)
+        })?;
+        Ok(ListToolsResult::with_all_items(tools.clone()))
     }
 
     async fn call_tool(

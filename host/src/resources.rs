@@ -157,12 +157,12 @@ pub fn templates() -> Vec<ResourceTemplate> {
 /// Reads one resource.
 pub async fn read(service: &Service, uri: &str) -> Result<ResourceContents, ErrorData> {
     let (mime, text) = match uri {
-        INDEX => (JSON, pretty(&index())),
+        INDEX => (JSON, pretty(&index()?)?),
         WORKFLOW => (MARKDOWN, WORKFLOW_TEXT.to_string()),
-        METHOD_CATALOG => (JSON, pretty(&docs::method_catalog(snapshot()))),
-        DIAGNOSTICS => (JSON, pretty(&docs::diagnostic_catalog())),
-        OPERATIONS => (JSON, pretty(&docs::operation_catalog(snapshot()))),
-        CAPABILITIES => (JSON, backend(service, "getCapabilities", json!({})).await),
+        METHOD_CATALOG => (JSON, pretty(&docs::method_catalog(snapshot()?))?),
+        DIAGNOSTICS => (JSON, pretty(&docs::diagnostic_catalog())?),
+        OPERATIONS => (JSON, pretty(&docs::operation_catalog(snapshot()?))?),
+        CAPABILITIES => (JSON, backend(service, "getCapabilities", json!({})).await?),
         _ => (JSON, read_template(service, uri).await?),
     };
     Ok(ResourceContents::text(text, uri).with_mime_type(mime))
@@ -175,15 +175,15 @@ async fn read_template(service: &Service, uri: &str) -> Result<String, ErrorData
             Some(json!({ "uri": uri })),
         )
     };
-    let found = |doc: Option<Value>| doc.map(|doc| pretty(&doc)).ok_or_else(not_found);
+    let found = |doc: Option<Value>| doc.ok_or_else(not_found).and_then(|doc| pretty(&doc));
     if let Some(method) = uri.strip_prefix("openfairygui://docs/methods/") {
-        return found(docs::method_doc(snapshot(), method));
+        return found(docs::method_doc(snapshot()?, method));
     }
     if let Some(code) = uri.strip_prefix("openfairygui://docs/diagnostics/") {
         return found(docs::diagnostic_doc(code));
     }
     if let Some(kind) = uri.strip_prefix("openfairygui://contracts/operations/") {
-        return found(docs::operation_schema(snapshot(), kind));
+        return found(docs::operation_schema(snapshot()?, kind));
     }
     if let Some(rest) = uri.strip_prefix(SESSION_PREFIX) {
         let (session_id, method) = match rest.strip_suffix("/outline") {
@@ -191,22 +191,21 @@ async fn read_template(service: &Service, uri: &str) -> Result<String, ErrorData
             None => (rest, "getSession"),
         };
         if !session_id.is_empty() && !session_id.contains('/') {
-            return Ok(backend(service, method, json!({ "sessionId": session_id })).await);
+            return backend(service, method, json!({ "sessionId": session_id })).await;
         }
     }
     Err(not_found())
 }
 
 /// A backend method's envelope, unchanged.
-async fn backend(service: &Service, method: &str, input: Value) -> String {
-    match methods::by_name(method) {
-        Some(method) => service.call(method, input).await.envelope.text,
-        None => String::new(),
-    }
+async fn backend(service: &Service, method: &str, input: Value) -> Result<String, ErrorData> {
+    let method = methods::by_name(method)
+        .ok_or_else(|| ErrorData::internal_error(format!("{method} is not served"), None))?;
+    Ok(service.call(method, input).await.envelope.text)
 }
 
 /// Every document, by id and URI.
-fn index() -> Value {
+fn index() -> Result<Value, ErrorData> {
     let mut documents = vec![
         json!({ "id": "workflow", "title": "How to inspect and edit a project", "uri": WORKFLOW }),
         json!({ "id": "contracts", "title": "Methods, their tools and schemas", "uri": METHOD_CATALOG }),
@@ -222,23 +221,30 @@ fn index() -> Value {
     documents.extend(GUIDES.iter().map(|guide| {
         json!({ "id": format!("diagnostics/{}", guide.code), "title": guide.code, "uri": catalog::docs_uri(guide.code) })
     }));
-    json!({
+    Ok(json!({
         "packageVersion": env!("CARGO_PKG_VERSION"),
         "contractVersion": CONTRACT_VERSION,
         "capabilitySchemaVersion": CAPABILITY_SCHEMA_VERSION,
-        "contractDigest": snapshot()["digest"],
+        "contractDigest": snapshot()?["digest"],
         "documents": documents,
-    })
+    }))
 }
 
 /// The contract snapshot, parsed on first use (resources are read rarely; start-up
 /// should not pay for them).
-fn snapshot() -> &'static Value {
-    static SNAPSHOT: OnceLock<Value> = OnceLock::new();
+fn snapshot() -> Result<&'static Value, ErrorData> {
+    static SNAPSHOT: OnceLock<Result<Value, String>> = OnceLock::new();
     SNAPSHOT
-        .get_or_init(|| serde_json::from_str(ofgui_contracts::CONTRACT_JSON).unwrap_or_default())
+        .get_or_init(|| {
+            serde_json::from_str(ofgui_contracts::CONTRACT_JSON).map_err(|error| error.to_string())
+        })
+        .as_ref()
+        .map_err(|error| {
+            ErrorData::internal_error(format!("the server's contract is broken: {error}"), None)
+        })
 }
 
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+fn pretty(value: &Value) -> Result<String, ErrorData> {
+    serde_json::to_string_pretty(value)
+        .map_err(|error| ErrorData::internal_error(error.to_string(), None))
 }

@@ -188,7 +188,16 @@ pub fn check_project_entries(project: &ResolvedProject) -> Result<(), Refusal> {
             "Project directory cannot be read.",
         )
     })?;
-    for entry in entries.filter_map(|entry| entry.ok()) {
+    for entry in entries {
+        // An entry that cannot be listed cannot be vouched for: fail closed.
+        let entry = entry.map_err(|_| {
+            open_refusal(
+                OpenFailureReason::AccessDenied,
+                "Project directory cannot be read.",
+            )
+        })?;
+        // The backend names files through WASI, whose paths are UTF-8: a name that is
+        // not can never be reached from the sandbox.
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
@@ -232,7 +241,14 @@ fn check_entry(parent: &Dir, name: &str, relative: &str) -> Result<(), Refusal> 
                 &format!("{relative} cannot be read."),
             )
         })?;
-        for entry in entries.filter_map(|entry| entry.ok()) {
+        for entry in entries {
+            let entry = entry.map_err(|_| {
+                open_refusal(
+                    OpenFailureReason::AccessDenied,
+                    &format!("{relative} cannot be read."),
+                )
+            })?;
+            // Not UTF-8: unreachable through WASI (see above).
             if let Ok(child) = entry.file_name().into_string() {
                 check_entry(&dir, &child, &format!("{relative}/{child}"))?;
             }

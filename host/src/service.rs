@@ -437,18 +437,27 @@ impl Service {
     /// and the batches applied since open are replayed in order. Gives the instance and
     /// its status, or `None` if any step fails (then the session is closed).
     async fn restore(&self, session: &Session) -> Option<(Instance, SessionStatus)> {
-        let batches = session.replay()?;
+        let gave_up = |why: &dyn std::fmt::Display| {
+            tracing::warn!(session = %session.id, "the session cannot be rebuilt: {why}");
+        };
+        let Some(batches) = session.replay() else {
+            gave_up(&"its applied batches outgrew the journal");
+            return None;
+        };
         let (mut instance, mut status) = self
             .instantiate(&session.id, "", &session.project)
             .await
+            .map_err(|failure| gave_up(&failure.error.message()))
             .ok()?;
         for batch in batches {
             if batch.expected_revision != status.revision {
+                gave_up(&"the project on disk no longer matches its applied batches");
                 return None;
             }
             status = instance
                 .apply(batch.expected_revision, &batch.operations)
                 .await
+                .map_err(|error| gave_up(&error))
                 .ok()?;
         }
         Some((instance, status))

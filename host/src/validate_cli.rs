@@ -22,10 +22,13 @@ pub async fn run(args: &Args, project: &Path, as_json: bool) -> ExitCode {
     match report(args, project).await {
         Ok(report) => {
             if as_json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                );
+                match serde_json::to_string_pretty(&report) {
+                    Ok(text) => println!("{text}"),
+                    Err(error) => {
+                        eprintln!("ofgui-mcp-host validate: the report cannot be printed: {error}");
+                        return ExitCode::from(BAD_ARGUMENTS);
+                    }
+                }
             } else {
                 print_text(project, &report);
             }
