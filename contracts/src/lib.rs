@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod docs;
 pub mod envelope;
 pub mod error;
+pub mod guides;
 pub mod methods;
 pub mod num;
 pub mod ops;
