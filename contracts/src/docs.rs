@@ -1,14 +1,15 @@
 //! Documentation views of the contract: one method's wire schema, one operation's schema,
-//! the operation catalog and one diagnostic guide.
+//! the operation catalog, the diagnostic catalog and one diagnostic guide.
 //!
-//! Everything here is derived from the generated snapshot ([`crate::CONTRACT_JSON`]) or
-//! the catalog tables, so the documents an agent reads are the schemas the server
-//! enforces.
+//! Schemas and catalogs are derived from the generated snapshot ([`crate::CONTRACT_JSON`])
+//! or the catalog tables, so the documents an agent reads are the schemas the server
+//! enforces; a diagnostic guide adds the prose of [`crate::guides`].
 
 use serde_json::{Map, Value, json};
 
-use crate::catalog::{self, GUIDES};
+use crate::catalog::{self, GUIDES, Guide};
 use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
+use crate::guides;
 use crate::methods::METHODS;
 use crate::ops::OPERATION_KINDS;
 
@@ -143,25 +144,34 @@ pub fn method_catalog(snapshot: &Value) -> Value {
     })
 }
 
-/// One diagnostic code's guide: who owns it and how to recover.
-pub fn diagnostic_doc(code: &str) -> Option<Value> {
-    let guide = catalog::guide(code)?;
-    Some(json!({
+/// One code's catalog entry: who owns it and the one-line remediation.
+fn diagnostic_entry(guide: &Guide) -> Value {
+    json!({
         "code": guide.code,
         "owners": guide.owners,
         "remediation": { "kind": guide.remediation, "message": guide.message },
         "docsUri": catalog::docs_uri(guide.code),
-    }))
+    })
 }
 
-/// Every diagnostic guide, in catalog order.
+/// One diagnostic code's guide: its catalog entry plus what it means for a FairyGUI
+/// project, how to confirm it and how to fix it.
+pub fn diagnostic_doc(code: &str) -> Option<Value> {
+    let guide = catalog::guide(code)?;
+    let text = guides::for_code(code)?;
+    let mut doc = diagnostic_entry(guide);
+    if let Some(fields) = doc.as_object_mut() {
+        fields.insert("meaning".into(), json!(text.meaning));
+        fields.insert("confirm".into(), json!(text.confirm));
+        fields.insert("fix".into(), json!(text.fix));
+    }
+    Some(doc)
+}
+
+/// Every diagnostic code's catalog entry, in catalog order. The long texts stay in each
+/// code's own document, so the catalog remains a small index an agent can read whole.
 pub fn diagnostic_catalog() -> Value {
-    Value::Array(
-        GUIDES
-            .iter()
-            .filter_map(|guide| diagnostic_doc(guide.code))
-            .collect(),
-    )
+    Value::Array(GUIDES.iter().map(diagnostic_entry).collect())
 }
 
 fn tools(snapshot: &Value) -> impl Iterator<Item = &Value> {
@@ -227,5 +237,38 @@ mod tests {
         assert_eq!(diagnostic_catalog().as_array().unwrap().len(), GUIDES.len());
         assert!(diagnostic_doc("stale_write").is_some());
         assert!(diagnostic_doc("../etc").is_none());
+    }
+
+    #[test]
+    fn a_diagnostic_doc_is_its_catalog_entry_plus_the_guide() {
+        let entries = diagnostic_catalog();
+        for (guide, entry) in GUIDES.iter().zip(entries.as_array().unwrap()) {
+            let doc = diagnostic_doc(guide.code).unwrap();
+            let fields = doc.as_object().unwrap();
+            let keys: Vec<&str> = fields.keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                [
+                    "code",
+                    "owners",
+                    "remediation",
+                    "docsUri",
+                    "meaning",
+                    "confirm",
+                    "fix"
+                ],
+                "{}",
+                guide.code
+            );
+            // The catalog entry's fields are served unchanged.
+            for (key, value) in entry.as_object().unwrap() {
+                assert_eq!(&fields[key], value, "{} {key}", guide.code);
+            }
+            for key in ["meaning", "confirm", "fix"] {
+                assert!(!doc[key].as_str().unwrap().trim().is_empty());
+            }
+        }
+        // The catalog stays an index: no long texts.
+        assert!(entries[0].get("meaning").is_none());
     }
 }
