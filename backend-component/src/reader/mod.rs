@@ -92,13 +92,15 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
                 ProjectDiagnostic::error(
                     ProjectDiagnosticCode::InvalidProjectXml,
                     "projectId",
-                    format!("{message}; the project opens with an empty id and type Unity."),
+                    format!("{message}; the project opens with an empty id and an unknown type."),
                 )
                 .in_file(fairy_file),
             );
             project::ProjectHeader {
                 id: String::new(),
-                project_type: 0,
+                // The file says nothing readable: no engine is assumed.
+                project_type: crate::rules::UNNUMBERED_PROJECT_TYPE,
+                project_type_name: String::new(),
                 version: "3.0".into(),
             }
         }
@@ -120,6 +122,7 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
     let mut project = UamProject {
         project_id: header.id,
         project_type: header.project_type,
+        project_type_name: header.project_type_name,
         version: header.version,
         branches: branches.into_iter().map(|b| b.name).collect(),
         settings,
