@@ -6,11 +6,12 @@ use std::path::Path;
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{copy_tree, experiments_root};
+use ofgui_backend::testing::{copy_tree, experiments_root, unity_root};
 use ofgui_backend::validate::{self, Input};
 use ofgui_contracts::api::{ValidationReport, ValidationStatus};
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code, Severity};
 
+const UNITY_FAIRY: &str = "FairyGUI-Unity-Examples.fairy";
 const EXPERIMENTS_FAIRY: &str = "FairyGUI-Experiments.fairy";
 
 /// A writable copy of a corpus project.
@@ -24,7 +25,7 @@ fn read(root: &Path, fairy: &str) -> ProjectSource {
     read_project(&StdFs::new(root), fairy).expect("project reads")
 }
 
-fn report(source: &ProjectSource) -> ValidationReport {
+fn validated(source: &ProjectSource) -> ValidationReport {
     validate::validate(&Input {
         project: &source.project,
         bytes: &source.bytes,
@@ -49,7 +50,7 @@ fn edit(path: &Path, from: &str, to: &str) {
 
 #[test]
 fn demo_project_types_open_with_their_type_and_validate_without_a_type_finding() {
-    let original = report(&read(&experiments_root(), EXPERIMENTS_FAIRY));
+    let original = validated(&read(&experiments_root(), EXPERIMENTS_FAIRY));
     assert_eq!(original.status, ValidationStatus::Valid);
     for name in ["Cocos2dx", "ThreeJS", "Corona", "DOM", "Cry"] {
         let copy = copy_of(&experiments_root());
@@ -61,7 +62,7 @@ fn demo_project_types_open_with_their_type_and_validate_without_a_type_finding()
         let source = read(copy.path(), EXPERIMENTS_FAIRY);
         assert_eq!(source.project.project_type_name, name);
         assert_ne!(source.project.project_type, 0, "{name} is not Unity");
-        let report = report(&source);
+        let report = validated(&source);
         assert_eq!(report, original, "{name}");
     }
     // An unknown type is a warning, kept as written: the project stays valid.
@@ -72,11 +73,124 @@ fn demo_project_types_open_with_their_type_and_validate_without_a_type_finding()
         r#"type="Godot""#,
     );
     let source = read(copy.path(), EXPERIMENTS_FAIRY);
-    let report = report(&source);
+    let report = validated(&source);
     assert_eq!(report.status, ValidationStatus::Valid);
     let found = with_code(&report, Code::InvalidProjectValue);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].severity, Severity::Warning);
     assert_eq!(source.project.project_type_name, "Godot");
     assert_eq!(source.project.project_type, -1);
+}
+
+/// Advice that would lose a file: removing the resource or replacing its file.
+fn advises_removal(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    lower.contains("remove") || lower.contains("replace") || lower.contains("restore")
+}
+
+#[test]
+fn a_case_only_mismatch_names_the_file_and_advises_renaming() {
+    let copy = copy_of(&unity_root());
+    let bag = copy.path().join("assets/Bag");
+    std::fs::rename(bag.join("images"), bag.join("Images")).expect("rename folder");
+    std::fs::rename(bag.join("BagWin.xml"), bag.join("bagwin.xml")).expect("rename file");
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let missing = with_code(&report, Code::MissingSource);
+    assert!(missing.len() > 10, "{missing:#?}");
+    for finding in &missing {
+        let declared = finding.source_path.as_deref().expect("file");
+        let actual = if declared == "assets/Bag/BagWin.xml" {
+            "assets/Bag/bagwin.xml".to_owned()
+        } else {
+            declared.replace("/images/", "/Images/")
+        };
+        assert!(
+            finding.message.contains(&format!("but {actual} does")),
+            "{finding:#?}"
+        );
+        assert!(finding.message.contains("rename"), "{}", finding.message);
+        assert!(!advises_removal(&finding.message), "{}", finding.message);
+    }
+    assert!(
+        missing
+            .iter()
+            .any(|d| d.resource_id.as_deref() == Some("kcy10"))
+    );
+
+    // A package.xml with other letter case: the package is named, not silently skipped.
+    let copy = copy_of(&unity_root());
+    let bag = copy.path().join("assets/Bag");
+    std::fs::rename(bag.join("package.xml"), bag.join("Package.xml")).expect("rename");
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let missing = with_code(&report, Code::MissingSource);
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    assert!(missing[0].message.contains("assets/Bag/Package.xml does"));
+    assert_eq!(
+        missing[0].source_path.as_deref(),
+        Some("assets/Bag/package.xml")
+    );
+
+    // A file that is really gone still says so.
+    let copy = copy_of(&unity_root());
+    std::fs::remove_file(copy.path().join("assets/Bag/images/0.png")).expect("remove");
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let missing = with_code(&report, Code::MissingSource);
+    assert_eq!(missing.len(), 1);
+    assert_eq!(
+        missing[0].message,
+        "declared file assets/Bag/images/0.png does not exist"
+    );
+}
+
+#[test]
+fn an_exact_duplicate_entry_is_one_entry_to_delete() {
+    let copy = copy_of(&unity_root());
+    let entry = r#"<image id="dwwc5" name="0.png" path="/images/"/>"#;
+    edit(
+        &copy.path().join("assets/Bag/package.xml"),
+        entry,
+        &format!("{entry}\n    {entry}"),
+    );
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    assert!(
+        with_code(&report, Code::PathCollision).is_empty(),
+        "{report:#?}"
+    );
+    let duplicates = with_code(&report, Code::DuplicateResourceId);
+    assert_eq!(duplicates.len(), 1);
+    assert!(
+        duplicates[0].message.contains("delete the repeated entry"),
+        "{}",
+        duplicates[0].message
+    );
+    assert!(duplicates[0].message.contains("the file stays"));
+
+    // Two different resources on one file, and two on files differing in case, collide.
+    let copy = copy_of(&unity_root());
+    edit(
+        &copy.path().join("assets/Bag/package.xml"),
+        entry,
+        &format!(
+            "{entry}\n    <image id=\"same1\" name=\"0.png\" path=\"/images/\"/>\n    <image id=\"case1\" name=\"0.PNG\" path=\"/images/\"/>"
+        ),
+    );
+    std::fs::copy(
+        copy.path().join("assets/Bag/images/0.png"),
+        copy.path().join("assets/Bag/images/0.PNG"),
+    )
+    .expect("copy");
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let collisions = with_code(&report, Code::PathCollision);
+    assert_eq!(collisions.len(), 2, "{collisions:#?}");
+    assert!(
+        collisions
+            .iter()
+            .any(|d| d.message.contains("both use the file"))
+    );
+    assert!(
+        collisions
+            .iter()
+            .any(|d| d.message.contains("differ only in letter case"))
+    );
+    assert!(with_code(&report, Code::DuplicateResourceId).is_empty());
 }

@@ -180,7 +180,7 @@ guides! {
     ProjectionFailed = "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
     ExecutionFailure = "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
     // Core validation.
-    MissingSource = "missing_source", V, HostAction, "A file the project declares does not exist. Restore it, or remove the resource in the FairyGUI editor.";
+    MissingSource = "missing_source", V, HostAction, "A file the project declares is not at its path. If the message names a file whose path differs only in letter case, rename that file or folder to match (case-sensitive disks cannot find it); do not remove the resource. Otherwise restore the file, or remove the resource in the FairyGUI editor.";
     UnreadableSource = "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
     CorruptSource = "corrupt_source", V, HostAction, "A file is empty or does not decode as its format. Replace it with a valid file.";
     DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here, so the report is incomplete.";
@@ -191,7 +191,7 @@ guides! {
     InvalidProjectValue = "invalid_project_value", V, HostAction, "A value breaks FairyGUI's lexical rules. Fix it in the file.";
     DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it.";
     InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed or has the wrong shape. Fix or restore it.";
-    PathCollision = "path_collision", V, HostAction, "Two output paths differ only in letter case; they collide on case-insensitive disks. Rename one.";
+    PathCollision = "path_collision", V, HostAction, "Two resources use the same file, or files whose paths differ only in letter case (one file on case-insensitive disks). Give each resource its own file name.";
     UnsafePath = "unsafe_path", V, HostAction, "A path is absolute, escapes the project, or uses a reserved name. Rename it.";
     DanglingResourceReference = "dangling_resource_reference", V, ReviseOperation, "A reference points at a resource that does not exist or is of the wrong kind. Retarget or remove it.";
 }

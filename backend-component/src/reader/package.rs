@@ -62,8 +62,23 @@ pub(crate) fn read_package(
     let package_path = format!("packages[{index}]");
     let bytes = match fs.read(&xml_path) {
         Ok(bytes) => bytes,
-        // A directory without package.xml is not a package.
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        // A directory without package.xml is not a package; one whose package.xml has
+        // other letter case is one for the editor on a case-insensitive disk.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if let Some(actual) = crate::fs::case_variant(fs, &xml_path) {
+                st.diagnostics.push(
+                    ProjectDiagnostic::error(
+                        Code::MissingSource,
+                        "packages",
+                        format!(
+                            "package {dir} is not read: {xml_path} does not exist with that letter case, but {actual} does; rename it to package.xml"
+                        ),
+                    )
+                    .in_file(xml_path),
+                );
+            }
+            return None;
+        }
         Err(e) => {
             st.unreadable(&package_path, &xml_path, None, &e);
             return None;
@@ -672,7 +687,7 @@ fn hydrate(
                 let mut d = ProjectDiagnostic::error(
                     Code::MissingSource,
                     path,
-                    format!("declared file {source_path} does not exist"),
+                    missing_message(fs, &source_path),
                 )
                 .in_resource(resource_id)
                 .in_file(source_path);
@@ -720,6 +735,20 @@ fn hydrate(
         }
     }
     resource
+}
+
+/// Why a declared file was not found. A file whose path differs only in letter case is
+/// named, with the advice to rename: it exists, and the FairyGUI editor on a
+/// case-insensitive disk uses it, so removing the resource would lose it. The finding stays
+/// `missing_source` (the declared path has no file here, as upstream reports) and an error,
+/// since case-sensitive disks and tools cannot find it; its bytes are not read in its place.
+fn missing_message(fs: &dyn ProjectFs, source_path: &str) -> String {
+    match crate::fs::case_variant(fs, source_path) {
+        Some(actual) => format!(
+            "declared file {source_path} does not exist with that letter case, but {actual} does; case-sensitive disks do not find it (the FairyGUI editor on Windows or macOS does): rename {actual} to {source_path}, or change the resource's path or name to match the file"
+        ),
+        None => format!("declared file {source_path} does not exist"),
+    }
 }
 
 impl ReadState {
