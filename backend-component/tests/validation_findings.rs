@@ -194,3 +194,128 @@ fn an_exact_duplicate_entry_is_one_entry_to_delete() {
     );
     assert!(with_code(&report, Code::DuplicateResourceId).is_empty());
 }
+
+const LFS_POINTER: &str = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 52311\n";
+
+#[test]
+fn git_lfs_pointers_are_named_for_every_asset_kind() {
+    let copy = copy_of(&experiments_root());
+    let files = [
+        "assets/Branch/face.png",
+        "assets/Loader/images/dragon_ske.json",
+        "assets/Loader/images/dragon_tex.json",
+        "assets/Loader/images/alien-pro.skel",
+    ];
+    for file in files {
+        std::fs::write(copy.path().join(file), LFS_POINTER).expect("write pointer");
+    }
+    let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
+    assert_eq!(report.status, ValidationStatus::Invalid);
+    let corrupt = with_code(&report, Code::CorruptSource);
+    let named: Vec<&str> = corrupt
+        .iter()
+        .filter_map(|d| d.source_path.as_deref())
+        .collect();
+    for file in files {
+        assert!(named.contains(&file), "{file}: {corrupt:#?}");
+    }
+    for finding in corrupt {
+        assert!(
+            finding.message.contains("Git LFS pointer"),
+            "{}",
+            finding.message
+        );
+        assert!(
+            finding.message.contains("`git lfs pull`"),
+            "{}",
+            finding.message
+        );
+    }
+
+    let copy = copy_of(&unity_root());
+    let files = [
+        "assets/Basics/sound/tabswitch.wav",
+        "assets/Basics/font/HitNumber.fnt",
+        "assets/Bag/images/quan.jta",
+    ];
+    for file in files {
+        std::fs::write(copy.path().join(file), LFS_POINTER).expect("write pointer");
+    }
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let pointers: Vec<&str> = with_code(&report, Code::CorruptSource)
+        .into_iter()
+        .filter(|d| d.message.contains("Git LFS pointer"))
+        .filter_map(|d| d.source_path.as_deref())
+        .collect();
+    assert_eq!(pointers.len(), files.len(), "{pointers:?}");
+
+    // XML the reader parses says so too, rather than only that the XML is broken.
+    let copy = copy_of(&experiments_root());
+    std::fs::write(copy.path().join("assets/Branch/Main.xml"), LFS_POINTER).expect("write");
+    std::fs::write(copy.path().join("assets/Loader/package.xml"), LFS_POINTER).expect("write");
+    let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
+    for code in [Code::InvalidComponentXml, Code::InvalidPackageXml] {
+        let found = with_code(&report, code);
+        assert_eq!(found.len(), 1, "{code:?}: {report:#?}");
+        assert!(
+            found[0].message.contains("Git LFS pointer"),
+            "{}",
+            found[0].message
+        );
+    }
+}
+
+/// Adds image `svg1` with `file` as `assets/Branch/icon.svg` to a copy of the experiments.
+fn with_svg(svg: &str) -> tempfile::TempDir {
+    let copy = copy_of(&experiments_root());
+    edit(
+        &copy.path().join("assets/Branch/package.xml"),
+        "  </resources>",
+        "    <image id=\"svg1\" name=\"icon.svg\" path=\"/\"/>\n  </resources>",
+    );
+    std::fs::write(copy.path().join("assets/Branch/icon.svg"), svg).expect("write svg");
+    copy
+}
+
+#[test]
+fn valid_svgs_are_never_corrupt() {
+    // Styled, commented, namespaced: passes.
+    let styled = r##"<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">
+  <!-- exported -->
+  <style><![CDATA[ .a { fill: #336699 } ]]></style>
+  <defs><path id="p" d="M0 0h10v10z"/></defs>
+  <use xlink:href="#p" class="a" style="fill:#ff0000;stroke:none"/>
+</svg>"##;
+    let copy = with_svg(styled);
+    let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
+    assert_eq!(report.status, ValidationStatus::Valid, "{report:#?}");
+
+    // A standard DOCTYPE: not read, for safety; reported unchecked, never corrupt.
+    let doctype = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#;
+    let copy = with_svg(doctype);
+    let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
+    assert!(
+        with_code(&report, Code::CorruptSource).is_empty(),
+        "{report:#?}"
+    );
+    assert_eq!(report.status, ValidationStatus::Incomplete);
+    let unchecked = with_code(&report, Code::DecodeCapabilityUnavailable);
+    assert_eq!(unchecked.len(), 1);
+    assert_eq!(unchecked[0].severity, Severity::Warning);
+    assert_eq!(unchecked[0].resource_id.as_deref(), Some("svg1"));
+    assert!(
+        unchecked[0].message.contains("DTD"),
+        "{}",
+        unchecked[0].message
+    );
+    assert!(unchecked[0].message.contains("not checked"));
+    assert!(!advises_removal(&unchecked[0].message));
+
+    // A file that is not an SVG at all is still corrupt.
+    let copy = with_svg("<svg xmlns=\"http://www.w3.org/2000/svg\"><g></svg>");
+    let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
+    assert_eq!(with_code(&report, Code::CorruptSource).len(), 1);
+}

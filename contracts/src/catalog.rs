@@ -182,8 +182,8 @@ guides! {
     // Core validation.
     MissingSource = "missing_source", V, HostAction, "A file the project declares is not at its path. If the message names a file whose path differs only in letter case, rename that file or folder to match (case-sensitive disks cannot find it); do not remove the resource. Otherwise restore the file, or remove the resource in the FairyGUI editor.";
     UnreadableSource = "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
-    CorruptSource = "corrupt_source", V, HostAction, "A file is empty or does not decode as its format. Replace it with a valid file.";
-    DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here, so the report is incomplete.";
+    CorruptSource = "corrupt_source", V, HostAction, "A file is empty, does not decode as its format, or is a Git LFS pointer whose content was never fetched. For a pointer, run `git lfs pull`; otherwise replace the broken file with a working export.";
+    DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here (a format this server cannot decode, or SVG content it does not read for safety, such as a DTD), so the report is incomplete. The file may well be valid: nothing needs fixing unless the FairyGUI editor cannot use it.";
     InvalidProjectXml = "invalid_project_xml", V, HostAction, "The .fairy project file is malformed. Fix or restore it.";
     InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed. Fix or restore it.";
     InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed. Fix or restore it.";

@@ -75,6 +75,15 @@ fn decode_text(bytes: &[u8]) -> Result<&str, String> {
     std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))
 }
 
+/// Why a file did not parse: a Git LFS pointer is named as one (with `git lfs pull`),
+/// since its parse error would only say the XML or JSON is broken.
+fn unparsable(file: &str, bytes: &[u8], message: &str) -> String {
+    match crate::formats::lfs::message(bytes) {
+        Some(pointer) => format!("{file}: {pointer}"),
+        None => format!("{file}: {message}"),
+    }
+}
+
 /// Reads the project described by `fairy_file` (a file name in the root of `fs`).
 pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSource, ReadError> {
     let mut st = ReadState {

@@ -19,7 +19,7 @@ use super::component::{empty_model, parse_component};
 use super::diag::Scope;
 use super::node::SizeRef;
 use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple};
-use super::{BranchDirs, ReadState, decode_text};
+use super::{BranchDirs, ReadState, decode_text, unparsable};
 use crate::formats;
 use crate::fs::ProjectFs;
 use crate::rules::strip_extension;
@@ -98,33 +98,30 @@ pub(crate) fn read_package(
     let mut scope = Scope::new(package_path.clone()).in_file(&xml_path);
     let mut explicit_branch_names = None;
 
-    let parsed = decode_text(&bytes).and_then(|text| {
-        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
-        let root = doc.root_element();
-        if root.tag_name().name() != "packageDescription" {
-            return Err(format!(
-                "root element is <{}>, not <packageDescription>",
-                root.tag_name().name()
-            ));
-        }
-        package.id = root.attribute("id").unwrap_or_default().to_owned();
-        scope.package_id = Some(package.id.clone()).filter(|id| !id.is_empty());
-        explicit_branch_names = read_description(root, &mut package, &mut scope);
-        let pkg_root = format!("assets/{dir}");
-        for resources in root.children().filter(|c| c.has_tag_name("resources")) {
-            read_resources(resources, "", &pkg_root, &mut scope, &mut declared, 0);
-        }
-        Ok(())
-    });
+    let parsed = decode_text(&bytes)
+        .and_then(|text| {
+            let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+            let root = doc.root_element();
+            if root.tag_name().name() != "packageDescription" {
+                return Err(format!(
+                    "root element is <{}>, not <packageDescription>",
+                    root.tag_name().name()
+                ));
+            }
+            package.id = root.attribute("id").unwrap_or_default().to_owned();
+            scope.package_id = Some(package.id.clone()).filter(|id| !id.is_empty());
+            explicit_branch_names = read_description(root, &mut package, &mut scope);
+            let pkg_root = format!("assets/{dir}");
+            for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+                read_resources(resources, "", &pkg_root, &mut scope, &mut declared, 0);
+            }
+            Ok(())
+        })
+        .map_err(|message| unparsable(&xml_path, &bytes, &message));
     st.documents.insert(xml_path.clone(), bytes);
     if let Err(message) = parsed {
         // The package still opens, with no resources.
-        scope.error(
-            Code::InvalidPackageXml,
-            "",
-            None,
-            format!("{xml_path}: {message}"),
-        );
+        scope.error(Code::InvalidPackageXml, "", None, message);
         declared = Declared::default();
     }
     st.diagnostics.append(&mut scope.diagnostics);
@@ -480,41 +477,38 @@ fn read_branch_description(
     let mut scope = Scope::new(package_path).in_file(&xml_path);
     scope.package_id = Some(package_id.to_owned()).filter(|id| !id.is_empty());
     let mut branch_declared = Declared::default();
-    let parsed = decode_text(&bytes).and_then(|text| {
-        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
-        let root = doc.root_element();
-        if root.tag_name().name() != "branchDescription" {
-            return Err(format!(
-                "root element is <{}>, not <branchDescription>",
-                root.tag_name().name()
-            ));
-        }
-        // Diagnostics index resources by their final position in the package.
-        let offset = declared.resources.len();
-        for resources in root.children().filter(|c| c.has_tag_name("resources")) {
-            read_resources(
-                resources,
-                branch,
-                &pkg_root,
-                &mut scope,
-                &mut branch_declared,
-                offset,
-            );
-        }
-        Ok(())
-    });
+    let parsed = decode_text(&bytes)
+        .and_then(|text| {
+            let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+            let root = doc.root_element();
+            if root.tag_name().name() != "branchDescription" {
+                return Err(format!(
+                    "root element is <{}>, not <branchDescription>",
+                    root.tag_name().name()
+                ));
+            }
+            // Diagnostics index resources by their final position in the package.
+            let offset = declared.resources.len();
+            for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+                read_resources(
+                    resources,
+                    branch,
+                    &pkg_root,
+                    &mut scope,
+                    &mut branch_declared,
+                    offset,
+                );
+            }
+            Ok(())
+        })
+        .map_err(|message| unparsable(&xml_path, &bytes, &message));
     st.documents.insert(xml_path.clone(), bytes);
     match parsed {
         Ok(()) => {
             declared.resources.append(&mut branch_declared.resources);
             declared.folders.append(&mut branch_declared.folders);
         }
-        Err(message) => scope.error(
-            Code::InvalidBranchPackageXml,
-            "",
-            None,
-            format!("{xml_path}: {message}"),
-        ),
+        Err(message) => scope.error(Code::InvalidBranchPackageXml, "", None, message),
     }
     st.diagnostics.append(&mut scope.diagnostics);
 }
@@ -721,7 +715,7 @@ fn hydrate(
                     Code::InvalidComponentXml,
                     "",
                     None,
-                    format!("{source_path}: {message}"),
+                    unparsable(&source_path, &bytes, &message),
                 ),
             }
             st.diagnostics.append(&mut scope.diagnostics);

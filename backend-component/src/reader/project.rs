@@ -7,7 +7,7 @@ use std::io;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code};
 use serde_json::{Map, Value};
 
-use super::{BranchDirs, ReadError, ReadState, decode_text};
+use super::{BranchDirs, ReadError, ReadState, decode_text, unparsable};
 use crate::fs::ProjectFs;
 use crate::rules::{UNNUMBERED_PROJECT_TYPE, project_type};
 
@@ -41,7 +41,7 @@ pub(crate) fn read_fairy(
     let header = {
         let text = decode_text(&bytes).map_err(ReadError::Unreadable)?;
         let doc = roxmltree::Document::parse(text)
-            .map_err(|e| ReadError::Unreadable(format!("{fairy_file}: {e}")))?;
+            .map_err(|e| ReadError::Unreadable(unparsable(fairy_file, &bytes, &e.to_string())))?;
         let root = doc.root_element();
         if root.tag_name().name() != "projectDescription" {
             return Err(ReadError::Unreadable(format!(
@@ -110,7 +110,7 @@ pub(crate) fn read_settings(fs: &dyn ProjectFs, st: &mut ReadState) -> Map<Strin
                 ProjectDiagnostic::error(
                     Code::InvalidSettingsJson,
                     model_path,
-                    format!("{path}: {message}"),
+                    unparsable(&path, &bytes, &message),
                 )
                 .in_file(path.clone()),
             ),
