@@ -783,6 +783,28 @@ fn every_editor_target_opens_with_its_real_type() {
 }
 
 #[test]
+fn an_unknown_image_scale_is_reported_not_read_as_none() {
+    let fs = minimal().with(
+        "assets/Pkg/package.xml",
+        PACKAGE.replace(r#"path="/img/""#, r#"path="/img/" scale="stretch""#),
+    );
+    let source = read_project(&fs, "p.fairy").expect("read");
+    assert_eq!(codes(&source), [Code::InvalidProjectValue]);
+    assert!(source.diagnostics[0].message.contains("stretch"));
+    // What the editor writes for no scaling is no finding.
+    let fs = minimal().with(
+        "assets/Pkg/package.xml",
+        PACKAGE.replace(r#"path="/img/""#, r#"path="/img/" scale="""#),
+    );
+    assert!(
+        read_project(&fs, "p.fairy")
+            .expect("read")
+            .diagnostics
+            .is_empty()
+    );
+}
+
+#[test]
 fn bad_settings_json_is_reported_and_left_out() {
     let fs = minimal()
         .with("settings/Publish.json", "{ not json")

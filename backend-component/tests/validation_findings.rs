@@ -319,3 +319,40 @@ fn valid_svgs_are_never_corrupt() {
     let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
     assert_eq!(with_code(&report, Code::CorruptSource).len(), 1);
 }
+
+#[test]
+fn values_the_editor_writes_and_tolerates_are_warnings() {
+    let copy = copy_of(&unity_root());
+    let list = copy.path().join("assets/TreeView/Main.xml");
+    edit(&list, r#"level="0""#, r#"level="undefined""#);
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let values = with_code(&report, Code::InvalidProjectValue);
+    assert_eq!(values.len(), 1, "{values:#?}");
+    assert_eq!(values[0].severity, Severity::Warning);
+    assert!(values[0].path.ends_with(".level"), "{}", values[0].path);
+    assert!(values[0].message.contains("unset value"));
+    // The status is what it was: the one real dangling reference.
+    let original = validated(&read(&unity_root(), UNITY_FAIRY));
+    assert_eq!(report.status, original.status);
+    assert_eq!(
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        original
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    );
+
+    // A value that is simply wrong stays an error.
+    let copy = copy_of(&unity_root());
+    let list = copy.path().join("assets/TreeView/Main.xml");
+    edit(&list, r#"level="0""#, r#"level="deep""#);
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let values = with_code(&report, Code::InvalidProjectValue);
+    assert_eq!(values.len(), 1);
+    assert_eq!(values[0].severity, Severity::Error);
+}

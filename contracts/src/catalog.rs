@@ -188,7 +188,7 @@ guides! {
     InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed. Fix or restore it.";
     InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed. Fix or restore it.";
     InvalidComponentXml = "invalid_component_xml", V, HostAction, "A component XML file is malformed or holds an unknown element. Fix or restore it.";
-    InvalidProjectValue = "invalid_project_value", V, HostAction, "A value breaks FairyGUI's lexical rules. Fix it in the file.";
+    InvalidProjectValue = "invalid_project_value", V, HostAction, "As an error, a value breaks FairyGUI's lexical rules: fix it in the FairyGUI editor or the file. As a warning, it is a value the editor itself writes and reads back, or one this server does not know; it is kept as written and needs no fix.";
     DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it.";
     InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed or has the wrong shape. Fix or restore it.";
     PathCollision = "path_collision", V, HostAction, "Two resources use the same file, or files whose paths differ only in letter case (one file on case-insensitive disks). Give each resource its own file name.";

@@ -46,6 +46,9 @@ struct Declared {
     folders: BTreeMap<(String, String), (bool, String)>,
 }
 
+/// `image@scale` by name; absent or `""` (which the editor writes) is none.
+const IMAGE_SCALE: &[(&str, i32)] = &[("", 0), ("none", 0), ("9grid", 1), ("tile", 2)];
+
 /// The attributes every resource has; the rest of an element is kind metadata.
 const COMMON_ATTRIBUTES: [&str; 5] = ["id", "name", "path", "exported", "favorite"];
 
@@ -344,18 +347,19 @@ fn read_resource(
     let resource = match tag {
         "image" => {
             let scale9 = a.raw("scale9grid").and_then(|raw| parse_tuple(raw, 4));
-            let scale = a.raw("scale").unwrap_or_default();
+            // An unknown scale mode is reported like any enumeration, not silently read
+            // as no scaling.
+            let scale = a.enumeration("scale", IMAGE_SCALE, 0);
             let (scale_option, scale9_grid) = match (scale, scale9) {
-                ("9grid", Some(grid)) => (1, Some(grid.into_iter().map(Num).collect())),
-                ("9grid", None) => {
+                (1, Some(grid)) => (1, Some(grid.into_iter().map(Num).collect())),
+                (1, None) => {
                     a.report(
                         "scale9grid",
                         "scale=\"9grid\" needs scale9grid=\"x,y,width,height\"".to_owned(),
                     );
                     (0, None)
                 }
-                ("tile", _) => (2, None),
-                _ => (0, None),
+                (option, _) => (option, None),
             };
             UamResource::Image(ImageResource {
                 base: base(stem),
