@@ -356,3 +356,42 @@ fn values_the_editor_writes_and_tolerates_are_warnings() {
     assert_eq!(values.len(), 1);
     assert_eq!(values[0].severity, Severity::Error);
 }
+
+#[test]
+fn reference_messages_name_kinds_with_articles_and_packages_with_names() {
+    let report = validated(&read(&unity_root(), UNITY_FAIRY));
+    let dangling = with_code(&report, Code::DanglingResourceReference);
+    assert_eq!(dangling.len(), 1);
+    assert!(
+        dangling[0]
+            .message
+            .contains("resource zis77 of package ezq9a8mh (HitTest)"),
+        "{}",
+        dangling[0].message
+    );
+
+    // A loader showing a sound: kinds read "a sound", "an image".
+    let copy = copy_of(&unity_root());
+    edit(
+        &copy.path().join("assets/HitTest/component1.xml"),
+        r#"src="zis77""#,
+        r#"src="gojg7u" pkg="9leh0eyf""#,
+    );
+    let report = validated(&read(copy.path(), UNITY_FAIRY));
+    let dangling = with_code(&report, Code::DanglingResourceReference);
+    assert_eq!(dangling.len(), 1);
+    // Named by the node or not, the package reads the same way.
+    assert!(
+        dangling[0].message.contains(
+            "resource gojg7u of package 9leh0eyf (Basics), which is a sound, not an image."
+        ),
+        "{}",
+        dangling[0].message
+    );
+    assert!(
+        !report
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains(" a image"))
+    );
+}
