@@ -143,15 +143,23 @@ pub fn method_catalog(snapshot: &Value) -> Value {
     })
 }
 
-/// One diagnostic code's guide: who owns it and how to recover.
+/// One diagnostic code's guide: who owns it and how to recover; for a code validation
+/// reports with other advice (a defect already in the project), that advice as
+/// `findingRemediation`.
 pub fn diagnostic_doc(code: &str) -> Option<Value> {
     let guide = catalog::guide(code)?;
-    Some(json!({
+    let mut doc = json!({
         "code": guide.code,
         "owners": guide.owners,
         "remediation": { "kind": guide.remediation, "message": guide.message },
         "docsUri": catalog::docs_uri(guide.code),
-    }))
+    });
+    if let Some((kind, message)) =
+        catalog::DiagnosticCode::parse(code).and_then(|code| code.finding_remediation())
+    {
+        doc["findingRemediation"] = json!({ "kind": kind, "message": message });
+    }
+    Some(doc)
 }
 
 /// Every diagnostic guide, in catalog order.
@@ -226,6 +234,15 @@ mod tests {
         );
         assert_eq!(diagnostic_catalog().as_array().unwrap().len(), GUIDES.len());
         assert!(diagnostic_doc("stale_write").is_some());
+        let shared = diagnostic_doc("duplicate_resource_id").unwrap();
+        assert_eq!(shared["remediation"]["kind"], "revise-operation");
+        assert_eq!(shared["findingRemediation"]["kind"], "fix-project");
+        assert!(
+            diagnostic_doc("stale_write")
+                .unwrap()
+                .get("findingRemediation")
+                .is_none()
+        );
         assert!(diagnostic_doc("../etc").is_none());
     }
 }
