@@ -395,3 +395,22 @@ fn reference_messages_name_kinds_with_articles_and_packages_with_names() {
             .any(|d| d.message.contains(" a image"))
     );
 }
+
+/// What the README says of the corpora: the Unity examples are invalid for one real
+/// dangling reference (plus six warnings), the experiments are valid and complete.
+#[test]
+fn the_corpora_report_what_the_readme_says() {
+    let unity = validated(&read(&unity_root(), UNITY_FAIRY));
+    assert_eq!(unity.status, ValidationStatus::Invalid);
+    let count = |severity| {
+        unity
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    };
+    assert_eq!((count(Severity::Error), count(Severity::Warning)), (1, 6));
+    let experiments = validated(&read(&experiments_root(), EXPERIMENTS_FAIRY));
+    assert_eq!(experiments.status, ValidationStatus::Valid);
+    assert!(experiments.diagnostics.is_empty() && experiments.complete);
+}
