@@ -279,7 +279,11 @@ impl<'a, 'input: 'a, 's> Attrs<'a, 'input, 's> {
         match self.raw(name) {
             None => default,
             Some(raw) => lookup(table, raw).unwrap_or_else(|| {
-                let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+                let names: Vec<&str> = table
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .filter(|n| !n.is_empty())
+                    .collect();
                 self.bad(name, raw, &format!("one of {}", names.join(", ")));
                 default
             }),
