@@ -22,6 +22,37 @@ pub trait ProjectFs {
     fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>>;
 }
 
+/// The path of an existing file that differs from `path` only in letter case, when `path`
+/// itself is absent: what the FairyGUI editor finds on a case-insensitive disk (Windows,
+/// macOS) and a case-sensitive one does not. Each segment prefers its exact spelling, so
+/// only the segments that really differ change. Costs one listing per segment, and is
+/// only asked for paths already found missing.
+pub fn case_variant(fs: &dyn ProjectFs, path: &str) -> Option<String> {
+    let segments: Vec<&str> = path.split('/').collect();
+    let mut found = String::new();
+    for (index, segment) in segments.iter().enumerate() {
+        let last = index + 1 == segments.len();
+        let dir = if found.is_empty() { "." } else { &found };
+        let entries = fs.read_dir(dir).ok()?;
+        let matches = |entry: &&DirEntry| entry.is_dir != last;
+        let entry = entries
+            .iter()
+            .filter(matches)
+            .find(|entry| entry.name == *segment)
+            .or_else(|| {
+                entries
+                    .iter()
+                    .filter(matches)
+                    .find(|entry| entry.name.to_lowercase() == segment.to_lowercase())
+            })?;
+        if !found.is_empty() {
+            found.push('/');
+        }
+        found.push_str(&entry.name);
+    }
+    (found != path).then_some(found)
+}
+
 /// [`ProjectFs`] over `std::fs`, rooted at a directory.
 #[derive(Clone, Debug)]
 pub struct StdFs {

@@ -16,6 +16,7 @@ pub fn outline(session: &Session) -> ProjectOutline {
         revision: session.status().revision,
         project_id: project.project_id.clone(),
         project_type: project.project_type,
+        project_type_name: project.project_type_name.clone(),
         version: project.version.clone(),
         branches: project.branches.clone(),
         packages: project.packages.iter().map(|p| package(p)).collect(),

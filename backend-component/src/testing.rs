@@ -20,3 +20,19 @@ pub fn unity_root() -> PathBuf {
 pub fn experiments_root() -> PathBuf {
     corpora().join("openfairygui-experiments/FairyGUI-Experiments")
 }
+
+/// Copies a directory tree: the corpora are read-only, so tests that change a project
+/// work on a copy.
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}

@@ -710,6 +710,7 @@ fn broken_project_file_beside_packages_opens_with_a_diagnostic() {
         let source = read_project(&minimal().with("p.fairy", fairy), "p.fairy").expect("opens");
         assert_eq!(codes(&source), [Code::InvalidProjectXml]);
         assert_eq!(source.project.project_id, "");
+        assert_eq!(source.project.project_type, -1, "no engine is assumed");
         assert_eq!(
             source.project.packages.len(),
             1,
@@ -719,19 +720,92 @@ fn broken_project_file_beside_packages_opens_with_a_diagnostic() {
 }
 
 #[test]
-fn unknown_project_type_is_reported() {
+fn unknown_project_type_is_kept_and_reported_as_a_warning() {
     let fs = minimal().with(
         "p.fairy",
         r#"<projectDescription id="x" type="Godot" version="4.1"/>"#,
     );
     let source = read_project(&fs, "p.fairy").expect("read");
-    assert_eq!(source.project.project_type, 0);
+    // Never read as Unity: the name stays as written, the number says "unknown".
+    assert_eq!(source.project.project_type, -1);
+    assert_eq!(source.project.project_type_name, "Godot");
     assert_eq!(source.project.version, "4.1");
     assert_eq!(codes(&source), [Code::InvalidProjectValue]);
+    assert_eq!(source.diagnostics[0].severity, Severity::Warning);
+    assert!(
+        source.diagnostics[0]
+            .message
+            .contains("not a type this server knows")
+    );
     let fs = minimal().with("p.fairy", r#"<projectDescription id="x" type="Layabox"/>"#);
     let source = read_project(&fs, "p.fairy").expect("read");
     assert_eq!(source.project.project_type, 4);
+    assert_eq!(source.project.project_type_name, "Layabox");
     assert_eq!(source.project.version, "3.0");
+}
+
+#[test]
+fn every_editor_target_opens_with_its_real_type() {
+    // What official FairyGUI demo projects write (FairyGUI-cocos2dx, -threejs, -solar2d,
+    // -dom, -monogame, -unreal-example, -egret, -layabox, -cocoscreator), and the
+    // editor's other targets.
+    let cases = [
+        ("Cocos2dx", -1),
+        ("ThreeJS", -1),
+        ("Corona", -1),
+        ("DOM", -1),
+        ("CreateJS", -1),
+        ("Cry", 10),
+        ("CryEngine", 10),
+        ("Unreal", 9),
+        ("Egret", 5),
+        ("Layabox", 4),
+        ("CocosCreator", 3),
+        ("Flash", 1),
+        ("Starling", 2),
+        ("Haxe", 6),
+        ("PIXI", 7),
+        ("LibGDX", 8),
+        ("MonoGame", 11),
+        ("Vision", 12),
+    ];
+    for (name, number) in cases {
+        let fairy = format!(r#"<projectDescription id="x" type="{name}" version="5.0"/>"#);
+        let source = read_project(&minimal().with("p.fairy", fairy), "p.fairy").expect("read");
+        assert!(
+            source.diagnostics.is_empty(),
+            "{name}: {:#?}",
+            source.diagnostics
+        );
+        assert_eq!(source.project.project_type, number, "{name}");
+        assert_eq!(source.project.project_type_name, name);
+    }
+}
+
+#[test]
+fn an_unknown_image_scale_is_reported_not_read_as_none() {
+    let fs = minimal().with(
+        "assets/Pkg/package.xml",
+        PACKAGE.replace(r#"path="/img/""#, r#"path="/img/" scale="stretch""#),
+    );
+    let source = read_project(&fs, "p.fairy").expect("read");
+    assert_eq!(codes(&source), [Code::InvalidProjectValue]);
+    assert!(
+        source.diagnostics[0]
+            .message
+            .ends_with("is not one of none, 9grid, tile")
+    );
+    // What the editor writes for no scaling is no finding.
+    let fs = minimal().with(
+        "assets/Pkg/package.xml",
+        PACKAGE.replace(r#"path="/img/""#, r#"path="/img/" scale="""#),
+    );
+    assert!(
+        read_project(&fs, "p.fairy")
+            .expect("read")
+            .diagnostics
+            .is_empty()
+    );
 }
 
 #[test]

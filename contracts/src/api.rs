@@ -306,7 +306,11 @@ pub struct ProjectOutline {
     pub session_id: String,
     pub revision: u64,
     pub project_id: String,
+    /// Upstream's number (see the UAM's `projectType`); -1 when `projectTypeName` is an
+    /// engine upstream does not number or a type this server does not know.
     pub project_type: i32,
+    /// The project type as the `.fairy` file writes it.
+    pub project_type_name: String,
     pub version: String,
     pub branches: Vec<String>,
     pub packages: Vec<OutlinePackage>,

@@ -32,6 +32,11 @@ pub enum RemediationKind {
     ReviseOperation,
     /// Something the host or the user must do; retrying will not help.
     HostAction,
+    /// A defect already in the project, found by validation rather than caused by the
+    /// call: fix it in the FairyGUI editor, or with a transaction where one can, then
+    /// validate again. An ofgui addition: upstream gives such findings `revise-operation`
+    /// (or `host-action`), though no operation of the caller produced them.
+    FixProject,
 }
 
 /// One catalog entry.
@@ -45,7 +50,7 @@ pub struct Guide {
 }
 
 use Owner::{Backend, CoreTransaction, CoreValidation};
-use RemediationKind::{HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector};
+use RemediationKind::{FixProject, HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector};
 
 const B: &[Owner] = &[Backend];
 const T: &[Owner] = &[CoreTransaction];
@@ -85,11 +90,12 @@ guides! {
     StaleRead = "stale_read", B, RefreshAndReplan, "The session moved on since you read it. Read the outline or query again and use the current revision.";
     StaleWrite = "stale_write", B, RefreshAndReplan, "The session changed since you planned this call. Re-read the outline, re-query the entities you touch, re-plan, and retry with the current revision; never retry blindly.";
     EventCursorInvalid = "event_cursor_invalid", B, RefreshAndReplan, "The event cursor is malformed, expired or unknown. Poll again without `after` and continue from the returned currentSequence.";
+    // Backend: what the caller fixes in its own next call (upstream: host-action).
+    SessionReadFailed = "session_read_failed", B, ReviseSelector, "The session state or bytes could not be returned. Check the reason: for a selector that matches nothing use exact ids from getProjectOutline; for a result over budget, read less at once (one entity with queryEntity).";
+    TransactionPreviewFailed = "transaction_preview_failed", B, ReviseOperation, "The preview could not be produced within its budget. Split the batch into smaller transactions.";
+    EntityQueryFailed = "entity_query_failed", B, ReviseSelector, "The query was refused. Check the reason: use exact ids from getProjectOutline, and query a smaller entity if the result is too large.";
+    SessionNotFound = "session_not_found", B, RefreshAndReplan, "The session does not exist or was closed (idle sessions close). Open the project again with openSession and re-read it before planning; edits of the old session are gone.";
     // Backend: host actions.
-    SessionReadFailed = "session_read_failed", B, HostAction, "The session state or bytes could not be returned. Check the reason: fix the selector, or read less at once.";
-    TransactionPreviewFailed = "transaction_preview_failed", B, HostAction, "The preview could not be produced within its budget. Split the batch into smaller transactions.";
-    EntityQueryFailed = "entity_query_failed", B, HostAction, "The query was refused. Check the reason: use exact ids from the outline, and query a smaller entity if the result is too large.";
-    SessionNotFound = "session_not_found", B, HostAction, "The session does not exist or was closed. Open the project again with openSession.";
     SessionCloseFailed = "session_close_failed", B, HostAction, "The session could not release its lock and stays open. Retry closeSession; if it keeps failing, restart the server.";
     PathPolicyViolation = "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened.";
     ProjectRootNotAllowed = "project_root_not_allowed", B, HostAction, "The project is outside the allowed project roots. Ask the user to start the server with --project-dir covering it.";
@@ -180,20 +186,20 @@ guides! {
     ProjectionFailed = "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
     ExecutionFailure = "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
     // Core validation.
-    MissingSource = "missing_source", V, HostAction, "A file the project declares does not exist. Restore it, or remove the resource in the FairyGUI editor.";
+    MissingSource = "missing_source", V, HostAction, "A file the project declares is not at its path. If the message names a file whose path differs only in letter case, rename that file or folder to match (case-sensitive disks cannot find it); do not remove the resource. Otherwise restore the file, or remove the resource in the FairyGUI editor.";
     UnreadableSource = "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
-    CorruptSource = "corrupt_source", V, HostAction, "A file is empty or does not decode as its format. Replace it with a valid file.";
-    DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here, so the report is incomplete.";
-    InvalidProjectXml = "invalid_project_xml", V, HostAction, "The .fairy project file is malformed. Fix or restore it.";
-    InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed. Fix or restore it.";
-    InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed. Fix or restore it.";
-    InvalidComponentXml = "invalid_component_xml", V, HostAction, "A component XML file is malformed or holds an unknown element. Fix or restore it.";
-    InvalidProjectValue = "invalid_project_value", V, HostAction, "A value breaks FairyGUI's lexical rules. Fix it in the file.";
-    DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it.";
-    InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed or has the wrong shape. Fix or restore it.";
-    PathCollision = "path_collision", V, HostAction, "Two output paths differ only in letter case; they collide on case-insensitive disks. Rename one.";
-    UnsafePath = "unsafe_path", V, HostAction, "A path is absolute, escapes the project, or uses a reserved name. Rename it.";
-    DanglingResourceReference = "dangling_resource_reference", V, ReviseOperation, "A reference points at a resource that does not exist or is of the wrong kind. Retarget or remove it.";
+    CorruptSource = "corrupt_source", V, HostAction, "A file is empty, does not decode as its format, or is a Git LFS pointer whose content was never fetched. For a pointer, run `git lfs pull`; otherwise replace the broken file with a working export.";
+    DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here (a format this server cannot decode, or SVG content it does not read for safety, such as a DTD), so the report is incomplete. The file may well be valid: nothing needs fixing unless the FairyGUI editor cannot use it.";
+    InvalidProjectXml = "invalid_project_xml", V, HostAction, "The .fairy project file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
+    InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
+    InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
+    InvalidComponentXml = "invalid_component_xml", V, HostAction, "A component XML file is malformed, holds an unknown element, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
+    InvalidProjectValue = "invalid_project_value", V, FixProject, "As an error, a value breaks FairyGUI's lexical rules: fix it in the FairyGUI editor or the file. As a warning, it is a value the editor itself writes and reads back, or one this server does not know; it is kept as written and needs no fix.";
+    DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, FixProject, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it. Set a value within ±2147483647 (setDisplayNodeProps, or edit the file).";
+    InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed, has the wrong shape, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
+    PathCollision = "path_collision", V, FixProject, "Two resources use the same file, or files whose paths differ only in letter case (one file on case-insensitive disks). Give each resource its own file name.";
+    UnsafePath = "unsafe_path", V, FixProject, "A path is absolute, escapes the project, or uses a reserved name. Rename it in the FairyGUI editor (or with renameResource for a resource in the model).";
+    DanglingResourceReference = "dangling_resource_reference", V, FixProject, "A reference points at a resource that does not exist or is of the wrong kind. Point it at an existing resource of the right kind (ids and kinds are in getProjectOutline), or clear the reference, in the FairyGUI editor or with a transaction.";
 }
 
 impl DiagnosticCode {
@@ -237,6 +243,100 @@ impl From<ProjectDiagnosticCode> for DiagnosticCode {
     }
 }
 
+impl DiagnosticCode {
+    /// The typed code for its wire spelling.
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|known| known.as_str() == code)
+    }
+
+    /// How to recover from a diagnostic with this code raised by `owner`. A code shared
+    /// by transactions and validation (a duplicate id, a structural rule) needs other
+    /// advice when validation finds it in the project as it is: nothing the caller sent
+    /// produced it, so "revise the operation" would send an agent nowhere.
+    pub fn remediation(self, owner: Owner) -> (RemediationKind, &'static str) {
+        if owner == CoreValidation
+            && let Some(finding) = self.finding_remediation()
+        {
+            return finding;
+        }
+        let guide = self.guide();
+        (guide.remediation, guide.message)
+    }
+
+    /// The remediation of a validation finding, where it differs from the code's guide.
+    pub fn finding_remediation(self) -> Option<(RemediationKind, &'static str)> {
+        use DiagnosticCode as C;
+        Some(match self {
+            C::InvalidUam => (
+                FixProject,
+                "The project breaks a structural rule (see the path and message). Fix the named entity in the FairyGUI editor, or with a transaction that corrects it.",
+            ),
+            C::DuplicateResourceId => (
+                FixProject,
+                "Two resources in one package share an id. If their entries in the package XML are identical, delete one entry (the file stays); otherwise give one resource a new id in the FairyGUI editor.",
+            ),
+            C::DuplicatePackageId => (
+                FixProject,
+                "Two packages share an id, so their ui:// references are ambiguous. Give one package a new id in its package.xml.",
+            ),
+            C::DuplicatePackageName => (
+                FixProject,
+                "Two packages share a directory name. Rename one package in the FairyGUI editor.",
+            ),
+            C::UnsupportedResourceKind => (
+                HostAction,
+                "The package declares a resource kind this server does not read. It is left out of the model and stays in the file; nothing needs fixing for that. Edit it in the FairyGUI editor.",
+            ),
+            _ => return None,
+        })
+    }
+
+    /// Whether `getProjectOutline` holds what fixing this needs (ids, names, kinds,
+    /// folders, branches, node lists, controller pages, transition names and the
+    /// revision), so a remediation may point there. Gears, property values, settings and
+    /// events are not in the outline.
+    pub fn outline_helps(self) -> bool {
+        use DiagnosticCode as C;
+        matches!(
+            self,
+            C::StaleRead
+                | C::StaleWrite
+                | C::SessionReadFailed
+                | C::EntityQueryFailed
+                | C::InvalidPackageSelector
+                | C::InvalidComponentSelector
+                | C::InvalidResourceSelector
+                | C::InvalidDisplayNodeSelector
+                | C::InvalidResourceFolderSelector
+                | C::InvalidBranchSelector
+                | C::SelectorAmbiguity
+                | C::InvalidResourceFolderPath
+                | C::InvalidAttachIndex
+                | C::InvalidResourceIndex
+                | C::InvalidPackageIndex
+                | C::InvalidComponentIndex
+                | C::DuplicateTransitionName
+                | C::DuplicateBranchName
+                | C::DuplicateComponentId
+                | C::ResourceFolderConflict
+                | C::DuplicateResourceId
+                | C::DuplicatePackageId
+                | C::DuplicatePackageName
+                | C::ResourceFolderNotEmpty
+                | C::BranchNotEmpty
+                | C::InvalidResourceReference
+                | C::InvalidComponentReference
+                | C::InvalidGroupReference
+                | C::InvalidUam
+                | C::PathCollision
+                | C::DanglingResourceReference
+        )
+    }
+}
+
 /// The guide for a code, if the code is in the catalog.
 pub fn guide(code: &str) -> Option<&'static Guide> {
     GUIDES.iter().find(|guide| guide.code == code)
@@ -268,30 +368,91 @@ mod tests {
         }
     }
 
+    fn enriched(code: &str, owner: Option<Owner>) -> crate::envelope::Remediation {
+        let mut diagnostic = crate::envelope::BackendDiagnostic::error(code, "x");
+        diagnostic.owner = owner;
+        diagnostic
+            .enriched(Some("s1"))
+            .remediation
+            .expect("a remediation")
+    }
+
+    #[test]
+    fn findings_of_an_untouched_project_are_project_defects_not_operations() {
+        // Every code validation reports: none asks to revise an operation.
+        for code in crate::diagnostics::ProjectDiagnosticCode::ALL {
+            let remediation = enriched(code.as_str(), Some(CoreValidation));
+            assert_ne!(remediation.kind, ReviseOperation, "{code:?}");
+        }
+        let finding = enriched("duplicate_resource_id", Some(CoreValidation));
+        assert_eq!(finding.kind, FixProject);
+        assert!(finding.message.contains("delete one entry"));
+        assert_eq!(
+            finding.read.expect("ids are in the outline").method,
+            "getProjectOutline"
+        );
+        // The same code raised by a transaction is about the operation.
+        let refused = enriched("duplicate_resource_id", None);
+        assert_eq!(refused.kind, ReviseOperation);
+        let dangling = enriched("dangling_resource_reference", Some(CoreValidation));
+        assert_eq!(dangling.kind, FixProject);
+        assert!(dangling.read.is_some());
+        // File-level findings stay with the user, without a read.
+        let missing = enriched("missing_source", Some(CoreValidation));
+        assert_eq!(missing.kind, HostAction);
+        assert!(missing.read.is_none());
+    }
+
+    #[test]
+    fn errors_a_caller_can_fix_are_not_host_actions() {
+        for (code, kind) in [
+            ("session_not_found", RefreshAndReplan),
+            ("entity_query_failed", ReviseSelector),
+            ("session_read_failed", ReviseSelector),
+            ("transaction_preview_failed", ReviseOperation),
+        ] {
+            assert_eq!(enriched(code, None).kind, kind, "{code}");
+        }
+        // A closed session has no outline to read; a bad cursor needs getEvents.
+        assert!(enriched("session_not_found", None).read.is_none());
+        assert!(enriched("event_cursor_invalid", None).read.is_none());
+        assert!(enriched("entity_query_failed", None).read.is_some());
+        assert!(enriched("stale_write", None).read.is_some());
+        // The outline has no gears, values or settings.
+        for code in [
+            "invalid_gear_selector",
+            "invalid_look_gear_selector",
+            "display_node_props_unchanged",
+            "project_settings_unchanged",
+            "invalid_display_node_payload",
+        ] {
+            assert!(enriched(code, None).read.is_none(), "{code}");
+        }
+    }
+
+    #[test]
+    fn no_advice_removes_or_replaces_a_file_that_may_be_fine() {
+        // Findings about files that exist (another letter case, a DTD, an LFS pointer,
+        // a repeated entry) carry these guides: each tells the case apart.
+        let missing = DiagnosticCode::MissingSource.guide().message;
+        assert!(missing.contains("letter case") && missing.contains("do not remove"));
+        let corrupt = DiagnosticCode::CorruptSource.guide().message;
+        assert!(corrupt.contains("git lfs pull"));
+        let unchecked = DiagnosticCode::DecodeCapabilityUnavailable.guide().message;
+        assert!(!unchecked.contains("replace") && !unchecked.contains("remove"));
+        let collision = DiagnosticCode::PathCollision.guide().message;
+        assert!(!collision.contains("remove") && !collision.contains("replace"));
+        // "a image", "a unknown": articles read right in every guide.
+        for guide in GUIDES {
+            for vowel in ["a image", "a unknown", "a existing", "a entry", "a id "] {
+                assert!(!guide.message.contains(vowel), "{}: {vowel}", guide.code);
+            }
+        }
+    }
+
     #[test]
     fn every_project_diagnostic_code_has_a_guide() {
-        use crate::diagnostics::ProjectDiagnosticCode as C;
-        for code in [
-            C::InvalidProjectXml,
-            C::InvalidPackageXml,
-            C::InvalidBranchPackageXml,
-            C::InvalidComponentXml,
-            C::InvalidProjectValue,
-            C::DesktopIncompatibleGeometry,
-            C::InvalidSettingsJson,
-            C::InvalidUam,
-            C::DuplicatePackageId,
-            C::DuplicatePackageName,
-            C::DuplicateResourceId,
-            C::PathCollision,
-            C::UnsafePath,
-            C::DanglingResourceReference,
-            C::MissingSource,
-            C::UnreadableSource,
-            C::CorruptSource,
-            C::UnsupportedResourceKind,
-            C::DecodeCapabilityUnavailable,
-        ] {
+        for code in crate::diagnostics::ProjectDiagnosticCode::ALL {
             let wire = serde_json::to_value(code).expect("serializes");
             assert_eq!(wire, DiagnosticCode::from(code).as_str(), "{code:?}");
         }

@@ -41,6 +41,29 @@ pub enum ProjectDiagnosticCode {
 }
 
 impl ProjectDiagnosticCode {
+    /// Every code, in declaration order.
+    pub const ALL: [Self; 19] = [
+        Self::InvalidProjectXml,
+        Self::InvalidPackageXml,
+        Self::InvalidBranchPackageXml,
+        Self::InvalidComponentXml,
+        Self::InvalidProjectValue,
+        Self::DesktopIncompatibleGeometry,
+        Self::InvalidSettingsJson,
+        Self::InvalidUam,
+        Self::DuplicatePackageId,
+        Self::DuplicatePackageName,
+        Self::DuplicateResourceId,
+        Self::PathCollision,
+        Self::UnsafePath,
+        Self::DanglingResourceReference,
+        Self::MissingSource,
+        Self::UnreadableSource,
+        Self::CorruptSource,
+        Self::UnsupportedResourceKind,
+        Self::DecodeCapabilityUnavailable,
+    ];
+
     pub fn as_str(self) -> &'static str {
         DiagnosticCode::from(self).as_str()
     }

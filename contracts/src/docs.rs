@@ -144,14 +144,22 @@ pub fn method_catalog(snapshot: &Value) -> Value {
     })
 }
 
-/// One code's catalog entry: who owns it and the one-line remediation.
+/// One code's catalog entry: who owns it and the one-line remediation; for a code
+/// validation reports with other advice (a defect already in the project), that advice as
+/// `findingRemediation`.
 fn diagnostic_entry(guide: &Guide) -> Value {
-    json!({
+    let mut entry = json!({
         "code": guide.code,
         "owners": guide.owners,
         "remediation": { "kind": guide.remediation, "message": guide.message },
         "docsUri": catalog::docs_uri(guide.code),
-    })
+    });
+    if let Some((kind, message)) =
+        catalog::DiagnosticCode::parse(guide.code).and_then(|code| code.finding_remediation())
+    {
+        entry["findingRemediation"] = json!({ "kind": kind, "message": message });
+    }
+    entry
 }
 
 /// One diagnostic code's guide: its catalog entry plus what it means for a FairyGUI
@@ -236,6 +244,15 @@ mod tests {
         );
         assert_eq!(diagnostic_catalog().as_array().unwrap().len(), GUIDES.len());
         assert!(diagnostic_doc("stale_write").is_some());
+        let shared = diagnostic_doc("duplicate_resource_id").unwrap();
+        assert_eq!(shared["remediation"]["kind"], "revise-operation");
+        assert_eq!(shared["findingRemediation"]["kind"], "fix-project");
+        assert!(
+            diagnostic_doc("stale_write")
+                .unwrap()
+                .get("findingRemediation")
+                .is_none()
+        );
         assert!(diagnostic_doc("../etc").is_none());
     }
 
@@ -245,7 +262,11 @@ mod tests {
         for (guide, entry) in GUIDES.iter().zip(entries.as_array().unwrap()) {
             let doc = diagnostic_doc(guide.code).unwrap();
             let fields = doc.as_object().unwrap();
-            let keys: Vec<&str> = fields.keys().map(String::as_str).collect();
+            let keys: Vec<&str> = fields
+                .keys()
+                .map(String::as_str)
+                .filter(|key| *key != "findingRemediation")
+                .collect();
             assert_eq!(
                 keys,
                 [

@@ -127,30 +127,30 @@ impl BackendDiagnostic {
     }
 
     /// Adds owner, docs link and remediation from the catalog. Unknown codes pass
-    /// through unchanged; `read` is only offered when a session is known and the fix
-    /// is not a host action.
+    /// through unchanged. The remediation depends on the owner (a validation finding is a
+    /// defect already in the project); `read` points at `getProjectOutline` only when a
+    /// session is known, the fix is not a host action, and the outline holds what the fix
+    /// needs.
     pub fn enriched(mut self, session_id: Option<&str>) -> Self {
-        let Some(guide) = catalog::guide(&self.code) else {
+        let Some(code) = catalog::DiagnosticCode::parse(&self.code) else {
             return self;
         };
-        if self.owner.is_none() {
-            self.owner = Some(guide.owners[0]);
-        }
-        self.docs_uri = Some(catalog::docs_uri(guide.code));
-        let read = match session_id {
-            Some(id) if guide.remediation != RemediationKind::HostAction => {
+        let owner = *self.owner.get_or_insert(code.guide().owners[0]);
+        self.docs_uri = Some(catalog::docs_uri(code.as_str()));
+        let (kind, message) = code.remediation(owner);
+        let read = session_id
+            .filter(|_| kind != RemediationKind::HostAction && code.outline_helps())
+            .map(|id| {
                 let mut input = Map::new();
                 input.insert("sessionId".into(), Value::String(id.to_string()));
-                Some(RemediationRead {
+                RemediationRead {
                     method: "getProjectOutline".into(),
                     input,
-                })
-            }
-            _ => None,
-        };
+                }
+            });
         self.remediation = Some(Remediation {
-            kind: guide.remediation,
-            message: guide.message.to_string(),
+            kind,
+            message: message.to_string(),
             read,
         });
         self

@@ -152,7 +152,7 @@ pub const METHODS: &[Method] = &[
         name: "validateSession",
         tool: "openfairygui_backend_validate_session",
         title: "Validate Project Session",
-        description: "Validates the committed project and returns a report: status (valid, invalid, incomplete), complete, and sorted diagnostics with severity, code, model path, message, packageId, resourceId, nodeId and sourcePath. Checks malformed files, invalid values, geometry that overflows the editor, structural rules (ids, names, folders, paths differing only in case), every ui:// and resource reference, and the source files themselves (missing, empty, corrupt PNG/JPEG/SVG/JTA). An invalid project is a successful call: require status valid and complete true. Read-only. May fail with: session_not_found.",
+        description: "Validates the committed project and returns a report: status (valid, invalid, incomplete), complete, and sorted diagnostics with severity, code, model path, message, packageId, resourceId, nodeId and sourcePath. Checks malformed files, invalid values, geometry that overflows the editor, structural rules (ids, names, folders, paths differing only in case), every ui:// and resource reference, and the source files themselves (missing or present only with other letter case, empty, corrupt PNG/JPEG/SVG/JTA, Git LFS pointers; SVGs with a DTD or active content are reported unchecked). An invalid project is a successful call: require status valid and complete true. Read-only. May fail with: session_not_found.",
         read_only: true,
         destructive: false,
         idempotent: true,

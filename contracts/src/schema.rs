@@ -258,14 +258,7 @@ pub fn snapshot() -> Value {
         .collect();
     let diagnostics: Vec<Value> = GUIDES
         .iter()
-        .map(|guide| {
-            json!({
-                "code": guide.code,
-                "owners": guide.owners,
-                "remediation": { "kind": guide.remediation, "message": guide.message },
-                "docsUri": crate::catalog::docs_uri(guide.code),
-            })
-        })
+        .filter_map(|guide| crate::docs::diagnostic_doc(guide.code))
         .collect();
     let mut snapshot = json!({
         "schemaVersion": SNAPSHOT_SCHEMA_VERSION,

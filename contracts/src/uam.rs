@@ -66,9 +66,15 @@ model! {
     /// The whole project.
     pub struct UamProject {
         pub project_id: String,
-        /// Unity 0, Flash 1, Starling 2, CocosCreator 3, Layabox 4, Egret 5, Haxe 6, Pixi 7,
-        /// LibGDX 8, Unreal 9, CryEngine 10, MonoGame 11, Vision 12.
+        /// Upstream's numbering: Unity 0, Flash 1, Starling 2, CocosCreator 3, Layabox 4,
+        /// Egret 5, Haxe 6, Pixi 7, LibGDX 8, Unreal 9, CryEngine 10, MonoGame 11, Vision 12;
+        /// -1 for an engine upstream does not number (Cocos2dx, Corona, ThreeJS, CreateJS,
+        /// DOM) or a type this server does not know: `projectTypeName` then says which.
         pub project_type: i32,
+        /// `projectDescription@type` exactly as the `.fairy` file writes it (`Cocos2dx`,
+        /// `ThreeJS`, …); `""` when the file names none.
+        #[serde(default)]
+        pub project_type_name: String,
         pub version: String,
         pub branches: Vec<String>,
         /// The `settings/*.json` files by key: `publish`, `common`, `adaptation`,

@@ -407,7 +407,7 @@ async fn every_structural_and_reference_code_is_reported() {
         finding(&report, "dangling_resource_reference")["message"]
             .as_str()
             .unwrap()
-            .contains("component, not a image")
+            .contains("component, not an image")
     );
 }
 

@@ -1,6 +1,7 @@
-//! Byte formats: the one place that reads PNG, JPEG, SVG and JTA bytes, for the reader
-//! (image sizes, movie clips), transactions (bytes an operation brings) and validation
-//! (corrupt files). One file per format: [`png`], [`jpeg`], [`svg`], [`jta`].
+//! Byte formats: the one place that reads PNG, JPEG, SVG and JTA bytes and spots Git LFS
+//! pointers, for the reader (image sizes, movie clips), transactions (bytes an operation
+//! brings) and validation (corrupt files). One file per format: [`png`], [`jpeg`], [`svg`],
+//! [`jta`], [`lfs`].
 //!
 //! The checks are structural probes, never decoders: a PNG's chunk walk with every CRC,
 //! a JPEG's marker walk through its scans to the EOI marker, an SVG's XML tree with its
@@ -21,11 +22,21 @@
 //! - For `.png`, `.jpg` and `.jpeg` the signature decides between the PNG and the JPEG
 //!   check, as decoders and upstream do: real editor projects hold PNG files named `.jpg`.
 //! - Beyond the required SVG rules, upstream's newest list of active elements (`a`,
-//!   `audio`, `canvas`, `discard`, `embed`, `feImage`, `object`, `style`, `video`), an
+//!   `audio`, `canvas`, `discard`, `embed`, `feImage`, `object`, `video`), an
 //!   `xml-stylesheet` instruction and a root outside the SVG namespace are refused too.
+//! - Upstream calls every refused SVG corrupt. Here an SVG that is well-formed but holds
+//!   what this server will not read (a DTD, active or external content) is
+//!   [`FileProblem::Refused`]: validation reports it unchecked (a warning, the report
+//!   incomplete), never corrupt, since the file may be perfectly valid. `style`
+//!   attributes and `<style>` sheets are drawing content, not active content: they pass,
+//!   with the same external-reference checks as any value (upstream refuses both).
+//! - A Git LFS pointer in place of any kind's file is [`FileProblem::LfsPointer`], named as
+//!   such with `git lfs pull`, rather than a PNG without a signature or, for kinds not
+//!   looked into, nothing at all.
 
 pub mod jpeg;
 pub mod jta;
+pub mod lfs;
 pub mod png;
 pub mod svg;
 
@@ -37,16 +48,25 @@ use ofgui_contracts::uam::{Size, UamResource};
 pub enum FileProblem {
     /// The file is empty or does not decode as its format.
     Corrupt(String),
+    /// A Git LFS pointer stands where the content should be (never fetched).
+    LfsPointer(String),
+    /// Well-formed, but holding what this server will not read, for safety (an SVG's DTD,
+    /// scripts or external references): not vouched for, yet maybe perfectly valid.
+    Refused(String),
     /// The format cannot be checked here (GIF, BMP, …), so the bytes are unknown.
     Unchecked(String),
 }
 
-/// Checks one resource file. `kind` is the UAM resource kind (`image`, `movieClip`, `font`,
-/// `sound`, `misc`, `spine`, `dragonBones`), `file_name` its primary file name (for the
-/// extension); only images and movie clips are looked into.
-pub fn check(kind: &str, file_name: &str, bytes: &[u8]) -> Result<(), FileProblem> {
+/// Inspects one resource file, with every verdict told apart (what validation reports).
+/// `kind` is the UAM resource kind (`image`, `movieClip`, `font`, `sound`, `misc`, `spine`,
+/// `dragonBones`), `file_name` its primary file name (for the extension). Every kind is
+/// checked for emptiness and for a Git LFS pointer; images and movie clips are looked into.
+pub fn inspect(kind: &str, file_name: &str, bytes: &[u8]) -> Result<(), FileProblem> {
     if bytes.is_empty() {
         return Err(FileProblem::Corrupt("The source file is empty".into()));
+    }
+    if let Some(message) = lfs::message(bytes) {
+        return Err(FileProblem::LfsPointer(message));
     }
     match kind {
         "image" => check_image(file_name, bytes),
@@ -55,6 +75,18 @@ pub fn check(kind: &str, file_name: &str, bytes: &[u8]) -> Result<(), FileProble
         )),
         _ => Ok(()),
     }
+}
+
+/// Whether bytes may become a resource's file (what transactions ask of the bytes an
+/// operation brings): as [`inspect`], except that a pointer or refused content is not
+/// usable content, so it counts as [`FileProblem::Corrupt`] with its own message.
+pub fn check(kind: &str, file_name: &str, bytes: &[u8]) -> Result<(), FileProblem> {
+    inspect(kind, file_name, bytes).map_err(|problem| match problem {
+        FileProblem::LfsPointer(message) | FileProblem::Refused(message) => {
+            FileProblem::Corrupt(message)
+        }
+        other => other,
+    })
 }
 
 fn check_image(file_name: &str, bytes: &[u8]) -> Result<(), FileProblem> {
@@ -72,7 +104,12 @@ fn check_image(file_name: &str, bytes: &[u8]) -> Result<(), FileProblem> {
                 jpeg::check(bytes)
             }
         }
-        "svg" => svg::check(bytes),
+        "svg" => {
+            return svg::check(bytes).map_err(|problem| match problem {
+                svg::SvgProblem::Malformed(message) => FileProblem::Corrupt(message),
+                svg::SvgProblem::Refused(message) => FileProblem::Refused(message),
+            });
+        }
         "" => {
             return Err(FileProblem::Unchecked(
                 "An image without a file extension cannot be checked here; only PNG, JPEG and SVG sources can".into(),
@@ -202,17 +239,33 @@ fn be32(bytes: &[u8], at: usize) -> Option<u32> {
 /// What the format tests share: a check's verdict as a message or a pass.
 #[cfg(test)]
 pub(crate) mod test_support {
-    use super::{FileProblem, check};
+    use super::{FileProblem, check, inspect};
 
     /// The message of a corrupt-file verdict; panics on anything else.
     pub(crate) fn corrupt(kind: &str, file_name: &str, bytes: &[u8]) -> String {
-        match check(kind, file_name, bytes) {
+        match inspect(kind, file_name, bytes) {
             Err(FileProblem::Corrupt(message)) => message,
             other => panic!("{file_name}: expected a corrupt file, got {other:?}"),
         }
     }
 
+    /// The message of a refusal; panics on anything else. Bytes refused here are refused
+    /// as new content too, with the same message.
+    pub(crate) fn refused(kind: &str, file_name: &str, bytes: &[u8]) -> String {
+        match inspect(kind, file_name, bytes) {
+            Err(FileProblem::Refused(message)) => {
+                assert_eq!(
+                    check(kind, file_name, bytes),
+                    Err(FileProblem::Corrupt(message.clone()))
+                );
+                message
+            }
+            other => panic!("{file_name}: expected a refused file, got {other:?}"),
+        }
+    }
+
     pub(crate) fn assert_ok(kind: &str, file_name: &str, bytes: &[u8]) {
+        assert_eq!(inspect(kind, file_name, bytes), Ok(()), "{file_name}");
         assert_eq!(check(kind, file_name, bytes), Ok(()), "{file_name}");
     }
 }
@@ -293,6 +346,33 @@ mod tests {
         // Other kinds are not looked into.
         for kind in ["font", "sound", "misc", "spine", "dragonBones"] {
             assert_ok(kind, "a.png", b"anything at all");
+        }
+    }
+
+    #[test]
+    fn git_lfs_pointers_are_named_for_every_kind() {
+        let pointer = super::lfs::tests::POINTER.as_bytes();
+        for (kind, name) in [
+            ("image", "a.png"),
+            ("image", "a.svg"),
+            ("image", "a.gif"),
+            ("movieClip", "a.jta"),
+            ("font", "a.fnt"),
+            ("sound", "a.wav"),
+            ("misc", "a.bytes"),
+            ("spine", "a.json"),
+            ("dragonBones", "a_ske.json"),
+        ] {
+            let Err(FileProblem::LfsPointer(message)) = inspect(kind, name, pointer) else {
+                panic!("{kind} {name}: not reported as a Git LFS pointer");
+            };
+            assert!(message.contains("Git LFS pointer"), "{message}");
+            assert!(message.contains("`git lfs pull`"), "{message}");
+            // New bytes that are a pointer are refused with the same words.
+            assert_eq!(
+                check(kind, name, pointer),
+                Err(FileProblem::Corrupt(message))
+            );
         }
     }
 

@@ -1,13 +1,30 @@
 //! SVG: the safety check (well-formed XML, an `<svg>` root, nothing active or external).
+//!
+//! Two verdicts, because a safety policy is not a format error: a file that is not an SVG
+//! at all is [`SvgProblem::Malformed`]; a well-formed SVG holding something this server does
+//! not read or follow (a DTD, scripts, animation, external references) is
+//! [`SvgProblem::Refused`]. Valid drawing content passes: `style` attributes and `<style>`
+//! sheets (checked for external references like any value), comments, CDATA, prefixed
+//! namespaces, `xlink:href` fragments, and metadata in other namespaces (Inkscape's RDF
+//! `rdf:resource="http://…"` is data no renderer follows).
 
 /// Larger SVG sources are refused outright.
 const MAX_BYTES: usize = 8 * 1024 * 1024;
 const SVG_NAMESPACE: &str = "http://www.w3.org/2000/svg";
 const XLINK_NAMESPACE: &str = "http://www.w3.org/1999/xlink";
 
+/// Why an SVG file is not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SvgProblem {
+    /// Not an SVG file: not UTF-8, not well-formed XML, or no `<svg>` root.
+    Malformed(String),
+    /// A well-formed SVG with content refused for safety; the file may be valid.
+    Refused(String),
+}
+
 /// Elements that run, embed, load or animate something (lower-case local names);
 /// every name starting with `animate` is refused as well.
-const FORBIDDEN_ELEMENTS: [&str; 14] = [
+const FORBIDDEN_ELEMENTS: [&str; 13] = [
     "a",
     "audio",
     "canvas",
@@ -20,7 +37,6 @@ const FORBIDDEN_ELEMENTS: [&str; 14] = [
     "object",
     "script",
     "set",
-    "style",
     "video",
 ];
 
@@ -86,20 +102,47 @@ fn excerpt(value: &str) -> String {
     }
 }
 
+/// Refuses a value (an attribute or a style sheet) that reaches outside the document.
+fn check_value(what: &str, value: &str) -> Result<(), String> {
+    let lower = value.to_ascii_lowercase();
+    if has_external_marker(&lower) {
+        return Err(format!(
+            "{what}\"{}\" refers to an external URL",
+            excerpt(value)
+        ));
+    }
+    if !urls_are_fragments(&lower) {
+        return Err(format!(
+            "{what}\"{}\" has a url() that is not a same-document #fragment",
+            excerpt(value)
+        ));
+    }
+    if lower.contains("@import") {
+        return Err(format!(
+            "{what}\"{}\" imports a style sheet",
+            excerpt(value)
+        ));
+    }
+    Ok(())
+}
+
 fn check_attribute(element: &str, attribute: &roxmltree::Attribute<'_, '_>) -> Result<(), String> {
     let local = attribute.name();
-    let lower_name = local.to_ascii_lowercase();
     let name = match attribute.namespace() {
+        None | Some(SVG_NAMESPACE) => local.to_string(),
         Some(XLINK_NAMESPACE) => format!("xlink:{local}"),
-        _ => local.to_string(),
+        // Editor metadata (`inkscape:`, `sodipodi:`, `rdf:`, `xml:space`): no renderer
+        // acts on it, so a URL there is data, not a reference.
+        Some(_) => return Ok(()),
     };
+    let lower_name = local.to_ascii_lowercase();
     let value = attribute.value();
     if lower_name.starts_with("on") {
         return Err(format!(
             "SVG element <{element}> has an event attribute {name}"
         ));
     }
-    if lower_name == "style" || lower_name == "src" {
+    if lower_name == "src" {
         return Err(format!(
             "SVG element <{element}> has a forbidden {name} attribute"
         ));
@@ -110,57 +153,58 @@ fn check_attribute(element: &str, attribute: &roxmltree::Attribute<'_, '_>) -> R
             excerpt(value)
         ));
     }
-    let lower = value.to_ascii_lowercase();
-    if has_external_marker(&lower) {
-        return Err(format!(
-            "SVG element <{element}> attribute {name}=\"{}\" refers to an external URL",
-            excerpt(value)
-        ));
-    }
-    if !urls_are_fragments(&lower) {
-        return Err(format!(
-            "SVG element <{element}> attribute {name}=\"{}\" has a url() that is not a same-document #fragment",
-            excerpt(value)
-        ));
-    }
-    Ok(())
+    check_value(&format!("SVG element <{element}> attribute {name}="), value)
 }
 
-pub fn check(bytes: &[u8]) -> Result<(), String> {
+/// The text of a `<style>` sheet (plain or CDATA).
+fn sheet_text(node: roxmltree::Node<'_, '_>) -> String {
+    node.descendants()
+        .filter(roxmltree::Node::is_text)
+        .filter_map(|text| text.text())
+        .collect()
+}
+
+pub fn check(bytes: &[u8]) -> Result<(), SvgProblem> {
+    use SvgProblem::{Malformed, Refused};
     if bytes.len() > MAX_BYTES {
-        return Err(format!(
-            "SVG is {} bytes, larger than the 8 MiB limit",
+        return Err(Refused(format!(
+            "SVG is {} bytes, larger than the 8 MiB this server reads",
             bytes.len()
-        ));
+        )));
     }
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("SVG is not valid UTF-8 (at byte {})", e.valid_up_to()))?;
-    // The default options refuse any DTD, so entity declarations never get in.
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Malformed(format!(
+            "SVG is not valid UTF-8 (at byte {})",
+            e.valid_up_to()
+        ))
+    })?;
+    // The default options refuse any DTD, so entity declarations never get in. A DTD is
+    // common in valid files (`<!DOCTYPE svg PUBLIC …>`), so it is a refusal, not an error.
     let document = roxmltree::Document::parse(text).map_err(|e| match e {
-        roxmltree::Error::DtdDetected => {
-            "SVG has a DTD (<!DOCTYPE>), which is not allowed".to_string()
-        }
-        other => format!("SVG is not well-formed XML: {other}"),
+        roxmltree::Error::DtdDetected => Refused(
+            "SVG has a DTD (<!DOCTYPE …>), which this server does not read, for safety".to_string(),
+        ),
+        other => Malformed(format!("SVG is not well-formed XML: {other}")),
     })?;
     let root = document.root_element();
     if root.tag_name().name() != "svg" {
-        return Err(format!(
+        return Err(Malformed(format!(
             "SVG root element is <{}>, not <svg>",
             root.tag_name().name()
-        ));
+        )));
     }
     if root.tag_name().namespace() != Some(SVG_NAMESPACE) {
-        return Err(format!(
+        return Err(Malformed(format!(
             "SVG root element <svg> is not in the SVG namespace ({SVG_NAMESPACE})"
-        ));
+        )));
     }
     for node in document.descendants() {
         if let Some(pi) = node.pi()
             && pi.target.eq_ignore_ascii_case("xml-stylesheet")
         {
-            return Err(
-                "SVG has an xml-stylesheet processing instruction, which is not allowed".into(),
-            );
+            return Err(Refused(
+                "SVG has an xml-stylesheet processing instruction, which this server does not follow".into(),
+            ));
         }
         if !node.is_element() {
             continue;
@@ -168,10 +212,15 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
         let element = node.tag_name().name();
         let lower = element.to_ascii_lowercase();
         if lower.starts_with("animate") || FORBIDDEN_ELEMENTS.contains(&lower.as_str()) {
-            return Err(format!("SVG has a forbidden <{element}> element"));
+            return Err(Refused(format!(
+                "SVG has a <{element}> element, which this server does not allow"
+            )));
+        }
+        if lower == "style" {
+            check_value(&format!("SVG <{element}> sheet "), &sheet_text(node)).map_err(Refused)?;
         }
         for attribute in node.attributes() {
-            check_attribute(element, &attribute)?;
+            check_attribute(element, &attribute).map_err(Refused)?;
         }
     }
     Ok(())
@@ -179,7 +228,7 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use crate::formats::test_support::{assert_ok, corrupt};
+    use crate::formats::test_support::{assert_ok, corrupt, refused};
 
     pub(crate) fn svg(body: &str) -> Vec<u8> {
         format!(
@@ -209,8 +258,60 @@ pub(super) mod tests {
         );
     }
 
+    /// Shapes real editors write: Inkscape (metadata in other namespaces, `style`
+    /// attributes), Illustrator (a CDATA style sheet), hand-written files (comments, xlink).
     #[test]
-    fn svg_forbidden_elements_are_corrupt() {
+    fn real_world_svg_shapes_pass() {
+        let inkscape = br##"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!-- Created with Inkscape (http://www.inkscape.org/) -->
+<svg xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:cc="http://creativecommons.org/ns#"
+   xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:svg="http://www.w3.org/2000/svg"
+   xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+   xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"
+   xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+   width="64" height="64" viewBox="0 0 64 64" version="1.1" id="svg8"
+   inkscape:version="0.92.4 (5da689c313, 2019-01-14)" sodipodi:docname="icon.svg">
+  <defs id="defs2"><linearGradient inkscape:collect="always" id="lg1">
+    <stop style="stop-color:#ff0000;stop-opacity:1" offset="0" id="s1"/></linearGradient>
+    <linearGradient xlink:href="#lg1" id="lg2" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="64" y2="64"/></defs>
+  <sodipodi:namedview id="base" pagecolor="#ffffff" inkscape:zoom="4" showgrid="false"/>
+  <metadata id="metadata5"><rdf:RDF><cc:Work rdf:about="">
+    <dc:format>image/svg+xml</dc:format>
+    <dc:type rdf:resource="http://purl.org/dc/dcmitype/StillImage"/>
+    <cc:license rdf:resource="http://creativecommons.org/licenses/by/4.0/"/>
+    <dc:title></dc:title></cc:Work></rdf:RDF></metadata>
+  <g inkscape:label="Layer 1" inkscape:groupmode="layer" id="layer1">
+    <rect style="opacity:1;fill:url(#lg2);fill-opacity:1;stroke:none" id="r1" width="60" height="60" x="2" y="2" ry="8"/>
+    <text xml:space="preserve" style="font-family:'DejaVu Sans', sans-serif;font-size:10px">A</text>
+  </g>
+</svg>"##;
+        assert_ok("image", "inkscape.svg", inkscape);
+
+        let illustrator = br##"<?xml version="1.0" encoding="utf-8"?>
+<!-- Generator: Adobe Illustrator 24.0.0, SVG Export Plug-In . SVG Version: 6.00 Build 0)  -->
+<svg version="1.1" id="Layer_1" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" x="0px" y="0px"
+	 viewBox="0 0 100 100" style="enable-background:new 0 0 100 100;" xml:space="preserve">
+<style type="text/css">
+	<![CDATA[
+	.st0{fill:#FFFFFF;}
+	.st1{fill:url(#SVGID_1_);stroke:#000000;stroke-miterlimit:10;}
+	]]>
+</style>
+<linearGradient id="SVGID_1_" gradientUnits="userSpaceOnUse" x1="0" y1="50" x2="100" y2="50">
+	<stop  offset="0" style="stop-color:#FFFFFF"/>
+	<stop  offset="1" style="stop-color:#000000"/>
+</linearGradient>
+<rect class="st1" width="100" height="100"/>
+<circle class="st0" cx="50" cy="50" r="40"/>
+</svg>"##;
+        assert_ok("image", "illustrator.svg", illustrator);
+
+        let plain = br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>path { fill: currentColor }</style><!-- icon --><path d="M12 2L2 22h20z"/></svg>"##;
+        assert_ok("image", "icon.svg", plain);
+    }
+
+    #[test]
+    fn svg_active_elements_are_refused_not_corrupt() {
         let names = [
             "a",
             "audio",
@@ -226,7 +327,6 @@ pub(super) mod tests {
             "script",
             "SCRIPT",
             "set",
-            "style",
             "video",
             "animate",
             "animateMotion",
@@ -234,20 +334,22 @@ pub(super) mod tests {
             "animateColor",
         ];
         for name in names {
-            let message = corrupt("image", "a.svg", &svg(&format!("<g><{name}/></g>")));
-            assert_eq!(message, format!("SVG has a forbidden <{name}> element"));
+            let message = refused("image", "a.svg", &svg(&format!("<g><{name}/></g>")));
+            assert_eq!(
+                message,
+                format!("SVG has a <{name}> element, which this server does not allow")
+            );
         }
-        // Forbidden whatever the namespace.
+        // Refused whatever the namespace.
         let foreign = svg(r#"<h:script xmlns:h="http://www.w3.org/1999/xhtml">x</h:script>"#);
-        assert!(corrupt("image", "a.svg", &foreign).contains("<script>"));
+        assert!(refused("image", "a.svg", &foreign).contains("<script>"));
     }
 
     #[test]
-    fn svg_forbidden_attributes_are_corrupt() {
+    fn svg_active_or_external_attributes_are_refused_not_corrupt() {
         let cases = [
             (r##"<g onload="x()"/>"##, "event attribute onload"),
             (r##"<g onClick="x()"/>"##, "event attribute onClick"),
-            (r##"<rect style="fill:red"/>"##, "forbidden style attribute"),
             (r##"<g src="x.png"/>"##, "forbidden src attribute"),
             (
                 r##"<use href="http://x"/>"##,
@@ -273,22 +375,50 @@ pub(super) mod tests {
             (r##"<rect fill="URL ( 'x.png' )"/>"##, "url()"),
             (r##"<rect fill="url(#g"/>"##, "url()"),
             (r##"<rect fill="url(#g) url(x)"/>"##, "url()"),
+            (
+                r##"<rect style="fill:url(http://x/p.png)"/>"##,
+                "external URL",
+            ),
+            (
+                r##"<rect style="fill:red; behavior: url(x.htc)"/>"##,
+                "url()",
+            ),
+            (
+                r##"<style>@import "https://fonts.example/x.css";</style>"##,
+                "external URL",
+            ),
+            (
+                r##"<style>@import 'x.css';</style>"##,
+                "imports a style sheet",
+            ),
+            (
+                r##"<style><![CDATA[ @font-face { src: url(font.woff) } ]]></style>"##,
+                "<style> sheet",
+            ),
         ];
         for (body, expected) in cases {
-            let message = corrupt("image", "a.svg", &svg(body));
+            let message = refused("image", "a.svg", &svg(body));
             assert!(
                 message.contains(expected),
                 "{body}: {message} (expected {expected})"
             );
         }
+        // Plain styling is drawing content.
+        assert_ok("image", "a.svg", &svg(r##"<rect style="fill:red"/>"##));
+        assert_ok(
+            "image",
+            "a.svg",
+            &svg(r##"<style>rect { fill: url(#g) }</style><rect/>"##),
+        );
     }
 
     #[test]
     fn svg_document_rules() {
-        let doctype = br#"<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd"><svg xmlns="http://www.w3.org/2000/svg"/>"#;
-        assert!(corrupt("image", "a.svg", doctype).contains("DTD"));
+        // A standard DOCTYPE is common in valid files: refused (not read), never corrupt.
+        let doctype = br#"<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg xmlns="http://www.w3.org/2000/svg"/>"#;
+        assert!(refused("image", "a.svg", doctype).contains("DTD"));
         let entity = br#"<!DOCTYPE svg [<!ENTITY e "boom">]><svg xmlns="http://www.w3.org/2000/svg">&e;</svg>"#;
-        assert!(corrupt("image", "a.svg", entity).contains("DTD"));
+        assert!(refused("image", "a.svg", entity).contains("DTD"));
         assert!(corrupt("image", "a.svg", b"not xml at all").contains("not well-formed XML"));
         assert!(corrupt("image", "a.svg", &svg("<g>")).contains("not well-formed XML"));
         assert!(
@@ -310,7 +440,7 @@ pub(super) mod tests {
         assert!(corrupt("image", "a.svg", b"<svg width=\"1\"/>").contains("SVG namespace"));
         let stylesheet =
             br#"<?xml-stylesheet href="x.css"?><svg xmlns="http://www.w3.org/2000/svg"/>"#;
-        assert!(corrupt("image", "a.svg", stylesheet).contains("xml-stylesheet"));
+        assert!(refused("image", "a.svg", stylesheet).contains("xml-stylesheet"));
 
         let mut big = svg("");
         let end = big.len() - "</svg>".len();
@@ -321,6 +451,6 @@ pub(super) mod tests {
         assert_eq!(big.len(), 8 * 1024 * 1024);
         assert_ok("image", "a.svg", &big);
         big.insert(end, b' ');
-        assert!(corrupt("image", "a.svg", &big).contains("8 MiB"));
+        assert!(refused("image", "a.svg", &big).contains("8 MiB"));
     }
 }

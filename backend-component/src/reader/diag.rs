@@ -55,6 +55,20 @@ impl Scope {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Records a value the FairyGUI editor itself writes and reads back without complaint,
+    /// though it breaks the lexical rule (`invalid_project_value`, as a warning).
+    pub fn tolerated_value(&mut self, suffix: &str, node_id: Option<&str>, message: String) {
+        self.error(
+            ProjectDiagnosticCode::InvalidProjectValue,
+            suffix,
+            node_id,
+            message,
+        );
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.severity = ofgui_contracts::diagnostics::Severity::Warning;
+        }
+    }
+
     /// Records a value that breaks a lexical rule (`invalid_project_value`).
     pub fn invalid_value(&mut self, suffix: &str, node_id: Option<&str>, message: String) {
         self.error(

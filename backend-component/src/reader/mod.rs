@@ -75,6 +75,15 @@ fn decode_text(bytes: &[u8]) -> Result<&str, String> {
     std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))
 }
 
+/// Why a file did not parse: a Git LFS pointer is named as one (with `git lfs pull`),
+/// since its parse error would only say the XML or JSON is broken.
+fn unparsable(file: &str, bytes: &[u8], message: &str) -> String {
+    match crate::formats::lfs::message(bytes) {
+        Some(pointer) => format!("{file}: {pointer}"),
+        None => format!("{file}: {message}"),
+    }
+}
+
 /// Reads the project described by `fairy_file` (a file name in the root of `fs`).
 pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSource, ReadError> {
     let mut st = ReadState {
@@ -92,13 +101,15 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
                 ProjectDiagnostic::error(
                     ProjectDiagnosticCode::InvalidProjectXml,
                     "projectId",
-                    format!("{message}; the project opens with an empty id and type Unity."),
+                    format!("{message}; the project opens with an empty id and an unknown type."),
                 )
                 .in_file(fairy_file),
             );
             project::ProjectHeader {
                 id: String::new(),
-                project_type: 0,
+                // The file says nothing readable: no engine is assumed.
+                project_type: crate::rules::UNNUMBERED_PROJECT_TYPE,
+                project_type_name: String::new(),
                 version: "3.0".into(),
             }
         }
@@ -120,6 +131,7 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
     let mut project = UamProject {
         project_id: header.id,
         project_type: header.project_type,
+        project_type_name: header.project_type_name,
         version: header.version,
         branches: branches.into_iter().map(|b| b.name).collect(),
         settings,

@@ -19,7 +19,7 @@ use super::component::{empty_model, parse_component};
 use super::diag::Scope;
 use super::node::SizeRef;
 use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple};
-use super::{BranchDirs, ReadState, decode_text};
+use super::{BranchDirs, ReadState, decode_text, unparsable};
 use crate::formats;
 use crate::fs::ProjectFs;
 use crate::rules::strip_extension;
@@ -46,6 +46,9 @@ struct Declared {
     folders: BTreeMap<(String, String), (bool, String)>,
 }
 
+/// `image@scale` by name; absent or `""` (which the editor writes) is none.
+const IMAGE_SCALE: &[(&str, i32)] = &[("", 0), ("none", 0), ("9grid", 1), ("tile", 2)];
+
 /// The attributes every resource has; the rest of an element is kind metadata.
 const COMMON_ATTRIBUTES: [&str; 5] = ["id", "name", "path", "exported", "favorite"];
 
@@ -62,8 +65,23 @@ pub(crate) fn read_package(
     let package_path = format!("packages[{index}]");
     let bytes = match fs.read(&xml_path) {
         Ok(bytes) => bytes,
-        // A directory without package.xml is not a package.
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        // A directory without package.xml is not a package; one whose package.xml has
+        // other letter case is one for the editor on a case-insensitive disk.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if let Some(actual) = crate::fs::case_variant(fs, &xml_path) {
+                st.diagnostics.push(
+                    ProjectDiagnostic::error(
+                        Code::MissingSource,
+                        "packages",
+                        format!(
+                            "package {dir} is not read: {xml_path} does not exist with that letter case, but {actual} does; rename it to package.xml"
+                        ),
+                    )
+                    .in_file(xml_path),
+                );
+            }
+            return None;
+        }
         Err(e) => {
             st.unreadable(&package_path, &xml_path, None, &e);
             return None;
@@ -83,33 +101,30 @@ pub(crate) fn read_package(
     let mut scope = Scope::new(package_path.clone()).in_file(&xml_path);
     let mut explicit_branch_names = None;
 
-    let parsed = decode_text(&bytes).and_then(|text| {
-        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
-        let root = doc.root_element();
-        if root.tag_name().name() != "packageDescription" {
-            return Err(format!(
-                "root element is <{}>, not <packageDescription>",
-                root.tag_name().name()
-            ));
-        }
-        package.id = root.attribute("id").unwrap_or_default().to_owned();
-        scope.package_id = Some(package.id.clone()).filter(|id| !id.is_empty());
-        explicit_branch_names = read_description(root, &mut package, &mut scope);
-        let pkg_root = format!("assets/{dir}");
-        for resources in root.children().filter(|c| c.has_tag_name("resources")) {
-            read_resources(resources, "", &pkg_root, &mut scope, &mut declared, 0);
-        }
-        Ok(())
-    });
+    let parsed = decode_text(&bytes)
+        .and_then(|text| {
+            let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+            let root = doc.root_element();
+            if root.tag_name().name() != "packageDescription" {
+                return Err(format!(
+                    "root element is <{}>, not <packageDescription>",
+                    root.tag_name().name()
+                ));
+            }
+            package.id = root.attribute("id").unwrap_or_default().to_owned();
+            scope.package_id = Some(package.id.clone()).filter(|id| !id.is_empty());
+            explicit_branch_names = read_description(root, &mut package, &mut scope);
+            let pkg_root = format!("assets/{dir}");
+            for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+                read_resources(resources, "", &pkg_root, &mut scope, &mut declared, 0);
+            }
+            Ok(())
+        })
+        .map_err(|message| unparsable(&xml_path, &bytes, &message));
     st.documents.insert(xml_path.clone(), bytes);
     if let Err(message) = parsed {
         // The package still opens, with no resources.
-        scope.error(
-            Code::InvalidPackageXml,
-            "",
-            None,
-            format!("{xml_path}: {message}"),
-        );
+        scope.error(Code::InvalidPackageXml, "", None, message);
         declared = Declared::default();
     }
     st.diagnostics.append(&mut scope.diagnostics);
@@ -332,18 +347,19 @@ fn read_resource(
     let resource = match tag {
         "image" => {
             let scale9 = a.raw("scale9grid").and_then(|raw| parse_tuple(raw, 4));
-            let scale = a.raw("scale").unwrap_or_default();
+            // An unknown scale mode is reported like any enumeration, not silently read
+            // as no scaling.
+            let scale = a.enumeration("scale", IMAGE_SCALE, 0);
             let (scale_option, scale9_grid) = match (scale, scale9) {
-                ("9grid", Some(grid)) => (1, Some(grid.into_iter().map(Num).collect())),
-                ("9grid", None) => {
+                (1, Some(grid)) => (1, Some(grid.into_iter().map(Num).collect())),
+                (1, None) => {
                     a.report(
                         "scale9grid",
                         "scale=\"9grid\" needs scale9grid=\"x,y,width,height\"".to_owned(),
                     );
                     (0, None)
                 }
-                ("tile", _) => (2, None),
-                _ => (0, None),
+                (option, _) => (option, None),
             };
             UamResource::Image(ImageResource {
                 base: base(stem),
@@ -465,41 +481,38 @@ fn read_branch_description(
     let mut scope = Scope::new(package_path).in_file(&xml_path);
     scope.package_id = Some(package_id.to_owned()).filter(|id| !id.is_empty());
     let mut branch_declared = Declared::default();
-    let parsed = decode_text(&bytes).and_then(|text| {
-        let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
-        let root = doc.root_element();
-        if root.tag_name().name() != "branchDescription" {
-            return Err(format!(
-                "root element is <{}>, not <branchDescription>",
-                root.tag_name().name()
-            ));
-        }
-        // Diagnostics index resources by their final position in the package.
-        let offset = declared.resources.len();
-        for resources in root.children().filter(|c| c.has_tag_name("resources")) {
-            read_resources(
-                resources,
-                branch,
-                &pkg_root,
-                &mut scope,
-                &mut branch_declared,
-                offset,
-            );
-        }
-        Ok(())
-    });
+    let parsed = decode_text(&bytes)
+        .and_then(|text| {
+            let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+            let root = doc.root_element();
+            if root.tag_name().name() != "branchDescription" {
+                return Err(format!(
+                    "root element is <{}>, not <branchDescription>",
+                    root.tag_name().name()
+                ));
+            }
+            // Diagnostics index resources by their final position in the package.
+            let offset = declared.resources.len();
+            for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+                read_resources(
+                    resources,
+                    branch,
+                    &pkg_root,
+                    &mut scope,
+                    &mut branch_declared,
+                    offset,
+                );
+            }
+            Ok(())
+        })
+        .map_err(|message| unparsable(&xml_path, &bytes, &message));
     st.documents.insert(xml_path.clone(), bytes);
     match parsed {
         Ok(()) => {
             declared.resources.append(&mut branch_declared.resources);
             declared.folders.append(&mut branch_declared.folders);
         }
-        Err(message) => scope.error(
-            Code::InvalidBranchPackageXml,
-            "",
-            None,
-            format!("{xml_path}: {message}"),
-        ),
+        Err(message) => scope.error(Code::InvalidBranchPackageXml, "", None, message),
     }
     st.diagnostics.append(&mut scope.diagnostics);
 }
@@ -672,7 +685,7 @@ fn hydrate(
                 let mut d = ProjectDiagnostic::error(
                     Code::MissingSource,
                     path,
-                    format!("declared file {source_path} does not exist"),
+                    missing_message(fs, &source_path),
                 )
                 .in_resource(resource_id)
                 .in_file(source_path);
@@ -706,7 +719,7 @@ fn hydrate(
                     Code::InvalidComponentXml,
                     "",
                     None,
-                    format!("{source_path}: {message}"),
+                    unparsable(&source_path, &bytes, &message),
                 ),
             }
             st.diagnostics.append(&mut scope.diagnostics);
@@ -720,6 +733,20 @@ fn hydrate(
         }
     }
     resource
+}
+
+/// Why a declared file was not found. A file whose path differs only in letter case is
+/// named, with the advice to rename: it exists, and the FairyGUI editor on a
+/// case-insensitive disk uses it, so removing the resource would lose it. The finding stays
+/// `missing_source` (the declared path has no file here, as upstream reports) and an error,
+/// since case-sensitive disks and tools cannot find it; its bytes are not read in its place.
+fn missing_message(fs: &dyn ProjectFs, source_path: &str) -> String {
+    match crate::fs::case_variant(fs, source_path) {
+        Some(actual) => format!(
+            "declared file {source_path} does not exist with that letter case, but {actual} does; case-sensitive disks do not find it (the FairyGUI editor on Windows or macOS does): rename {actual} to {source_path}, or change the resource's path or name to match the file"
+        ),
+        None => format!("declared file {source_path} does not exist"),
+    }
 }
 
 impl ReadState {

@@ -7,26 +7,9 @@ use std::io;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code};
 use serde_json::{Map, Value};
 
-use super::values::lookup;
-use super::{BranchDirs, ReadError, ReadState, decode_text};
+use super::{BranchDirs, ReadError, ReadState, decode_text, unparsable};
 use crate::fs::ProjectFs;
-
-/// Engine names of `projectDescription@type`, in `projectType` order.
-const PROJECT_TYPES: &[(&str, i32)] = &[
-    ("Unity", 0),
-    ("Flash", 1),
-    ("Starling", 2),
-    ("CocosCreator", 3),
-    ("Layabox", 4),
-    ("Egret", 5),
-    ("Haxe", 6),
-    ("Pixi", 7),
-    ("LibGDX", 8),
-    ("Unreal", 9),
-    ("CryEngine", 10),
-    ("MonoGame", 11),
-    ("Vision", 12),
-];
+use crate::rules::{UNNUMBERED_PROJECT_TYPE, project_type};
 
 /// Settings files and the `settings` key each one fills.
 const SETTINGS_FILES: [(&str, &str); 5] = [
@@ -40,6 +23,8 @@ const SETTINGS_FILES: [(&str, &str); 5] = [
 pub(crate) struct ProjectHeader {
     pub id: String,
     pub project_type: i32,
+    /// `type` as written, kept whether or not it is known.
+    pub project_type_name: String,
     pub version: String,
 }
 
@@ -56,7 +41,7 @@ pub(crate) fn read_fairy(
     let header = {
         let text = decode_text(&bytes).map_err(ReadError::Unreadable)?;
         let doc = roxmltree::Document::parse(text)
-            .map_err(|e| ReadError::Unreadable(format!("{fairy_file}: {e}")))?;
+            .map_err(|e| ReadError::Unreadable(unparsable(fairy_file, &bytes, &e.to_string())))?;
         let root = doc.root_element();
         if root.tag_name().name() != "projectDescription" {
             return Err(ReadError::Unreadable(format!(
@@ -65,20 +50,26 @@ pub(crate) fn read_fairy(
             )));
         }
         let raw_type = root.attribute("type").unwrap_or_default();
-        let project_type = lookup(PROJECT_TYPES, raw_type).unwrap_or_else(|| {
-            st.diagnostics.push(
-                ProjectDiagnostic::error(
-                    Code::InvalidProjectValue,
-                    "projectType",
-                    format!("unknown project type \"{raw_type}\"; read as Unity (0)"),
+        // An unknown type is kept as written, never read as a default engine: a newer
+        // editor target is not a broken project, so it is a warning, not an error.
+        let number = project_type(raw_type).unwrap_or_else(|| {
+            let message = if raw_type.is_empty() {
+                "the project file names no type; projectType is -1 (unknown)".to_owned()
+            } else {
+                format!(
+                    "project type \"{raw_type}\" is not a type this server knows; it is kept as written (projectTypeName), with projectType -1"
                 )
-                .in_file(fairy_file),
+            };
+            st.diagnostics.push(
+                ProjectDiagnostic::warning(Code::InvalidProjectValue, "projectType", message)
+                    .in_file(fairy_file),
             );
-            0
+            UNNUMBERED_PROJECT_TYPE
         });
         ProjectHeader {
             id: root.attribute("id").unwrap_or_default().to_owned(),
-            project_type,
+            project_type: number,
+            project_type_name: raw_type.to_owned(),
             version: root
                 .attribute("version")
                 .filter(|v| !v.is_empty())
@@ -119,7 +110,7 @@ pub(crate) fn read_settings(fs: &dyn ProjectFs, st: &mut ReadState) -> Map<Strin
                 ProjectDiagnostic::error(
                     Code::InvalidSettingsJson,
                     model_path,
-                    format!("{path}: {message}"),
+                    unparsable(&path, &bytes, &message),
                 )
                 .in_file(path.clone()),
             ),

@@ -98,6 +98,9 @@ pub(crate) fn json_num(v: f64) -> Value {
     serde_json::to_value(Num(v)).unwrap_or(Value::Null)
 }
 
+/// What the FairyGUI editor writes for a value it never set (JavaScript's `String(undefined)`).
+const UNSET: &str = "undefined";
+
 /// Typed access to one element's attributes. A present but malformed value is reported
 /// as `invalid_project_value` at `<scope>.<at>.<attribute>` and replaced by the default,
 /// so one bad attribute never costs the rest of the element.
@@ -159,6 +162,20 @@ impl<'a, 'input: 'a, 's> Attrs<'a, 'input, 's> {
     }
 
     fn bad(&mut self, name: &str, value: &str, expected: &str) {
+        if value.trim() == UNSET {
+            // The editor writes this for a value it never set (list items' `level`, for
+            // one) and reads it back as the default: a warning, not a broken project.
+            let message = format!(
+                "attribute {name}=\"{value}\" is how the FairyGUI editor writes an unset value; it is read as the default"
+            );
+            let suffix = if self.at.is_empty() {
+                format!(".{name}")
+            } else {
+                format!("{}.{name}", self.at)
+            };
+            self.scope.tolerated_value(&suffix, self.node_id, message);
+            return;
+        }
         let message = format!("attribute {name}=\"{value}\" is not {expected}");
         self.report(name, message);
     }
@@ -262,7 +279,11 @@ impl<'a, 'input: 'a, 's> Attrs<'a, 'input, 's> {
         match self.raw(name) {
             None => default,
             Some(raw) => lookup(table, raw).unwrap_or_else(|| {
-                let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+                let names: Vec<&str> = table
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .filter(|n| !n.is_empty())
+                    .collect();
                 self.bad(name, raw, &format!("one of {}", names.join(", ")));
                 default
             }),

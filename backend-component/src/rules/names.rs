@@ -135,3 +135,31 @@ mod tests {
         assert_eq!(strip_extension("a.b-c"), "a.b-c");
     }
 }
+
+/// A kind or other word with its indefinite article for a message: `an image`,
+/// `a component`, `an xy gear`'s `an xy` (said "ex-why").
+pub fn with_article(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    let vowel_sound = lower.starts_with(['a', 'e', 'i', 'o', 'u']) || lower.starts_with("xy");
+    if vowel_sound {
+        format!("an {word}")
+    } else {
+        format!("a {word}")
+    }
+}
+
+#[cfg(test)]
+mod article_tests {
+    use super::with_article;
+
+    #[test]
+    fn kinds_take_the_article_they_are_said_with() {
+        assert_eq!(with_article("image"), "an image");
+        assert_eq!(with_article("animation"), "an animation");
+        assert_eq!(with_article("icon"), "an icon");
+        assert_eq!(with_article("xy"), "an xy");
+        assert_eq!(with_article("component"), "a component");
+        assert_eq!(with_article("movieClip"), "a movieClip");
+        assert_eq!(with_article("dragonBones"), "a dragonBones");
+    }
+}

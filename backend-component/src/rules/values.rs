@@ -34,6 +34,52 @@ pub fn fits_geometry(value: Num) -> bool {
     value.get().abs() <= f64::from(i32::MAX)
 }
 
+/// `projectDescription@type` names with upstream OpenFairyGUI's `projectType` numbers
+/// (Unity 0 … Vision 12); names match ignoring ASCII case, and the name as written is
+/// always kept beside the number (`projectTypeName`).
+///
+/// The table is checked against every target of the FairyGUI editor (its plugin API's
+/// `FairyEditor.ProjectType`: Flash, Starling, Unity, Egret, Layabox, Haxe, PIXI, Cocos2dx,
+/// CryEngine, Vision, MonoGame, CocosCreator, LibGDX, Unreal, Corona, ThreeJS, CreateJS,
+/// DOM) and the official demo projects (`Cocos2dx`, `ThreeJS`, `Corona`, `DOM`, and `Cry`,
+/// the editor's own spelling of CryEngine). Upstream numbers only thirteen of them; the
+/// others get [`UNNUMBERED_PROJECT_TYPE`] rather than a number upstream may later give
+/// another engine, and never Unity's 0.
+pub const PROJECT_TYPES: &[(&str, i32)] = &[
+    ("Unity", 0),
+    ("Flash", 1),
+    ("Starling", 2),
+    ("CocosCreator", 3),
+    ("Layabox", 4),
+    ("Egret", 5),
+    ("Haxe", 6),
+    ("Pixi", 7),
+    ("LibGDX", 8),
+    ("Unreal", 9),
+    ("CryEngine", 10),
+    ("Cry", 10),
+    ("MonoGame", 11),
+    ("Vision", 12),
+    ("Cocos2dx", UNNUMBERED_PROJECT_TYPE),
+    ("Corona", UNNUMBERED_PROJECT_TYPE),
+    ("ThreeJS", UNNUMBERED_PROJECT_TYPE),
+    ("CreateJS", UNNUMBERED_PROJECT_TYPE),
+    ("DOM", UNNUMBERED_PROJECT_TYPE),
+];
+
+/// The `projectType` of an engine upstream does not number, or of a type this server does
+/// not know: `projectTypeName` says which.
+pub const UNNUMBERED_PROJECT_TYPE: i32 = -1;
+
+/// The `projectType` number of a `projectDescription@type` name; `None` when the name is
+/// not a FairyGUI editor target this server knows.
+pub fn project_type(name: &str) -> Option<i32> {
+    PROJECT_TYPES
+        .iter()
+        .find(|(known, _)| known.eq_ignore_ascii_case(name.trim()))
+        .map(|(_, number)| *number)
+}
+
 /// Display node blend modes.
 pub const BLEND_MODES: [&str; 6] = ["normal", "none", "add", "multiply", "screen", "erase"];
 

@@ -22,6 +22,7 @@ pub(super) fn standalone_findings(
     let standalone = UamProject {
         project_id: project.project_id.clone(),
         project_type: project.project_type,
+        project_type_name: project.project_type_name.clone(),
         version: project.version.clone(),
         branches: project.branches.clone(),
         settings: Map::new(),

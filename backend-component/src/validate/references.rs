@@ -11,6 +11,7 @@ use ofgui_contracts::uam::{
 use serde_json::Value;
 
 use super::{Components, Sink, in_scope, node_path, resource_path};
+use crate::rules::with_article;
 
 /// Kinds a loader, an icon or a list item icon can show.
 const VISUAL: &[&str] = &["image", "movieClip", "component", "spine", "dragonBones"];
@@ -183,9 +184,13 @@ impl Site<'_> {
                 path,
                 node_id,
                 format!(
-                    "{what} references {shown}, which is a {}, not a {}.",
-                    target.kind(),
-                    kinds.join(" or ")
+                    "{what} references {shown}, which is {}, not {}.",
+                    with_article(target.kind()),
+                    kinds
+                        .iter()
+                        .map(|kind| with_article(kind))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ),
             ),
             Some(_) => {}
@@ -270,15 +275,12 @@ impl Site<'_> {
             .resources
             .get(&(package_id, reference.resource_id.as_str()))
             .copied();
-        let shown = match &reference.package_id {
-            Some(package_id) => {
-                format!("resource {} of package {package_id}", reference.resource_id)
-            }
-            None => format!(
-                "resource {} of package {} ({})",
-                reference.resource_id, self.package.id, self.package.name
-            ),
+        // A package is always shown by id and name, whether the node names it or not.
+        let package = match self.index.packages_by_id.get(package_id) {
+            Some(package) => format!("{} ({})", package.id, package.name),
+            None => format!("{package_id} (no such package)"),
         };
+        let shown = format!("resource {} of package {package}", reference.resource_id);
         self.expect(
             sink,
             path,
@@ -475,7 +477,7 @@ impl Site<'_> {
                 continue;
             };
             let (states, default) = (&value_gear.states, &value_gear.default_value);
-            let what = format!("A {} gear of node {id}", gear.kind());
+            let what = format!("{} gear of node {id}", with_article(gear.kind()));
             for (k, state) in states.iter().enumerate() {
                 if let Some(value) = &state.value {
                     self.json(

@@ -24,13 +24,26 @@ pub(super) fn check(project: &UamProject, bytes: &BTreeMap<String, Vec<u8>>, sin
                 continue;
             };
             let file_name = source_path.rsplit('/').next().unwrap_or(source_path);
-            let (severity, code, message) = match formats::check(resource.kind(), file_name, data) {
+            let verdict = formats::inspect(resource.kind(), file_name, data);
+            let (severity, code, message) = match verdict {
                 Ok(()) => continue,
-                Err(FileProblem::Corrupt(message)) => (
+                // A pointer is kept under corrupt_source, the code it had as a bad PNG, now
+                // named for what it is and how to fetch the content.
+                Err(FileProblem::Corrupt(message) | FileProblem::LfsPointer(message)) => (
                     Severity::Error,
                     ProjectDiagnosticCode::CorruptSource,
                     message,
                 ),
+                // Refused content (an SVG's DTD, scripts) is not a broken file: it is
+                // reported unchecked, like a format this server cannot decode.
+                Err(FileProblem::Refused(message)) => {
+                    sink.incomplete();
+                    (
+                        Severity::Warning,
+                        ProjectDiagnosticCode::DecodeCapabilityUnavailable,
+                        format!("{message}; the file is not checked"),
+                    )
+                }
                 Err(FileProblem::Unchecked(message)) => {
                     sink.incomplete();
                     (
@@ -207,7 +220,7 @@ mod tests {
         for path in &files {
             let bytes = std::fs::read(path).expect("asset bytes");
             let name = path.file_name().unwrap_or_default().to_string_lossy();
-            match formats::check(kind_of(path), &name, &bytes) {
+            match formats::inspect(kind_of(path), &name, &bytes) {
                 Ok(()) => checked += 1,
                 // Legacy SWF and similar files are not images; nothing else may fail.
                 Err(problem) => panic!("{}: {problem:?}", path.display()),
@@ -240,7 +253,7 @@ mod tests {
         for _ in 0..runs {
             let start = Instant::now();
             for (kind, name, bytes) in &assets {
-                assert_eq!(formats::check(kind, name, bytes), Ok(()), "{name}");
+                assert_eq!(formats::inspect(kind, name, bytes), Ok(()), "{name}");
             }
             best = best.min(start.elapsed());
         }

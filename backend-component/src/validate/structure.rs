@@ -196,6 +196,10 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
             diagnostic.resource_id = Some(resource.id().to_string());
             diagnostic.source_path = resource.source_path().map(str::to_string);
         };
+        // An entry repeated verbatim in package.xml is one resource listed twice: the fix
+        // is deleting the repeated entry, not renaming anything, so it is reported once,
+        // as the duplicate id it is, and not again as a path collision.
+        let mut repeated_entry = false;
         if resource.id().is_empty() {
             located(
                 sink,
@@ -204,17 +208,29 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                 "A resource has an empty id.".into(),
             );
         } else if let Some(first) = ids.insert(resource.id(), r) {
-            located(
-                sink,
-                Code::DuplicateResourceId,
-                format!("{path}.id"),
+            repeated_entry = package.resources[first] == *resource;
+            let message = if repeated_entry {
+                format!(
+                    "Resource {} ({}{}) is declared twice by identical entries in package {}; delete the repeated entry from the package XML (the file stays).",
+                    resource.id(),
+                    resource.path(),
+                    resource.name(),
+                    package.name
+                )
+            } else {
                 format!(
                     "Resource {} reuses id {} of resource {} in package {}.",
                     resource.name(),
                     resource.id(),
                     package.resources[first].name(),
                     package.name
-                ),
+                )
+            };
+            located(
+                sink,
+                Code::DuplicateResourceId,
+                format!("{path}.id"),
+                message,
             );
         }
         if !resource.path().is_empty() && !is_canonical_folder(resource.path()) {
@@ -273,17 +289,28 @@ fn check_resources(p: usize, package: &UamPackage, sink: &mut Sink) {
                     format!("Resource {} would overwrite {file}.", resource.id()),
                 );
             }
-            if let Some(first) = outputs.insert(key, r) {
-                located(
-                    sink,
-                    Code::PathCollision,
-                    format!("{path}.name"),
-                    format!(
-                        "Resources {} and {} are written to the same file, or to files differing only in case.",
-                        package.resources[first].id(),
-                        resource.id()
-                    ),
+            if let Some(first) = outputs.insert(key, r)
+                && !repeated_entry
+            {
+                let other = &package.resources[first];
+                let (mine, theirs) = (
+                    resource.source_path().unwrap_or_default(),
+                    other.source_path().unwrap_or_default(),
                 );
+                let message = if mine == theirs {
+                    format!(
+                        "Resources {} and {} both use the file {mine}; give each its own file.",
+                        other.id(),
+                        resource.id()
+                    )
+                } else {
+                    format!(
+                        "Resources {} and {} use {theirs} and {mine}, which differ only in letter case and are one file on case-insensitive disks; rename one.",
+                        other.id(),
+                        resource.id()
+                    )
+                };
+                located(sink, Code::PathCollision, format!("{path}.name"), message);
             }
         }
         if let UamResource::Image(image) = resource.as_ref() {
