@@ -188,7 +188,7 @@ pub fn run(
     if !issues.is_empty() {
         return Err(Failure::unsupported(issues));
     }
-    let final_issues = finals::check(project, &workspace);
+    let final_issues = finals::check(project, bytes, operations, &workspace);
     if !final_issues.is_empty() {
         return Err(Failure::unsupported(final_issues));
     }

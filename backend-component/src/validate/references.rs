@@ -1,8 +1,6 @@
 //! Reference checks: every resource a node, property, gear, transition or asset names must
 //! exist and be of a kind that can be used there.
 
-use std::collections::HashMap;
-
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
     ComponentModel, DisplayNode, GearBinding, InstanceProperties, ListProperties, ResourceRef,
@@ -10,7 +8,8 @@ use ofgui_contracts::uam::{
 };
 use serde_json::Value;
 
-use super::{Components, Sink, in_scope, node_path, resource_path};
+use super::{Components, Sink, Subject, in_scope, node_path, resource_path};
+use crate::lookup::urls::{Urls, urls_in};
 
 /// Kinds a loader, an icon or a list item icon can show.
 const VISUAL: &[&str] = &["image", "movieClip", "component", "spine", "dragonBones"];
@@ -23,7 +22,7 @@ const MOVIE_CLIP: &[&str] = &["movieClip"];
 const ANY: &[&str] = &[];
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
-    let index = Index::new(project);
+    let index = Urls::new(project);
     for (p, package) in project.packages.iter().enumerate() {
         for (r, resource) in package.resources.iter().enumerate() {
             if !in_scope(only, &package.id, resource.id()) {
@@ -44,104 +43,20 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
     }
 }
 
-/// Lookup tables for resolving references.
-struct Index<'a> {
-    packages_by_id: HashMap<&'a str, &'a UamPackage>,
-    packages_by_name: HashMap<&'a str, &'a UamPackage>,
-    /// Package ids longest first, for `ui://<packageId><resourceId>` prefix matching.
-    ids_longest_first: Vec<&'a str>,
-    resources: HashMap<(&'a str, &'a str), &'a UamResource>,
-}
-
-impl<'a> Index<'a> {
-    fn new(project: &'a UamProject) -> Self {
-        let mut ids_longest_first: Vec<&str> =
-            project.packages.iter().map(|p| p.id.as_str()).collect();
-        ids_longest_first.sort_by_key(|id| std::cmp::Reverse(id.len()));
-        Index {
-            packages_by_id: project
-                .packages
-                .iter()
-                .map(|p| (p.id.as_str(), p.as_ref()))
-                .collect(),
-            packages_by_name: project
-                .packages
-                .iter()
-                .map(|p| (p.name.as_str(), p.as_ref()))
-                .collect(),
-            ids_longest_first,
-            resources: project
-                .packages
-                .iter()
-                .flat_map(|p| {
-                    p.resources
-                        .iter()
-                        .map(move |r| ((p.id.as_str(), r.id()), r.as_ref()))
-                })
-                .collect(),
-        }
-    }
-
-    /// Resolves `ui://<packageId><resourceId>` or `ui://<package>/<resource>` (by id or name).
-    fn resolve_url(&self, url: &str) -> Option<&'a UamResource> {
-        let rest = url.strip_prefix("ui://")?;
-        if let Some((package, resource)) = rest.split_once('/') {
-            let package = self
-                .packages_by_id
-                .get(package)
-                .or_else(|| self.packages_by_name.get(package))?;
-            return self
-                .resources
-                .get(&(package.id.as_str(), resource))
-                .copied()
-                .or_else(|| {
-                    package.resources.iter().map(|r| r.as_ref()).find(|r| {
-                        r.name() == resource || file_name(r).is_some_and(|f| f == resource)
-                    })
-                });
-        }
-        self.ids_longest_first.iter().find_map(|id| {
-            let resource = rest.strip_prefix(id)?;
-            self.resources.get(&(*id, resource)).copied()
-        })
-    }
-}
-
-fn file_name(resource: &UamResource) -> Option<&str> {
-    resource
-        .source_path()
-        .and_then(|path| path.rsplit('/').next())
-}
-
-/// Every `ui://` token in a piece of text (UBB markup, gear values, transition values).
-fn urls_in(text: &str) -> impl Iterator<Item = &str> {
-    text.match_indices("ui://").map(move |(start, _)| {
-        let tail = &text[start..];
-        let end = tail
-            .find(|c: char| {
-                c.is_whitespace()
-                    || matches!(
-                        c,
-                        '"' | '\'' | '[' | ']' | ',' | '|' | '<' | '>' | ')' | '('
-                    )
-            })
-            .unwrap_or(tail.len());
-        &tail[..end]
-    })
-}
-
 /// What a reference is, for messages, and what it resolved to.
 struct Reference<'a> {
     /// The referring thing (`image node n3`).
     what: &'a str,
     /// The reference as written (`ui://…`, `resource x of package y`).
     shown: &'a str,
+    /// The reference as the model holds it.
+    subject: Subject,
     target: Option<&'a UamResource>,
 }
 
 /// The resource being checked and where it is.
 struct Site<'a> {
-    index: &'a Index<'a>,
+    index: &'a Urls<'a>,
     package: &'a UamPackage,
     package_index: usize,
     resource: &'a UamResource,
@@ -149,12 +64,20 @@ struct Site<'a> {
 }
 
 impl Site<'_> {
-    fn dangling(&self, sink: &mut Sink, path: String, node_id: Option<&str>, message: String) {
+    fn dangling(
+        &self,
+        sink: &mut Sink,
+        path: String,
+        node_id: Option<&str>,
+        subject: Subject,
+        message: String,
+    ) {
         let diagnostic = sink.error(Code::DanglingResourceReference, path, message);
         diagnostic.package_id = Some(self.package.id.clone());
         diagnostic.resource_id = Some(self.resource.id().to_string());
         diagnostic.node_id = node_id.map(str::to_string);
         diagnostic.source_path = self.resource.source_path().map(str::to_string);
+        diagnostic.about(subject);
     }
 
     /// Checks a resolved target against the kinds allowed there.
@@ -169,6 +92,7 @@ impl Site<'_> {
         let Reference {
             what,
             shown,
+            subject,
             target,
         } = reference;
         match target {
@@ -176,12 +100,14 @@ impl Site<'_> {
                 sink,
                 path,
                 node_id,
+                subject,
                 format!("{what} references {shown}, which does not exist."),
             ),
             Some(target) if !kinds.is_empty() && !kinds.contains(&target.kind()) => self.dangling(
                 sink,
                 path,
                 node_id,
+                subject,
                 format!(
                     "{what} references {shown}, which is a {}, not a {}.",
                     target.kind(),
@@ -203,7 +129,7 @@ impl Site<'_> {
         kinds: &[&str],
     ) {
         if value.starts_with("ui://") {
-            let target = self.index.resolve_url(value);
+            let target = self.index.resolve(value);
             self.expect(
                 sink,
                 path,
@@ -211,6 +137,7 @@ impl Site<'_> {
                 Reference {
                     what,
                     shown: value,
+                    subject: Subject::Url(value.to_string()),
                     target,
                 },
                 kinds,
@@ -221,7 +148,7 @@ impl Site<'_> {
     /// Checks every `ui://` inside free text.
     fn text(&self, sink: &mut Sink, path: String, node_id: Option<&str>, what: &str, value: &str) {
         for url in urls_in(value) {
-            let target = self.index.resolve_url(url);
+            let target = self.index.resolve(url);
             self.expect(
                 sink,
                 path.clone(),
@@ -229,6 +156,7 @@ impl Site<'_> {
                 Reference {
                     what,
                     shown: url,
+                    subject: Subject::Url(url.to_string()),
                     target,
                 },
                 ANY,
@@ -264,12 +192,12 @@ impl Site<'_> {
         reference: &ResourceRef,
         kinds: &[&str],
     ) {
-        let package_id = reference.package_id.as_deref().unwrap_or(&self.package.id);
-        let target = self
-            .index
-            .resources
-            .get(&(package_id, reference.resource_id.as_str()))
-            .copied();
+        let package_id = reference
+            .package_id
+            .as_deref()
+            .filter(|id| !id.is_empty())
+            .unwrap_or(&self.package.id);
+        let target = self.index.resource(package_id, &reference.resource_id);
         let shown = match &reference.package_id {
             Some(package_id) => {
                 format!("resource {} of package {package_id}", reference.resource_id)
@@ -286,6 +214,7 @@ impl Site<'_> {
             Reference {
                 what,
                 shown: &shown,
+                subject: Subject::Resource(package_id.to_string(), reference.resource_id.clone()),
                 target,
             },
             kinds,
@@ -302,12 +231,8 @@ impl Site<'_> {
             return;
         };
         let base = resource_path(self.package_index, self.resource_index);
-        let same_package = |id: &str| {
-            self.index
-                .resources
-                .get(&(self.package.id.as_str(), id))
-                .copied()
-        };
+        let same_package = |id: &str| self.index.resource(&self.package.id, id);
+        let subject = |id: &str| Subject::Resource(self.package.id.clone(), id.to_string());
         let what = format!("{} {}", self.resource.kind(), self.resource.name());
         if let (UamResource::Font(_), Some(texture)) = (
             self.resource,
@@ -322,6 +247,7 @@ impl Site<'_> {
                 Reference {
                     what: &what,
                     shown: &shown,
+                    subject: subject(texture),
                     target: same_package(texture),
                 },
                 IMAGE,
@@ -354,6 +280,7 @@ impl Site<'_> {
                     Reference {
                         what: &what,
                         shown: &shown,
+                        subject: subject(id),
                         target: same_package(id),
                     },
                     BINARY,
@@ -635,20 +562,5 @@ impl Site<'_> {
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::urls_in;
-
-    #[test]
-    fn urls_are_found_in_markup() {
-        let text = "a [img]ui://pkg1res2[/img] b ui://Pkg/icon.png,ui://x|ui://y";
-        let found: Vec<&str> = urls_in(text).collect();
-        assert_eq!(
-            found,
-            ["ui://pkg1res2", "ui://Pkg/icon.png", "ui://x", "ui://y"]
-        );
     }
 }

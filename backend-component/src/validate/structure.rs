@@ -11,10 +11,10 @@ use ofgui_contracts::uam::{
 };
 use serde_json::Value;
 
-use super::{Components, Sink, in_scope, node_path, resource_path};
+use super::{Components, Finding, Sink, Subject, in_scope, node_path, resource_path};
 use crate::rules::{
-    BLEND_MODES, IMAGE_QUALITY, fits_geometry, is_canonical_folder, is_safe_segment,
-    is_scale9_grid, is_unit, parent_folder,
+    BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_geometry, is_canonical_folder, is_ease_type,
+    is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
 };
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
@@ -324,16 +324,17 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn report(
+    fn report<'s>(
         &self,
-        sink: &mut Sink,
+        sink: &'s mut Sink,
         code: Code,
         path: String,
         node_id: Option<&str>,
         message: String,
-    ) {
-        let diagnostic = sink.error(code, path, message);
-        self.locate(diagnostic, node_id);
+    ) -> &'s mut Finding {
+        let finding = sink.error(code, path, message);
+        self.locate(finding, node_id);
+        finding
     }
 
     fn locate(
@@ -401,30 +402,34 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
                 .get(group)
                 .is_some_and(|target| matches!(target, DisplayNode::Group(_)));
             if group == node.id() || !is_group {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    format!("{path}.group"),
-                    id,
-                    format!("Node {} belongs to group {group:?}, which is not another group node of the component.", node.id()),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.group"),
+                        id,
+                        format!("Node {} belongs to group {group:?}, which is not another group node of the component.", node.id()),
+                    )
+                    .about(Subject::Node(group.to_string()));
             }
         }
         for (k, relation) in node_base.relations.iter().enumerate() {
             if !relation.target_node_id.is_empty()
                 && !nodes.contains_key(relation.target_node_id.as_str())
             {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    format!("{path}.relations[{k}].targetNodeId"),
-                    id,
-                    format!(
-                        "Node {} is related to node {}, which does not exist.",
-                        node.id(),
-                        relation.target_node_id
-                    ),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.relations[{k}].targetNodeId"),
+                        id,
+                        format!(
+                            "Node {} is related to node {}, which does not exist.",
+                            node.id(),
+                            relation.target_node_id
+                        ),
+                    )
+                    .about(Subject::Node(relation.target_node_id.clone()));
             }
         }
         check_gears(context, sink, &path, node, &controllers);
@@ -433,49 +438,26 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
         if !relation.target_node_id.is_empty()
             && !nodes.contains_key(relation.target_node_id.as_str())
         {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                format!("{base}.relations[{k}].targetNodeId"),
-                None,
-                format!(
-                    "The component is related to node {}, which does not exist.",
-                    relation.target_node_id
-                ),
-            );
-        }
-    }
-    let mut names = HashSet::new();
-    for (t, transition) in component.transitions.iter().enumerate() {
-        let path = format!("{base}.transitions[{t}]");
-        if !names.insert(transition.name.as_str()) {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                format!("{path}.name"),
-                None,
-                format!("Transition {:?} is defined twice.", transition.name),
-            );
-        }
-        for (i, item) in transition.items.iter().enumerate() {
-            // The runtime skips such items, so the project still loads: a warning.
-            if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
-            {
-                let warning = sink.warning(
+            context
+                .report(
+                    sink,
                     Code::InvalidUam,
-                    format!("{path}.items[{i}].targetNodeId"),
+                    format!("{base}.relations[{k}].targetNodeId"),
+                    None,
                     format!(
-                        "Transition {:?} animates node {}, which does not exist in the component; the item has no effect.",
-                        transition.name, item.target_node_id
+                        "The component is related to node {}, which does not exist.",
+                        relation.target_node_id
                     ),
-                );
-                context.locate(warning, None);
-            }
+                )
+                .about(Subject::Node(relation.target_node_id.clone()));
         }
     }
+    check_transitions(context, component, &nodes, sink);
 }
 
-fn check_controllers(
+/// Transitions: unique names, items of known action and ease types at times of 0 or
+/// more, animating nodes the component has.
+fn check_transitions(
     context: &Context<'_>,
     component: &ComponentModel,
     nodes: &HashMap<&str, &DisplayNode>,
@@ -483,84 +465,248 @@ fn check_controllers(
 ) {
     let base = context.component_path();
     let mut names = HashSet::new();
+    for (t, transition) in component.transitions.iter().enumerate() {
+        let path = format!("{base}.transitions[{t}]");
+        let name = &transition.name;
+        if !names.insert(name.as_str()) {
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.name"),
+                    None,
+                    format!("Transition {name:?} is defined twice."),
+                )
+                .about(Subject::Name(name.clone()));
+        }
+        for (i, item) in transition.items.iter().enumerate() {
+            let at = |field: &str| format!("{path}.items[{i}].{field}");
+            let about = Subject::Name(name.clone());
+            // The runtime skips such items, so the project still loads: a warning.
+            if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
+            {
+                let warning = sink.warning(
+                    Code::InvalidUam,
+                    at("targetNodeId"),
+                    format!(
+                        "Transition {name:?} animates node {}, which does not exist in the component; the item has no effect.",
+                        item.target_node_id
+                    ),
+                );
+                context.locate(warning, None);
+                warning.about(Subject::Node(item.target_node_id.clone()));
+            }
+            if !is_transition_action(item.action_type) {
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at("actionType"),
+                        None,
+                        format!(
+                            "Item {i} of transition {name:?} has actionType {}; FairyGUI knows 0..16 (XY 0, Size 1, Scale 2, Pivot 3, Alpha 4, Rotation 5, Color 6, Animation 7, Visible 8, Sound 9, Transition 10, Shake 11, ColorFilter 12, Skew 13, Text 14, Icon 15, Unknown 16).",
+                            item.action_type
+                        ),
+                    )
+                    .about(about.clone());
+            }
+            if !is_ease_type(item.ease_type) {
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at("easeType"),
+                        None,
+                        format!(
+                            "Item {i} of transition {name:?} has easeType {}; FairyGUI knows 0 (Linear) to 31 (Custom).",
+                            item.ease_type
+                        ),
+                    )
+                    .about(about.clone());
+            }
+            for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
+                if value < 0.0 {
+                    context
+                        .report(
+                            sink,
+                            Code::InvalidUam,
+                            at(field),
+                            None,
+                            format!(
+                                "Item {i} of transition {name:?} has {field} {value}; it must be 0 or more frames."
+                            ),
+                        )
+                        .about(about.clone());
+                }
+            }
+        }
+    }
+}
+
+/// Controllers: unique non-empty names, at least one page, unique non-empty page ids, a
+/// selected page that exists, a consistent home page, and actions of a known type that
+/// name the controller's own pages and existing nodes and transitions.
+fn check_controllers(
+    context: &Context<'_>,
+    component: &ComponentModel,
+    nodes: &HashMap<&str, &DisplayNode>,
+    sink: &mut Sink,
+) {
+    let base = context.component_path();
+    let transitions: HashSet<&str> = component
+        .transitions
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    let mut names = HashSet::new();
     for (c, controller) in component.controllers.iter().enumerate() {
         let path = format!("{base}.controllers[{c}]");
-        if controller.name.is_empty() {
-            context.report(
+        let name = &controller.name;
+        let report = |sink: &mut Sink, field: &str, message: String| {
+            let at = if field.is_empty() {
+                path.clone()
+            } else {
+                format!("{path}.{field}")
+            };
+            context
+                .report(sink, Code::InvalidUam, at, None, message)
+                .about(Subject::Name(name.clone()));
+        };
+        if name.is_empty() {
+            report(sink, "name", "A controller has an empty name.".into());
+        } else if !names.insert(name.as_str()) {
+            report(
                 sink,
-                Code::InvalidUam,
-                format!("{path}.name"),
-                None,
-                "A controller has an empty name.".into(),
+                "name",
+                format!("Controller {name:?} is defined twice."),
             );
-        } else if !names.insert(controller.name.as_str()) {
-            context.report(
+        }
+        if controller.pages.is_empty() {
+            report(
                 sink,
-                Code::InvalidUam,
-                format!("{path}.name"),
-                None,
-                format!("Controller {:?} is defined twice.", controller.name),
+                "pages",
+                format!("Controller {name:?} has no pages; a controller needs at least one."),
             );
         }
         let mut pages = HashSet::new();
         for (k, page) in controller.pages.iter().enumerate() {
             if page.id.is_empty() || !pages.insert(page.id.as_str()) {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    format!("{path}.pages[{k}].id"),
-                    None,
-                    format!(
-                        "Controller {:?} has an empty or repeated page id {:?}.",
-                        controller.name, page.id
-                    ),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.pages[{k}].id"),
+                        None,
+                        format!(
+                            "Controller {name:?} has an empty or repeated page id {:?}.",
+                            page.id
+                        ),
+                    )
+                    .about(Subject::Page(name.clone(), page.id.clone()));
             }
         }
         let selected = controller.selected_index.get();
         if !controller.pages.is_empty()
-            && (selected < 0.0 || selected >= controller.pages.len() as f64)
+            && (selected.fract() != 0.0
+                || selected < 0.0
+                || selected >= controller.pages.len() as f64)
         {
-            context.report(
+            report(
                 sink,
-                Code::InvalidUam,
-                format!("{path}.selectedIndex"),
-                None,
+                "selectedIndex",
                 format!(
-                    "Controller {:?} selects page {selected}, but it has {} pages.",
-                    controller.name,
+                    "Controller {name:?} selects page {selected}, but it has {} pages.",
                     controller.pages.len()
                 ),
             );
         }
+        let home = controller.home_page.as_str();
+        let home_problem = match controller.home_page_type.as_str() {
+            "specific" if !pages.contains(home) => Some(format!(
+                "Controller {name:?} has homePageType \"specific\", so homePage must be one of its page ids; it is {home:?}."
+            )),
+            "variable" if home.is_empty() => Some(format!(
+                "Controller {name:?} has homePageType \"variable\", so homePage must name the custom property key that holds the home page."
+            )),
+            kind @ ("default" | "branch") if !home.is_empty() => Some(format!(
+                "Controller {name:?} has homePageType {kind:?}, so homePage must be ''; it is {home:?}."
+            )),
+            kind if !HOME_PAGE_TYPES.contains(&kind) => {
+                report(
+                    sink,
+                    "homePageType",
+                    format!(
+                        "Controller {name:?} has homePageType {kind:?}; FairyGUI knows {}.",
+                        HOME_PAGE_TYPES.join(", ")
+                    ),
+                );
+                None
+            }
+            _ => None,
+        };
+        if let Some(message) = home_problem {
+            report(sink, "homePage", message);
+        }
         for (a, action) in controller.actions.iter().enumerate() {
+            let at = |field: &str| format!("{path}.actions[{a}].{field}");
+            if !(0..=1).contains(&action.action_type) {
+                report(
+                    sink,
+                    &format!("actions[{a}].actionType"),
+                    format!(
+                        "Action {a} of controller {name:?} has actionType {}; FairyGUI knows 0 (play a transition) and 1 (change a page).",
+                        action.action_type
+                    ),
+                );
+            }
             for (field, ids) in [
                 ("fromPageIds", &action.from_page_ids),
                 ("toPageIds", &action.to_page_ids),
             ] {
                 for id in ids.iter().filter(|id| !pages.contains(id.as_str())) {
-                    context.report(
-                        sink,
-                        Code::InvalidUam,
-                        format!("{path}.actions[{a}].{field}"),
-                        None,
-                        format!("An action of controller {:?} names page {id:?}, which the controller does not have.", controller.name),
-                    );
+                    context
+                        .report(
+                            sink,
+                            Code::InvalidUam,
+                            at(field),
+                            None,
+                            format!("An action of controller {name:?} names page {id:?}, which the controller does not have."),
+                        )
+                        .about(Subject::Page(name.clone(), id.clone()));
                 }
             }
             if !action.target_node_id.is_empty()
                 && !nodes.contains_key(action.target_node_id.as_str())
             {
-                context.report(
-                    sink,
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at("targetNodeId"),
+                        None,
+                        format!(
+                            "An action of controller {name:?} targets node {}, which does not exist.",
+                            action.target_node_id
+                        ),
+                    )
+                    .about(Subject::Node(action.target_node_id.clone()));
+            }
+            // A play action naming no transition of the component plays nothing; the
+            // runtime (PlayTransitionAction) skips it, so the project loads: a warning.
+            if action.action_type == 0
+                && !action.transition_name.is_empty()
+                && !transitions.contains(action.transition_name.as_str())
+            {
+                let warning = sink.warning(
                     Code::InvalidUam,
-                    format!("{path}.actions[{a}].targetNodeId"),
-                    None,
+                    at("transitionName"),
                     format!(
-                        "An action of controller {:?} targets node {}, which does not exist.",
-                        controller.name, action.target_node_id
+                        "An action of controller {name:?} plays transition {:?}, which the component does not have; the action has no effect.",
+                        action.transition_name
                     ),
                 );
+                context.locate(warning, None);
+                warning.about(Subject::Name(action.transition_name.clone()));
             }
         }
     }
@@ -579,26 +725,30 @@ fn check_gears(
         let gear_path = format!("{path}.gears[{g}]");
         let controller_name = gear.controller_name();
         if !pairs.insert((gear.kind(), controller_name)) {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                gear_path.clone(),
-                id,
-                format!(
-                    "Node {} has two {} gears for controller {controller_name:?}.",
-                    node.id(),
-                    gear.kind()
-                ),
-            );
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    gear_path.clone(),
+                    id,
+                    format!(
+                        "Node {} has two {} gears for controller {controller_name:?}.",
+                        node.id(),
+                        gear.kind()
+                    ),
+                )
+                .about(Subject::Name(controller_name.to_string()));
         }
         let Some(controller) = controllers.get(controller_name) else {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                format!("{gear_path}.controllerName"),
-                id,
-                format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
-            );
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{gear_path}.controllerName"),
+                    id,
+                    format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
+                )
+                .about(Subject::Name(controller_name.to_string()));
             continue;
         };
         let page_ids: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
@@ -624,26 +774,31 @@ fn check_gears(
         };
         let value_gear = matches!(gear.binding(), GearBinding::Value(_));
         for (at, page) in pages {
+            let subject = Subject::Page(controller_name.to_string(), page.to_string());
             if !seen.insert(page) {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    at,
-                    id,
-                    format!(
-                        "A {} gear of node {} lists page {page:?} twice.",
-                        gear.kind(),
-                        node.id()
-                    ),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at,
+                        id,
+                        format!(
+                            "A {} gear of node {} lists page {page:?} twice.",
+                            gear.kind(),
+                            node.id()
+                        ),
+                    )
+                    .about(subject);
             } else if value_gear && !page_ids.contains(page) {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    at,
-                    id,
-                    format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at,
+                        id,
+                        format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
+                    )
+                    .about(subject);
             }
         }
         if let Gear::Xy(g) = gear {

@@ -27,8 +27,7 @@ use ofgui_contracts::uam::DisplayNode;
 use self::apply::{apply_props, own_package};
 use self::checker::Checker;
 use self::checks::{
-    BaseValues, TEXT_KINDS, check_base, check_group_ref, check_node_kind, check_snapshots,
-    snapshot_key,
+    BaseValues, TEXT_KINDS, check_base, check_node_kind, check_snapshots, snapshot_key,
 };
 use super::gears;
 use super::issue::Issue;
@@ -88,19 +87,17 @@ pub(super) fn set_props(
         },
         node.base(),
     );
-    if let Some(group) = &props.group {
-        if matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
-            c.fail(
-                Code::UnsupportedDisplayNodeField,
-                "group",
-                format!(
-                    "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
-                    node.id()
-                ),
-            );
-        } else if !group.is_empty() {
-            check_group_ref(&mut c, component, node.id(), group, "group");
-        }
+    // Which group a node may belong to (another group node, no cycle) is validation's
+    // rule, judged on the final state: a later operation may attach the group.
+    if props.group.is_some() && matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
+        c.fail(
+            Code::UnsupportedDisplayNodeField,
+            "group",
+            format!(
+                "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
+                node.id()
+            ),
+        );
     }
     for key in &shortcuts {
         if !TEXT_KINDS.contains(&kind) {
@@ -212,23 +209,20 @@ pub(super) fn attach(
         },
         base,
     );
-    match base.group.as_deref() {
-        Some(group) if !group.is_empty() => {
-            if matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
-                c.fail(
-                    Code::UnsupportedDisplayNodeField,
-                    "group",
-                    format!(
-                        "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
-                        node.id()
-                    ),
-                );
-            } else {
-                check_group_ref(&mut c, component, node.id(), group, "group");
-            }
-        }
-        _ => {}
+    if base.group.as_deref().is_some_and(|group| !group.is_empty())
+        && matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_))
+    {
+        c.fail(
+            Code::UnsupportedDisplayNodeField,
+            "group",
+            format!(
+                "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
+                node.id()
+            ),
+        );
     }
+    // Group and relation targets are validation's rules, judged on the final state (a
+    // later operation may attach them).
     for (k, relation) in base.relations.iter().enumerate() {
         if !is_relation_type(relation.relation_type) {
             c.payload(
@@ -240,19 +234,8 @@ pub(super) fn attach(
                 ),
             );
         }
-        let target = relation.target_node_id.as_str();
-        if !target.is_empty() && !component.display_list.iter().any(|n| n.id() == target) {
-            c.payload(
-                &format!("relations[{k}].targetNodeId"),
-                format!(
-                    "Relation {k} of node {} targets node {target}, which component {component_id} does not have; use '' (the component) or one of: {}.",
-                    node.id(),
-                    listed(component.display_list.iter().map(|n| n.id()))
-                ),
-            );
-        }
     }
-    check_node_kind(&mut c, node, project, &owner, component_id);
+    check_node_kind(&mut c, node, project, &owner);
     gears::check_node_gears(at, "node", node, &component.controllers, &mut c.issues);
     if !c.issues.is_empty() {
         return Err(c.issues);

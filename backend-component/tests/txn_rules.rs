@@ -1,0 +1,492 @@
+//! Transaction rules agree with validation: an edit may leave an old defect but never
+//! create one, whatever the order of its operations, and validation reports the defect
+//! either way. Run natively on the bundled example and the real corpora (read-only).
+
+use std::sync::{Arc, OnceLock};
+
+use ofgui_backend::fs::StdFs;
+use ofgui_backend::reader::{ProjectSource, read_project};
+use ofgui_backend::testing::unity_root;
+use ofgui_backend::txn::{self, Applied, Failure, Issue};
+use ofgui_backend::validate;
+use ofgui_contracts::api::ValidationReport;
+use ofgui_contracts::diagnostics::{ProjectDiagnostic, Severity};
+use ofgui_contracts::ops::Operation;
+use ofgui_contracts::uam::{ComponentModel, DisplayNode, ResourceRef, UamProject, UamResource};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------- fixtures
+
+/// The example: Main (main0001) has MainView view0 and Settings view1, both holding an
+/// instance of Common's (cmn00001) Button btn0.
+fn example() -> &'static ProjectSource {
+    static SOURCE: OnceLock<ProjectSource> = OnceLock::new();
+    SOURCE.get_or_init(|| {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/HelloFairy");
+        read_project(&StdFs::new(root), "HelloFairy.fairy").expect("example reads")
+    })
+}
+
+/// The Unity examples, with two legacy defects: HitTest's component1 (g40jh) shows image
+/// zis77, which the package no longer has (node n22), and Transition's BOSS (gkq00) has a
+/// transition t0 whose items animate node n3, which BOSS no longer has.
+fn unity() -> &'static ProjectSource {
+    static SOURCE: OnceLock<ProjectSource> = OnceLock::new();
+    SOURCE.get_or_init(|| {
+        read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy")
+            .expect("unity reads")
+    })
+}
+
+const MAIN: &str = "main0001";
+const VIEW: &str = "view0";
+const SETTINGS: &str = "view1";
+const COMMON: &str = "cmn00001";
+const BUTTON: &str = "btn0";
+const HIT_TEST: &str = "ezq9a8mh";
+const COMPONENT1: &str = "g40jh";
+const TRANSITION: &str = "zgmoraj4";
+const BOSS: &str = "gkq00";
+
+fn ops(values: Vec<Value>) -> Vec<Operation> {
+    values
+        .into_iter()
+        .map(|v| serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}")))
+        .collect()
+}
+
+#[track_caller]
+fn apply_to(project: &UamProject, source: &ProjectSource, batch: Vec<Value>) -> Applied {
+    match txn::run(project, &source.bytes, &ops(batch)) {
+        Ok(applied) => applied,
+        Err(failure) => panic!("batch refused: {:#?}", failure.issues),
+    }
+}
+
+#[track_caller]
+fn apply(source: &ProjectSource, batch: Vec<Value>) -> UamProject {
+    apply_to(&source.project, source, batch).project
+}
+
+#[track_caller]
+fn refuse_in(project: &UamProject, source: &ProjectSource, batch: Vec<Value>) -> Failure {
+    match txn::run(project, &source.bytes, &ops(batch)) {
+        Ok(_) => panic!("the batch should have been refused"),
+        Err(failure) => failure,
+    }
+}
+
+#[track_caller]
+fn refuse(source: &ProjectSource, batch: Vec<Value>) -> Failure {
+    refuse_in(&source.project, source, batch)
+}
+
+/// The issue with this code and path (every issue is printed when it is missing).
+#[track_caller]
+fn issue<'f>(failure: &'f Failure, code: &str, path: &str) -> &'f Issue {
+    failure
+        .issues
+        .iter()
+        .find(|i| i.code.as_str() == code && i.path == path)
+        .unwrap_or_else(|| panic!("no {code} at {path} in {:#?}", failure.issues))
+}
+
+/// Every issue of the failure has this code.
+#[track_caller]
+fn all_coded(failure: &Failure, code: &str) {
+    assert!(
+        !failure.issues.is_empty() && failure.issues.iter().all(|i| i.code.as_str() == code),
+        "expected only {code}: {:#?}",
+        failure.issues
+    );
+}
+
+fn validate_model(project: &UamProject, source: &ProjectSource) -> ValidationReport {
+    validate::validate(&validate::Input {
+        project,
+        bytes: &source.bytes,
+        read_diagnostics: &source.diagnostics,
+        read_complete: source.complete,
+    })
+}
+
+fn findings_at<'r>(report: &'r ValidationReport, resource_id: &str) -> Vec<&'r ProjectDiagnostic> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.resource_id.as_deref() == Some(resource_id))
+        .collect()
+}
+
+fn component<'p>(project: &'p UamProject, package: &str, id: &str) -> &'p ComponentModel {
+    project
+        .packages
+        .iter()
+        .find(|p| p.id == package)
+        .and_then(|p| p.resources.iter().find(|r| r.id() == id))
+        .and_then(|r| r.component())
+        .unwrap_or_else(|| panic!("component {package}/{id}"))
+}
+
+fn component_mut<'p>(
+    project: &'p mut UamProject,
+    package: &str,
+    id: &str,
+) -> &'p mut ComponentModel {
+    let package = project
+        .packages
+        .iter_mut()
+        .find(|p| p.id == package)
+        .expect("package");
+    let resource = Arc::make_mut(package)
+        .resources
+        .iter_mut()
+        .find(|r| r.id() == id)
+        .expect("resource");
+    match Arc::make_mut(resource) {
+        UamResource::Component(c) => &mut c.component,
+        _ => panic!("not a component"),
+    }
+}
+
+fn comp_sel(package: &str, comp: &str) -> Value {
+    json!({ "packageId": package, "componentResourceId": comp })
+}
+
+fn node_sel(package: &str, comp: &str, node: &str) -> Value {
+    json!({ "packageId": package, "componentResourceId": comp, "displayNodeId": node })
+}
+
+/// An instance of `package`/`comp` to attach, made from the example's start button.
+fn instance(id: &str, package: &str, comp: &str) -> Value {
+    let source = example();
+    let mut node = serde_json::to_value(
+        component(&source.project, MAIN, VIEW)
+            .display_list
+            .iter()
+            .find(|n| n.id() == "n2_view")
+            .expect("start button"),
+    )
+    .expect("node");
+    node["id"] = json!(id);
+    node["gears"] = json!([]);
+    node["resource"] = json!({ "packageId": package, "resourceId": comp });
+    node.as_object_mut()
+        .expect("object")
+        .remove("instanceProperties");
+    node
+}
+
+fn attach(package: &str, comp: &str, node: Value) -> Value {
+    json!({ "kind": "attachDisplayNode", "selector": comp_sel(package, comp), "atIndex": 0, "node": node })
+}
+
+/// A group node to attach, itself in `group`.
+fn group_node(id: &str, group: &str) -> Value {
+    json!({
+        "kind": "group", "id": id, "name": id, "position": { "x": 0, "y": 0 },
+        "size": { "width": 10, "height": 10 }, "locked": false, "aspect": false,
+        "minSize": { "width": 0, "height": 0 }, "maxSize": { "width": 0, "height": 0 },
+        "scale": { "x": 1, "y": 1 }, "skew": { "x": 0, "y": 0 }, "visible": true,
+        "touchable": true, "grayed": false, "alpha": 1, "rotation": 0, "tooltips": "",
+        "blendMode": "normal", "filter": "", "filterData": "", "customData": "",
+        "group": group, "relations": [], "gears": [],
+        "layout": 0, "lineGap": 0, "columnGap": 0, "advanced": false,
+        "excludeInvisibles": false, "autoSizeDisabled": false, "mainGridIndex": -1
+    })
+}
+
+// ---------------------------------------------------------------- old defects
+
+/// Findings are compared by identity (code, entity, field, what they name), never by
+/// message: renaming the package of a component with an old broken reference changes the
+/// message of that finding, but not the finding, so the rename applies.
+#[test]
+fn an_old_broken_reference_never_blocks_a_rename() {
+    let source = unity();
+    let project = apply(
+        source,
+        vec![
+            json!({ "kind": "renamePackage", "selector": { "packageId": HIT_TEST }, "newName": "HitTest2" }),
+        ],
+    );
+    let report = validate_model(&project, source);
+    let broken = findings_at(&report, COMPONENT1);
+    assert_eq!(broken.len(), 1, "{broken:#?}");
+    assert!(
+        broken[0].message.contains("HitTest2"),
+        "{}",
+        broken[0].message
+    );
+    for batch in [
+        vec![
+            json!({ "kind": "renameResource", "selector": { "packageId": HIT_TEST, "resourceId": COMPONENT1 }, "newName": "component9" }),
+        ],
+        vec![
+            json!({ "kind": "renameResource", "selector": { "packageId": HIT_TEST, "resourceId": "g40j8" }, "newName": "two" }),
+        ],
+        vec![
+            json!({ "kind": "setDisplayNodeProps", "selector": node_sel(HIT_TEST, COMPONENT1, "n22"), "props": { "position": { "x": 1, "y": 2 } } }),
+        ],
+    ] {
+        apply(source, batch);
+    }
+    // A new broken reference in the same component is still refused.
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeResource", "selector": { "packageId": HIT_TEST, "resourceId": "g40j8" } }),
+        ],
+    );
+    all_coded(&failure, "invalid_resource_reference");
+}
+
+// ---------------------------------------------------------------- transitions
+
+fn boss_transition(source: &ProjectSource) -> Value {
+    serde_json::to_value(&component(&source.project, TRANSITION, BOSS).transitions[0])
+        .expect("transition")
+}
+
+/// A transition whose items animate a node that no longer exists can be updated and may
+/// keep those items; it may not gain one, and no node a transition animates may be
+/// detached. Validation reports such items either way (a warning: the runtime skips them).
+#[test]
+fn transitions_may_keep_but_not_create_items_animating_missing_nodes() {
+    let source = unity();
+    let selector =
+        json!({ "packageId": TRANSITION, "componentResourceId": BOSS, "transitionName": "t0" });
+    let mut t0 = boss_transition(source);
+    t0["autoPlay"] = json!(!t0["autoPlay"].as_bool().expect("autoPlay"));
+    let project = apply(
+        source,
+        vec![json!({ "kind": "updateTransition", "selector": selector, "transition": t0 })],
+    );
+    let report = validate_model(&project, source);
+    let kept = findings_at(&report, BOSS);
+    assert_eq!(kept.len(), 6, "{kept:#?}");
+    assert!(kept.iter().all(|d| d.severity == Severity::Warning));
+
+    // A new item animating a missing node.
+    let mut more = t0.clone();
+    let mut item = more["items"][1].clone();
+    item["targetNodeId"] = json!("n99");
+    more["items"].as_array_mut().expect("items").push(item);
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "updateTransition", "selector": selector, "transition": more })],
+    );
+    let found = issue(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.items[11].targetNodeId",
+    );
+    assert!(found.message.contains("n99"), "{}", found.message);
+    assert_eq!(failure.issues.len(), 1, "{:#?}", failure.issues);
+
+    // Detaching an animated node.
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "detachDisplayNode", "selector": node_sel(TRANSITION, BOSS, "n4") })],
+    );
+    let found = issue(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].selector.displayNodeId",
+    );
+    assert!(found.message.contains("n4"), "{}", found.message);
+    // … unless the same batch drops the items animating it (they target n4 at 1 and 9).
+    let mut without = boss_transition(source);
+    let items = without["items"].as_array_mut().expect("items");
+    items.retain(|item| item["targetNodeId"] != "n4");
+    apply(
+        source,
+        vec![
+            json!({ "kind": "detachDisplayNode", "selector": node_sel(TRANSITION, BOSS, "n4") }),
+            json!({ "kind": "updateTransition", "selector": selector, "transition": without }),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------- cycles
+
+/// Two components holding instances of each other, and three in a ring, are refused in
+/// any order; each attach alone is fine.
+#[test]
+fn containment_cycles_through_attached_instances_are_refused() {
+    let source = example();
+    let settings_in_view = attach(MAIN, VIEW, instance("n9_view", MAIN, SETTINGS));
+    let view_in_settings = attach(MAIN, SETTINGS, instance("n9_set", MAIN, VIEW));
+    apply(source, vec![settings_in_view.clone()]);
+    apply(source, vec![view_in_settings.clone()]);
+    for batch in [
+        vec![settings_in_view.clone(), view_in_settings.clone()],
+        vec![view_in_settings.clone(), settings_in_view.clone()],
+    ] {
+        let failure = refuse(source, batch);
+        all_coded(&failure, "invalid_component_reference");
+    }
+    // MainView → Settings → Button → MainView.
+    let view_in_button = attach(COMMON, BUTTON, instance("n9_btn", MAIN, VIEW));
+    let failure = refuse(source, vec![settings_in_view, view_in_button.clone()]);
+    all_coded(&failure, "invalid_component_reference");
+    let found = issue(
+        &failure,
+        "invalid_component_reference",
+        "operations[1].node.resource",
+    );
+    assert!(found.message.contains("MainView"), "{}", found.message);
+    // Button → MainView → Button (MainView already holds a button).
+    let failure = refuse(source, vec![view_in_button]);
+    all_coded(&failure, "invalid_component_reference");
+}
+
+/// Components added in one batch that hold instances of each other.
+#[test]
+fn containment_cycles_through_added_components_are_refused() {
+    let source = example();
+    let new_component = |id: &str, name: &str, holds: &str| {
+        let mut model =
+            serde_json::to_value(component(&source.project, MAIN, SETTINGS)).expect("model");
+        model["displayList"] = json!([instance(&format!("n0_{id}"), MAIN, holds)]);
+        json!({ "kind": "addComponent", "selector": { "packageId": MAIN }, "atIndex": 0, "component": {
+            "id": id, "name": name, "path": "/", "branch": "", "exported": false, "favorite": false,
+            "branchItemIds": [], "component": model
+        } })
+    };
+    apply(source, vec![new_component("ca", "A", SETTINGS)]);
+    let failure = refuse(
+        source,
+        vec![
+            new_component("ca", "A", "cb"),
+            new_component("cb", "B", "ca"),
+        ],
+    );
+    all_coded(&failure, "invalid_component_reference");
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+}
+
+/// A list whose items are built from a component holding the list is a cycle too (the
+/// runtime builds a list's items while building the list).
+#[test]
+fn containment_cycles_through_list_items_are_refused() {
+    let source = unity();
+    // Bag's BagWin holds a list whose items are built from dot (osdok).
+    let (bag, win) = ("rbw1tv9t", bag_window(source));
+    let failure = refuse(
+        source,
+        vec![attach(bag, "osdok", instance("n99", bag, &win))],
+    );
+    all_coded(&failure, "invalid_component_reference");
+}
+
+fn bag_window(source: &ProjectSource) -> String {
+    let bag = source
+        .project
+        .packages
+        .iter()
+        .find(|p| p.id == "rbw1tv9t")
+        .expect("Bag");
+    bag.resources
+        .iter()
+        .find(|r| {
+            r.component().is_some_and(|m| {
+                m.display_list.iter().any(|n| match n {
+                    DisplayNode::List(l) => {
+                        l.list.default_item == "ui://rbw1tv9tosdok" && !l.list.list_items.is_empty()
+                    }
+                    _ => false,
+                })
+            })
+        })
+        .map(|r| r.id().to_string())
+        .expect("a list of dots with items")
+}
+
+/// Two groups inside each other: each membership alone is fine.
+#[test]
+fn group_cycles_are_refused() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![
+            attach(MAIN, VIEW, group_node("g1", "")),
+            attach(MAIN, VIEW, group_node("g2", "g1")),
+        ],
+    );
+    let failure = refuse_in(
+        &project,
+        source,
+        vec![
+            json!({ "kind": "setDisplayNodeProps", "selector": node_sel(MAIN, VIEW, "g1"), "props": { "group": "g2" } }),
+        ],
+    );
+    let found = issue(
+        &failure,
+        "invalid_group_reference",
+        "operations[0].props.group",
+    );
+    assert!(found.message.contains("g2"), "{}", found.message);
+    // Three groups in a ring, attached in one batch in any order.
+    let failure = refuse(
+        source,
+        vec![
+            attach(MAIN, VIEW, group_node("g1", "g3")),
+            attach(MAIN, VIEW, group_node("g2", "g1")),
+            attach(MAIN, VIEW, group_node("g3", "g2")),
+        ],
+    );
+    all_coded(&failure, "invalid_group_reference");
+}
+
+/// Validation reports a cycle a project already has; an edit elsewhere is not refused
+/// for it, and an edit may not add another one.
+#[test]
+fn validation_reports_existing_cycles_and_edits_may_leave_them() {
+    let source = example();
+    let mut project = source.project.clone();
+    // Settings holds MainView; MainView's start button becomes a Settings instance.
+    let view = component_mut(&mut project, MAIN, VIEW);
+    if let DisplayNode::Component(start) = &mut view.display_list[2] {
+        start.resource = ResourceRef {
+            package_id: Some(MAIN.into()),
+            resource_id: SETTINGS.into(),
+        };
+        start.instance_properties = None;
+    }
+    let settings = component_mut(&mut project, MAIN, SETTINGS);
+    if let DisplayNode::Component(close) = &mut settings.display_list[1] {
+        close.resource = ResourceRef {
+            package_id: Some(MAIN.into()),
+            resource_id: VIEW.into(),
+        };
+        close.instance_properties = None;
+    }
+    let report = validate_model(&project, source);
+    let cycles: Vec<&ProjectDiagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "invalid_uam" && d.message.contains("instantiates"))
+        .collect();
+    assert_eq!(cycles.len(), 2, "{:#?}", report.diagnostics);
+    assert!(cycles.iter().all(|d| d.severity == Severity::Error));
+    assert!(
+        cycles
+            .iter()
+            .any(|d| d.path.ends_with("displayList[2].resource"))
+    );
+
+    apply_to(
+        &project,
+        source,
+        vec![
+            json!({ "kind": "setDisplayNodeProps", "selector": node_sel(MAIN, VIEW, "n1_view"), "props": { "text": "still here" } }),
+        ],
+    );
+    let failure = refuse_in(
+        &project,
+        source,
+        vec![attach(MAIN, VIEW, instance("n9_view", MAIN, SETTINGS))],
+    );
+    all_coded(&failure, "invalid_component_reference");
+}
