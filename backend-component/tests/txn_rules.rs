@@ -490,3 +490,175 @@ fn validation_reports_existing_cycles_and_edits_may_leave_them() {
     );
     all_coded(&failure, "invalid_component_reference");
 }
+
+// ---------------------------------------------------------------- settings
+
+fn settings_of(project: &UamProject) -> Value {
+    serde_json::to_value(&project.settings).expect("settings")
+}
+
+/// What we read, we accept back: settings with `null` where the editor left a field unset
+/// (as real projects have `publish.codeGeneration.packageName`), or a field already of the
+/// wrong type, apply as they are; a field the edit mistypes is refused.
+#[test]
+fn project_settings_as_read_are_accepted_back() {
+    let source = unity();
+    let mut project = source.project.clone();
+    let mut settings = settings_of(&project);
+    settings["publish"]["codeGeneration"]["packageName"] = Value::Null;
+    settings["publish"]["packageCount"] = json!("2");
+    project.settings = settings.as_object().cloned().expect("object");
+
+    let mut edited = settings.clone();
+    edited["common"]["fontSize"] = json!(13);
+    let applied = apply_to(
+        &project,
+        source,
+        vec![json!({ "kind": "updateProjectSettings", "settings": edited })],
+    );
+    assert_eq!(applied.project.settings["common"]["fontSize"], json!(13));
+    // Validation reports the mistyped field either way (a warning: the editor ignores it).
+    let report = validate_model(&applied.project, source);
+    let mistyped: Vec<&ProjectDiagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "invalid_settings_json")
+        .collect();
+    assert_eq!(mistyped.len(), 1, "{mistyped:#?}");
+    assert_eq!(mistyped[0].path, "settings.publish.packageCount");
+    assert_eq!(mistyped[0].severity, Severity::Warning);
+
+    let mut worse = edited.clone();
+    worse["publish"]["path"] = json!(3);
+    let failure = refuse_in(
+        &project,
+        source,
+        vec![json!({ "kind": "updateProjectSettings", "settings": worse })],
+    );
+    issue(
+        &failure,
+        "invalid_project_settings",
+        "operations[0].settings.publish.path",
+    );
+    assert_eq!(failure.issues.len(), 1, "{:#?}", failure.issues);
+}
+
+fn publish_of(project: &UamProject, package: &str) -> Value {
+    let package = project
+        .packages
+        .iter()
+        .find(|p| p.id == package)
+        .expect("package");
+    json!({
+        "compressPNG": package.compress_png,
+        "jpegQuality": package.jpeg_quality,
+        "publish": package.publish,
+    })
+}
+
+/// A package publish path relative to the project, climbing out of it as real projects
+/// do, is accepted; an absolute one is refused when new and accepted back when read.
+#[test]
+fn package_publish_paths_may_be_relative_to_the_project() {
+    let source = unity();
+    let basics = "9leh0eyf";
+    let update = |settings: &Value| json!({ "kind": "updatePackageSettings", "selector": { "packageId": basics }, "settings": settings });
+    let mut settings = publish_of(&source.project, basics);
+    settings["publish"]["path"] = json!("../Assets/Resources/UI");
+    settings["publish"]["codePath"] = json!("../Assets/Scripts/UI");
+    let project = apply(source, vec![update(&settings)]);
+    assert!(
+        validate_model(&project, source)
+            .diagnostics
+            .iter()
+            .all(|d| d.package_id.as_deref() != Some(basics))
+    );
+
+    settings["publish"]["path"] = json!("D:/Game/UI");
+    let failure = refuse(source, vec![update(&settings)]);
+    issue(
+        &failure,
+        "invalid_package_settings",
+        "operations[0].settings.publish.path",
+    );
+
+    // A package read with an absolute path is reported and may be sent back.
+    let mut project = source.project.clone();
+    let package = project
+        .packages
+        .iter_mut()
+        .find(|p| p.id == basics)
+        .expect("Basics");
+    Arc::make_mut(package)
+        .publish
+        .as_mut()
+        .expect("publish")
+        .path = "D:/Game/UI".into();
+    let report = validate_model(&project, source);
+    let absolute: Vec<&ProjectDiagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.package_id.as_deref() == Some(basics))
+        .collect();
+    assert_eq!(absolute.len(), 1, "{absolute:#?}");
+    assert_eq!(absolute[0].path, "packages[1].publish.path");
+    assert_eq!(absolute[0].severity, Severity::Warning);
+    let mut settings = publish_of(&project, basics);
+    settings["jpegQuality"] = json!(70);
+    apply_to(&project, source, vec![update(&settings)]);
+}
+
+/// The project settings name components (`common.scrollBars`, …): removing one they name
+/// is refused like any other reference, and validation reports a setting that dangles.
+#[test]
+fn references_from_project_settings_count() {
+    let source = unity();
+    let basics = "9leh0eyf";
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "removeComponent", "selector": comp_sel(basics, "i3s65w") })],
+    );
+    let found = issue(
+        &failure,
+        "component_referenced",
+        "operations[0].selector.componentResourceId",
+    );
+    assert!(
+        found.message.contains("common.scrollBars.vertical"),
+        "{}",
+        found.message
+    );
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "removePackage", "selector": { "packageId": basics } })],
+    );
+    assert!(
+        failure
+            .issues
+            .iter()
+            .any(|i| i.code.as_str() == "package_referenced"
+                && i.message.contains("common.scrollBars.horizontal")),
+        "{:#?}",
+        failure.issues
+    );
+    // Once the setting no longer names it, the component goes.
+    let mut settings = settings_of(&source.project);
+    settings["common"]["scrollBars"]["vertical"] = json!("");
+    let project = apply(
+        source,
+        vec![json!({ "kind": "updateProjectSettings", "settings": settings })],
+    );
+    apply_to(
+        &project,
+        source,
+        vec![json!({ "kind": "removeComponent", "selector": comp_sel(basics, "i3s65w") })],
+    );
+    // A setting may not be pointed at nothing by an edit either.
+    let mut settings = settings_of(&source.project);
+    settings["common"]["tipsRes"] = json!("ui://9leh0eyfnothing");
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "updateProjectSettings", "settings": settings })],
+    );
+    all_coded(&failure, "invalid_resource_reference");
+}

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{Components, Sink, Subject, in_scope, node_path, resource_path};
 use crate::lookup::urls::{Urls, urls_in};
+use crate::rules::settings::settings_urls;
 
 /// Kinds a loader, an icon or a list item icon can show.
 const VISUAL: &[&str] = &["image", "movieClip", "component", "spine", "dragonBones"];
@@ -23,6 +24,9 @@ const ANY: &[&str] = &[];
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
     let index = Urls::new(project);
+    if only.is_none() {
+        check_settings(project, &index, sink);
+    }
     for (p, package) in project.packages.iter().enumerate() {
         for (r, resource) in package.resources.iter().enumerate() {
             if !in_scope(only, &package.id, resource.id()) {
@@ -40,6 +44,28 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
                 _ => site.asset(sink),
             }
         }
+    }
+}
+
+/// The `ui://` references of the project settings (default scroll bars, tooltip, click
+/// sound, font). The editor builds them like any other reference, but one that does not
+/// resolve only leaves the pane without a default scroll bar (or the button silent), so
+/// it is a warning; a transaction still may not leave one dangling.
+fn check_settings(project: &UamProject, index: &Urls<'_>, sink: &mut Sink) {
+    for (path, url, kinds) in settings_urls(&project.settings) {
+        let problem = match index.resolve(url) {
+            None => "which does not exist".to_string(),
+            Some(target) if !kinds.contains(&target.kind()) => {
+                format!("which is a {}, not a {}", target.kind(), kinds.join(" or "))
+            }
+            Some(_) => continue,
+        };
+        sink.warning(
+            Code::DanglingResourceReference,
+            format!("settings.{path}"),
+            format!("Project setting {path} references {url}, {problem}; the editor ignores it."),
+        )
+        .about(Subject::Url(url.to_string()));
     }
 }
 

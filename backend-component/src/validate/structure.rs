@@ -12,6 +12,8 @@ use ofgui_contracts::uam::{
 use serde_json::Value;
 
 use super::{Components, Finding, Sink, Subject, in_scope, node_path, resource_path};
+use crate::rules::publish::{Problem as PublishProblem, problems as publish_problems};
+use crate::rules::settings::mistyped_settings;
 use crate::rules::{
     BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_geometry, is_canonical_folder, is_ease_type,
     is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
@@ -21,11 +23,13 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
     if only.is_none() {
         check_branches(project, sink);
         check_package_identity(project, sink);
+        check_settings(project, sink);
     }
     for (p, package) in project.packages.iter().enumerate() {
         if only.is_none() {
             check_folders(project, p, package, sink);
             check_resources(p, package, sink);
+            check_package_settings(p, package, sink);
         }
         for (r, resource) in package.resources.iter().enumerate() {
             if !in_scope(only, &package.id, resource.id()) {
@@ -42,6 +46,23 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
                 check_component(&context, &component.component, sink);
             }
         }
+    }
+}
+
+/// Settings fields of the wrong type: the editor falls back to its default for them, so
+/// the project loads (a warning).
+fn check_settings(project: &UamProject, sink: &mut Sink) {
+    for problem in mistyped_settings(&project.settings) {
+        sink.warning(
+            Code::InvalidSettingsJson,
+            format!("settings.{}", problem.path),
+            format!(
+                "Project setting {} must be {}; it is {}, so the editor ignores it.",
+                problem.path,
+                problem.expected.describe(),
+                problem.found
+            ),
+        );
     }
 }
 
@@ -177,6 +198,81 @@ fn check_folders(project: &UamProject, p: usize, package: &UamPackage, sink: &mu
                 ),
             );
         }
+    }
+}
+
+/// A package's compression and publish settings ([`crate::rules::publish`]). The editor
+/// only uses them when it publishes, so a broken one is a warning. A package without a
+/// publish block uses the editor's defaults: that is not a problem of the package.
+fn check_package_settings(p: usize, package: &UamPackage, sink: &mut Sink) {
+    let folder_atlases: Vec<(String, f64)> = package
+        .folders
+        .iter()
+        .filter_map(|f| {
+            f.atlas
+                .parse::<f64>()
+                .ok()
+                .map(|slot| (f.path.clone(), slot))
+        })
+        .collect();
+    let found = publish_problems(
+        package.jpeg_quality,
+        package.publish.as_ref(),
+        &folder_atlases,
+    );
+    for problem in found {
+        let detail = match &problem {
+            PublishProblem::MissingPublish => continue,
+            PublishProblem::JpegQuality(q) => {
+                format!("jpegQuality {q} is not an integer from 1 to 100")
+            }
+            PublishProblem::UnsafeName(name) => {
+                format!("publish name {name:?} is not a safe file name")
+            }
+            PublishProblem::UnsafePath { key, value } => {
+                format!("publish {key} {value:?} is not a path relative to the project")
+            }
+            PublishProblem::PackageCount(n) => {
+                format!("packageCount {n} is not a whole number of 0 or more")
+            }
+            PublishProblem::MaxAtlasSize(n) => {
+                format!("maxAtlasSize {n} is not an integer from 1 to 16384")
+            }
+            PublishProblem::SizeOption(o) => format!("sizeOption {o:?} is not pot, npot or mof"),
+            PublishProblem::MaxAtlasIndex(n) => {
+                format!("maxAtlasIndex {n} is not an integer from 0 to 255")
+            }
+            PublishProblem::BelowFolderAtlas { max, slot, folder } => {
+                format!("maxAtlasIndex {max} is below atlas slot {slot} of folder {folder}")
+            }
+            PublishProblem::AtlasIndex { index, max, .. } => {
+                format!("atlas index {index} is not an integer from 0 to maxAtlasIndex {max}")
+            }
+            PublishProblem::AtlasIndexRepeated { index, .. } => {
+                format!("atlas index {index} is listed twice")
+            }
+            PublishProblem::AtlasName { name, .. } => {
+                format!("atlas name {name:?} is not a safe file name")
+            }
+            PublishProblem::AtlasEmpty { .. } => {
+                "an atlas entry has neither a name nor compression".into()
+            }
+            PublishProblem::ExcludedId { id, .. } => {
+                format!("excluded resource id {id:?} is not an id")
+            }
+            PublishProblem::ExcludedIdRepeated { id, .. } => {
+                format!("excluded resource id {id} is listed twice")
+            }
+        };
+        sink.warning(
+            Code::InvalidProjectValue,
+            format!("packages[{p}].{}", problem.key()),
+            format!(
+                "Package {}: {detail}; the editor may not publish it as intended.",
+                package.name
+            ),
+        )
+        .package_id = Some(package.id.clone());
     }
 }
 
