@@ -1366,26 +1366,35 @@ fn remove_controller_needs_its_gears_gone_first() {
             json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "state") }),
         ],
     );
-    let found = only(
-        &failure,
-        "invalid_controller_payload",
-        "operations[0].selector.controllerName",
-    );
+    // One issue per gear still using it at the end of the batch, each blamed on the removal.
+    assert_eq!(failure.issues.len(), 3, "{:#?}", failure.issues);
     for user in ["n1_view", "n2_view", "n3_view"] {
-        assert!(found.message.contains(user), "{}", found.message);
+        let found = failure
+            .issues
+            .iter()
+            .find(|i| i.message.contains(user))
+            .unwrap_or_else(|| panic!("{user}: {:#?}", failure.issues));
+        assert_eq!(found.code.as_str(), "invalid_controller_payload");
+        assert_eq!(found.path, "operations[0].selector.controllerName");
     }
-    let project = apply(
-        source,
-        vec![
-            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state") }),
-            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n2_view", "display", "state") }),
-            json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n3_view", "display", "state") }),
-            json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "state") }),
-        ],
-    );
-    let model = component(&project, MAIN, VIEW);
-    assert!(model.controllers.is_empty());
-    assert!(model.display_list.iter().all(|n| n.base().gears.is_empty()));
+    // The gears may go before or after the controller in the batch.
+    let remove_gears = [
+        json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state") }),
+        json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n2_view", "display", "state") }),
+        json!({ "kind": "removeGear", "selector": gear_sel(MAIN, VIEW, "n3_view", "display", "state") }),
+    ];
+    let remove_controller =
+        json!({ "kind": "removeController", "selector": controller_sel(MAIN, VIEW, "state") });
+    let mut before = remove_gears.to_vec();
+    before.push(remove_controller.clone());
+    let mut after = vec![remove_controller];
+    after.extend(remove_gears);
+    for batch in [before, after] {
+        let project = apply(source, batch);
+        let model = component(&project, MAIN, VIEW);
+        assert!(model.controllers.is_empty());
+        assert!(model.display_list.iter().all(|n| n.base().gears.is_empty()));
+    }
     // Nothing left to remove.
     let failure = refuse(
         source,

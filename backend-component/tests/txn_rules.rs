@@ -662,3 +662,224 @@ fn references_from_project_settings_count() {
     );
     all_coded(&failure, "invalid_resource_reference");
 }
+
+// ---------------------------------------------------------------- policies
+
+fn set_props(package: &str, comp: &str, node: &str, props: Value) -> Value {
+    json!({ "kind": "setDisplayNodeProps", "selector": node_sel(package, comp, node), "props": props })
+}
+
+/// Rotation, scale, skew and pivot are published as 32-bit floats: a value beyond their
+/// range is refused (as a position beyond 32-bit integers is) and reported.
+#[test]
+fn rotation_scale_skew_and_pivot_must_fit_a_float() {
+    let source = example();
+    apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n1_view",
+            json!({ "rotation": 1e12 }),
+        )],
+    );
+    for (props, field) in [
+        (json!({ "rotation": 1e308 }), "rotation"),
+        (json!({ "scale": { "x": 1, "y": -1e39 } }), "scale"),
+        (json!({ "skew": { "x": 1e300, "y": 0 } }), "skew"),
+        (json!({ "pivot": { "x": 0.5, "y": 1e40 } }), "pivot"),
+        (json!({ "position": { "x": 1e12, "y": 0 } }), "position"),
+    ] {
+        let failure = refuse(source, vec![set_props(MAIN, VIEW, "n1_view", props)]);
+        let found = issue(
+            &failure,
+            "invalid_display_node_payload",
+            &format!("operations[0].props.{field}"),
+        );
+        assert_eq!(found.field.as_deref(), Some(field));
+    }
+    let mut project = source.project.clone();
+    component_mut(&mut project, MAIN, VIEW).display_list[1]
+        .base_mut()
+        .rotation = ofgui_contracts::Num(1e308);
+    let report = validate_model(&project, source);
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "invalid_project_value" && d.path.ends_with(".rotation")),
+        "{:#?}",
+        report.diagnostics
+    );
+}
+
+fn value_gear(kind: &str, controller: &str, value: Value) -> Value {
+    json!({
+        "kind": kind, "name": "", "controllerName": controller,
+        "states": [{ "pageId": "1", "value": value }], "defaultValue": value, "condition": "",
+        "positionsInPercent": false, "tween": false, "tweenDuration": 0.3, "tweenDelay": 0,
+        "easeType": 5, "customEasePath": ""
+    })
+}
+
+fn add_gear(package: &str, comp: &str, node: &str, gear: Value) -> Value {
+    let selector = json!({
+        "packageId": package, "componentResourceId": comp, "displayNodeId": node,
+        "kind": gear["kind"], "controllerName": gear["controllerName"]
+    });
+    json!({ "kind": "addGear", "selector": selector, "gear": gear })
+}
+
+/// A gear must fit its node as the runtime applies it: a text gear on an image does
+/// nothing (refused when added, a warning when read), a color gear on a combo box fails
+/// the runtime (refused, an error), a text gear on a text or a button applies.
+#[test]
+fn gears_must_fit_their_node() {
+    let source = example();
+    let text = value_gear("text", "state", json!({ "text": "x" }));
+    apply(source, vec![add_gear(MAIN, VIEW, "n1_view", text.clone())]);
+    apply(source, vec![add_gear(MAIN, VIEW, "n2_view", text.clone())]);
+    let failure = refuse(source, vec![add_gear(MAIN, VIEW, "n0_view", text.clone())]);
+    let found = issue(&failure, "invalid_gear_payload", "operations[0].gear.kind");
+    assert_eq!(found.gear_kind.as_deref(), Some("text"));
+    assert_eq!(found.node_kind.as_deref(), Some("image"));
+    let animation = value_gear(
+        "animation",
+        "state",
+        json!({ "frame": 0, "playing": true, "animationName": "", "skinName": "" }),
+    );
+    let failure = refuse(source, vec![add_gear(MAIN, VIEW, "n1_view", animation)]);
+    issue(&failure, "invalid_gear_payload", "operations[0].gear.kind");
+
+    // Read with one: reported, and left alone by other edits.
+    let mut project = source.project.clone();
+    let image = &mut component_mut(&mut project, MAIN, VIEW).display_list[0];
+    image
+        .base_mut()
+        .gears
+        .push(serde_json::from_value(text).expect("gear"));
+    let report = validate_model(&project, source);
+    let found: Vec<&ProjectDiagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.path.ends_with(".gears[0].kind"))
+        .collect();
+    assert_eq!(found.len(), 1, "{:#?}", report.diagnostics);
+    assert_eq!(found[0].severity, Severity::Warning);
+    apply_to(
+        &project,
+        source,
+        vec![set_props(MAIN, VIEW, "n0_view", json!({ "alpha": 0.5 }))],
+    );
+}
+
+fn controller_json(project: &UamProject, package: &str, comp: &str, name: &str) -> Value {
+    serde_json::to_value(
+        component(project, package, comp)
+            .controllers
+            .iter()
+            .find(|c| c.name == name)
+            .expect("controller"),
+    )
+    .expect("controller")
+}
+
+/// A controller action that plays a transition the component does not have does
+/// nothing: an edit may not create one (adding the action, removing the transition), and
+/// validation reports one (a warning).
+#[test]
+fn controller_actions_must_name_existing_transitions() {
+    let source = example();
+    let selector =
+        json!({ "packageId": MAIN, "componentResourceId": VIEW, "controllerName": "state" });
+    let mut state = controller_json(&source.project, MAIN, VIEW, "state");
+    let action = |transition: &str| {
+        json!({
+            "name": "", "actionType": 0, "fromPageIds": [], "toPageIds": ["1"],
+            "transitionName": transition, "playTimes": 1, "delay": 0, "stopOnExit": false,
+            "targetNodeId": "", "controllerName": "", "targetPage": ""
+        })
+    };
+    state["actions"] = json!([action("intro")]);
+    let project = apply(
+        source,
+        vec![json!({ "kind": "updateController", "selector": selector, "controller": state })],
+    );
+    state["actions"] = json!([action("outro")]);
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "updateController", "selector": selector, "controller": state })],
+    );
+    issue(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].controller.actions[0].transitionName",
+    );
+    let transition =
+        json!({ "packageId": MAIN, "componentResourceId": VIEW, "transitionName": "intro" });
+    let failure = refuse_in(
+        &project,
+        source,
+        vec![json!({ "kind": "removeTransition", "selector": transition })],
+    );
+    all_coded(&failure, "invalid_controller_payload");
+    let mut without = project.clone();
+    component_mut(&mut without, MAIN, VIEW).transitions.clear();
+    let report = validate_model(&without, source);
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.path.ends_with(".actions[0].transitionName")
+                && d.severity == Severity::Warning),
+        "{:#?}",
+        report.diagnostics
+    );
+}
+
+/// A controller a list's page or selection controller, or a button's controller, names
+/// cannot be removed while they still name it at the end of the batch.
+#[test]
+fn controllers_named_by_nodes_cannot_be_removed() {
+    let source = unity();
+    let (bag, window) = ("rbw1tv9t", "kcy10");
+    let remove = json!({ "kind": "removeController", "selector": { "packageId": bag, "componentResourceId": window, "controllerName": "page" } });
+    let failure = refuse(source, vec![remove.clone()]);
+    all_coded(&failure, "invalid_controller_payload");
+    assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    assert!(
+        failure
+            .issues
+            .iter()
+            .all(|i| i.path == "operations[0].selector.controllerName")
+    );
+    // Detaching the list naming it as selection controller leaves the other one.
+    let failure = refuse(
+        source,
+        vec![
+            remove.clone(),
+            json!({ "kind": "detachDisplayNode", "selector": node_sel(bag, window, "n25_osdo") }),
+        ],
+    );
+    let found = issue(
+        &failure,
+        "invalid_controller_payload",
+        "operations[0].selector.controllerName",
+    );
+    assert!(
+        found.message.contains("pageController"),
+        "{}",
+        found.message
+    );
+
+    // A button's controller.
+    let (basics, demo) = ("9leh0eyf", "rpmb1b");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "removeController", "selector": { "packageId": basics, "componentResourceId": demo, "controllerName": "RadioGroup" } }),
+        ],
+    );
+    all_coded(&failure, "invalid_controller_payload");
+    assert!(failure.issues.len() >= 3, "{:#?}", failure.issues);
+}

@@ -5,8 +5,9 @@
 //!
 //! [`values`] holds colours, number ranges and enumerations; [`names`] holds file, folder
 //! and id rules; [`settings`] the typed fields and references of the project settings;
-//! [`publish`] the rules of a package's settings.
+//! [`publish`] the rules of a package's settings; [`gears`] which gears fit which nodes.
 
+pub mod gears;
 pub mod names;
 pub mod publish;
 pub mod settings;

@@ -6,7 +6,8 @@
 //! transitions) is validation's rule, judged once on the final state of the batch: a
 //! controller read with a legacy defect can be updated as long as the update adds none.
 //! Replacing a controller may not drop a page id a gear bound to it still uses at the end
-//! of the batch, and a controller cannot be removed while gears use it.
+//! of the batch, and a controller cannot be removed while, at the end of the batch, gears
+//! or nodes (a list's page controller, a button's controller, …) still name it.
 //!
 //! Codes where upstream only fails at execution: adding a controller whose name exists,
 //! and naming a controller that does not exist, are `invalid_controller_payload`; a name
@@ -20,7 +21,6 @@ use ofgui_contracts::uam::{ComponentModel, Controller, GearBinding};
 
 use super::issue::{Blame, Issue};
 use super::named::{CONTROLLER, Put, component_of};
-use super::words::listed;
 use super::workspace::{FinalCheck, Op, Workspace};
 
 fn names(model: &ComponentModel) -> Vec<&str> {
@@ -68,29 +68,14 @@ pub(super) fn remove_controller(
     let (p, r) = component_of(workspace, at, selector)?;
     let model = workspace.component(p, r);
     let slot = CONTROLLER.find(at, selector, &names(model))?;
-    let users: Vec<String> = model
-        .display_list
-        .iter()
-        .flat_map(|node| {
-            node.base()
-                .gears
-                .iter()
-                .filter(|g| g.controller_name() == selector.controller_name)
-                .map(move |g| format!("{} gear of node {}", g.kind(), node.id()))
-        })
-        .collect();
-    if !users.is_empty() {
-        return Err(vec![at.issue(
-            Code::InvalidControllerPayload,
-            "selector.controllerName",
-            format!(
-                "Controller {:?} is still used by {}; remove those gears first (removeGear or removeLookGear, earlier in the same batch is fine).",
-                selector.controller_name,
-                listed(users.iter().map(String::as_str))
-            ),
-        )]);
-    }
     workspace.edit(at, p, r)?.controllers.remove(slot);
+    // Gears and nodes may stop naming it later in the batch.
+    workspace.check_at_end(FinalCheck::ControllerRemoved {
+        at: at.blame("selector.controllerName"),
+        package_id: selector.package_id.clone(),
+        component_id: selector.component_resource_id.clone(),
+        controller_name: selector.controller_name.clone(),
+    });
     Ok(())
 }
 

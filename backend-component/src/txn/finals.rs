@@ -335,6 +335,16 @@ impl Judge<'_> {
                 {
                     (at, Code::InvalidComponentReference)
                 }
+                FinalCheck::ControllerRemoved {
+                    at,
+                    package_id,
+                    component_id,
+                    controller_name,
+                } if is_in(finding, package_id, component_id)
+                    && names_controller(finding, controller_name) =>
+                {
+                    (at, Code::InvalidControllerPayload)
+                }
                 FinalCheck::NodeRemoved {
                     at,
                     package_id,
@@ -452,6 +462,20 @@ fn props_path(props: &serde_json::Value, tail: &str) -> Option<String> {
         .map(|(key, _)| format!("props.{key}.{tail}"))
 }
 
+/// Whether a finding is about a node or gear naming this controller.
+fn names_controller(finding: &Finding, controller: &str) -> bool {
+    let field = validate::field_of(&finding.path);
+    finding.subject == Subject::Name(controller.to_string()) && names_a_controller(&field)
+}
+
+/// Whether a field holds a controller's name: a gear's `controllerName`, a node's
+/// `pageController` / `selectionController` or a button instance's `controller`.
+fn names_a_controller(field: &str) -> bool {
+    field.ends_with("controllerName")
+        || field.ends_with("Controller")
+        || field.ends_with(".controller")
+}
+
 /// `list[i].tail` → `(i, tail)`.
 fn under<'p>(path: &'p str, list: &str) -> Option<(usize, &'p str)> {
     let rest = path.strip_prefix(list)?.strip_prefix('[')?;
@@ -470,6 +494,8 @@ fn code_of(finding: &Finding) -> Code {
     let field = validate::field_of(&finding.path);
     if field.ends_with(".group") {
         Code::InvalidGroupReference
+    } else if !field.contains(".gears") && names_a_controller(&field) {
+        Code::InvalidControllerPayload
     } else if field.contains(".gears") {
         Code::InvalidGearPayload
     } else if field.ends_with(".controllers.actions.targetNodeId") {

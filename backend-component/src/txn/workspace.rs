@@ -138,6 +138,14 @@ pub enum FinalCheck {
         controller_name: String,
         page_ids: Vec<String>,
     },
+    /// A removed controller; what still names it at the end is blamed on the removal
+    /// (`invalid_controller_payload`).
+    ControllerRemoved {
+        at: Blame,
+        package_id: String,
+        component_id: String,
+        controller_name: String,
+    },
     /// A detached node; what still names it is blamed on the detach.
     NodeRemoved {
         at: Blame,

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{Components, Sink, Subject, in_scope, node_path, resource_path};
 use crate::lookup::urls::{Urls, urls_in};
+use crate::rules::gears::{GearFit, gear_fit};
 use crate::rules::settings::settings_urls;
 
 /// Kinds a loader, an icon or a list item icon can show.
@@ -422,8 +423,20 @@ impl Site<'_> {
             }
             DisplayNode::Graph(_) | DisplayNode::Group(_) => {}
         }
+        let extension = match node {
+            DisplayNode::Component(n) => self
+                .index
+                .reference(&self.package.id, &n.resource)
+                .and_then(UamResource::component)
+                .map(|model| model.properties.extension_type.as_str()),
+            _ => Some(""),
+        };
         for (g, gear) in node.base().gears.iter().enumerate() {
             let gear_path = format!("{path}.gears[{g}]");
+            // An instance whose component does not resolve is reported above.
+            if let Some(extension) = extension {
+                self.gear_fit(sink, &gear_path, node, gear.kind(), extension);
+            }
             let GearBinding::Value(value_gear) = gear.binding() else {
                 continue;
             };
@@ -448,6 +461,46 @@ impl Site<'_> {
                 default,
             );
         }
+    }
+
+    /// A gear whose kind the node cannot apply ([`gear_fit`]).
+    fn gear_fit(
+        &self,
+        sink: &mut Sink,
+        gear_path: &str,
+        node: &DisplayNode,
+        kind: &str,
+        extension: &str,
+    ) {
+        let shown = if extension.is_empty() {
+            format!("{} node", node.kind())
+        } else {
+            format!("{extension} instance")
+        };
+        let finding = match gear_fit(kind, node.kind(), extension) {
+            GearFit::Applies => return,
+            GearFit::NoEffect => sink.warning(
+                Code::InvalidUam,
+                format!("{gear_path}.kind"),
+                format!(
+                    "Node {} has a {kind} gear, but a {shown} has no {kind} to set; the gear does nothing.",
+                    node.id()
+                ),
+            ),
+            GearFit::Fails => sink.error(
+                Code::InvalidUam,
+                format!("{gear_path}.kind"),
+                format!(
+                    "Node {} has a {kind} gear, which a {shown} cannot take; the FairyGUI runtime fails building it.",
+                    node.id()
+                ),
+            ),
+        };
+        finding.package_id = Some(self.package.id.clone());
+        finding.resource_id = Some(self.resource.id().to_string());
+        finding.node_id = Some(node.id().to_string());
+        finding.source_path = self.resource.source_path().map(str::to_string);
+        finding.about(Subject::Name(kind.to_string()));
     }
 
     /// The flat control kinds name their component by `src` (+ `packageId`).

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
-    ComponentModel, Controller, DisplayNode, Gear, GearBinding, NodeBase, Size, UamPackage,
-    UamProject, UamResource,
+    ComponentModel, Controller, DisplayNode, Gear, GearBinding, InstanceProperties, NodeBase, Size,
+    UamPackage, UamProject, UamResource,
 };
 use serde_json::Value;
 
@@ -15,8 +15,8 @@ use super::{Components, Finding, Sink, Subject, in_scope, node_path, resource_pa
 use crate::rules::publish::{Problem as PublishProblem, problems as publish_problems};
 use crate::rules::settings::mistyped_settings;
 use crate::rules::{
-    BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_geometry, is_canonical_folder, is_ease_type,
-    is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
+    BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_float, fits_geometry, is_canonical_folder,
+    is_ease_type, is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
 };
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
@@ -493,6 +493,7 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
             );
         }
         check_node_values(context, sink, &path, node_base);
+        check_controller_names(context, sink, &path, node, &controllers);
         if let Some(group) = node_base.group.as_deref().filter(|g| !g.is_empty()) {
             let is_group = nodes
                 .get(group)
@@ -549,6 +550,84 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
         }
     }
     check_transitions(context, component, &nodes, sink);
+}
+
+/// The controllers of its component a node names besides gears: a list's (or scrolling
+/// instance's) page controller, a list's or combo box's selection controller, and the
+/// controller (and page) a button selects when clicked. The runtime looks them up by name
+/// and ignores a name the component does not have, so that is a warning.
+fn check_controller_names(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    path: &str,
+    node: &DisplayNode,
+    controllers: &BTreeMap<&str, &Controller>,
+) {
+    let mut named: Vec<(&str, &str)> = Vec::new();
+    let mut button_page = None;
+    match node {
+        DisplayNode::List(n) => {
+            named.push(("pageController", &n.list.page_controller));
+            named.push(("selectionController", &n.list.selection_controller));
+        }
+        DisplayNode::Tree(n) => {
+            named.push(("pageController", &n.list.page_controller));
+            named.push(("selectionController", &n.list.selection_controller));
+        }
+        DisplayNode::Component(n) => {
+            if let Some(page_controller) = &n.page_controller {
+                named.push(("pageController", page_controller));
+            }
+            match &n.instance_properties {
+                Some(InstanceProperties::Button {
+                    controller, page, ..
+                }) => {
+                    named.push(("instanceProperties.controller", controller));
+                    button_page = Some((controller.as_str(), page.as_str()));
+                }
+                Some(InstanceProperties::ComboBox {
+                    selection_controller,
+                    ..
+                }) => named.push((
+                    "instanceProperties.selectionController",
+                    selection_controller,
+                )),
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    for (field, name) in named.into_iter().filter(|(_, name)| !name.is_empty()) {
+        if controllers.contains_key(name) {
+            continue;
+        }
+        let warning = sink.warning(
+            Code::InvalidUam,
+            format!("{path}.{field}"),
+            format!(
+                "Node {} names controller {name:?} ({field}), which the component does not have; the runtime ignores it.",
+                node.id()
+            ),
+        );
+        context.locate(warning, Some(node.id()));
+        warning.about(Subject::Name(name.to_string()));
+    }
+    if let Some((name, page)) = button_page
+        && !page.is_empty()
+        && let Some(controller) = controllers.get(name)
+        && !controller.pages.iter().any(|p| p.id == page)
+    {
+        let warning = sink.warning(
+            Code::InvalidUam,
+            format!("{path}.instanceProperties.page"),
+            format!(
+                "Button {} selects page {page:?} of controller {name:?}, which the controller does not have; the runtime ignores it.",
+                node.id()
+            ),
+        );
+        context.locate(warning, Some(node.id()));
+        warning.about(Subject::Page(name.to_string(), page.to_string()));
+    }
 }
 
 /// Transitions: unique names, items of known action and ease types at times of 0 or
@@ -985,6 +1064,32 @@ fn check_size(
 
 fn check_node_values(context: &Context<'_>, sink: &mut Sink, path: &str, base: &NodeBase) {
     let id = Some(base.id.as_str());
+    let pivot = base
+        .pivot
+        .as_ref()
+        .map(|p| vec![p.x, p.y])
+        .unwrap_or_default();
+    for (field, values) in [
+        ("rotation", vec![base.rotation]),
+        ("scale", vec![base.scale.x, base.scale.y]),
+        ("skew", vec![base.skew.x, base.skew.y]),
+        ("pivot", pivot),
+    ] {
+        if !values.iter().copied().all(fits_float) {
+            let shown: Vec<String> = values.iter().map(|v| v.get().to_string()).collect();
+            context.report(
+                sink,
+                Code::InvalidProjectValue,
+                format!("{path}.{field}"),
+                id,
+                format!(
+                    "Node {} has {field} {}, beyond the 32-bit float FairyGUI publishes it as.",
+                    base.id,
+                    shown.join(",")
+                ),
+            );
+        }
+    }
     check_int32(
         context,
         sink,

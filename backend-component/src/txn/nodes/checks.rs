@@ -66,6 +66,10 @@ fn instance_type(properties: &InstanceProperties) -> &'static str {
 /// The base fields with value rules; `None` when the request leaves one alone.
 pub(super) struct BaseValues<'a> {
     pub(super) position: Option<&'a Point>,
+    pub(super) rotation: Option<Num>,
+    pub(super) scale: Option<&'a Point>,
+    pub(super) skew: Option<&'a Point>,
+    pub(super) pivot: Option<&'a Point>,
     pub(super) size: Option<&'a Size>,
     pub(super) min_size: Option<&'a Size>,
     pub(super) max_size: Option<&'a Size>,
@@ -78,6 +82,18 @@ pub(super) struct BaseValues<'a> {
 pub(super) fn check_base(c: &mut Checker<'_, '_>, values: &BaseValues<'_>, current: &NodeBase) {
     if let Some(position) = values.position {
         c.geometry("position", &[position.x, position.y]);
+    }
+    if let Some(rotation) = values.rotation {
+        c.float("rotation", &[rotation]);
+    }
+    for (field, point) in [
+        ("scale", values.scale),
+        ("skew", values.skew),
+        ("pivot", values.pivot),
+    ] {
+        if let Some(point) = point {
+            c.float(field, &[point.x, point.y]);
+        }
     }
     if let Some(size) = values.size {
         c.size("size", size);

@@ -77,6 +77,10 @@ pub(super) fn set_props(
         &mut c,
         &BaseValues {
             position: props.position.as_ref(),
+            rotation: props.rotation,
+            scale: props.scale.as_ref(),
+            skew: props.skew.as_ref(),
+            pivot: props.pivot.as_ref(),
             size: props.size.as_ref(),
             min_size: props.min_size.as_ref(),
             max_size: props.max_size.as_ref(),
@@ -199,6 +203,10 @@ pub(super) fn attach(
         &mut c,
         &BaseValues {
             position: Some(&base.position),
+            rotation: Some(base.rotation),
+            scale: Some(&base.scale),
+            skew: Some(&base.skew),
+            pivot: base.pivot.as_ref(),
             size: Some(&base.size),
             min_size: Some(&base.min_size),
             max_size: Some(&base.max_size),
