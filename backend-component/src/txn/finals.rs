@@ -221,8 +221,9 @@ fn introduced_source_findings(
                 finding.resource_id.as_deref()?,
             );
             let at = changed.get(&key)?;
-            Some(
-                at.issue(
+            Some(Issue {
+                finding: Some(Box::new(finding.diagnostic.clone())),
+                ..at.issue(
                     Code::InvalidResourceBytes,
                     format!(
                         "After the batch, file {} is not usable: {}.",
@@ -230,8 +231,8 @@ fn introduced_source_findings(
                         finding.message
                     ),
                 )
-                .resource_kind(judge.resource_kind(key).unwrap_or_default()),
-            )
+                .resource_kind(judge.resource_kind(key).unwrap_or_default())
+            })
         })
         .collect()
 }
@@ -510,7 +511,10 @@ fn code_of(finding: &Finding) -> Code {
 }
 
 fn located(at: &Blame, code: Code, finding: &Finding) -> Issue {
-    at.issue(code, format!("After the batch: {}", finding.message))
+    Issue {
+        finding: Some(Box::new(finding.diagnostic.clone())),
+        ..at.issue(code, format!("After the batch: {}", finding.message))
+    }
 }
 
 impl Judge<'_> {

@@ -3,8 +3,10 @@
 //! Transactions compare the findings of a project before and after a batch. Messages name
 //! things by their current names (a renamed package changes every message about its
 //! resources) and paths count list positions (a detached node shifts its siblings), so
-//! neither identifies a finding. The identity is the code, the entities it is located at,
-//! the field without list positions, and the [`Subject`] it names.
+//! neither identifies a finding. The identity is the code, the entities it is located at
+//! (package, resource, node, and a controller, transition or gear by the keys the model
+//! identifies them by), and the field without list positions. What it names
+//! ([`Subject`]) tells transactions which operation caused it.
 
 use std::ops::{Deref, DerefMut};
 
@@ -31,10 +33,15 @@ pub enum Subject {
     Instance(String, String),
 }
 
-/// A finding with what it names.
+/// A finding with the entity it is in and what it names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
     pub diagnostic: ProjectDiagnostic,
+    /// The entity of the component the finding is in, beyond its node: a controller or a
+    /// transition (by name), a gear (by kind and controller), as the model identifies them.
+    pub entity: Option<String>,
+    /// What it names (not part of its identity: a reference re-pointed from one missing
+    /// target to another is the same broken reference).
     pub subject: Subject,
 }
 
@@ -45,15 +52,16 @@ pub struct Identity {
     pub package_id: Option<String>,
     pub resource_id: Option<String>,
     pub node_id: Option<String>,
+    pub entity: Option<String>,
     /// The model path without list positions: `packages.resources.component.displayList.group`.
     pub field: String,
-    pub subject: Subject,
 }
 
 impl Finding {
     pub fn new(diagnostic: ProjectDiagnostic) -> Self {
         Finding {
             diagnostic,
+            entity: None,
             subject: Subject::None,
         }
     }
@@ -64,6 +72,12 @@ impl Finding {
         self
     }
 
+    /// Names the entity of the component the finding is in.
+    pub fn within(&mut self, entity: impl Into<String>) -> &mut Self {
+        self.entity = Some(entity.into());
+        self
+    }
+
     pub fn identity(&self) -> Identity {
         let d = &self.diagnostic;
         Identity {
@@ -71,8 +85,8 @@ impl Finding {
             package_id: d.package_id.clone(),
             resource_id: d.resource_id.clone(),
             node_id: d.node_id.clone(),
+            entity: self.entity.clone(),
             field: field_of(&d.path),
-            subject: self.subject.clone(),
         }
     }
 
@@ -151,8 +165,13 @@ mod tests {
             "… (New)",
         );
         assert_eq!(before.identity(), after.identity());
+        // Re-pointed at another missing resource, it is the same broken reference.
+        let mut retargeted = after.clone();
+        retargeted.about(Subject::Resource("p".into(), "y".into()));
+        assert_eq!(before.identity(), retargeted.identity());
+        // In another gear of the node, it is another finding.
         let mut other = after.clone();
-        other.about(Subject::Resource("p".into(), "y".into()));
+        other.within("look gear of c1");
         assert_ne!(before.identity(), other.identity());
     }
 }

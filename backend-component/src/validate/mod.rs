@@ -61,6 +61,19 @@ impl Sink {
         self.push(ProjectDiagnostic::warning(code, path, message))
     }
 
+    /// How many findings there are, to name the entity of those that follow
+    /// ([`Self::within_since`]).
+    fn mark(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// Names the entity of every finding recorded since `mark`.
+    fn within_since(&mut self, mark: usize, entity: &str) {
+        for finding in &mut self.findings[mark..] {
+            finding.within(entity);
+        }
+    }
+
     /// Marks the report incomplete: something could not be checked.
     pub fn incomplete(&mut self) {
         self.complete = false;

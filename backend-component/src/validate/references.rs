@@ -4,10 +4,11 @@
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
     ComponentModel, DisplayNode, GearBinding, InstanceProperties, ListProperties, ResourceRef,
-    UamPackage, UamProject, UamResource,
+    UamPackage, UamProject, UamResource, ValueGear,
 };
 use serde_json::Value;
 
+use super::structure::gear_entity;
 use super::{Components, Sink, Subject, in_scope, node_path, resource_path};
 use crate::lookup::urls::{Urls, urls_in};
 use crate::rules::gears::{GearFit, gear_fit};
@@ -351,6 +352,7 @@ impl Site<'_> {
             );
         }
         for (t, transition) in component.transitions.iter().enumerate() {
+            let mark = sink.mark();
             for (i, item) in transition.items.iter().enumerate() {
                 let path = format!("{base}.transitions[{t}].items[{i}]");
                 let what = format!("Transition {:?}", transition.name);
@@ -363,6 +365,7 @@ impl Site<'_> {
                     }
                 }
             }
+            sink.within_since(mark, &format!("transition {}", transition.name));
         }
     }
 
@@ -433,34 +436,47 @@ impl Site<'_> {
         };
         for (g, gear) in node.base().gears.iter().enumerate() {
             let gear_path = format!("{path}.gears[{g}]");
+            let mark = sink.mark();
             // An instance whose component does not resolve is reported above.
             if let Some(extension) = extension {
                 self.gear_fit(sink, &gear_path, node, gear.kind(), extension);
             }
-            let GearBinding::Value(value_gear) = gear.binding() else {
-                continue;
-            };
-            let (states, default) = (&value_gear.states, &value_gear.default_value);
-            let what = format!("A {} gear of node {id}", gear.kind());
-            for (k, state) in states.iter().enumerate() {
-                if let Some(value) = &state.value {
-                    self.json(
-                        sink,
-                        &format!("{gear_path}.states[{k}].value"),
-                        Some(id),
-                        &what,
-                        value,
-                    );
-                }
+            if let GearBinding::Value(value_gear) = gear.binding() {
+                self.gear_values(sink, &gear_path, id, gear.kind(), value_gear);
             }
-            self.json(
-                sink,
-                &format!("{gear_path}.defaultValue"),
-                Some(id),
-                &what,
-                default,
-            );
+            sink.within_since(mark, &gear_entity(gear.kind(), gear.controller_name()));
         }
+    }
+
+    /// The `ui://` references in a value gear's page values and default.
+    fn gear_values(
+        &self,
+        sink: &mut Sink,
+        gear_path: &str,
+        id: &str,
+        kind: &str,
+        value_gear: &ValueGear,
+    ) {
+        let (states, default) = (&value_gear.states, &value_gear.default_value);
+        let what = format!("A {kind} gear of node {id}");
+        for (k, state) in states.iter().enumerate() {
+            if let Some(value) = &state.value {
+                self.json(
+                    sink,
+                    &format!("{gear_path}.states[{k}].value"),
+                    Some(id),
+                    &what,
+                    value,
+                );
+            }
+        }
+        self.json(
+            sink,
+            &format!("{gear_path}.defaultValue"),
+            Some(id),
+            &what,
+            default,
+        );
     }
 
     /// A gear whose kind the node cannot apply ([`gear_fit`]).
@@ -500,7 +516,6 @@ impl Site<'_> {
         finding.resource_id = Some(self.resource.id().to_string());
         finding.node_id = Some(node.id().to_string());
         finding.source_path = self.resource.source_path().map(str::to_string);
-        finding.about(Subject::Name(kind.to_string()));
     }
 
     /// The flat control kinds name their component by `src` (+ `packageId`).

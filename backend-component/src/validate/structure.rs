@@ -652,11 +652,11 @@ fn check_transitions(
                     None,
                     format!("Transition {name:?} is defined twice."),
                 )
-                .about(Subject::Name(name.clone()));
+                .within(format!("transition {name}"));
         }
         for (i, item) in transition.items.iter().enumerate() {
             let at = |field: &str| format!("{path}.items[{i}].{field}");
-            let about = Subject::Name(name.clone());
+            let entity = format!("transition {name}");
             // The runtime skips such items, so the project still loads: a warning.
             if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
             {
@@ -669,7 +669,9 @@ fn check_transitions(
                     ),
                 );
                 context.locate(warning, None);
-                warning.about(Subject::Node(item.target_node_id.clone()));
+                warning
+                    .about(Subject::Node(item.target_node_id.clone()))
+                    .within(entity.clone());
             }
             if !is_transition_action(item.action_type) {
                 context
@@ -683,7 +685,7 @@ fn check_transitions(
                             item.action_type
                         ),
                     )
-                    .about(about.clone());
+                    .within(entity.clone());
             }
             if !is_ease_type(item.ease_type) {
                 context
@@ -697,7 +699,7 @@ fn check_transitions(
                             item.ease_type
                         ),
                     )
-                    .about(about.clone());
+                    .within(entity.clone());
             }
             for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
                 if value < 0.0 {
@@ -711,7 +713,7 @@ fn check_transitions(
                                 "Item {i} of transition {name:?} has {field} {value}; it must be 0 or more frames."
                             ),
                         )
-                        .about(about.clone());
+                        .within(entity.clone());
                 }
             }
         }
@@ -745,7 +747,7 @@ fn check_controllers(
             };
             context
                 .report(sink, Code::InvalidUam, at, None, message)
-                .about(Subject::Name(name.clone()));
+                .within(format!("controller {name}"));
         };
         if name.is_empty() {
             report(sink, "name", "A controller has an empty name.".into());
@@ -777,7 +779,8 @@ fn check_controllers(
                             page.id
                         ),
                     )
-                    .about(Subject::Page(name.clone(), page.id.clone()));
+                    .about(Subject::Page(name.clone(), page.id.clone()))
+                    .within(format!("controller {name}"));
             }
         }
         let selected = controller.selected_index.get();
@@ -847,7 +850,8 @@ fn check_controllers(
                             None,
                             format!("An action of controller {name:?} names page {id:?}, which the controller does not have."),
                         )
-                        .about(Subject::Page(name.clone(), id.clone()));
+                        .about(Subject::Page(name.clone(), id.clone()))
+                        .within(format!("controller {name}"));
                 }
             }
             if !action.target_node_id.is_empty()
@@ -864,7 +868,8 @@ fn check_controllers(
                             action.target_node_id
                         ),
                     )
-                    .about(Subject::Node(action.target_node_id.clone()));
+                    .about(Subject::Node(action.target_node_id.clone()))
+                    .within(format!("controller {name}"));
             }
             // A play action naming no transition of the component plays nothing; the
             // runtime (PlayTransitionAction) skips it, so the project loads: a warning.
@@ -881,7 +886,9 @@ fn check_controllers(
                     ),
                 );
                 context.locate(warning, None);
-                warning.about(Subject::Name(action.transition_name.clone()));
+                warning
+                    .about(Subject::Name(action.transition_name.clone()))
+                    .within(format!("controller {name}"));
             }
         }
     }
@@ -899,6 +906,7 @@ fn check_gears(
     for (g, gear) in node.base().gears.iter().enumerate() {
         let gear_path = format!("{path}.gears[{g}]");
         let controller_name = gear.controller_name();
+        let entity = gear_entity(gear.kind(), controller_name);
         if !pairs.insert((gear.kind(), controller_name)) {
             context
                 .report(
@@ -912,7 +920,8 @@ fn check_gears(
                         gear.kind()
                     ),
                 )
-                .about(Subject::Name(controller_name.to_string()));
+                .about(Subject::Name(controller_name.to_string()))
+                .within(entity.clone());
         }
         let Some(controller) = controllers.get(controller_name) else {
             context
@@ -923,7 +932,8 @@ fn check_gears(
                     id,
                     format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
                 )
-                .about(Subject::Name(controller_name.to_string()));
+                .about(Subject::Name(controller_name.to_string()))
+                .within(entity.clone());
             continue;
         };
         let page_ids: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
@@ -963,7 +973,8 @@ fn check_gears(
                             node.id()
                         ),
                     )
-                    .about(subject);
+                    .about(subject.clone())
+                    .within(entity.clone());
             } else if value_gear && !page_ids.contains(page) {
                 context
                     .report(
@@ -973,7 +984,8 @@ fn check_gears(
                         id,
                         format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
                     )
-                    .about(subject);
+                    .about(subject.clone())
+                    .within(entity.clone());
             }
         }
         if let Gear::Xy(g) = gear {
@@ -990,6 +1002,11 @@ fn check_gears(
             }
         }
     }
+}
+
+/// A gear as the model identifies it: by kind and controller.
+pub(super) fn gear_entity(kind: &str, controller: &str) -> String {
+    format!("{kind} gear of {controller}")
 }
 
 fn check_gear_point(
