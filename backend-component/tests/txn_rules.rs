@@ -283,6 +283,21 @@ fn transitions_may_keep_but_not_create_items_animating_missing_nodes() {
     );
     assert!(found.message.contains("n99"), "{}", found.message);
     assert_eq!(failure.issues.len(), 1, "{:#?}", failure.issues);
+    // One more item animating the missing n3 (the first, re-pointed): reported where it
+    // is, not at one of the six old ones.
+    let mut first = t0.clone();
+    assert_eq!(first["items"][0]["targetNodeId"], "");
+    first["items"][0]["targetNodeId"] = json!("n3");
+    let failure = refuse(
+        source,
+        vec![json!({ "kind": "updateTransition", "selector": selector, "transition": first })],
+    );
+    issue(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.items[0].targetNodeId",
+    );
+    assert_eq!(failure.issues.len(), 1, "{:#?}", failure.issues);
 
     // Detaching an animated node.
     let failure = refuse(

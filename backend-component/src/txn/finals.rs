@@ -126,21 +126,46 @@ fn explicit_refs_left(
 }
 
 /// Which findings of `after` are new: each identity may appear as often as it did in
-/// `before`; the occurrences beyond that are the batch's.
+/// `before`; the occurrences beyond that are the batch's. Among equal identities, one at
+/// a path that had it before counts as the old one, so the new one is reported where it is.
 fn introduced(before: &[Finding], after: Vec<Finding>) -> Vec<Finding> {
-    let mut allowed: HashMap<Identity, usize> = HashMap::new();
+    let mut allowed: HashMap<Identity, Vec<&str>> = HashMap::new();
     for finding in before {
-        *allowed.entry(finding.identity()).or_default() += 1;
+        allowed
+            .entry(finding.identity())
+            .or_default()
+            .push(finding.path.as_str());
+    }
+    // First the findings still where they were, then the others, in order.
+    let mut keep = vec![false; after.len()];
+    let mut left: HashMap<Identity, usize> = HashMap::new();
+    for (k, finding) in after.iter().enumerate() {
+        if let Some(paths) = allowed.get_mut(&finding.identity())
+            && let Some(at) = paths.iter().position(|path| *path == finding.path)
+        {
+            paths.swap_remove(at);
+            keep[k] = true;
+        }
+    }
+    for (identity, paths) in &allowed {
+        left.insert(identity.clone(), paths.len());
     }
     after
         .into_iter()
-        .filter(|finding| match allowed.get_mut(&finding.identity()) {
-            Some(left) if *left > 0 => {
-                *left -= 1;
-                false
+        .zip(keep)
+        .filter(|(finding, kept)| {
+            if *kept {
+                return false;
             }
-            _ => true,
+            match left.get_mut(&finding.identity()) {
+                Some(count) if *count > 0 => {
+                    *count -= 1;
+                    false
+                }
+                _ => true,
+            }
         })
+        .map(|(finding, _)| finding)
         .collect()
 }
 
