@@ -137,24 +137,24 @@ fn introduced(before: &[Finding], after: Vec<Finding>) -> Vec<Finding> {
             .push(finding.path.as_str());
     }
     // First the findings still where they were, then the others, in order.
-    let mut keep = vec![false; after.len()];
-    let mut left: HashMap<Identity, usize> = HashMap::new();
+    let mut old = vec![false; after.len()];
     for (k, finding) in after.iter().enumerate() {
         if let Some(paths) = allowed.get_mut(&finding.identity())
             && let Some(at) = paths.iter().position(|path| *path == finding.path)
         {
             paths.swap_remove(at);
-            keep[k] = true;
+            old[k] = true;
         }
     }
-    for (identity, paths) in &allowed {
-        left.insert(identity.clone(), paths.len());
-    }
+    let mut left: HashMap<Identity, usize> = allowed
+        .into_iter()
+        .map(|(identity, paths)| (identity, paths.len()))
+        .collect();
     after
         .into_iter()
-        .zip(keep)
-        .filter(|(finding, kept)| {
-            if *kept {
+        .zip(old)
+        .filter(|(finding, old)| {
+            if *old {
                 return false;
             }
             match left.get_mut(&finding.identity()) {

@@ -2,10 +2,11 @@
 //! (`attachDisplayNode`) and remove one (`detachDisplayNode`).
 //!
 //! Every check runs against the projected state (the batch's earlier operations applied).
-//! An inserted node must be as valid as one read from disk: its values in range, its
-//! group, relations and gears pointing at what the component has now, its resource in
-//! place. Removing a node rewrites nothing; whatever still points at it is judged on the
-//! final state of the batch.
+//! An inserted node must be as valid as one read from disk: its values in range and its
+//! gears bound to controllers the component has now. What it points at (its group,
+//! relation targets, resource, the components it instantiates) is validation's to judge,
+//! on the final state of the batch, as is whatever still points at a removed node:
+//! removing one rewrites nothing.
 //!
 //! The value checks here are shared: [`Checker`] and the per-kind rules serve both the
 //! `props` of `setDisplayNodeProps` (snapshots nested under their key) and the `node` of
