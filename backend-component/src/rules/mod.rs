@@ -4,9 +4,13 @@
 //! disagree. Each rule is a plain predicate or table; the rooms phrase their own messages.
 //!
 //! [`values`] holds colours, number ranges and enumerations; [`names`] holds file, folder
-//! and id rules.
+//! and id rules; [`settings`] the typed fields and references of the project settings;
+//! [`publish`] the rules of a package's settings; [`gears`] which gears fit which nodes.
 
+pub mod gears;
 pub mod names;
+pub mod publish;
+pub mod settings;
 pub mod values;
 
 pub use names::*;

@@ -42,17 +42,6 @@ pub fn parent_folder(path: &str) -> &str {
     }
 }
 
-/// `''`, or a relative path of safe `/`- or `\`-separated segments (no drive letter, no
-/// leading separator), as publish output paths must be.
-pub fn is_safe_relative_path(value: &str) -> bool {
-    if value.is_empty() {
-        return true;
-    }
-    let bytes = value.as_bytes();
-    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
-    !value.starts_with(['/', '\\']) && !drive && value.split(['/', '\\']).all(is_safe_segment)
-}
-
 /// A package or resource id usable in `ui://` URLs and the CSV lists of `package.xml`:
 /// non-empty, without `/` (URLs), `,` (lists), whitespace or control characters.
 pub fn is_usable_id(id: &str) -> bool {
@@ -115,13 +104,7 @@ mod tests {
     }
 
     #[test]
-    fn relative_paths_and_ids() {
-        assert!(is_safe_relative_path(""));
-        assert!(is_safe_relative_path("out/ui"));
-        assert!(is_safe_relative_path("out\\ui"));
-        assert!(!is_safe_relative_path("/out"));
-        assert!(!is_safe_relative_path("c:out"));
-        assert!(!is_safe_relative_path("out/../x"));
+    fn ids() {
         assert!(is_usable_id("a9lkf94s") && !is_usable_id("a,b") && !is_usable_id(""));
         assert!(is_plain_id("n3_x-1") && !is_plain_id("a.b") && !is_plain_id(""));
     }

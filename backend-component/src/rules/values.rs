@@ -80,6 +80,13 @@ pub fn project_type(name: &str) -> Option<i32> {
         .map(|(_, number)| *number)
 }
 
+/// Whether a value fits the 32-bit float FairyGUI publishes rotation, scale, skew and
+/// pivot as (the runtime reads them with `ByteBuffer.ReadFloat`); a larger one would
+/// publish as infinity. (Position and size are 32-bit integers: [`fits_geometry`].)
+pub fn fits_float(value: Num) -> bool {
+    value.get().abs() <= f64::from(f32::MAX)
+}
+
 /// Display node blend modes.
 pub const BLEND_MODES: [&str; 6] = ["normal", "none", "add", "multiply", "screen", "erase"];
 
@@ -259,6 +266,7 @@ mod tests {
     fn ranges() {
         assert!(is_unit(0.0) && is_unit(1.0) && !is_unit(1.01) && !is_unit(-0.1));
         assert!(fits_geometry(Num(-2_147_483_647.0)) && !fits_geometry(Num(2_147_483_648.0)));
+        assert!(fits_float(Num(1e12)) && fits_float(Num(-3.4e38)) && !fits_float(Num(1e308)));
         assert!(is_scale9_grid(&[Num(0.0), Num(0.0), Num(1.0), Num(1.0)]));
         assert!(!is_scale9_grid(&[Num(0.0), Num(0.0), Num(0.0), Num(1.0)]));
         assert!(!is_scale9_grid(&[Num(0.0), Num(0.0), Num(1.0)]));

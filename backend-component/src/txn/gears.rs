@@ -12,7 +12,10 @@
 //! longer exists is allowed (it repairs the node). Gear values must have the shape the
 //! reader produces for their kind (`{alpha, rotation, grayed, touchable}` for look, …).
 //! Attached nodes get the same checks, except that a display gear may name a page its
-//! controller lacks, which the model itself tolerates.
+//! controller lacks, which the model itself tolerates. An update may send back what the
+//! gear already has wrong (what we read, we accept back), but may not add a problem.
+//! Whether a gear kind fits its node is validation's rule ([`crate::rules::gears`]),
+//! judged on the final state.
 
 use std::collections::HashSet;
 
@@ -74,6 +77,33 @@ pub(super) fn update(
         return Err(issues);
     };
     let slot = existing(at, &op.selector, &target, &mut issues);
+    if let Some(slot) = slot {
+        // What the gear already has wrong may be sent back; the update may not add more.
+        let (p, r, n) = target.node;
+        let old = &workspace.component(p, r).display_list[n].base().gears[slot];
+        let mut legacy = Vec::new();
+        check_gear(
+            at,
+            "gear",
+            &op.selector.display_node_id,
+            old,
+            target.controller.as_ref(),
+            true,
+            &mut legacy,
+        );
+        issues.retain(|issue| {
+            match legacy
+                .iter()
+                .position(|l| l.code == issue.code && l.path == issue.path)
+            {
+                Some(found) => {
+                    legacy.swap_remove(found);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
     if !issues.is_empty() {
         return Err(issues);
     }

@@ -1,6 +1,7 @@
 //! Why a batch was refused: issues located at an operation, and the failure they add up to.
 
 use ofgui_contracts::catalog::DiagnosticCode as Code;
+use ofgui_contracts::diagnostics::ProjectDiagnostic;
 use ofgui_contracts::envelope::BackendDiagnostic;
 
 /// One problem of one operation (an upstream "support issue").
@@ -18,6 +19,9 @@ pub struct Issue {
     pub resource_kind: Option<String>,
     pub gear_kind: Option<String>,
     pub field: Option<String>,
+    /// For an issue about the final state of the batch, the validation finding it reports,
+    /// located in that state (not on the wire: the message says it there).
+    pub finding: Option<Box<ProjectDiagnostic>>,
 }
 
 impl Issue {
@@ -93,6 +97,7 @@ impl Blame {
             resource_kind: None,
             gear_kind: None,
             field: None,
+            finding: None,
         }
     }
 }

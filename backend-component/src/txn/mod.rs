@@ -109,6 +109,23 @@ pub fn run(
         }
     }
 
+    let workspace = project_batch(project, bytes, operations)?;
+    let final_issues = finals::check(project, bytes, operations, &workspace);
+    if !final_issues.is_empty() {
+        return Err(Failure::unsupported(final_issues));
+    }
+    let (project, bytes) = workspace.finish();
+    Ok(Applied { project, bytes })
+}
+
+/// Applies each operation in order to a copy of `project`, collecting every operation's
+/// issues; the final checks are the caller's.
+fn project_batch<'b>(
+    project: &UamProject,
+    bytes: &'b BTreeMap<String, Vec<u8>>,
+    operations: &[Operation],
+) -> Result<Workspace<'b>, Failure> {
+    let mut issues = Vec::new();
     let mut workspace = Workspace::new(project, bytes);
     for (index, op) in operations.iter().enumerate() {
         let at = Op::new(index, op);
@@ -188,10 +205,18 @@ pub fn run(
     if !issues.is_empty() {
         return Err(Failure::unsupported(issues));
     }
-    let final_issues = finals::check(project, &workspace);
-    if !final_issues.is_empty() {
-        return Err(Failure::unsupported(final_issues));
-    }
-    let (project, bytes) = workspace.finish();
-    Ok(Applied { project, bytes })
+    Ok(workspace)
+}
+
+/// The project after `operations` without the final checks, or `None` when an operation
+/// itself is refused: the state the final checks judge. Tests of those checks use it.
+#[doc(hidden)]
+pub fn project_unchecked(
+    project: &UamProject,
+    bytes: &BTreeMap<String, Vec<u8>>,
+    operations: &[Operation],
+) -> Option<UamProject> {
+    project_batch(project, bytes, operations)
+        .ok()
+        .map(|workspace| workspace.finish().0)
 }

@@ -5,22 +5,23 @@
 //! each has worded its messages since it was first served ([`Wording`]).
 //!
 //! Decisions where the spec is silent:
+//! - The rules are [`crate::rules::publish`]'s (validation reports the same ones). An
+//!   update may send back a problem the package already has (what we read, we accept
+//!   back), but may not add one.
+//! - Publish paths may be relative with `..` (real projects publish beside the project
+//!   directory), not absolute.
 //! - `updatePackageSettings` with `publish: null` is refused, as the spec says; a
 //!   package read without `<publish>` therefore needs a complete publish snapshot (the
 //!   reader's defaults: maxAtlasSize 2048, sizeOption pot, maxAtlasIndex 10, …).
 //! - Lowering `maxAtlasIndex` below the atlas slot of one of the package's folders is
 //!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
-use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings};
-use ofgui_contracts::uam::PackagePublish;
 
 use super::issue::Issue;
 use super::workspace::{Op, Workspace};
-use crate::rules::{
-    SIZE_OPTIONS, is_plain_id, is_safe_relative_path, is_safe_segment, is_whole_in,
-};
+pub(super) use crate::rules::publish::{Problem, problems};
 
 /// Settings with atlases sorted by slot, for comparison.
 fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
@@ -53,12 +54,28 @@ pub(super) fn update(
                 .map(|slot| (f.path.clone(), slot))
         })
         .collect();
-    let problems = problems(
+    let old: Vec<Problem> = problems(pkg.jpeg_quality, pkg.publish.as_ref(), &folder_atlases)
+        .iter()
+        .map(Problem::unplaced)
+        .collect();
+    let mut allowed = old;
+    let added: Vec<Problem> = problems(
         settings.jpeg_quality,
         settings.publish.as_ref(),
         &folder_atlases,
-    );
-    let issues: Vec<Issue> = problems
+    )
+    .into_iter()
+    .filter(
+        |problem| match allowed.iter().position(|old| *old == problem.unplaced()) {
+            Some(at) => {
+                allowed.swap_remove(at);
+                false
+            }
+            None => true,
+        },
+    )
+    .collect();
+    let issues: Vec<Issue> = added
         .iter()
         .map(|problem| {
             let key = problem.key();
@@ -103,143 +120,8 @@ pub(super) enum Wording {
     UpdatePackageSettings,
 }
 
-/// One broken rule of a package's settings.
-#[derive(Debug, PartialEq)]
-pub(super) enum Problem {
-    JpegQuality(f64),
-    MissingPublish,
-    UnsafeName(String),
-    UnsafePath { key: &'static str, value: String },
-    PackageCount(f64),
-    MaxAtlasSize(f64),
-    SizeOption(String),
-    MaxAtlasIndex(f64),
-    BelowFolderAtlas { max: f64, slot: f64, folder: String },
-    AtlasIndex { k: usize, index: f64, max: f64 },
-    AtlasIndexRepeated { k: usize, index: f64 },
-    AtlasName { k: usize, name: String },
-    AtlasEmpty { k: usize },
-    ExcludedId { k: usize, id: String },
-    ExcludedIdRepeated { k: usize, id: String },
-}
-
-/// The highest atlas slot publish settings may name.
-const MAX_ATLAS_INDEX: f64 = 255.0;
-
-/// Every broken rule, in the order a fix would read them. `folder_atlases` are the atlas
-/// slots the package's folders use, by folder path: `maxAtlasIndex` may not drop below one.
-pub(super) fn problems(
-    jpeg_quality: Option<Num>,
-    publish: Option<&PackagePublish>,
-    folder_atlases: &[(String, f64)],
-) -> Vec<Problem> {
-    let mut found = Vec::new();
-    if let Some(quality) = jpeg_quality
-        && !is_whole_in(quality, 1.0..=100.0)
-    {
-        found.push(Problem::JpegQuality(quality.get()));
-    }
-    let Some(publish) = publish else {
-        found.push(Problem::MissingPublish);
-        return found;
-    };
-    if !publish.name.is_empty() && !is_safe_segment(&publish.name) {
-        found.push(Problem::UnsafeName(publish.name.clone()));
-    }
-    for (key, value) in [
-        ("path", &publish.path),
-        ("branchPath", &publish.branch_path),
-        ("codePath", &publish.code_path),
-    ] {
-        if !is_safe_relative_path(value) {
-            found.push(Problem::UnsafePath {
-                key,
-                value: value.clone(),
-            });
-        }
-    }
-    if !is_whole_in(publish.package_count, 0.0..=f64::from(i32::MAX)) {
-        found.push(Problem::PackageCount(publish.package_count.get()));
-    }
-    if !is_whole_in(publish.max_atlas_size, 1.0..=16384.0) {
-        found.push(Problem::MaxAtlasSize(publish.max_atlas_size.get()));
-    }
-    if !SIZE_OPTIONS.contains(&publish.size_option.as_str()) {
-        found.push(Problem::SizeOption(publish.size_option.clone()));
-    }
-    let max_index_ok = is_whole_in(publish.max_atlas_index, 0.0..=MAX_ATLAS_INDEX);
-    let max = if max_index_ok {
-        publish.max_atlas_index.get()
-    } else {
-        found.push(Problem::MaxAtlasIndex(publish.max_atlas_index.get()));
-        MAX_ATLAS_INDEX
-    };
-    if max_index_ok {
-        for (folder, slot) in folder_atlases.iter().filter(|(_, slot)| *slot > max) {
-            found.push(Problem::BelowFolderAtlas {
-                max,
-                slot: *slot,
-                folder: folder.clone(),
-            });
-        }
-    }
-    let mut seen = Vec::new();
-    for (k, atlas) in publish.atlases.iter().enumerate() {
-        let index = atlas.index.get();
-        if !is_whole_in(atlas.index, 0.0..=max) {
-            found.push(Problem::AtlasIndex { k, index, max });
-        } else if seen.contains(&index) {
-            found.push(Problem::AtlasIndexRepeated { k, index });
-        } else {
-            seen.push(index);
-        }
-        if !atlas.name.is_empty() && !is_safe_segment(&atlas.name) {
-            found.push(Problem::AtlasName {
-                k,
-                name: atlas.name.clone(),
-            });
-        }
-        if atlas.name.is_empty() && !atlas.compression {
-            found.push(Problem::AtlasEmpty { k });
-        }
-    }
-    let mut ids: Vec<&str> = Vec::new();
-    for (k, id) in publish.excluded_resource_ids.iter().enumerate() {
-        if !is_plain_id(id) {
-            found.push(Problem::ExcludedId { k, id: id.clone() });
-        } else if ids.contains(&id.as_str()) {
-            found.push(Problem::ExcludedIdRepeated { k, id: id.clone() });
-        } else {
-            ids.push(id);
-        }
-    }
-    found
-}
-
+/// How an operation words a broken package settings rule.
 impl Problem {
-    /// Where the problem is, under the settings: `jpegQuality`, `publish.atlases[2].index`.
-    pub(super) fn key(&self) -> String {
-        let publish_key = match self {
-            Problem::JpegQuality(_) => return "jpegQuality".into(),
-            Problem::MissingPublish => return "publish".into(),
-            Problem::UnsafeName(_) => "name".into(),
-            Problem::UnsafePath { key, .. } => key.to_string(),
-            Problem::PackageCount(_) => "packageCount".into(),
-            Problem::MaxAtlasSize(_) => "maxAtlasSize".into(),
-            Problem::SizeOption(_) => "sizeOption".into(),
-            Problem::MaxAtlasIndex(_) | Problem::BelowFolderAtlas { .. } => "maxAtlasIndex".into(),
-            Problem::AtlasIndex { k, .. } | Problem::AtlasIndexRepeated { k, .. } => {
-                format!("atlases[{k}].index")
-            }
-            Problem::AtlasName { k, .. } => format!("atlases[{k}].name"),
-            Problem::AtlasEmpty { k } => format!("atlases[{k}]"),
-            Problem::ExcludedId { k, .. } | Problem::ExcludedIdRepeated { k, .. } => {
-                format!("excludedResourceIds[{k}]")
-            }
-        };
-        format!("publish.{publish_key}")
-    }
-
     pub(super) fn message(&self, wording: Wording) -> String {
         let add = wording == Wording::AddPackage;
         match self {
@@ -265,11 +147,11 @@ impl Problem {
                 "publish.name {name:?} must be '' (the package name) or a safe file name segment (no '/', '\\', ':', not '.' or '..', no trailing dot or space)."
             ),
             Problem::UnsafePath { key, value } if add => format!(
-                "publish.{key} {value:?} is not a safe relative path; use '' or segments \
-                 like out/ui that do not start with / or a drive and contain no . or .."
+                "publish.{key} {value:?} is not a relative path; use '' or a path relative to \
+                 the project directory like ../Assets/UI, not starting with / or a drive."
             ),
             Problem::UnsafePath { key, value } => format!(
-                "publish.{key} {value:?} must be '' or a relative path of safe segments (no leading slash, drive letter, '.', '..' or empty segment)."
+                "publish.{key} {value:?} must be '' or a path relative to the project directory (../Assets/UI is fine; no leading slash, drive letter or control character)."
             ),
             Problem::PackageCount(count) => format!(
                 "publish.packageCount is {count}; it must be an integer from 0 to 2147483647."

@@ -30,6 +30,7 @@ pub(super) fn standalone_findings(
     };
     crate::validate::model_findings(&standalone, None)
         .into_iter()
+        .map(crate::validate::Finding::into_diagnostic)
         .filter(|finding| {
             finding.severity == Severity::Error
                 && finding.code != ProjectDiagnosticCode::DanglingResourceReference

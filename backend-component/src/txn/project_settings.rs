@@ -1,11 +1,14 @@
 //! `updateProjectSettings`: the project's `settings/*.json`, replaced as one snapshot.
 //!
 //! Decisions where the spec is silent:
-//! - Every wrongly typed field is its own issue, located at its exact path
+//! - The typed fields are [`crate::rules::settings`]'s (validation reports the same ones).
+//!   Every wrongly typed field is its own issue, located at its exact path
 //!   (`settings.publish.path`), so an agent can fix them all in one round.
 //! - Besides upstream's typed publish fields, the documented `jpegQuality` (number),
 //!   `compressPNG`, `include2x`, `include3x`, `include4x` (booleans) and `fileName`
 //!   (string) are type-checked too.
+//! - `null` leaves a field unset (the editor writes it so), and a field the project
+//!   already holds mistyped may be sent back as it is: the settings as read always apply.
 //! - "Unchanged" compares numbers by value (`1` equals `1.0`), as JSON does.
 
 use ofgui_contracts::catalog::DiagnosticCode as Code;
@@ -14,277 +17,33 @@ use serde_json::{Map, Value};
 
 use super::issue::Issue;
 use super::workspace::{Op, Workspace};
+use crate::rules::settings::mistyped_settings;
 
-/// The JSON type name of a value, for messages.
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Expect {
-    Str,
-    Bool,
-    Number,
-    StrArray,
-    Array,
-}
-
-impl Expect {
-    fn accepts(self, value: &Value) -> bool {
-        match self {
-            Expect::Str => value.is_string(),
-            Expect::Bool => value.is_boolean(),
-            Expect::Number => value.is_number(),
-            Expect::StrArray => value
-                .as_array()
-                .is_some_and(|items| items.iter().all(Value::is_string)),
-            Expect::Array => value.is_array(),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Expect::Str => "a string",
-            Expect::Bool => "a boolean",
-            Expect::Number => "a number",
-            Expect::StrArray => "an array of strings",
-            Expect::Array => "an array",
-        }
-    }
-}
-
-/// Checks the typed fields of one settings object; absent fields are fine.
-fn check_fields(
+/// The mistyped fields of `settings` that `current` does not have mistyped already: what
+/// the project holds (even wrongly typed) can be sent back, an edit may not add more.
+fn check_project_settings(
     at: &Op<'_>,
-    base: &str,
-    object: &Map<String, Value>,
-    fields: &[(&str, Expect)],
-    issues: &mut Vec<Issue>,
-) {
-    for (name, expect) in fields {
-        if let Some(value) = object.get(*name)
-            && !expect.accepts(value)
-        {
-            let path = format!("{base}.{name}");
-            issues.push(
-                at.issue(
-                    Code::InvalidProjectSettings,
-                    &path,
-                    format!(
-                        "{path} must be {}; it is {}.",
-                        expect.describe(),
-                        type_name(value)
-                    ),
-                )
-                .field(name),
-            );
-        }
-    }
-}
-
-/// The object at `settings.<key>`, or an issue when it is present but not an object.
-fn object_at<'v>(
-    at: &Op<'_>,
-    base: &str,
-    key: &str,
-    value: Option<&'v Value>,
-    issues: &mut Vec<Issue>,
-) -> Option<&'v Map<String, Value>> {
-    let value = value?;
-    match value {
-        Value::Object(map) => Some(map),
-        other => {
-            let path = format!("{base}.{key}");
-            issues.push(
-                at.issue(
-                    Code::InvalidProjectSettings,
-                    &path,
-                    format!("{path} must be a JSON object; it is {}.", type_name(other)),
-                )
-                .field(key),
-            );
-            None
-        }
-    }
-}
-
-fn check_project_settings(at: &Op<'_>, settings: &Map<String, Value>) -> Vec<Issue> {
-    use Expect::{Array, Bool, Number, Str, StrArray};
-    let mut issues = Vec::new();
-    let root = "settings";
-    if let Some(publish) = object_at(at, root, "publish", settings.get("publish"), &mut issues) {
-        let base = "settings.publish";
-        check_fields(
-            at,
-            base,
-            publish,
-            &[
-                ("fileExtension", Str),
-                ("path", Str),
-                ("branchPath", Str),
-                ("fileName", Str),
-                ("binaryFormat", Bool),
-                ("compressDesc", Bool),
-                ("seperatedAtlasForBranch", Bool),
-                ("compressPNG", Bool),
-                ("include2x", Bool),
-                ("include3x", Bool),
-                ("include4x", Bool),
-                ("includeHighResolution", Number),
-                ("branchProcessing", Number),
-                ("packageCount", Number),
-                ("jpegQuality", Number),
-            ],
-            &mut issues,
-        );
-        if let Some(atlas) = object_at(
-            at,
-            base,
-            "atlasSetting",
-            publish.get("atlasSetting"),
-            &mut issues,
-        ) {
-            check_fields(
-                at,
-                "settings.publish.atlasSetting",
-                atlas,
-                &[
-                    ("maxSize", Number),
-                    ("padding", Number),
-                    ("paging", Bool),
-                    ("forceSquare", Bool),
-                    ("fast", Bool),
-                    ("allowRotation", Bool),
-                    ("trimImage", Bool),
-                    ("extractAlpha", Bool),
-                    ("sizeOption", Str),
-                ],
-                &mut issues,
-            );
-        }
-        if let Some(code) = object_at(
-            at,
-            base,
-            "codeGeneration",
-            publish.get("codeGeneration"),
-            &mut issues,
-        ) {
-            check_fields(
-                at,
-                "settings.publish.codeGeneration",
-                code,
-                &[
-                    ("allowGenCode", Bool),
-                    ("getMemberByName", Bool),
-                    ("ignoreNoname", Bool),
-                    ("classNamePrefix", Str),
-                    ("codePath", Str),
-                    ("codeType", Str),
-                    ("memberNamePrefix", Str),
-                    ("packageName", Str),
-                ],
-                &mut issues,
-            );
-        }
-    }
-    if let Some(common) = object_at(at, root, "common", settings.get("common"), &mut issues) {
-        let base = "settings.common";
-        check_fields(
-            at,
-            base,
-            common,
-            &[
-                ("font", Str),
-                ("textColor", Str),
-                ("buttonClickSound", Str),
-                ("pivot", Str),
-                ("tipsRes", Str),
-                ("fontSize", Number),
-                ("colorScheme", StrArray),
-                ("fontScheme", StrArray),
-                ("fontSizeScheme", StrArray),
-            ],
-            &mut issues,
-        );
-        if let Some(bars) = object_at(
-            at,
-            base,
-            "scrollBars",
-            common.get("scrollBars"),
-            &mut issues,
-        ) {
-            check_fields(
-                at,
-                "settings.common.scrollBars",
-                bars,
-                &[
-                    ("defaultDisplay", Str),
-                    ("horizontal", Str),
-                    ("vertical", Str),
-                ],
-                &mut issues,
-            );
-        }
-    }
-    if let Some(adaptation) = object_at(
-        at,
-        root,
-        "adaptation",
-        settings.get("adaptation"),
-        &mut issues,
-    ) {
-        check_fields(
-            at,
-            "settings.adaptation",
-            adaptation,
-            &[
-                ("designResolutionX", Number),
-                ("designResolutionY", Number),
-                ("scaleMode", Str),
-                ("screenMathMode", Str),
-                ("devices", Array),
-            ],
-            &mut issues,
-        );
-    }
-    object_at(
-        at,
-        root,
-        "customProperties",
-        settings.get("customProperties"),
-        &mut issues,
-    );
-    if let Some(i18n) = object_at(at, root, "i18n", settings.get("i18n"), &mut issues) {
-        let lang_files_ok = i18n
-            .get("langFiles")
-            .and_then(Value::as_array)
-            .is_some_and(|files| {
-                files.iter().all(|entry| {
-                    entry.as_object().is_some_and(|e| {
-                        e.get("name").is_some_and(Value::is_string)
-                            && e.get("path").is_some_and(Value::is_string)
-                    })
-                })
-            });
-        if !lang_files_ok {
-            issues.push(
-                at.issue(
-                    Code::InvalidProjectSettings,
-                    "settings.i18n.langFiles",
-                    "settings.i18n.langFiles must be an array of {\"name\": string, \"path\": string} objects (use [] for none).",
-                )
-                .field("langFiles"),
-            );
-        }
-    }
-    issues
+    settings: &Map<String, Value>,
+    current: &Map<String, Value>,
+) -> Vec<Issue> {
+    let old = mistyped_settings(current);
+    mistyped_settings(settings)
+        .into_iter()
+        .filter(|problem| !old.contains(problem))
+        .map(|problem| {
+            let path = format!("settings.{}", problem.path);
+            at.issue(
+                Code::InvalidProjectSettings,
+                &path,
+                format!(
+                    "{path} must be {} (or null, which leaves it unset); it is {}.",
+                    problem.expected.describe(),
+                    problem.found
+                ),
+            )
+            .field(problem.field)
+        })
+        .collect()
 }
 
 /// JSON equality with numbers compared by value and objects by key set.
@@ -321,7 +80,7 @@ pub(super) fn update_project(
     at: &Op<'_>,
     op: &UpdateProjectSettings,
 ) -> Result<(), Vec<Issue>> {
-    let issues = check_project_settings(at, &op.settings);
+    let issues = check_project_settings(at, &op.settings, &workspace.project().settings);
     if !issues.is_empty() {
         return Err(issues);
     }

@@ -26,8 +26,15 @@
 //! - An image rename may switch among `.png`, `.jpg` and `.jpeg` (decoders sniff the
 //!   signature, and editor projects hold PNG files named `.jpg`), but may not turn a raster
 //!   image into `.svg`, an SVG into a raster name, or use any other extension change:
-//!   `invalid_resource_name`. This replaces upstream's look-ahead "format matches the final
-//!   name" rule: rename first, then replace the bytes, in one batch.
+//!   `invalid_resource_name`.
+//! - Upstream's "format matches the final name" rule is judged on the final state, by the
+//!   check validation applies to every file ([`crate::formats::check`]): a replaced or
+//!   renamed file must be usable under its final name with its final bytes, whatever the
+//!   order of the rename and the replacement. As validation does, the signature decides
+//!   between PNG and JPEG within `.png`, `.jpg` and `.jpeg`, so PNG bytes in a `.jpg` file
+//!   are accepted (real editor projects hold such files), in either order. A file that was
+//!   already unusable may be renamed; only a problem the batch adds refuses it
+//!   (`invalid_resource_bytes`, at the last operation that touched the file).
 //! - `addResource` derives `name` from the file name, stores the file under `fileName`
 //!   for image, movie clip and font and `file` for the other kinds (as the reader does),
 //!   checks the bytes like validation does (a corrupt PNG/JPEG/SVG →
@@ -445,7 +452,21 @@ pub(super) fn rename(
         .iter()
         .map(|&t| (t, resource_folder(&pkg.resources[t]), new_file.clone()))
         .collect();
+    let renamed: Vec<(String, String)> = targets
+        .iter()
+        .map(|&t| &pkg.resources[t])
+        .filter(|r| r.asset_base().is_some())
+        .map(|r| (pkg.id.clone(), r.id().to_string()))
+        .collect();
     relocate(workspace, package, moves);
+    // A file's bytes are judged under its final name.
+    for (package_id, resource_id) in renamed {
+        workspace.check_at_end(FinalCheck::SourceChanged {
+            at: at.blame("newName"),
+            package_id,
+            resource_id,
+        });
+    }
     Ok(())
 }
 
@@ -928,9 +949,10 @@ pub(super) fn replace_bytes(
                 .resource_kind(kind),
             ]);
         }
-        UamResource::Image(_) => {
-            let Some(expected) = Raster::of_name(&file) else {
-                return Err(vec![
+        // Whether the bytes are a usable image under the file's final name is judged on
+        // the final state of the batch, as validation judges it.
+        UamResource::Image(_) if Raster::of_name(&file).is_none() => {
+            return Err(vec![
                     at.issue(
                         Code::UnsupportedResourceMutation,
                         "sourceBytes",
@@ -941,29 +963,20 @@ pub(super) fn replace_bytes(
                     )
                     .resource_kind(kind),
                 ]);
-            };
-            match Raster::sniff(bytes) {
-                None => return Err(vec![bad_bytes("sourceBytes is neither a PNG nor a JPEG file (no PNG signature or JPEG start marker).".into())]),
-                Some(found) if found != expected => {
-                    let wanted_ext = if found == Raster::Png { ".png" } else { ".jpg" };
-                    return Err(vec![bad_bytes(format!(
-                        "sourceBytes is a {} file but the image is stored as {file}; send {} data, or rename the resource to a {wanted_ext} name earlier in the batch.",
-                        found.name().to_uppercase(),
-                        expected.name().to_uppercase()
-                    ))]);
-                }
-                Some(_) => {}
-            }
-            if let Err(FileProblem::Corrupt(problem)) = formats::check(kind, &file, bytes) {
-                return Err(vec![bad_bytes(format!(
-                    "sourceBytes is not a valid image: {problem}."
-                ))]);
-            }
         }
         _ => {}
     }
+    let (package_id, resource_id) = (
+        workspace.project().packages[package].id.clone(),
+        op.selector.resource_id.clone(),
+    );
     formats::update_from_file(workspace.resource_mut(package, index), bytes);
     workspace.set_bytes(&source, bytes.to_vec());
+    workspace.check_at_end(FinalCheck::SourceChanged {
+        at: at.blame("sourceBytes"),
+        package_id,
+        resource_id,
+    });
     Ok(())
 }
 

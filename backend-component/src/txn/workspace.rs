@@ -138,12 +138,27 @@ pub enum FinalCheck {
         controller_name: String,
         page_ids: Vec<String>,
     },
+    /// A removed controller; what still names it at the end is blamed on the removal
+    /// (`invalid_controller_payload`).
+    ControllerRemoved {
+        at: Blame,
+        package_id: String,
+        component_id: String,
+        controller_name: String,
+    },
     /// A detached node; what still names it is blamed on the detach.
     NodeRemoved {
         at: Blame,
         package_id: String,
         component_id: String,
         node_id: String,
+    },
+    /// A resource whose bytes or file name changed: its file is checked as validation
+    /// checks it, on the final bytes under the final name (`invalid_resource_bytes`).
+    SourceChanged {
+        at: Blame,
+        package_id: String,
+        resource_id: String,
     },
 }
 
@@ -167,6 +182,8 @@ pub struct Workspace<'a> {
     current: Option<Blame>,
     /// The last operation that changed each component, by `(packageId, componentId)`.
     pub(super) editors: BTreeMap<(String, String), Blame>,
+    /// The last operation that changed something beyond single components.
+    pub(super) project_editor: Option<Blame>,
 }
 
 impl<'a> Workspace<'a> {
@@ -180,6 +197,7 @@ impl<'a> Workspace<'a> {
             finals: Vec::new(),
             current: None,
             editors: BTreeMap::new(),
+            project_editor: None,
         }
     }
 
@@ -205,24 +223,33 @@ impl<'a> Workspace<'a> {
     /// The whole project, for operations that change its shape (branches, packages);
     /// marks the whole project for the final checks.
     pub fn project_mut(&mut self) -> &mut UamProject {
-        self.scope.whole = true;
+        self.mark_whole();
         &mut self.project
     }
 
+    /// Marks the whole project for the final checks, blaming the running operation.
+    fn mark_whole(&mut self) {
+        self.scope.whole = true;
+        self.project_editor = self.current.clone().or(self.project_editor.take());
+    }
+
+    /// The project settings to change; settings name components and packages
+    /// (`ui://` URLs), so the whole project is checked at the end.
     pub fn settings_mut(&mut self) -> &mut Map<String, Value> {
+        self.mark_whole();
         &mut self.project.settings
     }
 
     /// A package to change (copied on first write); marks the whole project for the
     /// final checks, since package-level data feeds every reference.
     pub fn package_mut(&mut self, package: usize) -> &mut UamPackage {
-        self.scope.whole = true;
+        self.mark_whole();
         Arc::make_mut(&mut self.project.packages[package])
     }
 
     /// A resource to change (copied on first write).
     pub fn resource_mut(&mut self, package: usize, resource: usize) -> &mut UamResource {
-        self.scope.whole = true;
+        self.mark_whole();
         let package = Arc::make_mut(&mut self.project.packages[package]);
         Arc::make_mut(&mut package.resources[resource])
     }

@@ -2,35 +2,43 @@
 //!
 //! Each rule family lives in its own module and reports into a [`Sink`]; nothing here
 //! mutates the project. Checks never stop at the first problem: the report lists them all.
+//!
+//! Validation is the one home of the model's rules: transactions refuse a batch when the
+//! final state has a finding the project did not have before ([`Finding::identity`]), so an
+//! edit may leave an old defect but never create one, and validation reports it either way.
 
+mod cycles;
+mod finding;
 mod references;
 mod sources;
 mod structure;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use finding::{Finding, Identity, Subject, field_of};
+
 use ofgui_contracts::api::{ValidationReport, ValidationStatus};
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode, Severity};
 use ofgui_contracts::uam::UamProject;
 
-/// Collects diagnostics and whether everything could be checked.
+/// Collects findings and whether everything could be checked.
 pub struct Sink {
-    diagnostics: Vec<ProjectDiagnostic>,
+    findings: Vec<Finding>,
     complete: bool,
 }
 
 impl Sink {
     fn new() -> Self {
         Sink {
-            diagnostics: Vec::new(),
+            findings: Vec::new(),
             complete: true,
         }
     }
 
     /// Records a finding.
-    pub fn push(&mut self, diagnostic: ProjectDiagnostic) -> &mut ProjectDiagnostic {
-        self.diagnostics.push(diagnostic);
-        self.diagnostics.last_mut().expect("just pushed")
+    pub fn push(&mut self, diagnostic: ProjectDiagnostic) -> &mut Finding {
+        self.findings.push(Finding::new(diagnostic));
+        self.findings.last_mut().expect("just pushed")
     }
 
     /// Records an error about a place in the model.
@@ -39,7 +47,7 @@ impl Sink {
         code: ProjectDiagnosticCode,
         path: impl Into<String>,
         message: impl Into<String>,
-    ) -> &mut ProjectDiagnostic {
+    ) -> &mut Finding {
         self.push(ProjectDiagnostic::error(code, path, message))
     }
 
@@ -49,8 +57,21 @@ impl Sink {
         code: ProjectDiagnosticCode,
         path: impl Into<String>,
         message: impl Into<String>,
-    ) -> &mut ProjectDiagnostic {
+    ) -> &mut Finding {
         self.push(ProjectDiagnostic::warning(code, path, message))
+    }
+
+    /// How many findings there are, to name the entity of those that follow
+    /// ([`Self::within_since`]).
+    fn mark(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// Names the entity of every finding recorded since `mark`.
+    fn within_since(&mut self, mark: usize, entity: &str) {
+        for finding in &mut self.findings[mark..] {
+            finding.within(entity);
+        }
     }
 
     /// Marks the report incomplete: something could not be checked.
@@ -78,7 +99,16 @@ pub fn source_diagnostics(
 ) -> (Vec<ProjectDiagnostic>, bool) {
     let mut sink = Sink::new();
     sources::check(project, bytes, &mut sink);
-    (sink.diagnostics, sink.complete)
+    let complete = sink.complete;
+    (sink.into_diagnostics(), complete)
+}
+
+/// The source findings of the given resources' primary bytes, as the final state of a
+/// batch has them (`bytes` holds just those files).
+pub fn source_findings(project: &UamProject, bytes: &BTreeMap<String, Vec<u8>>) -> Vec<Finding> {
+    let mut sink = Sink::new();
+    sources::check(project, bytes, &mut sink);
+    sink.findings
 }
 
 /// `(packageId, resourceId)` of the components a scoped check looks at.
@@ -92,11 +122,16 @@ fn in_scope(only: Option<&Components>, package_id: &str, resource_id: &str) -> b
 
 /// Structural and reference findings of the model (no file checks): for the whole project,
 /// or only for the given components (what a transaction's final checks compare).
-pub fn model_findings(project: &UamProject, only: Option<&Components>) -> Vec<ProjectDiagnostic> {
+pub fn model_findings(project: &UamProject, only: Option<&Components>) -> Vec<Finding> {
     let mut sink = Sink::new();
-    structure::check(project, only, &mut sink);
-    references::check(project, only, &mut sink);
-    sink.diagnostics
+    model_checks(project, only, &mut sink);
+    sink.findings
+}
+
+fn model_checks(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
+    structure::check(project, only, sink);
+    references::check(project, only, sink);
+    cycles::check(project, only, sink);
 }
 
 /// Validates the project and returns the sorted report.
@@ -107,19 +142,26 @@ pub fn validate(input: &Input<'_>) -> ValidationReport {
     }
     // Source problems the reader already found (missing and unreadable files) are kept
     // as read; the byte checks below only look at files that were read.
-    sink.diagnostics
-        .extend(input.read_diagnostics.iter().cloned());
-    structure::check(input.project, None, &mut sink);
-    references::check(input.project, None, &mut sink);
+    for diagnostic in input.read_diagnostics {
+        sink.push(diagnostic.clone());
+    }
+    model_checks(input.project, None, &mut sink);
     sources::check(input.project, input.bytes, &mut sink);
     report(sink)
 }
 
+impl Sink {
+    fn into_diagnostics(self) -> Vec<ProjectDiagnostic> {
+        self.findings
+            .into_iter()
+            .map(Finding::into_diagnostic)
+            .collect()
+    }
+}
+
 fn report(sink: Sink) -> ValidationReport {
-    let Sink {
-        mut diagnostics,
-        complete,
-    } = sink;
+    let complete = sink.complete;
+    let mut diagnostics = sink.into_diagnostics();
     diagnostics.sort_by(|a, b| {
         (a.path.as_str(), a.code.as_str(), a.message.as_str()).cmp(&(
             b.path.as_str(),

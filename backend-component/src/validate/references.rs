@@ -1,16 +1,18 @@
 //! Reference checks: every resource a node, property, gear, transition or asset names must
 //! exist and be of a kind that can be used there.
 
-use std::collections::HashMap;
-
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
     ComponentModel, DisplayNode, GearBinding, InstanceProperties, ListProperties, ResourceRef,
-    UamPackage, UamProject, UamResource,
+    UamPackage, UamProject, UamResource, ValueGear,
 };
 use serde_json::Value;
 
-use super::{Components, Sink, in_scope, node_path, resource_path};
+use super::structure::gear_entity;
+use super::{Components, Sink, Subject, in_scope, node_path, resource_path};
+use crate::lookup::urls::{Urls, urls_in};
+use crate::rules::gears::{GearFit, gear_fit};
+use crate::rules::settings::settings_urls;
 use crate::rules::with_article;
 
 /// Kinds a loader, an icon or a list item icon can show.
@@ -24,7 +26,10 @@ const MOVIE_CLIP: &[&str] = &["movieClip"];
 const ANY: &[&str] = &[];
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
-    let index = Index::new(project);
+    let index = Urls::new(project);
+    if only.is_none() {
+        check_settings(project, &index, sink);
+    }
     for (p, package) in project.packages.iter().enumerate() {
         for (r, resource) in package.resources.iter().enumerate() {
             if !in_scope(only, &package.id, resource.id()) {
@@ -45,90 +50,26 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
     }
 }
 
-/// Lookup tables for resolving references.
-struct Index<'a> {
-    packages_by_id: HashMap<&'a str, &'a UamPackage>,
-    packages_by_name: HashMap<&'a str, &'a UamPackage>,
-    /// Package ids longest first, for `ui://<packageId><resourceId>` prefix matching.
-    ids_longest_first: Vec<&'a str>,
-    resources: HashMap<(&'a str, &'a str), &'a UamResource>,
-}
-
-impl<'a> Index<'a> {
-    fn new(project: &'a UamProject) -> Self {
-        let mut ids_longest_first: Vec<&str> =
-            project.packages.iter().map(|p| p.id.as_str()).collect();
-        ids_longest_first.sort_by_key(|id| std::cmp::Reverse(id.len()));
-        Index {
-            packages_by_id: project
-                .packages
-                .iter()
-                .map(|p| (p.id.as_str(), p.as_ref()))
-                .collect(),
-            packages_by_name: project
-                .packages
-                .iter()
-                .map(|p| (p.name.as_str(), p.as_ref()))
-                .collect(),
-            ids_longest_first,
-            resources: project
-                .packages
-                .iter()
-                .flat_map(|p| {
-                    p.resources
-                        .iter()
-                        .map(move |r| ((p.id.as_str(), r.id()), r.as_ref()))
-                })
-                .collect(),
-        }
+/// The `ui://` references of the project settings (default scroll bars, tooltip, click
+/// sound, font). The editor builds them like any other reference, but one that does not
+/// resolve only leaves the pane without a default scroll bar (or the button silent), so
+/// it is a warning; a transaction still may not leave one dangling.
+fn check_settings(project: &UamProject, index: &Urls<'_>, sink: &mut Sink) {
+    for (path, url, kinds) in settings_urls(&project.settings) {
+        let problem = match index.resolve(url) {
+            None => "which does not exist".to_string(),
+            Some(target) if !kinds.contains(&target.kind()) => {
+                format!("which is a {}, not a {}", target.kind(), kinds.join(" or "))
+            }
+            Some(_) => continue,
+        };
+        sink.warning(
+            Code::DanglingResourceReference,
+            format!("settings.{path}"),
+            format!("Project setting {path} references {url}, {problem}; the editor ignores it."),
+        )
+        .about(Subject::Url(url.to_string()));
     }
-
-    /// Resolves `ui://<packageId><resourceId>` or `ui://<package>/<resource>` (by id or name).
-    fn resolve_url(&self, url: &str) -> Option<&'a UamResource> {
-        let rest = url.strip_prefix("ui://")?;
-        if let Some((package, resource)) = rest.split_once('/') {
-            let package = self
-                .packages_by_id
-                .get(package)
-                .or_else(|| self.packages_by_name.get(package))?;
-            return self
-                .resources
-                .get(&(package.id.as_str(), resource))
-                .copied()
-                .or_else(|| {
-                    package.resources.iter().map(|r| r.as_ref()).find(|r| {
-                        r.name() == resource || file_name(r).is_some_and(|f| f == resource)
-                    })
-                });
-        }
-        self.ids_longest_first.iter().find_map(|id| {
-            let resource = rest.strip_prefix(id)?;
-            self.resources.get(&(*id, resource)).copied()
-        })
-    }
-}
-
-fn file_name(resource: &UamResource) -> Option<&str> {
-    resource
-        .source_path()
-        .and_then(|path| path.rsplit('/').next())
-}
-
-/// Every `ui://` token in a piece of text (UBB markup, gear values, transition values).
-fn urls_in(text: &str) -> impl Iterator<Item = &str> {
-    text.match_indices("ui://").map(move |(start, _)| {
-        let tail = &text[start..];
-        let end = tail
-            .find(|c: char| {
-                c.is_whitespace()
-                    || matches!(
-                        c,
-                        '"' | '\'' | '[' | ']' | ',' | '|' | '<' | '>' | ')' | '('
-                    )
-            })
-            .unwrap_or(tail.len());
-        &tail[..end]
-    })
 }
 
 /// What a reference is, for messages, and what it resolved to.
@@ -137,12 +78,14 @@ struct Reference<'a> {
     what: &'a str,
     /// The reference as written (`ui://…`, `resource x of package y`).
     shown: &'a str,
+    /// The reference as the model holds it.
+    subject: Subject,
     target: Option<&'a UamResource>,
 }
 
 /// The resource being checked and where it is.
 struct Site<'a> {
-    index: &'a Index<'a>,
+    index: &'a Urls<'a>,
     package: &'a UamPackage,
     package_index: usize,
     resource: &'a UamResource,
@@ -150,12 +93,20 @@ struct Site<'a> {
 }
 
 impl Site<'_> {
-    fn dangling(&self, sink: &mut Sink, path: String, node_id: Option<&str>, message: String) {
+    fn dangling(
+        &self,
+        sink: &mut Sink,
+        path: String,
+        node_id: Option<&str>,
+        subject: Subject,
+        message: String,
+    ) {
         let diagnostic = sink.error(Code::DanglingResourceReference, path, message);
         diagnostic.package_id = Some(self.package.id.clone());
         diagnostic.resource_id = Some(self.resource.id().to_string());
         diagnostic.node_id = node_id.map(str::to_string);
         diagnostic.source_path = self.resource.source_path().map(str::to_string);
+        diagnostic.about(subject);
     }
 
     /// Checks a resolved target against the kinds allowed there.
@@ -170,6 +121,7 @@ impl Site<'_> {
         let Reference {
             what,
             shown,
+            subject,
             target,
         } = reference;
         match target {
@@ -177,12 +129,14 @@ impl Site<'_> {
                 sink,
                 path,
                 node_id,
+                subject,
                 format!("{what} references {shown}, which does not exist."),
             ),
             Some(target) if !kinds.is_empty() && !kinds.contains(&target.kind()) => self.dangling(
                 sink,
                 path,
                 node_id,
+                subject,
                 format!(
                     "{what} references {shown}, which is {}, not {}.",
                     with_article(target.kind()),
@@ -208,7 +162,7 @@ impl Site<'_> {
         kinds: &[&str],
     ) {
         if value.starts_with("ui://") {
-            let target = self.index.resolve_url(value);
+            let target = self.index.resolve(value);
             self.expect(
                 sink,
                 path,
@@ -216,6 +170,7 @@ impl Site<'_> {
                 Reference {
                     what,
                     shown: value,
+                    subject: Subject::Url(value.to_string()),
                     target,
                 },
                 kinds,
@@ -226,7 +181,7 @@ impl Site<'_> {
     /// Checks every `ui://` inside free text.
     fn text(&self, sink: &mut Sink, path: String, node_id: Option<&str>, what: &str, value: &str) {
         for url in urls_in(value) {
-            let target = self.index.resolve_url(url);
+            let target = self.index.resolve(url);
             self.expect(
                 sink,
                 path.clone(),
@@ -234,6 +189,7 @@ impl Site<'_> {
                 Reference {
                     what,
                     shown: url,
+                    subject: Subject::Url(url.to_string()),
                     target,
                 },
                 ANY,
@@ -269,14 +225,14 @@ impl Site<'_> {
         reference: &ResourceRef,
         kinds: &[&str],
     ) {
-        let package_id = reference.package_id.as_deref().unwrap_or(&self.package.id);
-        let target = self
-            .index
-            .resources
-            .get(&(package_id, reference.resource_id.as_str()))
-            .copied();
+        let package_id = reference
+            .package_id
+            .as_deref()
+            .filter(|id| !id.is_empty())
+            .unwrap_or(&self.package.id);
+        let target = self.index.resource(package_id, &reference.resource_id);
         // A package is always shown by id and name, whether the node names it or not.
-        let package = match self.index.packages_by_id.get(package_id) {
+        let package = match self.index.package(package_id) {
             Some(package) => format!("{} ({})", package.id, package.name),
             None => format!("{package_id} (no such package)"),
         };
@@ -288,6 +244,7 @@ impl Site<'_> {
             Reference {
                 what,
                 shown: &shown,
+                subject: Subject::Resource(package_id.to_string(), reference.resource_id.clone()),
                 target,
             },
             kinds,
@@ -304,12 +261,8 @@ impl Site<'_> {
             return;
         };
         let base = resource_path(self.package_index, self.resource_index);
-        let same_package = |id: &str| {
-            self.index
-                .resources
-                .get(&(self.package.id.as_str(), id))
-                .copied()
-        };
+        let same_package = |id: &str| self.index.resource(&self.package.id, id);
+        let subject = |id: &str| Subject::Resource(self.package.id.clone(), id.to_string());
         let what = format!("{} {}", self.resource.kind(), self.resource.name());
         if let (UamResource::Font(_), Some(texture)) = (
             self.resource,
@@ -324,6 +277,7 @@ impl Site<'_> {
                 Reference {
                     what: &what,
                     shown: &shown,
+                    subject: subject(texture),
                     target: same_package(texture),
                 },
                 IMAGE,
@@ -356,6 +310,7 @@ impl Site<'_> {
                     Reference {
                         what: &what,
                         shown: &shown,
+                        subject: subject(id),
                         target: same_package(id),
                     },
                     BINARY,
@@ -399,6 +354,7 @@ impl Site<'_> {
             );
         }
         for (t, transition) in component.transitions.iter().enumerate() {
+            let mark = sink.mark();
             for (i, item) in transition.items.iter().enumerate() {
                 let path = format!("{base}.transitions[{t}].items[{i}]");
                 let what = format!("Transition {:?}", transition.name);
@@ -411,6 +367,7 @@ impl Site<'_> {
                     }
                 }
             }
+            sink.within_since(mark, &format!("transition {}", transition.name));
         }
     }
 
@@ -471,32 +428,96 @@ impl Site<'_> {
             }
             DisplayNode::Graph(_) | DisplayNode::Group(_) => {}
         }
+        let extension = match node {
+            DisplayNode::Component(n) => self
+                .index
+                .reference(&self.package.id, &n.resource)
+                .and_then(UamResource::component)
+                .map(|model| model.properties.extension_type.as_str()),
+            _ => Some(""),
+        };
         for (g, gear) in node.base().gears.iter().enumerate() {
             let gear_path = format!("{path}.gears[{g}]");
-            let GearBinding::Value(value_gear) = gear.binding() else {
-                continue;
-            };
-            let (states, default) = (&value_gear.states, &value_gear.default_value);
-            let what = format!("{} gear of node {id}", with_article(gear.kind()));
-            for (k, state) in states.iter().enumerate() {
-                if let Some(value) = &state.value {
-                    self.json(
-                        sink,
-                        &format!("{gear_path}.states[{k}].value"),
-                        Some(id),
-                        &what,
-                        value,
-                    );
-                }
+            let mark = sink.mark();
+            // An instance whose component does not resolve is reported above.
+            if let Some(extension) = extension {
+                self.gear_fit(sink, &gear_path, node, gear.kind(), extension);
             }
-            self.json(
-                sink,
-                &format!("{gear_path}.defaultValue"),
-                Some(id),
-                &what,
-                default,
-            );
+            if let GearBinding::Value(value_gear) = gear.binding() {
+                self.gear_values(sink, &gear_path, id, gear.kind(), value_gear);
+            }
+            sink.within_since(mark, &gear_entity(gear.kind(), gear.controller_name()));
         }
+    }
+
+    /// The `ui://` references in a value gear's page values and default.
+    fn gear_values(
+        &self,
+        sink: &mut Sink,
+        gear_path: &str,
+        id: &str,
+        kind: &str,
+        value_gear: &ValueGear,
+    ) {
+        let (states, default) = (&value_gear.states, &value_gear.default_value);
+        let what = format!("The {kind} gear of node {id}");
+        for (k, state) in states.iter().enumerate() {
+            if let Some(value) = &state.value {
+                self.json(
+                    sink,
+                    &format!("{gear_path}.states[{k}].value"),
+                    Some(id),
+                    &what,
+                    value,
+                );
+            }
+        }
+        self.json(
+            sink,
+            &format!("{gear_path}.defaultValue"),
+            Some(id),
+            &what,
+            default,
+        );
+    }
+
+    /// A gear whose kind the node cannot apply ([`gear_fit`]).
+    fn gear_fit(
+        &self,
+        sink: &mut Sink,
+        gear_path: &str,
+        node: &DisplayNode,
+        kind: &str,
+        extension: &str,
+    ) {
+        let shown = if extension.is_empty() {
+            format!("{} node", node.kind())
+        } else {
+            format!("{extension} instance")
+        };
+        let finding = match gear_fit(kind, node.kind(), extension) {
+            GearFit::Applies => return,
+            GearFit::NoEffect => sink.warning(
+                Code::InvalidUam,
+                format!("{gear_path}.kind"),
+                format!(
+                    "Node {} has a {kind} gear, but a {shown} has no {kind} to set; the gear does nothing.",
+                    node.id()
+                ),
+            ),
+            GearFit::Fails => sink.error(
+                Code::InvalidUam,
+                format!("{gear_path}.kind"),
+                format!(
+                    "Node {} has a {kind} gear, which a {shown} cannot take; the FairyGUI runtime fails building it.",
+                    node.id()
+                ),
+            ),
+        };
+        finding.package_id = Some(self.package.id.clone());
+        finding.resource_id = Some(self.resource.id().to_string());
+        finding.node_id = Some(node.id().to_string());
+        finding.source_path = self.resource.source_path().map(str::to_string);
     }
 
     /// The flat control kinds name their component by `src` (+ `packageId`).
@@ -637,20 +658,5 @@ impl Site<'_> {
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::urls_in;
-
-    #[test]
-    fn urls_are_found_in_markup() {
-        let text = "a [img]ui://pkg1res2[/img] b ui://Pkg/icon.png,ui://x|ui://y";
-        let found: Vec<&str> = urls_in(text).collect();
-        assert_eq!(
-            found,
-            ["ui://pkg1res2", "ui://Pkg/icon.png", "ui://x", "ui://y"]
-        );
     }
 }

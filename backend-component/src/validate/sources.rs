@@ -138,7 +138,8 @@ mod tests {
 
         let sink = run_check(&source);
         assert!(!sink.complete);
-        assert_eq!(sink.diagnostics.len(), 2, "{:#?}", sink.diagnostics);
+        let diagnostics = sink.into_diagnostics();
+        assert_eq!(diagnostics.len(), 2, "{diagnostics:#?}");
         let package = &source.project.packages[*p0];
         let expected = ProjectDiagnostic::error(
             ProjectDiagnosticCode::CorruptSource,
@@ -148,13 +149,8 @@ mod tests {
         .in_package(package.id.as_str())
         .in_resource(package.resources[*r0].id())
         .in_file(broken.as_str());
-        assert!(
-            sink.diagnostics.contains(&expected),
-            "{:#?}",
-            sink.diagnostics
-        );
-        let warning = sink
-            .diagnostics
+        assert!(diagnostics.contains(&expected), "{diagnostics:#?}");
+        let warning = diagnostics
             .iter()
             .find(|d| d.code == ProjectDiagnosticCode::DecodeCapabilityUnavailable)
             .expect("gif warning");
@@ -197,7 +193,7 @@ mod tests {
         for source in [read_unity(), read_experiments()] {
             let sink = run_check(&source);
             assert!(sink.complete);
-            assert!(sink.diagnostics.is_empty(), "{:#?}", sink.diagnostics);
+            assert!(sink.findings.is_empty(), "{:#?}", sink.findings);
             assert!(source.bytes.len() > 10);
         }
         // Every asset file on disk, declared or not, by extension.

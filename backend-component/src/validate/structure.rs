@@ -6,26 +6,30 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
-    ComponentModel, Controller, DisplayNode, Gear, GearBinding, NodeBase, Size, UamPackage,
-    UamProject, UamResource,
+    ComponentModel, Controller, DisplayNode, Gear, GearBinding, InstanceProperties, NodeBase, Size,
+    UamPackage, UamProject, UamResource,
 };
 use serde_json::Value;
 
-use super::{Components, Sink, in_scope, node_path, resource_path};
+use super::{Components, Finding, Sink, Subject, in_scope, node_path, resource_path};
+use crate::rules::publish::{Problem as PublishProblem, problems as publish_problems};
+use crate::rules::settings::mistyped_settings;
 use crate::rules::{
-    BLEND_MODES, IMAGE_QUALITY, fits_geometry, is_canonical_folder, is_safe_segment,
-    is_scale9_grid, is_unit, parent_folder,
+    BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_float, fits_geometry, is_canonical_folder,
+    is_ease_type, is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
 };
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
     if only.is_none() {
         check_branches(project, sink);
         check_package_identity(project, sink);
+        check_settings(project, sink);
     }
     for (p, package) in project.packages.iter().enumerate() {
         if only.is_none() {
             check_folders(project, p, package, sink);
             check_resources(p, package, sink);
+            check_package_settings(p, package, sink);
         }
         for (r, resource) in package.resources.iter().enumerate() {
             if !in_scope(only, &package.id, resource.id()) {
@@ -42,6 +46,23 @@ pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut 
                 check_component(&context, &component.component, sink);
             }
         }
+    }
+}
+
+/// Settings fields of the wrong type: the editor falls back to its default for them, so
+/// the project loads (a warning).
+fn check_settings(project: &UamProject, sink: &mut Sink) {
+    for problem in mistyped_settings(&project.settings) {
+        sink.warning(
+            Code::InvalidSettingsJson,
+            format!("settings.{}", problem.path),
+            format!(
+                "Project setting {} must be {}; it is {}, so the editor ignores it.",
+                problem.path,
+                problem.expected.describe(),
+                problem.found
+            ),
+        );
     }
 }
 
@@ -177,6 +198,81 @@ fn check_folders(project: &UamProject, p: usize, package: &UamPackage, sink: &mu
                 ),
             );
         }
+    }
+}
+
+/// A package's compression and publish settings ([`crate::rules::publish`]). The editor
+/// only uses them when it publishes, so a broken one is a warning. A package without a
+/// publish block uses the editor's defaults: that is not a problem of the package.
+fn check_package_settings(p: usize, package: &UamPackage, sink: &mut Sink) {
+    let folder_atlases: Vec<(String, f64)> = package
+        .folders
+        .iter()
+        .filter_map(|f| {
+            f.atlas
+                .parse::<f64>()
+                .ok()
+                .map(|slot| (f.path.clone(), slot))
+        })
+        .collect();
+    let found = publish_problems(
+        package.jpeg_quality,
+        package.publish.as_ref(),
+        &folder_atlases,
+    );
+    for problem in found {
+        let detail = match &problem {
+            PublishProblem::MissingPublish => continue,
+            PublishProblem::JpegQuality(q) => {
+                format!("jpegQuality {q} is not an integer from 1 to 100")
+            }
+            PublishProblem::UnsafeName(name) => {
+                format!("publish name {name:?} is not a safe file name")
+            }
+            PublishProblem::UnsafePath { key, value } => {
+                format!("publish {key} {value:?} is not a path relative to the project")
+            }
+            PublishProblem::PackageCount(n) => {
+                format!("packageCount {n} is not a whole number of 0 or more")
+            }
+            PublishProblem::MaxAtlasSize(n) => {
+                format!("maxAtlasSize {n} is not an integer from 1 to 16384")
+            }
+            PublishProblem::SizeOption(o) => format!("sizeOption {o:?} is not pot, npot or mof"),
+            PublishProblem::MaxAtlasIndex(n) => {
+                format!("maxAtlasIndex {n} is not an integer from 0 to 255")
+            }
+            PublishProblem::BelowFolderAtlas { max, slot, folder } => {
+                format!("maxAtlasIndex {max} is below atlas slot {slot} of folder {folder}")
+            }
+            PublishProblem::AtlasIndex { index, max, .. } => {
+                format!("atlas index {index} is not an integer from 0 to maxAtlasIndex {max}")
+            }
+            PublishProblem::AtlasIndexRepeated { index, .. } => {
+                format!("atlas index {index} is listed twice")
+            }
+            PublishProblem::AtlasName { name, .. } => {
+                format!("atlas name {name:?} is not a safe file name")
+            }
+            PublishProblem::AtlasEmpty { .. } => {
+                "an atlas entry has neither a name nor compression".into()
+            }
+            PublishProblem::ExcludedId { id, .. } => {
+                format!("excluded resource id {id:?} is not an id")
+            }
+            PublishProblem::ExcludedIdRepeated { id, .. } => {
+                format!("excluded resource id {id} is listed twice")
+            }
+        };
+        sink.warning(
+            Code::InvalidProjectValue,
+            format!("packages[{p}].{}", problem.key()),
+            format!(
+                "Package {}: {detail}; the editor may not publish it as intended.",
+                package.name
+            ),
+        )
+        .package_id = Some(package.id.clone());
     }
 }
 
@@ -351,16 +447,17 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn report(
+    fn report<'s>(
         &self,
-        sink: &mut Sink,
+        sink: &'s mut Sink,
         code: Code,
         path: String,
         node_id: Option<&str>,
         message: String,
-    ) {
-        let diagnostic = sink.error(code, path, message);
-        self.locate(diagnostic, node_id);
+    ) -> &'s mut Finding {
+        let finding = sink.error(code, path, message);
+        self.locate(finding, node_id);
+        finding
     }
 
     fn locate(
@@ -423,35 +520,40 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
             );
         }
         check_node_values(context, sink, &path, node_base);
+        check_controller_names(context, sink, &path, node, &controllers);
         if let Some(group) = node_base.group.as_deref().filter(|g| !g.is_empty()) {
             let is_group = nodes
                 .get(group)
                 .is_some_and(|target| matches!(target, DisplayNode::Group(_)));
             if group == node.id() || !is_group {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    format!("{path}.group"),
-                    id,
-                    format!("Node {} belongs to group {group:?}, which is not another group node of the component.", node.id()),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.group"),
+                        id,
+                        format!("Node {} belongs to group {group:?}, which is not another group node of the component.", node.id()),
+                    )
+                    .about(Subject::Node(group.to_string()));
             }
         }
         for (k, relation) in node_base.relations.iter().enumerate() {
             if !relation.target_node_id.is_empty()
                 && !nodes.contains_key(relation.target_node_id.as_str())
             {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    format!("{path}.relations[{k}].targetNodeId"),
-                    id,
-                    format!(
-                        "Node {} is related to node {}, which does not exist.",
-                        node.id(),
-                        relation.target_node_id
-                    ),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.relations[{k}].targetNodeId"),
+                        id,
+                        format!(
+                            "Node {} is related to node {}, which does not exist.",
+                            node.id(),
+                            relation.target_node_id
+                        ),
+                    )
+                    .about(Subject::Node(relation.target_node_id.clone()));
             }
         }
         check_gears(context, sink, &path, node, &controllers);
@@ -460,49 +562,104 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
         if !relation.target_node_id.is_empty()
             && !nodes.contains_key(relation.target_node_id.as_str())
         {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                format!("{base}.relations[{k}].targetNodeId"),
-                None,
-                format!(
-                    "The component is related to node {}, which does not exist.",
-                    relation.target_node_id
-                ),
-            );
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{base}.relations[{k}].targetNodeId"),
+                    None,
+                    format!(
+                        "The component is related to node {}, which does not exist.",
+                        relation.target_node_id
+                    ),
+                )
+                .about(Subject::Node(relation.target_node_id.clone()));
         }
     }
-    let mut names = HashSet::new();
-    for (t, transition) in component.transitions.iter().enumerate() {
-        let path = format!("{base}.transitions[{t}]");
-        if !names.insert(transition.name.as_str()) {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                format!("{path}.name"),
-                None,
-                format!("Transition {:?} is defined twice.", transition.name),
-            );
+    check_transitions(context, component, &nodes, sink);
+}
+
+/// The controllers of its component a node names besides gears: a list's (or scrolling
+/// instance's) page controller, a list's or combo box's selection controller, and the
+/// controller (and page) a button selects when clicked. The runtime looks them up by name
+/// and ignores a name the component does not have, so that is a warning.
+fn check_controller_names(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    path: &str,
+    node: &DisplayNode,
+    controllers: &BTreeMap<&str, &Controller>,
+) {
+    let mut named: Vec<(&str, &str)> = Vec::new();
+    let mut button_page = None;
+    match node {
+        DisplayNode::List(n) => {
+            named.push(("pageController", &n.list.page_controller));
+            named.push(("selectionController", &n.list.selection_controller));
         }
-        for (i, item) in transition.items.iter().enumerate() {
-            // The runtime skips such items, so the project still loads: a warning.
-            if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
-            {
-                let warning = sink.warning(
-                    Code::InvalidUam,
-                    format!("{path}.items[{i}].targetNodeId"),
-                    format!(
-                        "Transition {:?} animates node {}, which does not exist in the component; the item has no effect.",
-                        transition.name, item.target_node_id
-                    ),
-                );
-                context.locate(warning, None);
+        DisplayNode::Tree(n) => {
+            named.push(("pageController", &n.list.page_controller));
+            named.push(("selectionController", &n.list.selection_controller));
+        }
+        DisplayNode::Component(n) => {
+            if let Some(page_controller) = &n.page_controller {
+                named.push(("pageController", page_controller));
+            }
+            match &n.instance_properties {
+                Some(InstanceProperties::Button {
+                    controller, page, ..
+                }) => {
+                    named.push(("instanceProperties.controller", controller));
+                    button_page = Some((controller.as_str(), page.as_str()));
+                }
+                Some(InstanceProperties::ComboBox {
+                    selection_controller,
+                    ..
+                }) => named.push((
+                    "instanceProperties.selectionController",
+                    selection_controller,
+                )),
+                _ => {}
             }
         }
+        _ => {}
+    }
+    for (field, name) in named.into_iter().filter(|(_, name)| !name.is_empty()) {
+        if controllers.contains_key(name) {
+            continue;
+        }
+        let warning = sink.warning(
+            Code::InvalidUam,
+            format!("{path}.{field}"),
+            format!(
+                "Node {} names controller {name:?} ({field}), which the component does not have; the runtime ignores it.",
+                node.id()
+            ),
+        );
+        context.locate(warning, Some(node.id()));
+        warning.about(Subject::Name(name.to_string()));
+    }
+    if let Some((name, page)) = button_page
+        && !page.is_empty()
+        && let Some(controller) = controllers.get(name)
+        && !controller.pages.iter().any(|p| p.id == page)
+    {
+        let warning = sink.warning(
+            Code::InvalidUam,
+            format!("{path}.instanceProperties.page"),
+            format!(
+                "Button {} selects page {page:?} of controller {name:?}, which the controller does not have; the runtime ignores it.",
+                node.id()
+            ),
+        );
+        context.locate(warning, Some(node.id()));
+        warning.about(Subject::Page(name.to_string(), page.to_string()));
     }
 }
 
-fn check_controllers(
+/// Transitions: unique names, items of known action and ease types at times of 0 or
+/// more, animating nodes the component has.
+fn check_transitions(
     context: &Context<'_>,
     component: &ComponentModel,
     nodes: &HashMap<&str, &DisplayNode>,
@@ -510,84 +667,255 @@ fn check_controllers(
 ) {
     let base = context.component_path();
     let mut names = HashSet::new();
+    for (t, transition) in component.transitions.iter().enumerate() {
+        let path = format!("{base}.transitions[{t}]");
+        let name = &transition.name;
+        if !names.insert(name.as_str()) {
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{path}.name"),
+                    None,
+                    format!("Transition {name:?} is defined twice."),
+                )
+                .within(format!("transition {name}"));
+        }
+        for (i, item) in transition.items.iter().enumerate() {
+            let at = |field: &str| format!("{path}.items[{i}].{field}");
+            let entity = format!("transition {name}");
+            // The runtime skips such items, so the project still loads: a warning.
+            if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
+            {
+                let warning = sink.warning(
+                    Code::InvalidUam,
+                    at("targetNodeId"),
+                    format!(
+                        "Transition {name:?} animates node {}, which does not exist in the component; the item has no effect.",
+                        item.target_node_id
+                    ),
+                );
+                context.locate(warning, None);
+                warning
+                    .about(Subject::Node(item.target_node_id.clone()))
+                    .within(entity.clone());
+            }
+            if !is_transition_action(item.action_type) {
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at("actionType"),
+                        None,
+                        format!(
+                            "Item {i} of transition {name:?} has actionType {}; FairyGUI knows 0..16 (XY 0, Size 1, Scale 2, Pivot 3, Alpha 4, Rotation 5, Color 6, Animation 7, Visible 8, Sound 9, Transition 10, Shake 11, ColorFilter 12, Skew 13, Text 14, Icon 15, Unknown 16).",
+                            item.action_type
+                        ),
+                    )
+                    .within(entity.clone());
+            }
+            if !is_ease_type(item.ease_type) {
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at("easeType"),
+                        None,
+                        format!(
+                            "Item {i} of transition {name:?} has easeType {}; FairyGUI knows 0 (Linear) to 31 (Custom).",
+                            item.ease_type
+                        ),
+                    )
+                    .within(entity.clone());
+            }
+            for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
+                if value < 0.0 {
+                    context
+                        .report(
+                            sink,
+                            Code::InvalidUam,
+                            at(field),
+                            None,
+                            format!(
+                                "Item {i} of transition {name:?} has {field} {value}; it must be 0 or more frames."
+                            ),
+                        )
+                        .within(entity.clone());
+                }
+            }
+        }
+    }
+}
+
+/// Controllers: unique non-empty names, at least one page, unique non-empty page ids, a
+/// selected page that exists, a consistent home page, and actions of a known type that
+/// name the controller's own pages and existing nodes and transitions.
+fn check_controllers(
+    context: &Context<'_>,
+    component: &ComponentModel,
+    nodes: &HashMap<&str, &DisplayNode>,
+    sink: &mut Sink,
+) {
+    let base = context.component_path();
+    let transitions: HashSet<&str> = component
+        .transitions
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    let mut names = HashSet::new();
     for (c, controller) in component.controllers.iter().enumerate() {
         let path = format!("{base}.controllers[{c}]");
-        if controller.name.is_empty() {
-            context.report(
+        let name = &controller.name;
+        let report = |sink: &mut Sink, field: &str, message: String| {
+            let at = if field.is_empty() {
+                path.clone()
+            } else {
+                format!("{path}.{field}")
+            };
+            context
+                .report(sink, Code::InvalidUam, at, None, message)
+                .within(format!("controller {name}"));
+        };
+        if name.is_empty() {
+            report(sink, "name", "A controller has an empty name.".into());
+        } else if !names.insert(name.as_str()) {
+            report(
                 sink,
-                Code::InvalidUam,
-                format!("{path}.name"),
-                None,
-                "A controller has an empty name.".into(),
+                "name",
+                format!("Controller {name:?} is defined twice."),
             );
-        } else if !names.insert(controller.name.as_str()) {
-            context.report(
+        }
+        if controller.pages.is_empty() {
+            report(
                 sink,
-                Code::InvalidUam,
-                format!("{path}.name"),
-                None,
-                format!("Controller {:?} is defined twice.", controller.name),
+                "pages",
+                format!("Controller {name:?} has no pages; a controller needs at least one."),
             );
         }
         let mut pages = HashSet::new();
         for (k, page) in controller.pages.iter().enumerate() {
             if page.id.is_empty() || !pages.insert(page.id.as_str()) {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    format!("{path}.pages[{k}].id"),
-                    None,
-                    format!(
-                        "Controller {:?} has an empty or repeated page id {:?}.",
-                        controller.name, page.id
-                    ),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        format!("{path}.pages[{k}].id"),
+                        None,
+                        format!(
+                            "Controller {name:?} has an empty or repeated page id {:?}.",
+                            page.id
+                        ),
+                    )
+                    .about(Subject::Page(name.clone(), page.id.clone()))
+                    .within(format!("controller {name}"));
             }
         }
         let selected = controller.selected_index.get();
         if !controller.pages.is_empty()
-            && (selected < 0.0 || selected >= controller.pages.len() as f64)
+            && (selected.fract() != 0.0
+                || selected < 0.0
+                || selected >= controller.pages.len() as f64)
         {
-            context.report(
+            report(
                 sink,
-                Code::InvalidUam,
-                format!("{path}.selectedIndex"),
-                None,
+                "selectedIndex",
                 format!(
-                    "Controller {:?} selects page {selected}, but it has {} pages.",
-                    controller.name,
+                    "Controller {name:?} selects page {selected}, but it has {} pages.",
                     controller.pages.len()
                 ),
             );
         }
+        let home = controller.home_page.as_str();
+        let home_problem = match controller.home_page_type.as_str() {
+            "specific" if !pages.contains(home) => Some(format!(
+                "Controller {name:?} has homePageType \"specific\", so homePage must be one of its page ids; it is {home:?}."
+            )),
+            "variable" if home.is_empty() => Some(format!(
+                "Controller {name:?} has homePageType \"variable\", so homePage must name the custom property key that holds the home page."
+            )),
+            kind @ ("default" | "branch") if !home.is_empty() => Some(format!(
+                "Controller {name:?} has homePageType {kind:?}, so homePage must be ''; it is {home:?}."
+            )),
+            kind if !HOME_PAGE_TYPES.contains(&kind) => {
+                report(
+                    sink,
+                    "homePageType",
+                    format!(
+                        "Controller {name:?} has homePageType {kind:?}; FairyGUI knows {}.",
+                        HOME_PAGE_TYPES.join(", ")
+                    ),
+                );
+                None
+            }
+            _ => None,
+        };
+        if let Some(message) = home_problem {
+            report(sink, "homePage", message);
+        }
         for (a, action) in controller.actions.iter().enumerate() {
+            let at = |field: &str| format!("{path}.actions[{a}].{field}");
+            if !(0..=1).contains(&action.action_type) {
+                report(
+                    sink,
+                    &format!("actions[{a}].actionType"),
+                    format!(
+                        "Action {a} of controller {name:?} has actionType {}; FairyGUI knows 0 (play a transition) and 1 (change a page).",
+                        action.action_type
+                    ),
+                );
+            }
             for (field, ids) in [
                 ("fromPageIds", &action.from_page_ids),
                 ("toPageIds", &action.to_page_ids),
             ] {
                 for id in ids.iter().filter(|id| !pages.contains(id.as_str())) {
-                    context.report(
-                        sink,
-                        Code::InvalidUam,
-                        format!("{path}.actions[{a}].{field}"),
-                        None,
-                        format!("An action of controller {:?} names page {id:?}, which the controller does not have.", controller.name),
-                    );
+                    context
+                        .report(
+                            sink,
+                            Code::InvalidUam,
+                            at(field),
+                            None,
+                            format!("An action of controller {name:?} names page {id:?}, which the controller does not have."),
+                        )
+                        .about(Subject::Page(name.clone(), id.clone()))
+                        .within(format!("controller {name}"));
                 }
             }
             if !action.target_node_id.is_empty()
                 && !nodes.contains_key(action.target_node_id.as_str())
             {
-                context.report(
-                    sink,
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at("targetNodeId"),
+                        None,
+                        format!(
+                            "An action of controller {name:?} targets node {}, which does not exist.",
+                            action.target_node_id
+                        ),
+                    )
+                    .about(Subject::Node(action.target_node_id.clone()))
+                    .within(format!("controller {name}"));
+            }
+            // A play action naming no transition of the component plays nothing; the
+            // runtime (PlayTransitionAction) skips it, so the project loads: a warning.
+            if action.action_type == 0
+                && !action.transition_name.is_empty()
+                && !transitions.contains(action.transition_name.as_str())
+            {
+                let warning = sink.warning(
                     Code::InvalidUam,
-                    format!("{path}.actions[{a}].targetNodeId"),
-                    None,
+                    at("transitionName"),
                     format!(
-                        "An action of controller {:?} targets node {}, which does not exist.",
-                        controller.name, action.target_node_id
+                        "An action of controller {name:?} plays transition {:?}, which the component does not have; the action has no effect.",
+                        action.transition_name
                     ),
                 );
+                context.locate(warning, None);
+                warning
+                    .about(Subject::Name(action.transition_name.clone()))
+                    .within(format!("controller {name}"));
             }
         }
     }
@@ -605,27 +933,34 @@ fn check_gears(
     for (g, gear) in node.base().gears.iter().enumerate() {
         let gear_path = format!("{path}.gears[{g}]");
         let controller_name = gear.controller_name();
+        let entity = gear_entity(gear.kind(), controller_name);
         if !pairs.insert((gear.kind(), controller_name)) {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                gear_path.clone(),
-                id,
-                format!(
-                    "Node {} has two {} gears for controller {controller_name:?}.",
-                    node.id(),
-                    gear.kind()
-                ),
-            );
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    gear_path.clone(),
+                    id,
+                    format!(
+                        "Node {} has two {} gears for controller {controller_name:?}.",
+                        node.id(),
+                        gear.kind()
+                    ),
+                )
+                .about(Subject::Name(controller_name.to_string()))
+                .within(entity.clone());
         }
         let Some(controller) = controllers.get(controller_name) else {
-            context.report(
-                sink,
-                Code::InvalidUam,
-                format!("{gear_path}.controllerName"),
-                id,
-                format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
-            );
+            context
+                .report(
+                    sink,
+                    Code::InvalidUam,
+                    format!("{gear_path}.controllerName"),
+                    id,
+                    format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
+                )
+                .about(Subject::Name(controller_name.to_string()))
+                .within(entity.clone());
             continue;
         };
         let page_ids: HashSet<&str> = controller.pages.iter().map(|p| p.id.as_str()).collect();
@@ -651,26 +986,33 @@ fn check_gears(
         };
         let value_gear = matches!(gear.binding(), GearBinding::Value(_));
         for (at, page) in pages {
+            let subject = Subject::Page(controller_name.to_string(), page.to_string());
             if !seen.insert(page) {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    at,
-                    id,
-                    format!(
-                        "A {} gear of node {} lists page {page:?} twice.",
-                        gear.kind(),
-                        node.id()
-                    ),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at,
+                        id,
+                        format!(
+                            "A {} gear of node {} lists page {page:?} twice.",
+                            gear.kind(),
+                            node.id()
+                        ),
+                    )
+                    .about(subject.clone())
+                    .within(entity.clone());
             } else if value_gear && !page_ids.contains(page) {
-                context.report(
-                    sink,
-                    Code::InvalidUam,
-                    at,
-                    id,
-                    format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
-                );
+                context
+                    .report(
+                        sink,
+                        Code::InvalidUam,
+                        at,
+                        id,
+                        format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
+                    )
+                    .about(subject.clone())
+                    .within(entity.clone());
             }
         }
         if let Gear::Xy(g) = gear {
@@ -687,6 +1029,11 @@ fn check_gears(
             }
         }
     }
+}
+
+/// A gear as the model identifies it: by kind and controller.
+pub(super) fn gear_entity(kind: &str, controller: &str) -> String {
+    format!("{kind} gear of {controller}")
 }
 
 fn check_gear_point(
@@ -761,6 +1108,32 @@ fn check_size(
 
 fn check_node_values(context: &Context<'_>, sink: &mut Sink, path: &str, base: &NodeBase) {
     let id = Some(base.id.as_str());
+    let pivot = base
+        .pivot
+        .as_ref()
+        .map(|p| vec![p.x, p.y])
+        .unwrap_or_default();
+    for (field, values) in [
+        ("rotation", vec![base.rotation]),
+        ("scale", vec![base.scale.x, base.scale.y]),
+        ("skew", vec![base.skew.x, base.skew.y]),
+        ("pivot", pivot),
+    ] {
+        if !values.iter().copied().all(fits_float) {
+            let shown: Vec<String> = values.iter().map(|v| v.get().to_string()).collect();
+            context.report(
+                sink,
+                Code::InvalidProjectValue,
+                format!("{path}.{field}"),
+                id,
+                format!(
+                    "Node {} has {field} {}, beyond the 32-bit float FairyGUI publishes it as.",
+                    base.id,
+                    shown.join(",")
+                ),
+            );
+        }
+    }
     check_int32(
         context,
         sink,

@@ -5,7 +5,7 @@ use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::uam::Size;
 
-use crate::rules::{fits_geometry, is_color, is_unit};
+use crate::rules::{fits_float, fits_geometry, is_color, is_unit};
 use crate::txn::issue::Issue;
 use crate::txn::workspace::Op;
 
@@ -178,6 +178,22 @@ impl<'c, 'o> Checker<'c, 'o> {
                 sub,
                 format!(
                     "{} of node {} is {}, which does not fit a 32-bit integer; the FairyGUI editor could not load it.",
+                    self.shown(sub),
+                    self.node_id,
+                    shown.join(",")
+                ),
+            );
+        }
+    }
+
+    /// Values FairyGUI publishes as 32-bit floats (rotation, scale, skew, pivot).
+    pub(super) fn float(&mut self, sub: &str, values: &[Num]) {
+        if !values.iter().copied().all(fits_float) {
+            let shown: Vec<String> = values.iter().map(|v| v.get().to_string()).collect();
+            self.payload(
+                sub,
+                format!(
+                    "{} of node {} is {}, beyond the 32-bit float FairyGUI publishes it as (about ±3.4e38).",
                     self.shown(sub),
                     self.node_id,
                     shown.join(",")

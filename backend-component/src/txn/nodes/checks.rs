@@ -6,15 +6,14 @@ use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::DisplayNodePropsUpdate;
 use ofgui_contracts::uam::{
-    ComponentModel, ComponentPropertyOverride, DisplayNode, GraphProperties, GroupProperties,
-    ImageProperties, InstanceProperties, ListProperties, Loader3DProperties, LoaderProperties,
-    MovieClipProperties, NodeBase, Point, ResourceRef, Size, TextProperties, TitleControlNode,
-    TreeExtras, UamProject, UamResource,
+    ComponentPropertyOverride, DisplayNode, GraphProperties, GroupProperties, ImageProperties,
+    InstanceProperties, ListProperties, Loader3DProperties, LoaderProperties, MovieClipProperties,
+    NodeBase, Point, ResourceRef, Size, TextProperties, TitleControlNode, TreeExtras, UamProject,
+    UamResource,
 };
 
 use super::checker::Checker;
 use crate::rules::{BLEND_MODES, is_unit};
-use crate::txn::words::listed;
 
 /// Node kinds the text fields apply to.
 pub(super) const TEXT_KINDS: [&str; 3] = ["text", "richText", "textInput"];
@@ -67,6 +66,10 @@ fn instance_type(properties: &InstanceProperties) -> &'static str {
 /// The base fields with value rules; `None` when the request leaves one alone.
 pub(super) struct BaseValues<'a> {
     pub(super) position: Option<&'a Point>,
+    pub(super) rotation: Option<Num>,
+    pub(super) scale: Option<&'a Point>,
+    pub(super) skew: Option<&'a Point>,
+    pub(super) pivot: Option<&'a Point>,
     pub(super) size: Option<&'a Size>,
     pub(super) min_size: Option<&'a Size>,
     pub(super) max_size: Option<&'a Size>,
@@ -79,6 +82,18 @@ pub(super) struct BaseValues<'a> {
 pub(super) fn check_base(c: &mut Checker<'_, '_>, values: &BaseValues<'_>, current: &NodeBase) {
     if let Some(position) = values.position {
         c.geometry("position", &[position.x, position.y]);
+    }
+    if let Some(rotation) = values.rotation {
+        c.float("rotation", &[rotation]);
+    }
+    for (field, point) in [
+        ("scale", values.scale),
+        ("skew", values.skew),
+        ("pivot", values.pivot),
+    ] {
+        if let Some(point) = point {
+            c.float(field, &[point.x, point.y]);
+        }
     }
     if let Some(size) = values.size {
         c.size("size", size);
@@ -160,40 +175,6 @@ pub(super) fn check_base(c: &mut Checker<'_, '_>, values: &BaseValues<'_>, curre
     }
 }
 
-/// `group` must name another group node of the component.
-pub(super) fn check_group_ref(
-    c: &mut Checker<'_, '_>,
-    component: &ComponentModel,
-    own_id: &str,
-    group: &str,
-    sub: &str,
-) {
-    let groups = || {
-        component
-            .display_list
-            .iter()
-            .filter(|n| matches!(n, DisplayNode::Group(_)) && n.id() != own_id)
-            .map(|n| n.id())
-    };
-    let problem = if group == own_id {
-        format!("Node {own_id} cannot be its own group")
-    } else {
-        match component.display_list.iter().find(|n| n.id() == group) {
-            None => format!("The component has no node with id {group}"),
-            Some(DisplayNode::Group(_)) => return,
-            Some(other) => format!("Node {group} is a {} node, not a group", other.kind()),
-        }
-    };
-    c.fail(
-        Code::InvalidGroupReference,
-        sub,
-        format!(
-            "{problem}; set group to '' or to the id of a group node of the component (group nodes: {}). Attach a new group node before assigning members to it.",
-            listed(groups())
-        ),
-    );
-}
-
 pub(super) fn check_snapshots(
     c: &mut Checker<'_, '_>,
     node: &DisplayNode,
@@ -248,7 +229,7 @@ pub(super) fn check_snapshots(
     {
         check_image(c, "imageProperties.", &update.image);
         if let Some(resource) = &update.resource {
-            check_image_ref(c, project, owner, "imageProperties.", resource);
+            check_image_ref(c, owner, "imageProperties.", resource);
         }
     }
     if let Some(update) = &props.movie_clip_properties
@@ -256,14 +237,7 @@ pub(super) fn check_snapshots(
     {
         check_movie_clip(c, "movieClipProperties.", &update.clip);
         match (&update.resource, &update.file_name) {
-            (Some(resource), _) => check_resource(
-                c,
-                project,
-                owner,
-                "movieClipProperties.",
-                resource,
-                "movieClip",
-            ),
+            (Some(_), _) => {}
             (None, Some(_)) => c.payload(
                 "movieClipProperties.fileName",
                 format!(
@@ -354,11 +328,10 @@ pub(super) fn check_node_kind(
     node: &DisplayNode,
     project: &UamProject,
     owner: &str,
-    component_id: &str,
 ) {
     match node {
         DisplayNode::Image(n) => {
-            check_image_ref(c, project, owner, "", &n.resource);
+            check_image_ref(c, owner, "", &n.resource);
             check_image(c, "", &n.props);
         }
         DisplayNode::Text(n) => check_text(c, "", &n.text),
@@ -373,7 +346,6 @@ pub(super) fn check_node_kind(
                 c,
                 project,
                 owner,
-                component_id,
                 n.resource.package_id.as_deref(),
                 &n.resource.resource_id,
                 ("resource.packageId", "resource.resourceId"),
@@ -400,27 +372,21 @@ pub(super) fn check_node_kind(
         DisplayNode::Loader(n) => check_loader(c, "", &n.props),
         DisplayNode::Loader3D(n) => check_loader3d(c, "", &n.props),
         DisplayNode::MovieClip(n) => {
-            check_resource(c, project, owner, "", &n.resource, "movieClip");
             check_movie_clip(c, "", &n.props);
         }
         DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
-            check_flat_ref(c, project, owner, component_id, &n.package_id, &n.src);
+            check_flat_ref(c, project, owner, &n.package_id, &n.src);
             check_title_control(c, n);
         }
         DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
-            check_flat_ref(c, project, owner, component_id, &n.package_id, &n.src);
+            check_flat_ref(c, project, owner, &n.package_id, &n.src);
         }
     }
 }
 
-/// An image node shows an image of its own package.
-fn check_image_ref(
-    c: &mut Checker<'_, '_>,
-    project: &UamProject,
-    owner: &str,
-    at: &str,
-    resource: &ResourceRef,
-) {
+/// An image node shows an image of its own package (upstream's support rule). That the
+/// image exists is validation's reference rule, judged on the final state.
+fn check_image_ref(c: &mut Checker<'_, '_>, owner: &str, at: &str, resource: &ResourceRef) {
     let package_id = resource.package_id.as_deref().unwrap_or_default();
     if !package_id.is_empty() && package_id != owner {
         c.fail(
@@ -431,54 +397,17 @@ fn check_image_ref(
                 c.node_id
             ),
         );
-    } else {
-        check_resource(c, project, owner, at, resource, "image");
     }
 }
 
-/// An image or movie clip node's resource must exist now and be of that kind.
-fn check_resource(
-    c: &mut Checker<'_, '_>,
-    project: &UamProject,
-    owner: &str,
-    at: &str,
-    resource: &ResourceRef,
-    kind: &str,
-) {
-    let package_id = resource
-        .package_id
-        .as_deref()
-        .filter(|id| !id.is_empty())
-        .unwrap_or(owner);
-    let problem = match resolve(project, owner, Some(package_id), &resource.resource_id) {
-        None => format!(
-            "package {package_id} has no resource {}",
-            resource.resource_id
-        ),
-        Some(found) if found.kind() != kind => format!(
-            "resource {} of package {package_id} is a {}, not a {kind}",
-            resource.resource_id,
-            found.kind()
-        ),
-        Some(_) => return,
-    };
-    c.fail(
-        Code::InvalidResourceReference,
-        &format!("{at}resource.resourceId"),
-        format!(
-            "Node {} shows {problem}; point resource at an existing {kind} resource (add it first with addResource if needed).",
-            c.node_id
-        ),
-    );
-}
-
-/// A component instance must reference a component that exists now and is not the
-/// component it is placed in.
+/// A component instance whose component is not (yet) there: the final state judges it,
+/// as `invalid_component_reference` at the field that names it. That it is a component,
+/// and that it does not contain itself directly or through others, are validation's
+/// rules.
 fn check_component_ref(
     c: &mut Checker<'_, '_>,
     project: &UamProject,
     owner: &str,
-    component_id: &str,
     package_id: Option<&str>,
     resource_id: &str,
     (package_sub, resource_sub): (&str, &str),
@@ -486,37 +415,17 @@ fn check_component_ref(
     let package_id = package_id.filter(|id| !id.is_empty()).unwrap_or(owner);
     if !project.packages.iter().any(|p| p.id == package_id) {
         c.deferred.push(package_sub.to_string());
-        return;
+    } else if resolve(project, owner, Some(package_id), resource_id)
+        .is_none_or(|found| found.kind() != "component")
+    {
+        c.deferred.push(resource_sub.to_string());
     }
-    let problem = match resolve(project, owner, Some(package_id), resource_id) {
-        None => {
-            c.deferred.push(resource_sub.to_string());
-            return;
-        }
-        Some(found) if found.kind() != "component" => format!(
-            "resource {resource_id} of package {package_id} is a {}, not a component",
-            found.kind()
-        ),
-        Some(_) if package_id == owner && resource_id == component_id => {
-            "a component cannot contain an instance of itself".to_string()
-        }
-        Some(_) => return,
-    };
-    c.fail(
-        Code::InvalidComponentReference,
-        resource_sub,
-        format!(
-            "Node {} instantiates a component, but {problem}; reference an existing component resource (add it first with addComponent if needed).",
-            c.node_id
-        ),
-    );
 }
 
 fn check_flat_ref(
     c: &mut Checker<'_, '_>,
     project: &UamProject,
     owner: &str,
-    component_id: &str,
     package_id: &str,
     src: &str,
 ) {
@@ -524,7 +433,6 @@ fn check_flat_ref(
         c,
         project,
         owner,
-        component_id,
         Some(package_id),
         src,
         ("packageId", "src"),

@@ -2,10 +2,11 @@
 //! (`attachDisplayNode`) and remove one (`detachDisplayNode`).
 //!
 //! Every check runs against the projected state (the batch's earlier operations applied).
-//! An inserted node must be as valid as one read from disk: its values in range, its
-//! group, relations and gears pointing at what the component has now, its resource in
-//! place. Removing a node rewrites nothing; whatever still points at it is judged on the
-//! final state of the batch.
+//! An inserted node must be as valid as one read from disk: its values in range and its
+//! gears bound to controllers the component has now. What it points at (its group,
+//! relation targets, resource, the components it instantiates) is validation's to judge,
+//! on the final state of the batch, as is whatever still points at a removed node:
+//! removing one rewrites nothing.
 //!
 //! The value checks here are shared: [`Checker`] and the per-kind rules serve both the
 //! `props` of `setDisplayNodeProps` (snapshots nested under their key) and the `node` of
@@ -27,8 +28,7 @@ use ofgui_contracts::uam::DisplayNode;
 use self::apply::{apply_props, own_package};
 use self::checker::Checker;
 use self::checks::{
-    BaseValues, TEXT_KINDS, check_base, check_group_ref, check_node_kind, check_snapshots,
-    snapshot_key,
+    BaseValues, TEXT_KINDS, check_base, check_node_kind, check_snapshots, snapshot_key,
 };
 use super::gears;
 use super::issue::Issue;
@@ -78,6 +78,10 @@ pub(super) fn set_props(
         &mut c,
         &BaseValues {
             position: props.position.as_ref(),
+            rotation: props.rotation,
+            scale: props.scale.as_ref(),
+            skew: props.skew.as_ref(),
+            pivot: props.pivot.as_ref(),
             size: props.size.as_ref(),
             min_size: props.min_size.as_ref(),
             max_size: props.max_size.as_ref(),
@@ -88,19 +92,17 @@ pub(super) fn set_props(
         },
         node.base(),
     );
-    if let Some(group) = &props.group {
-        if matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
-            c.fail(
-                Code::UnsupportedDisplayNodeField,
-                "group",
-                format!(
-                    "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
-                    node.id()
-                ),
-            );
-        } else if !group.is_empty() {
-            check_group_ref(&mut c, component, node.id(), group, "group");
-        }
+    // Which group a node may belong to (another group node, no cycle) is validation's
+    // rule, judged on the final state: a later operation may attach the group.
+    if props.group.is_some() && matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
+        c.fail(
+            Code::UnsupportedDisplayNodeField,
+            "group",
+            format!(
+                "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
+                node.id()
+            ),
+        );
     }
     for key in &shortcuts {
         if !TEXT_KINDS.contains(&kind) {
@@ -202,6 +204,10 @@ pub(super) fn attach(
         &mut c,
         &BaseValues {
             position: Some(&base.position),
+            rotation: Some(base.rotation),
+            scale: Some(&base.scale),
+            skew: Some(&base.skew),
+            pivot: base.pivot.as_ref(),
             size: Some(&base.size),
             min_size: Some(&base.min_size),
             max_size: Some(&base.max_size),
@@ -212,23 +218,20 @@ pub(super) fn attach(
         },
         base,
     );
-    match base.group.as_deref() {
-        Some(group) if !group.is_empty() => {
-            if matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_)) {
-                c.fail(
-                    Code::UnsupportedDisplayNodeField,
-                    "group",
-                    format!(
-                        "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
-                        node.id()
-                    ),
-                );
-            } else {
-                check_group_ref(&mut c, component, node.id(), group, "group");
-            }
-        }
-        _ => {}
+    if base.group.as_deref().is_some_and(|group| !group.is_empty())
+        && matches!(node, DisplayNode::Loader(_) | DisplayNode::Loader3D(_))
+    {
+        c.fail(
+            Code::UnsupportedDisplayNodeField,
+            "group",
+            format!(
+                "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
+                node.id()
+            ),
+        );
     }
+    // Group and relation targets are validation's rules, judged on the final state (a
+    // later operation may attach them).
     for (k, relation) in base.relations.iter().enumerate() {
         if !is_relation_type(relation.relation_type) {
             c.payload(
@@ -240,19 +243,8 @@ pub(super) fn attach(
                 ),
             );
         }
-        let target = relation.target_node_id.as_str();
-        if !target.is_empty() && !component.display_list.iter().any(|n| n.id() == target) {
-            c.payload(
-                &format!("relations[{k}].targetNodeId"),
-                format!(
-                    "Relation {k} of node {} targets node {target}, which component {component_id} does not have; use '' (the component) or one of: {}.",
-                    node.id(),
-                    listed(component.display_list.iter().map(|n| n.id()))
-                ),
-            );
-        }
     }
-    check_node_kind(&mut c, node, project, &owner, component_id);
+    check_node_kind(&mut c, node, project, &owner);
     gears::check_node_gears(at, "node", node, &component.controllers, &mut c.issues);
     if !c.issues.is_empty() {
         return Err(c.issues);

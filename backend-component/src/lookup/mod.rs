@@ -1,5 +1,12 @@
 //! Exact-id lookups in the model: exactly one match, none, or more than one (a selector
 //! is then ambiguous). Sessions, queries and transactions all resolve ids this way.
+//!
+//! Below the rooms that read the model, [`urls`] resolves `ui://` URLs and resource
+//! references and [`cycles`] finds containment and group cycles, for validation and
+//! transactions alike.
+
+pub mod cycles;
+pub mod urls;
 
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 

@@ -1,0 +1,99 @@
+//! Which gear kinds a display node can carry, as the FairyGUI runtime applies them
+//! (`GearBase` and its kinds in FairyGUI-unity): for transactions (an edit may not add a
+//! gear that does not fit its node) and validation (which reports one a project has).
+//!
+//! Display, display2, xy, size and look gears fit every node. The others set one property
+//! of their node through an interface only some node classes have:
+//! - `color` (`IColorGear`): images, texts, graphs, loaders, movie clips, buttons and
+//!   labels; on anything else `GearColor` fails its cast when the node is built.
+//! - `animation` (`IAnimationGear`): loaders, 3-D loaders and movie clips; elsewhere
+//!   `GearAnimation` fails its cast.
+//! - `fontSize`: texts, buttons and labels (their title text field); elsewhere
+//!   `GearFontSize` fails its cast to a text field.
+//! - `text`: texts, buttons, labels and combo boxes; elsewhere the node has no text to
+//!   set (`GObject.text` ignores it), so the gear does nothing.
+//! - `icon`: loaders, 3-D loaders, buttons, labels and combo boxes; elsewhere it does
+//!   nothing.
+//!
+//! The FairyGUI editor only offers the gears that fit a node, so a gear that does not fit
+//! comes from a hand edit: one that fails is an error, one that does nothing a warning.
+
+/// How a gear kind fits a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GearFit {
+    Applies,
+    /// The runtime ignores it.
+    NoEffect,
+    /// The runtime fails building the node.
+    Fails,
+}
+
+/// The runtime class of a node, from its kind and, for a component instance, the
+/// extension type of its component (`''` for a plain component).
+fn class<'k>(node_kind: &'k str, extension: &'k str) -> &'k str {
+    match node_kind {
+        "component" if !extension.is_empty() => extension,
+        "button" => "Button",
+        "label" => "Label",
+        "comboBox" => "ComboBox",
+        "progressBar" | "slider" | "scrollBar" | "list" | "tree" => "component",
+        other => other,
+    }
+}
+
+/// How a gear of `gear_kind` fits a node of `node_kind` (with `extension`, see
+/// [`class`]).
+pub fn gear_fit(gear_kind: &str, node_kind: &str, extension: &str) -> GearFit {
+    const TEXT: [&str; 3] = ["text", "richText", "textInput"];
+    let class = class(node_kind, extension);
+    let has = |classes: &[&str]| {
+        classes.contains(&class) || (TEXT.contains(&class) && classes.contains(&"text"))
+    };
+    let (fits, otherwise) = match gear_kind {
+        "color" => (
+            has(&[
+                "image",
+                "text",
+                "graph",
+                "loader",
+                "loader3D",
+                "movieClip",
+                "Button",
+                "Label",
+            ]),
+            GearFit::Fails,
+        ),
+        "animation" => (has(&["loader", "loader3D", "movieClip"]), GearFit::Fails),
+        "fontSize" => (has(&["text", "Button", "Label"]), GearFit::Fails),
+        "text" => (
+            has(&["text", "Button", "Label", "ComboBox"]),
+            GearFit::NoEffect,
+        ),
+        "icon" => (
+            has(&["loader", "loader3D", "Button", "Label", "ComboBox"]),
+            GearFit::NoEffect,
+        ),
+        _ => (true, GearFit::Applies),
+    };
+    if fits { GearFit::Applies } else { otherwise }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gears_fit_the_nodes_the_runtime_applies_them_to() {
+        assert_eq!(gear_fit("look", "group", ""), GearFit::Applies);
+        assert_eq!(gear_fit("text", "image", ""), GearFit::NoEffect);
+        assert_eq!(gear_fit("text", "richText", ""), GearFit::Applies);
+        assert_eq!(gear_fit("text", "component", "Button"), GearFit::Applies);
+        assert_eq!(gear_fit("text", "component", ""), GearFit::NoEffect);
+        assert_eq!(gear_fit("icon", "loader", ""), GearFit::Applies);
+        assert_eq!(gear_fit("color", "comboBox", ""), GearFit::Fails);
+        assert_eq!(gear_fit("color", "textInput", ""), GearFit::Applies);
+        assert_eq!(gear_fit("animation", "image", ""), GearFit::Fails);
+        assert_eq!(gear_fit("fontSize", "component", "Label"), GearFit::Applies);
+        assert_eq!(gear_fit("fontSize", "list", ""), GearFit::Fails);
+    }
+}
