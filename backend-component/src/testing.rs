@@ -36,3 +36,63 @@ pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Resul
     }
     Ok(())
 }
+
+/// The first place in `message` where "a" stands before a word said with a vowel sound
+/// ("a image", "a xy gear", "a unknown"): messages name kinds through
+/// [`crate::rules::with_article`], and this catches the ones that do not.
+pub fn misarticled(message: &str) -> Option<String> {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    (0..words.len().saturating_sub(1)).find_map(|i| {
+        let article = words[i].trim_start_matches(|c: char| !c.is_alphanumeric());
+        // A capital "A" is an article only where a sentence starts; elsewhere it is a
+        // name (component A).
+        let starts = i == 0 || words[i - 1].ends_with(['.', ':', ';']);
+        let is_article = article == "a" || (article == "A" && starts);
+        let next = words[i + 1]
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        // "un" reads as a vowel (unknown, unsafe), "uni" does not (unique, unit).
+        let vowel = next.starts_with(['a', 'e', 'i', 'o'])
+            || next.starts_with("xy")
+            || (next.starts_with("un") && !next.starts_with("uni"));
+        (is_article && vowel).then(|| format!("{} {}", words[i], words[i + 1]))
+    })
+}
+
+/// Panics on the first message with a misplaced article ([`misarticled`]).
+pub fn assert_articles<'m>(messages: impl IntoIterator<Item = &'m str>) {
+    for message in messages {
+        if let Some(phrase) = misarticled(message) {
+            panic!("{phrase:?} in message: {message}");
+        }
+    }
+}
+
+/// A refused batch, after checking the wording of its message and every issue's.
+pub fn well_worded(failure: crate::txn::Failure) -> crate::txn::Failure {
+    assert_articles(
+        std::iter::once(failure.message.as_str())
+            .chain(failure.issues.iter().map(|issue| issue.message.as_str())),
+    );
+    failure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::misarticled;
+
+    #[test]
+    fn misplaced_articles_are_found() {
+        assert_eq!(
+            misarticled("Node n1 is a image node.").as_deref(),
+            Some("a image")
+        );
+        assert!(misarticled("Node n1 already has a xy gear.").is_some());
+        assert!(misarticled("A animation gear of node n1").is_some());
+        assert!(misarticled("which is a unknown kind").is_some());
+        assert!(misarticled("Node n1 is an image node; a text node and a unique id.").is_none());
+        assert!(misarticled("an xy gear, a component, a sound").is_none());
+        assert!(misarticled("After the batch: A xy gear").is_some());
+        assert!(misarticled("Component A instantiates component B").is_none());
+    }
+}

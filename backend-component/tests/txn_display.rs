@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{experiments_root, unity_root};
+use ofgui_backend::testing::{experiments_root, unity_root, well_worded};
 use ofgui_backend::txn::{self, Failure, Issue};
 use ofgui_contracts::Num;
 use ofgui_contracts::ops::Operation;
@@ -87,7 +87,7 @@ fn refuse_in(project: &UamProject, source: &ProjectSource, batch: Vec<Value>) ->
     assert!(before == after, "a refused batch must not change its input");
     match result {
         Ok(_) => panic!("the batch should have been refused"),
-        Err(failure) => failure,
+        Err(failure) => well_worded(failure),
     }
 }
 
@@ -2147,5 +2147,48 @@ fn set_props_edits_the_input_fields_of_text_inputs_only() {
         &failure,
         "unsupported_display_node_field",
         "operations[0].props.textProperties",
+    );
+}
+
+/// Kinds take the article they are said with: "an image node", "an xy gear". (Every
+/// refusal of these suites is checked for "a image" and the like by `well_worded`.)
+#[test]
+fn refusals_name_kinds_with_their_article() {
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![set_props(MAIN, VIEW, "n0_view", json!({ "text": "x" }))],
+    );
+    let text = issue(
+        &failure,
+        "unsupported_text_field_target",
+        "operations[0].props.text",
+    );
+    assert!(
+        text.message.contains("node n0_view is an image node"),
+        "{}",
+        text.message
+    );
+    let xy = serde_json::to_value(
+        &node(component(&source.project, MAIN, VIEW), "n1_view")
+            .base()
+            .gears[0],
+    )
+    .unwrap();
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "addGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state"), "gear": xy }),
+        ],
+    );
+    let duplicate = only(
+        &failure,
+        "duplicate_gear_controller",
+        "operations[0].selector",
+    );
+    assert!(
+        duplicate.message.contains("already has an xy gear"),
+        "{}",
+        duplicate.message
     );
 }

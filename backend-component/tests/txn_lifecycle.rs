@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{experiments_root, unity_root};
+use ofgui_backend::testing::{experiments_root, unity_root, well_worded};
 use ofgui_backend::txn::{self, Applied, Failure};
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
@@ -65,7 +65,7 @@ fn apply(source: &ProjectSource, values: Vec<Value>) -> Applied {
 fn fail(source: &ProjectSource, values: Vec<Value>) -> Failure {
     match txn::run(&source.project, &source.bytes, &ops(values)) {
         Ok(_) => panic!("expected the batch to fail"),
-        Err(failure) => failure,
+        Err(failure) => well_worded(failure),
     }
 }
 

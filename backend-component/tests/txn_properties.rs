@@ -13,7 +13,7 @@ use ofgui_backend::fs::StdFs;
 use ofgui_backend::lookup::cycles;
 use ofgui_backend::reader::read_project;
 use ofgui_backend::session::{Names as SessionNames, Session};
-use ofgui_backend::testing::{experiments_root, unity_root};
+use ofgui_backend::testing::{assert_articles, experiments_root, unity_root, well_worded};
 use ofgui_backend::txn;
 use ofgui_backend::validate;
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
@@ -89,6 +89,10 @@ fn random_batches_apply_fully_or_not_at_all() {
         match result {
             Err(rejected) => {
                 refused += 1;
+                assert_articles(
+                    std::iter::once(rejected.error.message())
+                        .chain(rejected.diagnostics.iter().map(|d| d.message.as_str())),
+                );
                 assert_eq!(
                     after, before,
                     "round {round}: a refused batch changed the model ({:?})",
@@ -543,6 +547,7 @@ fn random_corpus_batches_never_create_cycles_or_blame_old_findings() {
                 }
                 Err(failure) => {
                     refused += 1;
+                    let failure = well_worded(failure);
                     let reported: Vec<&ProjectDiagnostic> = failure
                         .issues
                         .iter()

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{experiments_root, unity_root};
+use ofgui_backend::testing::{experiments_root, unity_root, well_worded};
 use ofgui_backend::txn::{Applied, Failure, run};
 use ofgui_contracts::Num;
 use ofgui_contracts::ops::Operation;
@@ -51,7 +51,7 @@ fn apply(source: &ProjectSource, ops: Value) -> Applied {
 fn fail(source: &ProjectSource, ops: Value) -> Failure {
     match run(&source.project, &source.bytes, &operations(ops)) {
         Ok(_) => panic!("batch unexpectedly succeeded"),
-        Err(failure) => failure,
+        Err(failure) => well_worded(failure),
     }
 }
 

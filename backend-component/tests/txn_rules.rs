@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::unity_root;
+use ofgui_backend::testing::{unity_root, well_worded};
 use ofgui_backend::txn::{self, Applied, Failure, Issue};
 use ofgui_backend::validate;
 use ofgui_contracts::api::ValidationReport;
@@ -72,7 +72,7 @@ fn apply(source: &ProjectSource, batch: Vec<Value>) -> UamProject {
 fn refuse_in(project: &UamProject, source: &ProjectSource, batch: Vec<Value>) -> Failure {
     match txn::run(project, &source.bytes, &ops(batch)) {
         Ok(_) => panic!("the batch should have been refused"),
-        Err(failure) => failure,
+        Err(failure) => well_worded(failure),
     }
 }
 

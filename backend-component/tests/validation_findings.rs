@@ -6,7 +6,7 @@ use std::path::Path;
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{copy_tree, experiments_root, unity_root};
+use ofgui_backend::testing::{assert_articles, copy_tree, experiments_root, unity_root};
 use ofgui_backend::validate::{self, Input};
 use ofgui_contracts::api::{ValidationReport, ValidationStatus};
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode as Code, Severity};
@@ -25,13 +25,16 @@ fn read(root: &Path, fairy: &str) -> ProjectSource {
     read_project(&StdFs::new(root), fairy).expect("project reads")
 }
 
+/// The report, after checking that no message misplaces an article ("a image").
 fn validated(source: &ProjectSource) -> ValidationReport {
-    validate::validate(&Input {
+    let report = validate::validate(&Input {
         project: &source.project,
         bytes: &source.bytes,
         read_diagnostics: &source.diagnostics,
         read_complete: source.complete,
-    })
+    });
+    assert_articles(report.diagnostics.iter().map(|d| d.message.as_str()));
+    report
 }
 
 fn with_code(report: &ValidationReport, code: Code) -> Vec<&ProjectDiagnostic> {
@@ -414,11 +417,52 @@ fn the_corpora_report_what_the_readme_says() {
     let experiments = validated(&read(&experiments_root(), EXPERIMENTS_FAIRY));
     assert_eq!(experiments.status, ValidationStatus::Valid);
     assert!(experiments.complete);
-    assert_eq!(experiments.diagnostics.len(), 2, "{:?}", experiments.diagnostics);
+    assert_eq!(
+        experiments.diagnostics.len(),
+        2,
+        "{:?}",
+        experiments.diagnostics
+    );
     assert!(
         experiments
             .diagnostics
             .iter()
             .all(|d| d.severity == Severity::Warning && d.message.contains("scroll"))
     );
+}
+
+/// The bundled example, as a writable copy.
+fn example_copy() -> tempfile::TempDir {
+    copy_of(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/HelloFairy"
+    )))
+}
+
+#[test]
+fn gear_messages_name_kinds_with_their_article() {
+    let copy = example_copy();
+    edit(
+        &copy.path().join("assets/Main/MainView.xml"),
+        r#"<relation target="" sidePair="width-width,height-height"/>"#,
+        r#"<relation target="" sidePair="width-width,height-height"/>
+      <gearAni controller="state" pages="1" values="0,p"/>
+      <gearText controller="state" pages="1" values="x"/>
+      <gearXY controller="mode" pages="1" values="1,1"/>"#,
+    );
+    let report = validated(&read(copy.path(), "HelloFairy.fairy"));
+    let messages: Vec<&str> = with_code(&report, Code::InvalidUam)
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    for phrase in [
+        "has an animation gear, which an image node cannot take",
+        "has a text gear, but an image node has no text to set",
+        "has an xy gear for controller \"mode\", which does not exist",
+    ] {
+        assert!(
+            messages.iter().any(|m| m.contains(phrase)),
+            "{phrase}: {messages:#?}"
+        );
+    }
 }

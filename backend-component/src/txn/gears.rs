@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 use super::issue::Issue;
 use super::words::listed;
 use super::workspace::{Op, Workspace};
-use crate::rules::{is_color, is_ease_type, is_unit};
+use crate::rules::{is_color, is_ease_type, is_unit, with_article};
 
 pub(super) fn add(
     workspace: &mut Workspace<'_>,
@@ -46,9 +46,9 @@ pub(super) fn add(
                 duplicate_controller_code(&selector.kind),
                 "selector",
                 format!(
-                    "Node {} already has a {} gear for controller {:?}; use {} to replace it.",
+                    "Node {} already has {} gear for controller {:?}; use {} to replace it.",
                     selector.display_node_id,
-                    selector.kind,
+                    with_article(&selector.kind),
                     selector.controller_name,
                     if selector.kind == "look" && is_look_op(at) {
                         "updateLookGear"

@@ -8,6 +8,7 @@ use super::issue::Issue;
 use super::words::listed;
 use super::workspace::{Op, Workspace};
 use crate::lookup::{Matches, single};
+use crate::rules::with_article;
 
 /// Whether an operation adds an item under a new name or replaces the one with its name.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -170,8 +171,9 @@ impl Named {
                 self.taken,
                 self.field,
                 format!(
-                    "Component {component_id} already has a {} named {name:?}; use {} to replace it, or choose another name.",
-                    self.singular, self.update
+                    "Component {component_id} already has {} named {name:?}; use {} to replace it, or choose another name.",
+                    with_article(self.singular),
+                    self.update
                 ),
             )
         })

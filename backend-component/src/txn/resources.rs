@@ -64,7 +64,7 @@ use super::layout::{
 use super::words::branch_label;
 use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem, ImageFamily, Raster};
-use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid, is_whole_in};
+use crate::rules::{IMAGE_QUALITY, is_safe_segment, is_scale9_grid, is_whole_in, with_article};
 
 const SELECTOR: &str = "selector.resourceId";
 
@@ -611,9 +611,9 @@ pub(super) fn set_image_props(
                 Code::InvalidResourceSelector,
                 SELECTOR,
                 format!(
-                    "Resource {} is a {}; setImageResourceProps only applies to image resources.",
+                    "Resource {} is {}; setImageResourceProps only applies to image resources.",
                     resource.id(),
-                    resource.kind()
+                    with_article(resource.kind())
                 ),
             )
             .resource_kind(resource.kind()),

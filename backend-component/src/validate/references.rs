@@ -59,7 +59,12 @@ fn check_settings(project: &UamProject, index: &Urls<'_>, sink: &mut Sink) {
         let problem = match index.resolve(url) {
             None => "which does not exist".to_string(),
             Some(target) if !kinds.contains(&target.kind()) => {
-                format!("which is a {}, not a {}", target.kind(), kinds.join(" or "))
+                let wanted: Vec<String> = kinds.iter().map(|kind| with_article(kind)).collect();
+                format!(
+                    "which is {}, not {}",
+                    with_article(target.kind()),
+                    wanted.join(" or ")
+                )
             }
             Some(_) => continue,
         };
@@ -501,16 +506,20 @@ impl Site<'_> {
                 Code::InvalidUam,
                 format!("{gear_path}.kind"),
                 format!(
-                    "Node {} has a {kind} gear, but a {shown} has no {kind} to set; the gear does nothing.",
-                    node.id()
+                    "Node {} has {} gear, but {} has no {kind} to set; the gear does nothing.",
+                    node.id(),
+                    with_article(kind),
+                    with_article(&shown)
                 ),
             ),
             GearFit::Fails => sink.error(
                 Code::InvalidUam,
                 format!("{gear_path}.kind"),
                 format!(
-                    "Node {} has a {kind} gear, which a {shown} cannot take; the FairyGUI runtime fails building it.",
-                    node.id()
+                    "Node {} has {} gear, which {} cannot take; the FairyGUI runtime fails building it.",
+                    node.id(),
+                    with_article(kind),
+                    with_article(&shown)
                 ),
             ),
         };

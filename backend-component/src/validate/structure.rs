@@ -17,6 +17,7 @@ use crate::rules::settings::mistyped_settings;
 use crate::rules::{
     BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_float, fits_geometry, is_canonical_folder,
     is_ease_type, is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
+    with_article,
 };
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
@@ -957,7 +958,7 @@ fn check_gears(
                     Code::InvalidUam,
                     format!("{gear_path}.controllerName"),
                     id,
-                    format!("A {} gear of node {} uses controller {controller_name:?}, which does not exist.", gear.kind(), node.id()),
+                    format!("Node {} has {} gear for controller {controller_name:?}, which does not exist.", node.id(), with_article(gear.kind())),
                 )
                 .about(Subject::Name(controller_name.to_string()))
                 .within(entity.clone());
@@ -995,9 +996,9 @@ fn check_gears(
                         at,
                         id,
                         format!(
-                            "A {} gear of node {} lists page {page:?} twice.",
-                            gear.kind(),
-                            node.id()
+                            "Node {} has {} gear that lists page {page:?} twice.",
+                            node.id(),
+                            with_article(gear.kind())
                         ),
                     )
                     .about(subject.clone())
@@ -1009,7 +1010,7 @@ fn check_gears(
                         Code::InvalidUam,
                         at,
                         id,
-                        format!("A {} gear of node {} sets page {page:?}, which controller {controller_name:?} does not have.", gear.kind(), node.id()),
+                        format!("Node {} has {} gear that sets page {page:?}, which controller {controller_name:?} does not have.", node.id(), with_article(gear.kind())),
                     )
                     .about(subject.clone())
                     .within(entity.clone());

@@ -13,7 +13,7 @@ use ofgui_contracts::uam::{
 };
 
 use super::checker::Checker;
-use crate::rules::{BLEND_MODES, is_unit};
+use crate::rules::{BLEND_MODES, is_unit, with_article};
 
 /// Node kinds the text fields apply to.
 pub(super) const TEXT_KINDS: [&str; 3] = ["text", "richText", "textInput"];
@@ -199,7 +199,8 @@ pub(super) fn check_snapshots(
             (None, "text" | "textInput") if update.input.is_none() => c.payload(
                 "textProperties",
                 format!(
-                    "textProperties of a {kind} node is a complete snapshot: add demoText, templateVarsEnabled and faceDilate (read the node's current values with queryEntity)."
+                    "textProperties of {} node is a complete snapshot: add demoText, templateVarsEnabled and faceDilate (read the node's current values with queryEntity).",
+                    with_article(kind)
                 ),
             ),
             _ => {}
@@ -217,8 +218,9 @@ pub(super) fn check_snapshots(
                 Code::UnsupportedDisplayNodeField,
                 "textProperties",
                 format!(
-                    "Node {} is a {kind} node; promptText, maxLength, restrict, password and keyboardType belong to textInput nodes only. Remove them from textProperties.",
-                    c.node_id
+                    "Node {} is {} node; promptText, maxLength, restrict, password and keyboardType belong to textInput nodes only. Remove them from textProperties.",
+                    c.node_id,
+                    with_article(kind)
                 ),
             ),
             (None, _) => {}
@@ -315,8 +317,9 @@ fn fits(c: &mut Checker<'_, '_>, kind: &str, key: &str, kinds: &[&str]) -> bool 
         code,
         key,
         format!(
-            "{key} applies only to {fits} nodes, but node {} is a {kind} node; {hint}.",
-            c.node_id
+            "{key} applies only to {fits} nodes, but node {} is {} node; {hint}.",
+            c.node_id,
+            with_article(kind)
         ),
     );
     false

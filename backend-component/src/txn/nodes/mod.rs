@@ -34,7 +34,7 @@ use super::gears;
 use super::issue::Issue;
 use super::words::listed;
 use super::workspace::{FinalCheck, Op, Workspace};
-use crate::rules::is_relation_type;
+use crate::rules::{is_relation_type, with_article};
 
 pub(super) fn set_props(
     workspace: &mut Workspace<'_>,
@@ -99,8 +99,9 @@ pub(super) fn set_props(
             Code::UnsupportedDisplayNodeField,
             "group",
             format!(
-                "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
-                node.id()
+                "Node {} is {} node; loader and loader3D nodes cannot belong to a group. Remove group from props.",
+                node.id(),
+                with_article(kind)
             ),
         );
     }
@@ -110,8 +111,9 @@ pub(super) fn set_props(
                 Code::UnsupportedTextFieldTarget,
                 key,
                 format!(
-                    "props.{key} is a text field, but node {} is a {kind} node; text fields apply only to text, richText and textInput nodes.",
-                    node.id()
+                    "props.{key} is a text field, but node {} is {} node; text fields apply only to text, richText and textInput nodes.",
+                    node.id(),
+                    with_article(kind)
                 ),
             );
         }
@@ -225,8 +227,9 @@ pub(super) fn attach(
             Code::UnsupportedDisplayNodeField,
             "group",
             format!(
-                "Node {} is a {kind} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
-                node.id()
+                "Node {} is {} node; loader and loader3D nodes cannot belong to a group. Remove group from the node.",
+                node.id(),
+                with_article(kind)
             ),
         );
     }
