@@ -522,6 +522,19 @@ fn rename_needs_loaded_bytes() {
             (3, "unavailable_resource_source_bytes"),
         ]
     );
+    // Each message says which situation it is, and offers no operation that would be
+    // refused the same way (replaceResourceBytes needs the loaded file too).
+    for issue in &failure.issues {
+        assert!(
+            issue
+                .message
+                .contains("missing or unreadable when the project was opened")
+                && issue.message.contains("restore the file")
+                && !issue.message.contains("with replaceResourceBytes"),
+            "{}",
+            issue.message
+        );
+    }
 }
 
 #[test]

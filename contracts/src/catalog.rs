@@ -101,9 +101,9 @@ guides! {
     ProjectRootNotAllowed = "project_root_not_allowed", B, HostAction, "The project is outside the allowed project roots. Ask the user to start the server with --project-dir covering it.";
     SessionLimitExceeded = "session_limit_exceeded", B, HostAction, "Too many sessions are open. Close a session you no longer need, then open again.";
     SessionIdConflict = "session_id_conflict", B, HostAction, "That session id is already in use. Let the backend choose the id.";
-    LockConflict = "lock_conflict", B, HostAction, "The project is already open in another session or process. Use that session, or close it first.";
+    LockConflict = "lock_conflict", B, HostAction, "The project is already open in another session of this server. Use that session, or close it first.";
     CapabilityUnavailable = "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available.";
-    UamFidelityUnsupported = "uam_fidelity_unsupported", B, HostAction, "This project cannot be written back faithfully, so writes are refused. Edit it in the FairyGUI editor instead.";
+    UamFidelityUnsupported = "uam_fidelity_unsupported", B, HostAction, "A project file could not be read when the session opened, so the model cannot be written back faithfully and writes are refused. Ask the user to make the file readable, then reopen the session.";
     SavePartialFailure = "save_partial_failure", B, HostAction, "The save failed. Check committedPaths, failedPaths and recoveryPaths before retrying; unsaved edits are still in the session.";
     WriteFailed = "write_failed", B, HostAction, "Writing the project failed. Check the failed paths and the disk, then retry.";
     ProjectOpenFailed = "project_open_failed", B, HostAction, "The project could not be opened. Check the reason and the path: it must be a FairyGUI project directory or its .fairy file.";
@@ -112,12 +112,12 @@ guides! {
     InvalidPackageSelector = "invalid_package_selector", T, ReviseSelector, "No package has that id. Take package ids from getProjectOutline.";
     InvalidComponentSelector = "invalid_component_selector", T, ReviseSelector, "No component resource has that id in the package. Take ids from getProjectOutline.";
     InvalidResourceSelector = "invalid_resource_selector", T, ReviseSelector, "No resource of a suitable kind has that id in the package. Take ids from getProjectOutline.";
-    InvalidDisplayNodeSelector = "invalid_display_node_selector", T, ReviseSelector, "No display node has that id in the component (or the id is already taken). Take node ids from getProjectOutline.";
+    InvalidDisplayNodeSelector = "invalid_display_node_selector", T, ReviseSelector, "No display node has that id in the component (or the id is already taken), or a controller action would target a node that does not exist. Take node ids from getProjectOutline.";
     InvalidResourceFolderSelector = "invalid_resource_folder_selector", T, ReviseSelector, "No folder matches that package, branch and canonical path (`/a/b/`).";
     InvalidBranchSelector = "invalid_branch_selector", T, ReviseSelector, "No branch has that name.";
     InvalidGearSelector = "invalid_gear_selector", T, ReviseSelector, "The gear kind or controller does not exist on that node at this point of the batch.";
-    InvalidLookGearSelector = "invalid_look_gear_selector", T, ReviseSelector, "The look gear selector does not match a gear on that node.";
-    SelectorAmbiguity = "selector_ambiguity", T, ReviseSelector, "The selector matches more than one entity. Use exact ids, or fix the duplicated names first.";
+    InvalidLookGearSelector = "invalid_look_gear_selector", T, ReviseSelector, "Not raised by this server: a look gear selector that matches no gear is reported as invalid_gear_selector.";
+    SelectorAmbiguity = "selector_ambiguity", T, ReviseSelector, "The selector matches more than one entity because the project holds duplicated ids or names, so no operation can tell them apart. Fix the duplicates in the FairyGUI editor (validateSession lists them); never pick one by guessing.";
     // Core transaction: unsupported.
     UnsupportedOperation = "unsupported_operation", T, ReviseOperation, "That operation kind does not exist. Read the operation catalog for the supported kinds.";
     TransactionUnsupported = "transaction_unsupported", T, ReviseOperation, "The batch was rejected before execution. Fix every listed issue and submit again.";
@@ -134,16 +134,16 @@ guides! {
     InvalidProjectSettings = "invalid_project_settings", T, ReviseOperation, "The project settings are not a complete, JSON-safe snapshot of the right types.";
     InvalidPackageSettings = "invalid_package_settings", T, ReviseOperation, "The package settings are not a complete, valid snapshot.";
     InvalidDisplayNodePayload = "invalid_display_node_payload", T, ReviseOperation, "A display node value is out of range or the snapshot is incomplete; see `field`.";
-    InvalidResourceName = "invalid_resource_name", T, ReviseOperation, "The resource name is not a safe file name.";
-    InvalidResourcePath = "invalid_resource_path", T, ReviseOperation, "The resource path is not a safe canonical folder path.";
+    InvalidResourceName = "invalid_resource_name", T, ReviseOperation, "The new resource name cannot be used: it is not a safe file name, another resource in the folder already has it (letter case ignored), or its extension would change how an image is read.";
+    InvalidResourcePath = "invalid_resource_path", T, ReviseOperation, "The folder is not a safe canonical path (`/` or `/a/b/`), does not exist in the package on that branch, or the resource's file would clash there with another one (letter case ignored).";
     InvalidResourceFolderPath = "invalid_resource_folder_path", T, ReviseOperation, "The folder path is not canonical, is the root, or its parent or branch does not exist.";
     InvalidResourceFolderAtlas = "invalid_resource_folder_atlas", T, ReviseOperation, "The atlas must be '' or a decimal slot no greater than the package's maxAtlasIndex.";
     InvalidAttachIndex = "invalid_attach_index", T, ReviseOperation, "The index must be an integer between 0 and the display list length.";
-    InvalidControllerPayload = "invalid_controller_payload", T, ReviseOperation, "The controller snapshot is invalid: check its name, pages, selected index, home page and actions.";
-    InvalidTransitionPayload = "invalid_transition_payload", T, ReviseOperation, "The transition snapshot is invalid: check its name and item targets.";
-    InvalidLookGearPayload = "invalid_look_gear_payload", T, ReviseOperation, "The look gear payload is invalid.";
-    InvalidGearPayload = "invalid_gear_payload", T, ReviseOperation, "The gear payload does not match its selector or names unknown pages.";
-    InvalidResourcePayload = "invalid_resource_payload", T, ReviseOperation, "The resource payload is invalid.";
+    InvalidControllerPayload = "invalid_controller_payload", T, ReviseOperation, "The controller operation cannot be done: the snapshot is invalid (name, pages, selected index, home page, actions), addController names a controller that exists or update/removeController one that does not, or after the batch gears or nodes still use the controller or a page it drops.";
+    InvalidTransitionPayload = "invalid_transition_payload", T, ReviseOperation, "The transition operation cannot be done: the snapshot is invalid (name, item targets, action and ease types, times), or update/removeTransition names a transition that does not exist.";
+    InvalidLookGearPayload = "invalid_look_gear_payload", T, ReviseOperation, "Not raised by this server: problems of look gear payloads are reported as invalid_gear_payload.";
+    InvalidGearPayload = "invalid_gear_payload", T, ReviseOperation, "The gear payload does not match its selector, names unknown pages or has values of the wrong shape, or after the batch the gear does not fit its node (a kind the node cannot take).";
+    InvalidResourcePayload = "invalid_resource_payload", T, ReviseOperation, "The resource payload is invalid; or, when the message starts with \"After the batch:\", the batch leaves a structural problem the project did not have (see the path). Repair it in the same batch or drop the operation that causes it.";
     InvalidResourceBytes = "invalid_resource_bytes", T, ReviseOperation, "The bytes do not decode as the resource's format.";
     InvalidMovieClipJta = "invalid_movie_clip_jta", T, ReviseOperation, "The movie clip bytes are not a valid .jta file.";
     InvalidResourceIndex = "invalid_resource_index", T, ReviseOperation, "The resource index is out of range.";
@@ -152,8 +152,8 @@ guides! {
     InvalidPackageIndex = "invalid_package_index", T, ReviseOperation, "The package index is out of range.";
     InvalidComponentPayload = "invalid_component_payload", T, ReviseOperation, "The component payload is invalid.";
     InvalidComponentIndex = "invalid_component_index", T, ReviseOperation, "The component index is out of range.";
-    InvalidComponentMove = "invalid_component_move", T, ReviseOperation, "A component cannot move into its own package.";
-    InvalidUam = "invalid_uam", TV, ReviseOperation, "The model breaks a structural rule; see the path.";
+    InvalidComponentMove = "invalid_component_move", T, ReviseOperation, "The component cannot move there: the target is its own package, it is a branch variant or has variants, the target package lacks its folder, or another resource there uses its file path.";
+    InvalidUam = "invalid_uam", TV, ReviseOperation, "The model breaks a structural rule (see the path and message): duplicated ids or names, links to nodes, pages or controllers that do not exist, gears that do not fit their node, components or groups that contain themselves.";
     // Core transaction: no-ops.
     ProjectSettingsUnchanged = "project_settings_unchanged", T, RefreshAndReplan, "The settings already have this value. Re-read them before planning an update.";
     PackageSettingsUnchanged = "package_settings_unchanged", T, RefreshAndReplan, "The package settings already have this value. Re-read them before planning an update.";
@@ -170,19 +170,19 @@ guides! {
     ResourceFolderConflict = "resource_folder_conflict", T, ReviseOperation, "The folder path is already taken by a folder or resource.";
     DuplicateResourceId = "duplicate_resource_id", TV, ReviseOperation, "Two resources in one package share an id.";
     DuplicatePackageId = "duplicate_package_id", TV, ReviseOperation, "Two packages share an id.";
-    DuplicatePackageName = "duplicate_package_name", TV, ReviseOperation, "Two packages share a name (their directory).";
+    DuplicatePackageName = "duplicate_package_name", TV, ReviseOperation, "Two packages would share a name (their folder under assets/). Transactions also refuse names that differ only in letter case; validation reports those as path_collision.";
     // Core transaction: references.
     ResourceFolderNotEmpty = "resource_folder_not_empty", T, ReviseOperation, "The folder still holds folders or resources. Move or remove them first.";
     BranchNotEmpty = "branch_not_empty", T, ReviseOperation, "The branch still holds folders or resources.";
     BranchReferenced = "branch_referenced", T, ReviseOperation, "A resource still names a variant in this branch.";
     InvalidResourceReference = "invalid_resource_reference", T, ReviseOperation, "A reference would point at a missing resource or one of the wrong kind.";
-    InvalidComponentReference = "invalid_component_reference", T, ReviseOperation, "The referenced component does not exist after the batch.";
-    InvalidGroupReference = "invalid_group_reference", T, ReviseOperation, "A node's group must be another group node in the same component.";
+    InvalidComponentReference = "invalid_component_reference", T, ReviseOperation, "A component instance would point at a missing component or at a resource that is not one, or the batch would make a component contain itself (directly or through other components).";
+    InvalidGroupReference = "invalid_group_reference", T, ReviseOperation, "A node's group must be another group node in the same component, and a group may not belong to itself (directly or through other groups).";
     PackageReferenced = "package_referenced", T, ReviseOperation, "Something still references the package.";
     ComponentReferenced = "component_referenced", T, ReviseOperation, "Something still references the component.";
     ComponentHasPackageDependencies = "component_has_package_dependencies", T, ReviseOperation, "The component still uses resources of its old package.";
     // Core transaction: host actions.
-    UnavailableResourceSourceBytes = "unavailable_resource_source_bytes", T, HostAction, "The resource's bytes are not loaded in this session, so it cannot be renamed, moved or rewritten. Stop and tell the user.";
+    UnavailableResourceSourceBytes = "unavailable_resource_source_bytes", T, HostAction, "An asset's file bytes are missing. If addResource or addPackage sent an asset without sourceBytes, add the file's bytes. If an existing resource's file was missing or unreadable when the project was opened, it cannot be renamed, moved, removed or have its bytes replaced: stop and tell the user.";
     ProjectionFailed = "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
     ExecutionFailure = "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
     // Core validation.
@@ -448,6 +448,35 @@ mod tests {
                 assert!(!guide.message.contains(vowel), "{}: {vowel}", guide.code);
             }
         }
+    }
+
+    #[test]
+    fn one_liners_cover_every_situation_their_code_is_raised_in() {
+        let message = |code: DiagnosticCode| code.guide().message;
+        // Raised for an added asset without bytes and for an existing one whose file was
+        // not read: both are named.
+        let bytes = message(DiagnosticCode::UnavailableResourceSourceBytes);
+        assert!(bytes.contains("sourceBytes") && bytes.contains("missing or unreadable"));
+        // Ambiguous selectors are fixed outside operations, which would be ambiguous too.
+        let ambiguous = message(DiagnosticCode::SelectorAmbiguity);
+        assert!(ambiguous.contains("FairyGUI editor"));
+        for operation in ["updateController", "removeController", "Use exact ids"] {
+            assert!(!ambiguous.contains(operation), "{operation}");
+        }
+        for reserved in [
+            DiagnosticCode::InvalidLookGearSelector,
+            DiagnosticCode::InvalidLookGearPayload,
+        ] {
+            assert!(message(reserved).starts_with("Not raised"), "{reserved:?}");
+        }
+        // Only sessions of this server are coordinated so far.
+        assert!(!message(DiagnosticCode::LockConflict).contains("process"));
+        assert!(message(DiagnosticCode::UamFidelityUnsupported).contains("could not be read"));
+        // Codes that final-state checks reuse say so.
+        assert!(message(DiagnosticCode::InvalidResourcePayload).contains("After the batch"));
+        assert!(message(DiagnosticCode::InvalidComponentReference).contains("contain itself"));
+        assert!(message(DiagnosticCode::InvalidGroupReference).contains("belong to itself"));
+        assert!(message(DiagnosticCode::InvalidGearPayload).contains("does not fit its node"));
     }
 
     #[test]

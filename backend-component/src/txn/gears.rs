@@ -462,7 +462,7 @@ fn locate(
                     Code::SelectorAmbiguity,
                     "selector.controllerName",
                     format!(
-                        "Component {} has {} controllers named {:?}; rename or remove the duplicates (updateController, removeController) before binding gears to it.",
+                        "Component {} has {} controllers named {:?}, so no operation can tell them apart (updateController and removeController would be ambiguous too); fix the duplicated names in the FairyGUI editor before binding gears to it.",
                         selector.component_resource_id,
                         named.len(),
                         selector.controller_name

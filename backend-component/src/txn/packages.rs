@@ -307,8 +307,8 @@ fn prepare_resource(
                     Code::UnavailableResourceSourceBytes,
                     &format!("{field}.sourceBytes"),
                     format!(
-                        "Asset {} has no sourceBytes; an added package must carry the bytes of \
-                         every asset file.",
+                        "Asset {} of this addPackage carries no sourceBytes; an added package \
+                         must carry the bytes of every asset file, so add them.",
                         resource.id()
                     ),
                 )

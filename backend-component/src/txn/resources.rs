@@ -187,7 +187,7 @@ fn bytes_unavailable(at: &Op<'_>, field: &str, resource: &UamResource, what: &st
         Code::UnavailableResourceSourceBytes,
         field,
         format!(
-            "The file of {what} {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened), so it cannot be {}; restore the file and reopen the project, or replace it with replaceResourceBytes first.",
+            "The file of {what} {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened), so it cannot be {}; no operation can fix that: ask the user to restore the file, then reopen the session, or to deal with the resource in the FairyGUI editor.",
             resource.id(),
             resource.source_path().unwrap_or("no source path"),
             match at.kind {
@@ -777,7 +777,7 @@ pub(super) fn add(
             at.issue(
                 Code::UnavailableResourceSourceBytes,
                 "resource.sourceBytes",
-                "sourceBytes is missing; send the file's bytes as an array of integers 0..255 or a base64 string.",
+                "This addResource carries no sourceBytes; add the file's bytes, as an array of integers 0..255 or a base64 string.",
             )
             .resource_kind(kind),
         ),
@@ -919,7 +919,7 @@ pub(super) fn replace_bytes(
                 Code::UnavailableResourceSourceBytes,
                 SELECTOR,
                 format!(
-                    "The file of resource {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened); restore the file and reopen the project.",
+                    "The file of resource {} ({}) is not loaded in this session (it was missing or unreadable when the project was opened), so its bytes cannot be replaced; no operation can fix that: ask the user to restore the file, then reopen the session.",
                     resource.id(),
                     resource.source_path().unwrap_or("no source path")
                 ),

@@ -351,7 +351,9 @@ impl<'a> Workspace<'a> {
             Matches::Many => Err(op.issue(
                 Code::SelectorAmbiguity,
                 field,
-                format!("More than one package has id {package_id}."),
+                format!(
+                    "More than one package has id {package_id}, so no operation can tell them apart; give one a new id in the FairyGUI editor (validateSession reports the duplicate)."
+                ),
             )),
         }
     }
@@ -397,7 +399,7 @@ impl<'a> Workspace<'a> {
                 Code::SelectorAmbiguity,
                 field,
                 format!(
-                    "Package {} has more than one resource with id {resource_id}.",
+                    "Package {} has more than one resource with id {resource_id}, so no operation can tell them apart; resolve the duplicate in the FairyGUI editor (validateSession reports it).",
                     package.id
                 ),
             )),
@@ -475,7 +477,7 @@ impl<'a> Workspace<'a> {
                 Code::SelectorAmbiguity,
                 "selector.displayNodeId",
                 format!(
-                    "Component {} has more than one display node with id {}.",
+                    "Component {} has more than one display node with id {}, so no operation can tell them apart; give one a new id in the FairyGUI editor (validateSession reports the duplicate).",
                     selector.component_resource_id, selector.display_node_id
                 ),
             )),
