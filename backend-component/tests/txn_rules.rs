@@ -898,3 +898,77 @@ fn controllers_named_by_nodes_cannot_be_removed() {
     all_coded(&failure, "invalid_controller_payload");
     assert!(failure.issues.len() >= 3, "{:#?}", failure.issues);
 }
+
+// ---------------------------------------------------------------- values kept as written
+
+/// The example with the intro transition's first item (Alpha) given an action type this
+/// server does not know.
+fn example_with_unknown_action() -> (tempfile::TempDir, ProjectSource) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/HelloFairy");
+    ofgui_backend::testing::copy_tree(std::path::Path::new(root), dir.path()).expect("copy");
+    let view = dir.path().join("assets/Main/MainView.xml");
+    let text = std::fs::read_to_string(&view).expect("read");
+    std::fs::write(&view, text.replacen(r#"type="Alpha""#, r#"type="Glow""#, 1)).expect("write");
+    let source = read_project(&StdFs::new(dir.path()), "HelloFairy.fairy").expect("reads");
+    (dir, source)
+}
+
+/// An action type this server does not know is kept as written (actionTypeName) and is a
+/// warning: an edit may keep such an item but not add one, and a name beside a known
+/// action is refused.
+#[test]
+fn unknown_transition_actions_are_kept_and_may_not_be_added() {
+    let (_dir, source) = example_with_unknown_action();
+    let intro = &component(&source.project, MAIN, VIEW).transitions[0];
+    assert_eq!(intro.items[0].action_type, 16);
+    assert_eq!(intro.items[0].action_type_name.as_deref(), Some("Glow"));
+    let report = validate_model(&source.project, &source);
+    let found = findings_at(&report, VIEW);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert!(
+        found[0].message.contains("\"Glow\""),
+        "{}",
+        found[0].message
+    );
+
+    let selector =
+        json!({ "packageId": MAIN, "componentResourceId": VIEW, "transitionName": "intro" });
+    let mut snapshot = serde_json::to_value(intro).expect("transition");
+    assert_eq!(snapshot["items"][0]["actionTypeName"], "Glow");
+    // Kept through an update that changes something else.
+    snapshot["autoPlay"] = json!(false);
+    let project = apply(
+        &source,
+        vec![json!({ "kind": "updateTransition", "selector": selector, "transition": snapshot })],
+    );
+    let kept = &component(&project, MAIN, VIEW).transitions[0].items[0];
+    assert_eq!(kept.action_type_name.as_deref(), Some("Glow"));
+
+    // A second such item is new.
+    let mut more = snapshot.clone();
+    let item = more["items"][0].clone();
+    more["items"].as_array_mut().expect("items").push(item);
+    let failure = refuse(
+        &source,
+        vec![json!({ "kind": "updateTransition", "selector": selector, "transition": more })],
+    );
+    issue(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.items[2].actionType",
+    );
+    // A name beside a known action contradicts itself.
+    let mut mixed = snapshot.clone();
+    mixed["items"][1]["actionTypeName"] = json!("Glow");
+    let failure = refuse(
+        &source,
+        vec![json!({ "kind": "updateTransition", "selector": selector, "transition": mixed })],
+    );
+    issue(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.items[1].actionTypeName",
+    );
+}

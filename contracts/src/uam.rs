@@ -736,6 +736,11 @@ model! {
         /// XY 0, Size 1, Scale 2, Pivot 3, Alpha 4, Rotation 5, Color 6, Animation 7, Visible 8,
         /// Sound 9, Transition 10, Shake 11, ColorFilter 12, Skew 13, Text 14, Icon 15, Unknown 16.
         pub action_type: i32,
+        /// The item's `type` exactly as the file writes it, when it names no action this
+        /// server knows (`actionType` is then 16, Unknown): what the file says is kept, not
+        /// replaced by a default. Absent for known actions and for items without a type.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub action_type_name: Option<String>,
         pub target_node_id: String,
         pub tween: bool,
         pub duration: Num,

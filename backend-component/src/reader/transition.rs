@@ -42,10 +42,11 @@ pub(crate) fn read_transition(el: Node, scope: &mut Scope, at: &str) -> Transiti
 
 fn read_item(el: Node, scope: &mut Scope, at: &str) -> TransitionItem {
     let mut a = Attrs::new(el, scope, at);
-    let action_type = a
-        .raw("type")
-        .and_then(|t| lookup(TRANSITION_ACTIONS, t))
-        .unwrap_or(UNKNOWN_ACTION);
+    let raw_type = a.raw("type");
+    let known = raw_type.and_then(|t| lookup(TRANSITION_ACTIONS, t));
+    let action_type = known.unwrap_or(UNKNOWN_ACTION);
+    // An action this server does not know keeps its name; validation reports it.
+    let action_type_name = raw_type.filter(|_| known.is_none()).map(str::to_owned);
     let whole = matches!(action_type, TEXT_ACTION | ICON_ACTION);
     let tween = a.bool("tween", false);
     let (start_value, end_value) = if tween {
@@ -61,6 +62,7 @@ fn read_item(el: Node, scope: &mut Scope, at: &str) -> TransitionItem {
         name: String::new(),
         time: a.num("time", 0.0),
         action_type,
+        action_type_name,
         target_node_id: a.string("target"),
         tween,
         duration: a.num("duration", 0.0),
@@ -127,5 +129,8 @@ mod tests {
         assert!(t.items[1].end_value.is_empty());
         assert_eq!(t.items[2].start_value, vec![json!("a, b")]);
         assert_eq!(t.items[3].action_type, 16);
+        // What the file says is kept beside the Unknown number.
+        assert_eq!(t.items[3].action_type_name.as_deref(), Some("Bogus"));
+        assert_eq!(xy.action_type_name, None);
     }
 }

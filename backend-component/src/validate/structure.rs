@@ -7,7 +7,7 @@ use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode as Code;
 use ofgui_contracts::uam::{
     ComponentModel, Controller, DisplayNode, Gear, GearBinding, InstanceProperties, NodeBase, Size,
-    UamPackage, UamProject, UamResource,
+    TransitionItem, UamPackage, UamProject, UamResource,
 };
 use serde_json::Value;
 
@@ -15,9 +15,9 @@ use super::{Components, Finding, Sink, Subject, in_scope, node_path, resource_pa
 use crate::rules::publish::{Problem as PublishProblem, problems as publish_problems};
 use crate::rules::settings::mistyped_settings;
 use crate::rules::{
-    BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, fits_float, fits_geometry, is_canonical_folder,
-    is_ease_type, is_safe_segment, is_scale9_grid, is_transition_action, is_unit, parent_folder,
-    with_article,
+    BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, UNKNOWN_ACTION, fits_float, fits_geometry,
+    is_canonical_folder, is_ease_type, is_safe_segment, is_scale9_grid, is_transition_action,
+    is_unit, parent_folder, with_article,
 };
 
 pub(super) fn check(project: &UamProject, only: Option<&Components>, sink: &mut Sink) {
@@ -729,6 +729,8 @@ fn check_transitions(
                     )
                     .within(entity.clone());
             }
+            let item_path = format!("{path}.items[{i}]");
+            check_unknown_action(context, sink, &item_path, (name, i, item), &entity);
             for (field, value) in [("time", item.time.get()), ("duration", item.duration.get())] {
                 if value < 0.0 {
                     context
@@ -746,6 +748,45 @@ fn check_transitions(
             }
         }
     }
+}
+
+/// An item whose action this server does not know: kept as the file writes it, so a
+/// warning (an edit may keep it, not add one); a written name beside a known action is a
+/// contradiction, so an error.
+fn check_unknown_action(
+    context: &Context<'_>,
+    sink: &mut Sink,
+    item_path: &str,
+    (name, i, item): (&str, usize, &TransitionItem),
+    entity: &str,
+) {
+    let at = |field: &str| format!("{item_path}.{field}");
+    let finding = match (&item.action_type_name, item.action_type) {
+        (Some(written), UNKNOWN_ACTION) => sink.warning(
+            Code::InvalidProjectValue,
+            at("actionType"),
+            format!(
+                "Item {i} of transition {name:?} has action type {written:?}, which this server does not know; it is kept as written (actionTypeName), with actionType 16 (Unknown)."
+            ),
+        ),
+        (None, UNKNOWN_ACTION) => sink.warning(
+            Code::InvalidProjectValue,
+            at("actionType"),
+            format!(
+                "Item {i} of transition {name:?} names no action type (actionType 16, Unknown); it is kept as it is."
+            ),
+        ),
+        (Some(written), known) => sink.error(
+            Code::InvalidUam,
+            at("actionTypeName"),
+            format!(
+                "Item {i} of transition {name:?} has actionTypeName {written:?} but actionType {known}; a name is kept only for an action this server does not know (actionType 16)."
+            ),
+        ),
+        (None, _) => return,
+    };
+    context.locate(finding, None);
+    finding.within(entity.to_string());
 }
 
 /// Controllers: unique non-empty names, at least one page, unique non-empty page ids, a
