@@ -901,17 +901,26 @@ fn controllers_named_by_nodes_cannot_be_removed() {
 
 // ---------------------------------------------------------------- values kept as written
 
-/// The example with the intro transition's first item (Alpha) given an action type this
-/// server does not know.
-fn example_with_unknown_action() -> (tempfile::TempDir, ProjectSource) {
+/// A copy of the example whose MainView has each `(from, to)` replaced once.
+fn example_with(edits: &[(&str, &str)]) -> (tempfile::TempDir, ProjectSource) {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/HelloFairy");
     ofgui_backend::testing::copy_tree(std::path::Path::new(root), dir.path()).expect("copy");
     let view = dir.path().join("assets/Main/MainView.xml");
-    let text = std::fs::read_to_string(&view).expect("read");
-    std::fs::write(&view, text.replacen(r#"type="Alpha""#, r#"type="Glow""#, 1)).expect("write");
+    let mut text = std::fs::read_to_string(&view).expect("read");
+    for (from, to) in edits {
+        assert!(text.contains(from), "MainView lacks {from}");
+        text = text.replacen(from, to, 1);
+    }
+    std::fs::write(&view, text).expect("write");
     let source = read_project(&StdFs::new(dir.path()), "HelloFairy.fairy").expect("reads");
     (dir, source)
+}
+
+/// The example with the intro transition's first item (Alpha) given an action type this
+/// server does not know.
+fn example_with_unknown_action() -> (tempfile::TempDir, ProjectSource) {
+    example_with(&[(r#"type="Alpha""#, r#"type="Glow""#)])
 }
 
 /// An action type this server does not know is kept as written (actionTypeName) and is a
@@ -970,5 +979,114 @@ fn unknown_transition_actions_are_kept_and_may_not_be_added() {
         &failure,
         "invalid_transition_payload",
         "operations[0].transition.items[1].actionTypeName",
+    );
+}
+
+/// The example with a legacy `<swf>` node (n9_swf) that the title relates to and the
+/// intro transition animates.
+fn example_with_swf() -> (tempfile::TempDir, ProjectSource) {
+    example_with(&[
+        (
+            "  <displayList>\n",
+            "  <displayList>\n    <swf id=\"n9_swf\" name=\"flash\" src=\"swf0\" xy=\"0,0\" size=\"64,64\"/>\n",
+        ),
+        (
+            r#"<gearXY controller="state""#,
+            r#"<relation target="n9_swf" sidePair="left-left"/>
+      <gearXY controller="state""#,
+        ),
+        (
+            r#"target="n1_view" tween="true" startValue="0""#,
+            r#"target="n9_swf" tween="true" startValue="0""#,
+        ),
+    ])
+}
+
+/// A legacy `<swf>` node is kept, not modeled: its id stays taken, what names it stays
+/// valid, and no operation edits it or creates one.
+#[test]
+fn unmodeled_swf_nodes_keep_their_ids_and_their_references() {
+    let (_dir, source) = example_with_swf();
+    let view = component(&source.project, MAIN, VIEW);
+    assert_eq!(view.unsupported_nodes.len(), 1);
+    assert_eq!(view.unsupported_nodes[0].id, "n9_swf");
+    assert_eq!(view.unsupported_nodes[0].index, 0);
+    assert!(!view.display_list.iter().any(|n| n.id() == "n9_swf"));
+    // Only the read warning: the relation and the transition item name a node that is
+    // there, and the project stays valid.
+    let report = validate_model(&source.project, &source);
+    assert_eq!(report.status, ofgui_contracts::api::ValidationStatus::Valid);
+    let found = findings_at(&report, VIEW);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert_eq!(found[0].node_id.as_deref(), Some("n9_swf"));
+
+    // Its id is taken.
+    let title = view
+        .display_list
+        .iter()
+        .find(|n| n.id() == "n1_view")
+        .unwrap();
+    let mut text = serde_json::to_value(title).unwrap();
+    text["gears"] = json!([]);
+    text["relations"] = json!([]);
+    text["id"] = json!("n9_swf");
+    let failure = refuse(&source, vec![attach(MAIN, VIEW, text)]);
+    let taken = issue(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[0].node.id",
+    );
+    assert!(taken.message.contains("n9_swf"), "{}", taken.message);
+    // It is not edited here, and the refusal says why.
+    let failure = refuse(
+        &source,
+        vec![
+            json!({ "kind": "setDisplayNodeProps", "selector": node_sel(MAIN, VIEW, "n9_swf"), "props": { "alpha": 0.5 } }),
+        ],
+    );
+    let kept = issue(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[0].selector.displayNodeId",
+    );
+    assert!(kept.message.contains("<swf>"), "{}", kept.message);
+    // Edits elsewhere keep what names it.
+    let selector =
+        json!({ "packageId": MAIN, "componentResourceId": VIEW, "transitionName": "intro" });
+    let mut intro = serde_json::to_value(&view.transitions[0]).unwrap();
+    intro["autoPlay"] = json!(false);
+    let project = apply(
+        &source,
+        vec![
+            json!({ "kind": "updateTransition", "selector": selector, "transition": intro }),
+            json!({ "kind": "setDisplayNodeProps", "selector": node_sel(MAIN, VIEW, "n1_view"), "props": { "alpha": 0.5 } }),
+        ],
+    );
+    assert_eq!(component(&project, MAIN, VIEW).unsupported_nodes.len(), 1);
+    // A new component cannot bring one.
+    let main = source
+        .project
+        .packages
+        .iter()
+        .find(|p| p.id == MAIN)
+        .unwrap();
+    let resource = main.resources.iter().find(|r| r.id() == VIEW).unwrap();
+    let mut copy = serde_json::to_value(resource.as_ref()).unwrap();
+    let fields = copy.as_object_mut().unwrap();
+    fields.remove("kind");
+    fields.remove("sourcePath");
+    copy["id"] = json!("view9");
+    copy["name"] = json!("Copy");
+    let failure = refuse(
+        &source,
+        vec![
+            json!({ "kind": "addComponent", "selector": { "packageId": MAIN }, "component": copy, "atIndex": 0 }),
+        ],
+    );
+    issue(
+        &failure,
+        "invalid_component_payload",
+        "operations[0].component.component.unsupportedNodes",
     );
 }

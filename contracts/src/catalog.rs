@@ -193,7 +193,7 @@ guides! {
     InvalidProjectXml = "invalid_project_xml", V, HostAction, "The .fairy project file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
     InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
     InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
-    InvalidComponentXml = "invalid_component_xml", V, HostAction, "A component XML file is malformed, holds an unknown element, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
+    InvalidComponentXml = "invalid_component_xml", V, HostAction, "As an error, a component XML file is malformed, holds an element FairyGUI does not know, or is a Git LFS pointer (then run `git lfs pull`): fix or restore it. As a warning, it holds a valid element this server does not model (a legacy <swf> node): it stays in the file and needs no fix.";
     InvalidProjectValue = "invalid_project_value", V, FixProject, "As an error, a value breaks FairyGUI's lexical rules: fix it in the FairyGUI editor or the file. As a warning, it is a value the editor itself writes and reads back, or one this server does not know; it is kept as written and needs no fix.";
     DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, FixProject, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it. Set a value within ±2147483647 (setDisplayNodeProps, or edit the file).";
     InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed, has the wrong shape, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
@@ -477,6 +477,7 @@ mod tests {
         assert!(message(DiagnosticCode::InvalidComponentReference).contains("contain itself"));
         assert!(message(DiagnosticCode::InvalidGroupReference).contains("belong to itself"));
         assert!(message(DiagnosticCode::InvalidGearPayload).contains("does not fit its node"));
+        assert!(message(DiagnosticCode::InvalidComponentXml).contains("As a warning"));
     }
 
     #[test]

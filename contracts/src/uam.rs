@@ -249,6 +249,22 @@ model! {
         /// Relations of the component root itself.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub relations: Vec<Relation>,
+        /// Display-list elements the FairyGUI editor writes but this server does not model
+        /// (the legacy `<swf>` node). They stay in the file, are not in `displayList` and
+        /// cannot be edited here; their ids stay taken, and relations, actions and
+        /// transitions may name them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub unsupported_nodes: Vec<UnsupportedNode>,
+    }
+
+    /// A display-list element this server keeps but does not model.
+    pub struct UnsupportedNode {
+        /// The element as written (`swf`).
+        pub element: String,
+        pub id: String,
+        pub name: String,
+        /// Its position among all elements of the file's display list, modeled or not.
+        pub index: u32,
     }
 
     /// A custom property a component exposes to its instances.
@@ -1010,6 +1026,19 @@ impl ComponentResource {
             source_path: base.source_path,
             component,
         }
+    }
+}
+
+impl ComponentModel {
+    /// Whether an element of the display list has this id, whether this server models it
+    /// or keeps it unmodeled: both make the id taken and a valid target.
+    pub fn has_node_id(&self, id: &str) -> bool {
+        self.display_list.iter().any(|node| node.id() == id) || self.unsupported_node(id).is_some()
+    }
+
+    /// The unmodeled display-list element with this id.
+    pub fn unsupported_node(&self, id: &str) -> Option<&UnsupportedNode> {
+        self.unsupported_nodes.iter().find(|node| node.id == id)
     }
 }
 

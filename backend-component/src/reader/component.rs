@@ -37,6 +37,7 @@ pub(crate) fn empty_model() -> ComponentModel {
         controllers: Vec::new(),
         transitions: Vec::new(),
         relations: Vec::new(),
+        unsupported_nodes: Vec::new(),
     }
 }
 
@@ -117,7 +118,12 @@ pub(crate) fn parse_component(text: &str, scope: &mut Scope) -> Result<ParsedCom
                 model.controllers.push(read_controller(child, scope, &at));
             }
             "displayList" => {
-                for el in child.children().filter(Node::is_element) {
+                for (element_index, el) in child.children().filter(Node::is_element).enumerate() {
+                    let k = model.unsupported_nodes.len();
+                    if let Some(kept) = node::read_unmodeled(el, k, element_index, scope) {
+                        model.unsupported_nodes.push(kept);
+                        continue;
+                    }
                     let index = model.display_list.len();
                     if let Some((n, size_ref)) = node::read_node(el, index, scope) {
                         model.display_list.push(n);
@@ -411,6 +417,38 @@ mod tests {
             panic!("text")
         };
         assert_eq!(text.text.text, "<&");
+    }
+
+    #[test]
+    fn legacy_swf_nodes_are_kept_unmodeled_with_a_warning() {
+        let (m, scope) = parse(
+            r#"<component size="10,10"><displayList><image id="n0" src="x"/><swf id="n1" name="flash" src="s1"/><text id="n2"/></displayList></component>"#,
+        );
+        let ids: Vec<&str> = m.display_list.iter().map(DisplayNode::id).collect();
+        assert_eq!(ids, ["n0", "n2"]);
+        assert_eq!(m.unsupported_nodes.len(), 1);
+        let kept = &m.unsupported_nodes[0];
+        assert_eq!(
+            (
+                kept.element.as_str(),
+                kept.id.as_str(),
+                kept.name.as_str(),
+                kept.index
+            ),
+            ("swf", "n1", "flash", 1)
+        );
+        assert!(m.has_node_id("n1") && !m.has_node_id("n3"));
+        assert_eq!(scope.diagnostics.len(), 1, "{:?}", scope.diagnostics);
+        let warning = &scope.diagnostics[0];
+        assert_eq!(
+            warning.severity,
+            ofgui_contracts::diagnostics::Severity::Warning
+        );
+        assert_eq!(
+            warning.path,
+            "packages[0].resources[0].component.unsupportedNodes[0]"
+        );
+        assert_eq!(warning.node_id.as_deref(), Some("n1"));
     }
 
     #[test]

@@ -55,18 +55,30 @@ impl Scope {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Records a warning: something the file holds as FairyGUI allows, which this server
+    /// keeps without checking or modelling it.
+    pub fn warning(
+        &mut self,
+        code: ProjectDiagnosticCode,
+        suffix: &str,
+        node_id: Option<&str>,
+        message: String,
+    ) {
+        self.error(code, suffix, node_id, message);
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.severity = ofgui_contracts::diagnostics::Severity::Warning;
+        }
+    }
+
     /// Records a value the FairyGUI editor itself writes and reads back without complaint,
     /// though it breaks the lexical rule (`invalid_project_value`, as a warning).
     pub fn tolerated_value(&mut self, suffix: &str, node_id: Option<&str>, message: String) {
-        self.error(
+        self.warning(
             ProjectDiagnosticCode::InvalidProjectValue,
             suffix,
             node_id,
             message,
         );
-        if let Some(last) = self.diagnostics.last_mut() {
-            last.severity = ofgui_contracts::diagnostics::Severity::Warning;
-        }
     }
 
     /// Records a value that breaks a lexical rule (`invalid_project_value`).

@@ -11,7 +11,7 @@ use ofgui_contracts::uam::{
     GroupNode, GroupProperties, ImageNode, ImageProperties, InstanceProperties, ListItem, ListNode,
     ListProperties, Loader3DNode, Loader3DProperties, LoaderNode, LoaderProperties, MovieClipNode,
     MovieClipProperties, NodeBase, PlainTextExtras, Point, Relation, ResourceRef, RichTextNode,
-    Size, TextInputNode, TextNode, TextProperties, TreeExtras, TreeNode,
+    Size, TextInputNode, TextNode, TextProperties, TreeExtras, TreeNode, UnsupportedNode,
 };
 use roxmltree::Node;
 
@@ -136,6 +136,40 @@ fn kind_of(el: Node) -> Option<Kind> {
         _ => return None,
     };
     Some(kind)
+}
+
+/// Display-list elements the FairyGUI editor writes that the model has no kind for: the
+/// legacy `<swf>` (Flash content; the binary format's object type 2).
+const UNMODELED: [&str; 1] = ["swf"];
+
+/// An element the editor writes but the model has no kind for, as `unsupportedNodes[k]`
+/// (`element_index` counts every element of the display list). A project holding one is
+/// valid, so it is a warning; the element stays in the file and its id stays taken.
+pub(crate) fn read_unmodeled(
+    el: Node,
+    k: usize,
+    element_index: usize,
+    scope: &mut Scope,
+) -> Option<UnsupportedNode> {
+    let element = el.tag_name().name();
+    if !UNMODELED.contains(&element.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    let id = el.attribute("id").unwrap_or_default();
+    scope.warning(
+        ProjectDiagnosticCode::InvalidComponentXml,
+        &format!(".unsupportedNodes[{k}]"),
+        Some(id),
+        format!(
+            "display list element <{element}> (node {id:?}) is a legacy node kind the FairyGUI editor writes but this server does not model; it stays in the file as it is and its id stays taken, but it is not in the display list and can only be edited in the FairyGUI editor"
+        ),
+    );
+    Some(UnsupportedNode {
+        element: element.to_owned(),
+        id: id.to_owned(),
+        name: el.attribute("name").unwrap_or_default().to_owned(),
+        index: u32::try_from(element_index).unwrap_or(u32::MAX),
+    })
 }
 
 /// Reads the display node at model index `index`. An unknown tag is reported as
@@ -963,8 +997,9 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_reported() {
-        let doc = roxmltree::Document::parse(r#"<swf id="s"/>"#).expect("xml");
+        let doc = roxmltree::Document::parse(r#"<flash id="s"/>"#).expect("xml");
         let mut scope = Scope::new("c");
+        assert!(read_unmodeled(doc.root_element(), 0, 3, &mut scope).is_none());
         assert!(read_node(doc.root_element(), 3, &mut scope).is_none());
         assert_eq!(scope.diagnostics[0].path, "c.displayList[3]");
         assert_eq!(

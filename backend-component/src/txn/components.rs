@@ -139,6 +139,15 @@ pub(super) fn add(
             ),
         ));
     }
+    // Unmodeled elements exist only as their file writes them; a new file has none.
+    if !component.component.unsupported_nodes.is_empty() {
+        issues.push(at.issue(
+            Code::InvalidComponentPayload,
+            "component.component.unsupportedNodes",
+            "A new component cannot hold unsupportedNodes: this server keeps such elements \
+             (a legacy <swf>) only in the files that have them. Leave unsupportedNodes out.",
+        ));
+    }
     let file = format!("{}.xml", component.name);
     if !is_safe_segment(&component.name) || !is_safe_segment(&file) {
         issues.push(at.issue(

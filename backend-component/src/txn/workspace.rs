@@ -468,10 +468,19 @@ impl<'a> Workspace<'a> {
             Matches::Zero => Err(op.issue(
                 Code::InvalidDisplayNodeSelector,
                 "selector.displayNodeId",
-                format!(
-                    "Component {} has no display node with id {}.",
-                    selector.component_resource_id, selector.display_node_id
-                ),
+                match self
+                    .component(package, resource)
+                    .unsupported_node(&selector.display_node_id)
+                {
+                    Some(kept) => format!(
+                        "Node {} of component {} is a <{}> element, which this server keeps in the file but does not model; edit it in the FairyGUI editor.",
+                        selector.display_node_id, selector.component_resource_id, kept.element
+                    ),
+                    None => format!(
+                        "Component {} has no display node with id {}.",
+                        selector.component_resource_id, selector.display_node_id
+                    ),
+                },
             )),
             Matches::Many => Err(op.issue(
                 Code::SelectorAmbiguity,

@@ -488,14 +488,25 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
     );
     let nodes: HashMap<&str, &DisplayNode> =
         component.display_list.iter().map(|n| (n.id(), n)).collect();
+    // Every element id, modeled or kept unmodeled (a legacy <swf>): a valid target.
+    let ids: HashSet<&str> = nodes
+        .keys()
+        .copied()
+        .chain(component.unsupported_nodes.iter().map(|n| n.id.as_str()))
+        .collect();
     let controllers: BTreeMap<&str, &Controller> = component
         .controllers
         .iter()
         .map(|c| (c.name.as_str(), c))
         .collect();
-    check_controllers(context, component, &nodes, sink);
+    check_controllers(context, component, &ids, sink);
 
-    let mut seen = HashSet::new();
+    // Unmodeled elements take their ids first, as they are in the file either way.
+    let mut seen: HashSet<&str> = component
+        .unsupported_nodes
+        .iter()
+        .map(|n| n.id.as_str())
+        .collect();
     for (n, node) in component.display_list.iter().enumerate() {
         let path = node_path(context.package, context.resource, n);
         let node_base = node.base();
@@ -540,7 +551,7 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
         }
         for (k, relation) in node_base.relations.iter().enumerate() {
             if !relation.target_node_id.is_empty()
-                && !nodes.contains_key(relation.target_node_id.as_str())
+                && !ids.contains(relation.target_node_id.as_str())
             {
                 context
                     .report(
@@ -560,9 +571,7 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
         check_gears(context, sink, &path, node, &controllers);
     }
     for (k, relation) in component.relations.iter().enumerate() {
-        if !relation.target_node_id.is_empty()
-            && !nodes.contains_key(relation.target_node_id.as_str())
-        {
+        if !relation.target_node_id.is_empty() && !ids.contains(relation.target_node_id.as_str()) {
             context
                 .report(
                     sink,
@@ -577,7 +586,7 @@ fn check_component(context: &Context<'_>, component: &ComponentModel, sink: &mut
                 .about(Subject::Node(relation.target_node_id.clone()));
         }
     }
-    check_transitions(context, component, &nodes, sink);
+    check_transitions(context, component, &ids, sink);
 }
 
 /// The controllers of its component a node names besides gears: a list's (or scrolling
@@ -663,7 +672,7 @@ fn check_controller_names(
 fn check_transitions(
     context: &Context<'_>,
     component: &ComponentModel,
-    nodes: &HashMap<&str, &DisplayNode>,
+    ids: &HashSet<&str>,
     sink: &mut Sink,
 ) {
     let base = context.component_path();
@@ -686,8 +695,7 @@ fn check_transitions(
             let at = |field: &str| format!("{path}.items[{i}].{field}");
             let entity = format!("transition {name}");
             // The runtime skips such items, so the project still loads: a warning.
-            if !item.target_node_id.is_empty() && !nodes.contains_key(item.target_node_id.as_str())
-            {
+            if !item.target_node_id.is_empty() && !ids.contains(item.target_node_id.as_str()) {
                 let warning = sink.warning(
                     Code::InvalidUam,
                     at("targetNodeId"),
@@ -795,7 +803,7 @@ fn check_unknown_action(
 fn check_controllers(
     context: &Context<'_>,
     component: &ComponentModel,
-    nodes: &HashMap<&str, &DisplayNode>,
+    ids: &HashSet<&str>,
     sink: &mut Sink,
 ) {
     let base = context.component_path();
@@ -923,9 +931,7 @@ fn check_controllers(
                         .within(format!("controller {name}"));
                 }
             }
-            if !action.target_node_id.is_empty()
-                && !nodes.contains_key(action.target_node_id.as_str())
-            {
+            if !action.target_node_id.is_empty() && !ids.contains(action.target_node_id.as_str()) {
                 context
                     .report(
                         sink,

@@ -185,18 +185,20 @@ pub(super) fn attach(
             "id",
             "The node has an empty id; give it an id that no other node of the component uses.",
         );
-    } else if component
-        .display_list
-        .iter()
-        .any(|other| other.id() == node.id())
-    {
+    } else if component.has_node_id(node.id()) {
         c.fail(
             Code::InvalidDisplayNodeSelector,
             "id",
             format!(
                 "Component {component_id} already has a display node with id {}; choose an unused id (ids in use: {}).",
                 node.id(),
-                listed(component.display_list.iter().map(|n| n.id()))
+                listed(
+                    component
+                        .display_list
+                        .iter()
+                        .map(|n| n.id())
+                        .chain(component.unsupported_nodes.iter().map(|n| n.id.as_str()))
+                )
             ),
         );
     }
