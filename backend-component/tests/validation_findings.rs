@@ -466,3 +466,35 @@ fn gear_messages_name_kinds_with_their_article() {
         );
     }
 }
+
+#[test]
+fn a_settings_file_with_other_letter_case_is_named_and_renaming_advised() {
+    let copy = copy_of(&experiments_root());
+    let settings = copy.path().join("settings");
+    std::fs::rename(settings.join("Publish.json"), settings.join("publish.json")).expect("rename");
+    let source = read(copy.path(), EXPERIMENTS_FAIRY);
+    assert!(!source.project.settings.contains_key("publish"));
+    let report = validated(&source);
+    let missing = with_code(&report, Code::MissingSource);
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    let finding = missing[0];
+    assert_eq!(finding.path, "settings.publish");
+    assert_eq!(
+        finding.source_path.as_deref(),
+        Some("settings/Publish.json")
+    );
+    assert!(
+        finding.message.contains("but settings/publish.json does")
+            && finding
+                .message
+                .contains("rename settings/publish.json to settings/Publish.json"),
+        "{}",
+        finding.message
+    );
+    assert!(!advises_removal(&finding.message), "{}", finding.message);
+
+    // An absent settings file is simply unset.
+    std::fs::remove_file(settings.join("publish.json")).expect("remove");
+    let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
+    assert!(with_code(&report, Code::MissingSource).is_empty());
+}

@@ -90,7 +90,23 @@ pub(crate) fn read_settings(fs: &dyn ProjectFs, st: &mut ReadState) -> Map<Strin
         let model_path = format!("settings.{key}");
         let bytes = match fs.read(&path) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            // An absent file is simply unset; one with other letter case is the file the
+            // editor reads on a case-insensitive disk, so it is named, as package.xml is.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Some(actual) = crate::fs::case_variant(fs, &path) {
+                    st.diagnostics.push(
+                        ProjectDiagnostic::error(
+                            Code::MissingSource,
+                            model_path,
+                            format!(
+                                "settings file {path} does not exist with that letter case, but {actual} does; case-sensitive disks do not find it (the FairyGUI editor on Windows or macOS does), so its settings are not read: rename {actual} to {path}"
+                            ),
+                        )
+                        .in_file(path),
+                    );
+                }
+                continue;
+            }
             Err(e) => {
                 st.unreadable(&model_path, &path, None, &e);
                 continue;
