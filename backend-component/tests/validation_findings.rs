@@ -498,3 +498,50 @@ fn a_settings_file_with_other_letter_case_is_named_and_renaming_advised() {
     let report = validated(&read(copy.path(), EXPERIMENTS_FAIRY));
     assert!(with_code(&report, Code::MissingSource).is_empty());
 }
+
+/// A value the reader cannot take is reported where it is, never silently read as a
+/// default: a folder flag, an image's nine-grid, a flag that picks a node's kind, a part
+/// of a gear value.
+#[test]
+fn values_read_as_defaults_are_always_reported() {
+    let copy = example_copy();
+    let package = copy.path().join("assets/Main/package.xml");
+    edit(
+        &package,
+        "<resources>",
+        r#"<resources>
+    <folder id="/images/" name="images" path="/" favorite="yes"/>"#,
+    );
+    edit(
+        &package,
+        r#"scale9grid="8,8,48,16""#,
+        r#"scale9grid="8,8,48""#,
+    );
+    let view = copy.path().join("assets/Main/MainView.xml");
+    edit(&view, r#"values="40,56""#, r#"values="40,high""#);
+    edit(
+        &view,
+        r#"<text id="n1_view""#,
+        r#"<text input="maybe" id="n1_view""#,
+    );
+    let report = validated(&read(copy.path(), "HelloFairy.fairy"));
+    let values = with_code(&report, Code::InvalidProjectValue);
+    let paths: Vec<&str> = values.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(values.len(), 4, "{values:#?}");
+    assert!(values.iter().all(|d| d.severity == Severity::Error));
+    assert!(paths.iter().any(|p| p.ends_with(".folders")), "{paths:?}");
+    assert!(
+        paths.iter().any(|p| p.ends_with(".scale9grid")),
+        "{paths:?}"
+    );
+    assert!(
+        paths
+            .iter()
+            .any(|p| p.ends_with(".displayList[1].gears[0].states[0].value")),
+        "{paths:?}"
+    );
+    assert!(
+        paths.iter().any(|p| p.ends_with(".displayList[1].input")),
+        "{paths:?}"
+    );
+}

@@ -31,7 +31,8 @@ pub(crate) fn is_gear_tag(tag: &str) -> bool {
     tag.starts_with("gear")
 }
 
-/// Reads one gear element; `None` (with a diagnostic) for an unknown gear tag.
+/// Reads one gear element at model path `at` (`….gears[g]`); `None` (with a diagnostic)
+/// for an unknown gear tag.
 pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) -> Option<Gear> {
     let tag = el.tag_name().name();
     let value_kind = match tag {
@@ -80,17 +81,16 @@ pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) ->
         Some(raw) => raw.split('|').collect(),
         None => Vec::new(),
     };
-    let states = pages
-        .into_iter()
-        .enumerate()
-        .map(|(i, page_id)| GearPageState {
-            page_id,
-            value: values.get(i).and_then(|raw| parse_value(kind, raw)),
-        })
-        .collect();
+    let mut states = Vec::with_capacity(pages.len());
+    for (i, page_id) in pages.into_iter().enumerate() {
+        let value = values
+            .get(i)
+            .and_then(|raw| checked_value(&mut a, &format!("states[{i}].value"), kind, raw));
+        states.push(GearPageState { page_id, value });
+    }
     let default_value = a
         .raw("default")
-        .and_then(|raw| parse_value(kind, raw))
+        .and_then(|raw| checked_value(&mut a, "defaultValue", kind, raw))
         .unwrap_or_else(|| default_value(kind));
     let gear = ValueGear {
         name: String::new(),
@@ -117,16 +117,50 @@ pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) ->
     })
 }
 
-fn num_at(parts: &[&str], i: usize, fallback: f64) -> Value {
-    json_num(parts.get(i).and_then(|p| parse_num(p)).unwrap_or(fallback))
+/// A page value or default, with every part that is there but malformed reported at
+/// `field` of the gear (`states[1].value`): such a part reads as its default, so the
+/// report says which and what.
+fn checked_value(a: &mut Attrs, field: &str, kind: ValueKind, raw: &str) -> Option<Value> {
+    let mut bad = Vec::new();
+    let value = parse_value(kind, raw, &mut bad);
+    if !bad.is_empty() {
+        a.report(
+            field,
+            format!(
+                "gear value \"{raw}\" has {}; {} read as the default",
+                bad.join(", "),
+                if bad.len() == 1 { "it is" } else { "they are" }
+            ),
+        );
+    }
+    value
 }
 
-fn flag_at(parts: &[&str], i: usize, fallback: bool) -> bool {
-    parts.get(i).and_then(|p| parse_bool(p)).unwrap_or(fallback)
+/// Number part `i`; an absent or empty part is `fallback`, a malformed one is noted in
+/// `bad` and read as `fallback` too.
+fn num_at(parts: &[&str], i: usize, fallback: f64, bad: &mut Vec<String>) -> Value {
+    let Some(part) = parts.get(i).map(|p| p.trim()).filter(|p| !p.is_empty()) else {
+        return json_num(fallback);
+    };
+    json_num(parse_num(part).unwrap_or_else(|| {
+        bad.push(format!("{part:?}, which is not a number"));
+        fallback
+    }))
 }
 
-/// One page value; `None` means "use the default".
-fn parse_value(kind: ValueKind, raw: &str) -> Option<Value> {
+/// Boolean part `i`, as [`num_at`].
+fn flag_at(parts: &[&str], i: usize, fallback: bool, bad: &mut Vec<String>) -> bool {
+    let Some(part) = parts.get(i).map(|p| p.trim()).filter(|p| !p.is_empty()) else {
+        return fallback;
+    };
+    parse_bool(part).unwrap_or_else(|| {
+        bad.push(format!("{part:?}, which is not a boolean"));
+        fallback
+    })
+}
+
+/// One page value; `None` means "use the default". Malformed parts are noted in `bad`.
+fn parse_value(kind: ValueKind, raw: &str, bad: &mut Vec<String>) -> Option<Value> {
     match kind {
         ValueKind::Text => return Some(json!({ "text": raw })),
         ValueKind::Icon => return Some(json!({ "icon": raw })),
@@ -136,18 +170,20 @@ fn parse_value(kind: ValueKind, raw: &str) -> Option<Value> {
     let parts: Vec<&str> = raw.split(',').collect();
     Some(match kind {
         // A fourth and fifth part (percent positions) may follow x,y.
-        ValueKind::Xy => json!({ "x": num_at(&parts, 0, 0.0), "y": num_at(&parts, 1, 0.0) }),
+        ValueKind::Xy => {
+            json!({ "x": num_at(&parts, 0, 0.0, bad), "y": num_at(&parts, 1, 0.0, bad) })
+        }
         ValueKind::Size => json!({
-            "width": num_at(&parts, 0, 0.0),
-            "height": num_at(&parts, 1, 0.0),
-            "scaleX": num_at(&parts, 2, 1.0),
-            "scaleY": num_at(&parts, 3, 1.0),
+            "width": num_at(&parts, 0, 0.0, bad),
+            "height": num_at(&parts, 1, 0.0, bad),
+            "scaleX": num_at(&parts, 2, 1.0, bad),
+            "scaleY": num_at(&parts, 3, 1.0, bad),
         }),
         ValueKind::Look => json!({
-            "alpha": num_at(&parts, 0, 1.0),
-            "rotation": num_at(&parts, 1, 0.0),
-            "grayed": flag_at(&parts, 2, false),
-            "touchable": flag_at(&parts, 3, true),
+            "alpha": num_at(&parts, 0, 1.0, bad),
+            "rotation": num_at(&parts, 1, 0.0, bad),
+            "grayed": flag_at(&parts, 2, false, bad),
+            "touchable": flag_at(&parts, 3, true, bad),
         }),
         ValueKind::Color => {
             let color = parts.first().copied().filter(|c| !c.is_empty());
@@ -159,17 +195,22 @@ fn parse_value(kind: ValueKind, raw: &str) -> Option<Value> {
             let playing = match parts.get(1).map(|p| p.trim()) {
                 Some("p") => true,
                 Some("s") => false,
-                Some(other) => parse_bool(other).unwrap_or(true),
-                None => true,
+                Some("") | None => true,
+                Some(other) => parse_bool(other).unwrap_or_else(|| {
+                    bad.push(format!(
+                        "{other:?}, which is not p (playing) or s (stopped)"
+                    ));
+                    true
+                }),
             };
             json!({
-                "frame": num_at(&parts, 0, 0.0),
+                "frame": num_at(&parts, 0, 0.0, bad),
                 "playing": playing,
                 "animationName": parts.get(2).copied().unwrap_or(""),
                 "skinName": parts.get(3).copied().unwrap_or(""),
             })
         }
-        ValueKind::FontSize => json!({ "fontSize": num_at(&parts, 0, 12.0) }),
+        ValueKind::FontSize => json!({ "fontSize": num_at(&parts, 0, 12.0, bad) }),
         ValueKind::Text | ValueKind::Icon => return None,
     })
 }
@@ -199,7 +240,7 @@ mod tests {
         let g = read_gear(
             doc.root_element(),
             &mut scope,
-            ".displayList[0].gears",
+            ".displayList[0].gears[0]",
             "n1",
         )
         .expect("gear");
@@ -285,6 +326,56 @@ mod tests {
         };
         assert!(g.visible_on_page_ids.is_empty());
         assert_eq!(g.condition, None);
+    }
+
+    #[test]
+    fn malformed_value_parts_are_reported_with_their_gear_and_page() {
+        let doc = roxmltree::Document::parse(
+            r#"<gearLook controller="c" pages="0,1" values="1,0,0,1|0.5,x,maybe,1" default="1,0,0,1"/>"#,
+        )
+        .expect("xml");
+        let mut scope = Scope::new("c");
+        let Some(Gear::Look(g)) = read_gear(
+            doc.root_element(),
+            &mut scope,
+            ".displayList[2].gears[1]",
+            "n1",
+        ) else {
+            panic!("a look gear")
+        };
+        // The malformed parts read as their defaults, and say so.
+        assert_eq!(
+            g.states[1].value,
+            Some(json!({ "alpha": 0.5, "rotation": 0, "grayed": false, "touchable": true }))
+        );
+        assert_eq!(scope.diagnostics.len(), 1, "{:?}", scope.diagnostics);
+        let found = &scope.diagnostics[0];
+        assert_eq!(found.path, "c.displayList[2].gears[1].states[1].value");
+        assert_eq!(found.node_id.as_deref(), Some("n1"));
+        assert!(
+            found.message.contains("\"x\", which is not a number")
+                && found.message.contains("\"maybe\", which is not a boolean"),
+            "{}",
+            found.message
+        );
+
+        let doc = roxmltree::Document::parse(
+            r#"<gearAni controller="c" pages="0" values="3,go" default="0,p"/>"#,
+        )
+        .expect("xml");
+        let mut scope = Scope::new("c");
+        read_gear(
+            doc.root_element(),
+            &mut scope,
+            ".displayList[0].gears[0]",
+            "n1",
+        );
+        assert_eq!(scope.diagnostics.len(), 1, "{:?}", scope.diagnostics);
+        assert!(
+            scope.diagnostics[0]
+                .message
+                .contains("not p (playing) or s (stopped)")
+        );
     }
 
     #[test]

@@ -195,6 +195,11 @@ pub(crate) fn read_node(
     };
 
     let mut a = Attrs::new(el, scope, &at).for_node(id);
+    // The flags that chose the kind: a malformed one is reported like any value (the
+    // kind is then the one the flag's default gives).
+    for flag in ["input", "treeView"] {
+        a.bool(flag, false);
+    }
     let (mut base, size) = read_base(&mut a, kind);
     let size_ref = match (size, kind) {
         (Some(size), _) => {
@@ -646,7 +651,8 @@ fn read_children(el: Node, node: &mut DisplayNode, scope: &mut Scope, at: &str, 
         match tag {
             "relation" => relations.extend(read_relation(child, scope, at, Some(id))),
             t if gear::is_gear_tag(t) => {
-                gears.extend(gear::read_gear(child, scope, &format!("{at}.gears"), id))
+                let gear_at = format!("{at}.gears[{}]", gears.len());
+                gears.extend(gear::read_gear(child, scope, &gear_at, id))
             }
             "item" => {
                 let item_at = format!("{at}.listItems[{}]", items.len());
@@ -993,6 +999,17 @@ mod tests {
                 .message
                 .contains("#rrggbb or #aarrggbb")
         );
+    }
+
+    #[test]
+    fn malformed_kind_flags_are_reported() {
+        let (n, _, scope) = node(r#"<text id="t" input="yes"/>"#);
+        assert!(matches!(n, DisplayNode::Text(_)));
+        assert_eq!(scope.diagnostics.len(), 1, "{:?}", scope.diagnostics);
+        assert_eq!(scope.diagnostics[0].path, "c.displayList[0].input");
+        let (n, _, scope) = node(r#"<list id="l" treeView="sometimes"/>"#);
+        assert!(matches!(n, DisplayNode::List(_)));
+        assert_eq!(scope.diagnostics[0].path, "c.displayList[0].treeView");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use super::component::{empty_model, parse_component};
 use super::diag::Scope;
 use super::node::SizeRef;
-use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool, parse_tuple};
+use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool};
 use super::{BranchDirs, ReadState, decode_text, unparsable};
 use crate::formats;
 use crate::fs::ProjectFs;
@@ -261,7 +261,11 @@ fn read_publish(el: Node, package_name: &str, scope: &mut Scope) -> PackagePubli
 }
 
 /// `<folder id="/a/b/" favorite atlas>`; a branch folder's id may read `/:branch/a/`.
-fn folder_metadata(el: Node, branch: &str) -> Option<((String, String), (bool, String))> {
+fn folder_metadata(
+    el: Node,
+    branch: &str,
+    scope: &mut Scope,
+) -> Option<((String, String), (bool, String))> {
     let id = el.attribute("id").unwrap_or_default();
     let (branch, path) = match id.strip_prefix("/:") {
         Some(rest) => {
@@ -276,10 +280,21 @@ fn folder_metadata(el: Node, branch: &str) -> Option<((String, String), (bool, S
         }
     };
     let path = canonical_dir(&path).filter(|p| p != "/")?;
-    let favorite = el
-        .attribute("favorite")
-        .and_then(parse_bool)
-        .unwrap_or(false);
+    // Folders have no model index until every directory is scanned, so a malformed flag
+    // is located by the folder's path.
+    let favorite = match el.attribute("favorite") {
+        None => false,
+        Some(raw) => parse_bool(raw).unwrap_or_else(|| {
+            scope.invalid_value(
+                ".folders",
+                None,
+                format!(
+                    "folder {path} has favorite=\"{raw}\", which is not a boolean; it is read as false"
+                ),
+            );
+            false
+        }),
+    };
     let atlas = el.attribute("atlas").unwrap_or_default().to_owned();
     Some(((branch, path), (favorite, atlas)))
 }
@@ -346,17 +361,20 @@ fn read_resource(
     let stem = strip_extension(raw_name);
     let resource = match tag {
         "image" => {
-            let scale9 = a.raw("scale9grid").and_then(|raw| parse_tuple(raw, 4));
+            // A malformed grid is reported as such (not silently dropped).
+            let scale9 = a.tuple("scale9grid", 4);
             // An unknown scale mode is reported like any enumeration, not silently read
             // as no scaling.
             let scale = a.enumeration("scale", IMAGE_SCALE, 0);
             let (scale_option, scale9_grid) = match (scale, scale9) {
                 (1, Some(grid)) => (1, Some(grid.into_iter().map(Num).collect())),
                 (1, None) => {
-                    a.report(
-                        "scale9grid",
-                        "scale=\"9grid\" needs scale9grid=\"x,y,width,height\"".to_owned(),
-                    );
+                    if !a.has("scale9grid") {
+                        a.report(
+                            "scale9grid",
+                            "scale=\"9grid\" needs scale9grid=\"x,y,width,height\"".to_owned(),
+                        );
+                    }
                     (0, None)
                 }
                 (option, _) => (option, None),
@@ -529,7 +547,7 @@ fn read_resources(
 ) {
     for el in resources.children().filter(Node::is_element) {
         if el.tag_name().name() == "folder" {
-            if let Some((key, meta)) = folder_metadata(el, branch) {
+            if let Some((key, meta)) = folder_metadata(el, branch, scope) {
                 declared.folders.insert(key, meta);
             }
             continue;
