@@ -345,6 +345,15 @@ fn remove_branch_dev_is_refused_while_it_holds_resources() {
         "{}",
         referenced.message
     );
+    // Emptying the branch discards files that exist and are valid: never advised
+    // unconditionally.
+    for found in [not_empty, referenced] {
+        assert!(
+            found.message.contains("discard") && found.message.contains("unless the user asks"),
+            "{}",
+            found.message
+        );
+    }
 
     let failure = fail(
         experiments(),
@@ -1289,6 +1298,13 @@ fn move_component_refuses_bad_targets() {
         "invalid_component_move",
         "operations[0].toPackageId",
     );
+    let taken = &failure.issues[0];
+    // The resource holding the file exists and is valid: renaming is advised, not removal.
+    assert!(
+        taken.message.contains("renameResource") && !taken.message.contains("remove"),
+        "{}",
+        taken.message
+    );
 
     let mut twin = component_json(&source.project, GESTURE, "t5or0");
     twin["name"] = json!("Twin");
@@ -1328,6 +1344,12 @@ fn move_component_refuses_bad_targets() {
         "operations[0].selector.componentResourceId",
     );
     assert!(variants.message.contains("kn7w3"), "{}", variants.message);
+    assert!(
+        variants.message.contains("keep it where it is")
+            && variants.message.contains("only if the user asks"),
+        "{}",
+        variants.message
+    );
 }
 
 #[test]

@@ -1468,6 +1468,12 @@ fn folder_lifecycle_failures() {
             "operations[2].selector".to_string()
         )]
     );
+    // A folder is emptied by moving, not by discarding what is in it.
+    let message = &failure.issues[0].message;
+    assert!(
+        message.contains("Move its contents out") && !message.contains("or remove"),
+        "{message}"
+    );
 }
 
 // ---------------------------------------------------------------- batches

@@ -172,7 +172,7 @@ guides! {
     DuplicatePackageId = "duplicate_package_id", TV, ReviseOperation, "Two packages share an id.";
     DuplicatePackageName = "duplicate_package_name", TV, ReviseOperation, "Two packages would share a name (their folder under assets/). Transactions also refuse names that differ only in letter case; validation reports those as path_collision.";
     // Core transaction: references.
-    ResourceFolderNotEmpty = "resource_folder_not_empty", T, ReviseOperation, "The folder still holds folders or resources. Move or remove them first.";
+    ResourceFolderNotEmpty = "resource_folder_not_empty", T, ReviseOperation, "The folder still holds folders or resources. Move them out first (moveResource, moveResourceFolder); removing them would discard their files.";
     BranchNotEmpty = "branch_not_empty", T, ReviseOperation, "The branch still holds folders or resources.";
     BranchReferenced = "branch_referenced", T, ReviseOperation, "A resource still names a variant in this branch.";
     InvalidResourceReference = "invalid_resource_reference", T, ReviseOperation, "A reference would point at a missing resource or one of the wrong kind.";
@@ -442,6 +442,9 @@ mod tests {
         assert!(!unchecked.contains("replace") && !unchecked.contains("remove"));
         let collision = DiagnosticCode::PathCollision.guide().message;
         assert!(!collision.contains("remove") && !collision.contains("replace"));
+        // A folder's contents are moved, never removed, to empty it.
+        let folder = DiagnosticCode::ResourceFolderNotEmpty.guide().message;
+        assert!(folder.contains("Move them out") && !folder.contains("or remove"));
         // "a image", "a unknown": articles read right in every guide.
         for guide in GUIDES {
             for vowel in ["a image", "a unknown", "a existing", "a entry", "a id "] {

@@ -210,8 +210,10 @@ pub(super) fn remove(
             Code::BranchNotEmpty,
             "selector.branch",
             format!(
-                "Branch {name} is not empty: {}. Remove those resources (removeComponent, \
-                 removeResource) and folders (removeResourceFolder) earlier in the batch.",
+                "Branch {name} is not empty: {}. Removing the branch would discard those \
+                 resources and their files, so keep it unless the user asks for that; then \
+                 remove them (removeComponent, removeResource) and the folders \
+                 (removeResourceFolder) earlier in the batch.",
                 holders.join("; ")
             ),
         ));
@@ -221,8 +223,9 @@ pub(super) fn remove(
             Code::BranchReferenced,
             "selector.branch",
             format!(
-                "Branch {name} is still mapped: {}. Removing a variant resource clears its \
-                 slot; remove those variants earlier in the batch.",
+                "Branch {name} is still mapped: {}. Only removing those variants clears their \
+                 slots, and that discards their files, so keep the branch unless the user \
+                 asks for that; then remove the variants earlier in the batch.",
                 referrers.join("; ")
             ),
         ));

@@ -354,8 +354,10 @@ pub(super) fn move_to(
             Code::DuplicateComponentId,
             "selector.componentResourceId",
             format!(
-                "Package {} already has resource {id} (kind {}); remove it earlier in the \
-                 batch, or keep component {id} where it is.",
+                "Package {} already has resource {id} (kind {}), and a moved component keeps \
+                 its id; keep component {id} where it is and use instances of it from the \
+                 other package, or ask the user how to resolve the clash in the FairyGUI \
+                 editor.",
                 target_package.id,
                 existing.kind()
             ),
@@ -379,8 +381,9 @@ pub(super) fn move_to(
             Code::InvalidComponentMove,
             "selector.componentResourceId",
             format!(
-                "Component {id} has branch variants ({}) that stay in package {}; remove them \
-                 with removeComponent before moving it.",
+                "Component {id} has branch variants ({}) that stay in package {}, so it \
+                 cannot move without them; keep it where it is. Removing the variants \
+                 (removeComponent) would discard their files: only if the user asks for it.",
                 resource
                     .branch_item_ids()
                     .iter()
@@ -410,9 +413,9 @@ pub(super) fn move_to(
             Code::InvalidComponentMove,
             "toPackageId",
             format!(
-                "Resource {owner} of package {} is already written to {new_path}; remove it \
-                 earlier in the batch, or rename one of them (renameResource) in a transaction \
-                 of its own first.",
+                "Resource {owner} of package {} is already written to {new_path}; rename one \
+                 of them (renameResource) in a transaction of its own first, or keep the \
+                 component where it is.",
                 target_package.id
             ),
         ));

@@ -264,7 +264,7 @@ fn not_empty(
             Code::ResourceFolderNotEmpty,
             "selector",
             format!(
-                "Folder {} of package {} on {} is not empty ({content} is inside); {what} only applies to empty folders. Move or remove its contents first.",
+                "Folder {} of package {} on {} is not empty ({content} is inside); {what} only applies to empty folders. Move its contents out first (moveResource, moveResourceFolder); removing them would discard their files.",
                 folder.path,
                 package.id,
                 branch_label(&folder.branch)
