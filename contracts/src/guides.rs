@@ -341,17 +341,21 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         },
         C::InvalidDisplayNodeSelector => &GuideText {
             meaning: "An operation names a display node that the component does not have at that \
-                point of the batch, or `attachDisplayNode` brings a node whose id another node of \
-                the component already uses. A display node is one object on a component's stage \
+                point of the batch, or `attachDisplayNode` brings a node whose id another element \
+                of the component already uses. A display node is one object on a component's stage \
                 (an image, a text, a loader, a list, an instance of another component such as a \
-                button, …). Also raised when a controller action targets a node that does not \
-                exist.",
+                button, …). Also raised when, after the batch, a controller action targets a node \
+                that does not exist. A legacy `<swf>` element is kept in the file but not modeled: \
+                its id counts as taken, and selecting it is refused with a message that says so.",
             confirm: "`openfairygui_backend_get_project_outline` shows each component's \
                 `displayList[]` with `id`, `name` and `kind`; node ids look like `n12_abcd` and \
-                are case-sensitive. The issue message lists the ids in use.",
+                are case-sensitive. The issue message lists the ids in use. \
+                `openfairygui_backend_query_entity` with kind `component` shows \
+                `unsupportedNodes`, the elements kept unmodeled.",
             fix: "Select nodes by `id`, not by name. When attaching, give the new node an id that \
-                is not in the list. If the node is attached or detached earlier in the same batch, \
-                check the order of the operations.",
+                is not in the list (nor among `unsupportedNodes`). If the node is attached or \
+                detached earlier in the same batch, check the order of the operations. An \
+                unmodeled `<swf>` element can only be edited in the FairyGUI editor.",
         },
         C::InvalidResourceFolderSelector => &GuideText {
             meaning: "An operation names a library folder that the package does not have on that \
@@ -560,7 +564,9 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 snapshot sent, and that snapshot has a value of the wrong type: `publish`, \
                 `common` or `adaptation` that is not an object, text where a number is expected \
                 (or the reverse), `customProperties` that is not an object, `i18n.langFiles` that \
-                is not a list of `{name, path}`, or a number that is not finite.",
+                is not a list of `{name, path}`, or a number that is not finite. `null` leaves a \
+                field unset, and a field the project already holds with the wrong type may be sent \
+                back as it is (validation reports it as a warning); only new mistakes are refused.",
             confirm: "The issue's `path` points at the value (for example \
                 `settings.publish.path`). `openfairygui_backend_query_entity` with kind `project` \
                 returns the current `settings` to compare with.",
@@ -573,15 +579,18 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 the editor's package properties) sent with `updatePackageSettings` or inside \
                 `addPackage` are not a complete, valid snapshot. Typical causes: a missing key \
                 (the snapshot needs `compressPNG`, `jpegQuality` and `publish`, with every publish \
-                field), `jpegQuality` outside 1..100, an unsafe publish name or path, \
-                `maxAtlasSize` outside 1..16384, an atlas index that repeats or exceeds \
-                `maxAtlasIndex`, or an excluded resource id with unusual characters.",
+                field), `jpegQuality` outside 1..100, an unsafe publish name or an absolute \
+                publish path, `maxAtlasSize` outside 1..16384, an atlas index that repeats or \
+                exceeds `maxAtlasIndex`, or an excluded resource id with unusual characters. \
+                `updatePackageSettings` refuses only problems the package did not have before; \
+                validation reports the ones it has as warnings.",
             confirm: "The issue's `path` and `field` name the value. \
                 `openfairygui_backend_query_entity` with kind `package` returns the current \
                 `settings` in exactly the expected shape.",
             fix: "Start from the queried settings, change the values you need, and send the \
-                complete object. Publish paths are relative to the project, without `..` or drive \
-                letters.",
+                complete object. Publish paths are relative to the project (they may lead out of \
+                it with `..`, as real projects publish beside it), never absolute or with a drive \
+                letter.",
         },
         C::InvalidDisplayNodePayload => &GuideText {
             meaning: "A value sent for a display node is out of range or incomplete; the issue's \
@@ -668,31 +677,44 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `selectedIndex` out of range; a broken home-page rule (`homePage` is a page id for \
                 `specific`, a key for `variable`, empty otherwise); an action naming pages that do \
                 not exist; `addController` with a name already taken; `updateController` or \
-                `removeController` for a controller that does not exist; `removeController` while \
-                gears still use the controller; or an update that drops page ids that gears still \
-                use.",
+                `removeController` for a controller that does not exist. Judged on the final state \
+                of the batch: after `removeController`, gears or nodes (a list's page or selection \
+                controller, a button's controller) still naming it; after `updateController`, \
+                gears still using a page id it drops; an action that would play a transition the \
+                component lacks (also when `removeTransition` removes one an action plays). \
+                Problems the controller already had do not block an edit; only new ones do.",
             confirm: "`openfairygui_backend_query_entity` with kind `controller` returns the \
                 controller in snapshot form; the outline lists the component's `controllers[]` \
-                with their pages. Nodes that use it show it in `gears[].controllerName`.",
+                with their pages. Nodes that use it show it in `gears[].controllerName`, \
+                `pageController`, `selectionController` or a button instance's `controller`. A \
+                message starting with \"After the batch:\" names what still uses it.",
             fix: "Query the controller, edit the snapshot, and send it complete with `name` equal \
                 to `controllerName`. To rename a page, change its `name` and keep its `id`, so the \
                 gears keep working. Before removing a controller, remove the gears that use it \
-                (`removeGear`, `removeLookGear`) earlier in the same batch. Use `addController` for \
-                a new name and `updateController` for an existing one.",
+                (`removeGear`, `removeLookGear`) and clear the node fields that name it \
+                (`setDisplayNodeProps`), in the same batch, before or after the removal. Use \
+                `addController` for a new name and `updateController` for an existing one.",
         },
         C::InvalidTransitionPayload => &GuideText {
             meaning: "A transition operation cannot be done as sent. A transition is a component's \
                 timeline animation (moves, fades, colour changes, sounds, …). Causes: the \
-                snapshot's `name` differs from the selector's `transitionName`; an item animates a \
-                node the component does not have; an item's `actionType` or `easeType` is unknown; \
-                a negative `time` or `duration`; or `updateTransition` or `removeTransition` names \
-                a transition that does not exist.",
+                snapshot's `name` differs from the selector's `transitionName`; `updateTransition` \
+                or `removeTransition` names a transition that does not exist; or, judged on the \
+                final state of the batch, an item animates a node the component does not have, has \
+                an `actionType` or `easeType` FairyGUI does not know, a negative `time` or \
+                `duration`, an action this server does not know (`actionType` 16 with \
+                `actionTypeName`) or an `actionTypeName` beside a known action, or the batch \
+                detaches a node a transition animates. Items the transition already had that way \
+                may stay (validation reports them); only new ones are refused.",
             confirm: "`openfairygui_backend_query_entity` with kind `transition` returns the \
                 transition; the outline lists the component's `transitions[]` and the \
-                `displayList` ids that items may target.",
-            fix: "Query the transition, edit its items and send the snapshot complete. Target \
-                nodes by id (`''` targets the component itself). Use `addTransition` for a new \
-                name.",
+                `displayList` ids that items may target. `openfairygui_backend_validate_session` \
+                lists the items already reported.",
+            fix: "Query the transition, edit its items and send the snapshot complete, keeping \
+                items you do not mean to change as they are (an item with `actionTypeName` keeps \
+                it). Target nodes by id (`''` targets the component itself); use the action \
+                numbers 0 to 15. Before detaching an animated node, drop or re-target its items in \
+                the same batch. Use `addTransition` for a new name.",
         },
         C::InvalidLookGearPayload => &GuideText {
             meaning: "Reserved for a look-gear payload that is not valid. This server reports \
@@ -710,12 +732,21 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 has one) or a `display2` condition is not `\"0\"` or `\"1\"`; a page value or the \
                 `defaultValue` has the wrong shape for the gear's kind; `easeType` is outside \
                 0..31; or a tween time is negative. Gears name controller pages by page id, not by \
-                page name.",
+                page name. Judged on the final state: a gear must fit its node as the FairyGUI \
+                runtime applies it. Color, animation and fontSize gears on a node without that \
+                property make the runtime fail building the node; text and icon gears on a node \
+                without text or icon do nothing. Such a gear may not be added (also when attaching \
+                a node); one the project already has may stay.",
             confirm: "`openfairygui_backend_query_entity` with kind `controller` shows the \
-                controller's `pages[]` (id and name); with kind `displayNode`, the node's existing \
-                gears show the value shapes.",
+                controller's `pages[]` (id and name); with kind `displayNode`, the node's `kind` \
+                and existing gears show which gears it has and the value shapes. A message \
+                starting with \"After the batch:\" names the node and the gear kind it cannot \
+                take.",
             fix: "Use page ids from the controller. Copy the value shape from an existing gear of \
-                the same kind. Keep `kind` and `controllerName` equal to the selector.",
+                the same kind. Keep `kind` and `controllerName` equal to the selector. Use only \
+                gear kinds the node can take: color on images, texts, graphs, loaders, movie \
+                clips, buttons and labels; animation on loaders and movie clips; fontSize on \
+                texts, buttons and labels; text and icon where the node shows one.",
         },
         C::InvalidResourcePayload => &GuideText {
             meaning: "A resource value is not valid, or the batch would leave a new structural \
@@ -800,16 +831,19 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `setComponentProps`, are not valid. For `addComponent`: an empty or unusual id, a \
                 name that cannot be a file name (the file is `<name>.xml`), a folder that does not \
                 exist, a file path another resource already uses, variant slots naming components \
-                that do not exist, or structural problems inside the component (repeated node ids, \
-                unknown group or relation targets, …). For `setComponentProps`: empty props, a \
-                negative or fractional size, or an incomplete `properties` snapshot (overflow, scrolling, margins, the Button or \
-                Label extension, …).",
+                that do not exist, `unsupportedNodes` (elements such as a legacy `<swf>` exist \
+                only in the files that have them, so a new component cannot bring one), or \
+                structural problems inside the component (repeated node ids, unknown group or \
+                relation targets, …). For `setComponentProps`: empty props, a negative or \
+                fractional size, or an incomplete `properties` snapshot (overflow, scrolling, \
+                margins, the Button or Label extension, …).",
             confirm: "The issue's `path` points at the field. `openfairygui_backend_query_entity` \
                 with kind `component` returns `size`, `properties` and `customData` in the \
                 expected shape.",
             fix: "For `setComponentProps`, query the component, edit `properties` and send the \
                 complete snapshot, or send only `size`. For `addComponent`, fix the named field, \
-                and add a missing folder with `addResourceFolder` earlier in the batch.",
+                leave `unsupportedNodes` out, and add a missing folder with `addResourceFolder` \
+                earlier in the batch.",
         },
         C::InvalidComponentIndex => &GuideText {
             meaning: "The `atIndex` of `addComponent` or the `toIndex` of `moveComponent` is past \
@@ -836,14 +870,24 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         C::InvalidUam => &GuideText {
             meaning: "The project model breaks a structural rule. This comes from \
                 `openfairygui_backend_validate_session` and usually describes the project as it is \
-                on disk: repeated node ids or controller names in a component, a node in a group \
-                that is not a group node, a relation, controller action or gear pointing at a \
-                node, page or controller that does not exist, a controller selecting a page it \
-                does not have, a nine-grid image without a grid, folders on unknown branches or \
-                without their parent folder. A transition item animating a missing node is only a \
-                warning: the item has no effect. Transactions do not return this code; a \
-                structural problem a batch would introduce is reported as `invalid_resource_payload` \
-                or `invalid_group_reference`.",
+                on disk. Errors: repeated node ids or controller names in a component; a node in a \
+                group that is not a group node; a relation, controller action or gear pointing at \
+                a node, page or controller that does not exist; a controller selecting a page it \
+                does not have; a nine-grid image without a grid; folders on unknown branches or \
+                without their parent folder; a component that instantiates itself, directly or \
+                through other components (instances, loader URLs, list items, combo box dropdowns, \
+                scroll bars), or a group that belongs to itself through other groups, which the \
+                FairyGUI editor and runtime would build forever; a color, animation or fontSize \
+                gear on a node that cannot take it (the runtime fails building it); a transition \
+                item with an `actionTypeName` beside a known action. Warnings, since the runtime \
+                skips them: a transition item animating a missing node, a play action naming a \
+                missing transition, a node naming a controller (page controller, selection \
+                controller, a button's controller or page) the component does not have, and a text \
+                or icon gear on a node without text or icon. Transactions do not return this code; \
+                a structural problem a batch would introduce is reported with the code of what it \
+                is about (`invalid_component_reference` for cycles, `invalid_group_reference`, \
+                `invalid_gear_payload`, `invalid_controller_payload`, \
+                `invalid_transition_payload`, `invalid_resource_payload`).",
             confirm: "Each finding has a model `path` (for example \
                 `packages[2].resources[5].component.displayList[3].group`) plus `packageId`, \
                 `resourceId`, `nodeId` and `sourcePath` (the component's XML file). Open that \
@@ -851,8 +895,11 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `openfairygui_backend_query_entity`.",
             fix: "Fix what the message names: re-point the relation, action or gear to a node or \
                 page that exists (`setDisplayNodeProps`, `updateController`, `updateGear`), or \
-                remove the dangling link. Repeated ids and names are safest to fix in the FairyGUI \
-                editor, because operations selecting them would be ambiguous.",
+                remove the dangling link; break a cycle by re-pointing or detaching one of the \
+                instances, or by clearing one group; remove a gear its node cannot take \
+                (`removeGear`). Repeated ids and names are safest to fix in the FairyGUI editor, \
+                because operations selecting them would be ambiguous. Warnings need no fix unless \
+                the behaviour they describe is not what the user wants.",
         },
         // ---------------------------------------------------------- transaction: no-ops
         C::ProjectSettingsUnchanged => &GuideText {
@@ -965,15 +1012,19 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         C::DuplicateResourceId => &GuideText {
             meaning: "Two resources of one package share an id. In a transaction, `addResource` \
                 (or a resource inside `addPackage`) brings an id the package already uses. In \
-                validation, the package's `package.xml` declares the same id twice; the editor \
-                does not do this on its own (it usually comes from a merge or a hand edit), and \
-                `ui://` references to that id become ambiguous.",
+                validation, the package's `package.xml` declares the same id twice, so `ui://` \
+                references to that id become ambiguous. When the two entries are identical (the \
+                same element repeated, usually by a merge), it is one entry too many for one \
+                resource and its file; otherwise two different resources share the id, which the \
+                editor does not do on its own (it comes from a merge or a hand edit).",
             confirm: "Transaction: the outline lists the package's resource ids. Validation: the \
-                finding gives `packageId`, `resourceId` and the `sourcePath` of `package.xml`; \
-                search that file for the id.",
-            fix: "Transaction: choose an unused id. Validation: ask the user to resolve the \
-                duplicate in the FairyGUI editor or in `package.xml`, by giving one of the two \
-                entries a new id and updating what refers to it. Both resources' files stay.",
+                finding gives `packageId`, `resourceId` and the `sourcePath` of `package.xml`, and \
+                its message says whether the entries are identical; search that file for the id.",
+            fix: "Transaction: choose an unused id. Validation, identical entries: delete the \
+                repeated entry from `package.xml` (the resource's file stays). Validation, \
+                different resources: ask the user to resolve the duplicate in the FairyGUI editor \
+                or in `package.xml`, by giving one of the two entries a new id and updating what \
+                refers to it. Both resources' files stay.",
         },
         C::DuplicatePackageId => &GuideText {
             meaning: "Two packages share an id. The package id is the first part of every `ui://` \
@@ -1034,56 +1085,66 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
             meaning: "After the batch, something would point at a resource that does not exist or \
                 is of the wrong kind: an image node at a missing image or at a sound, a \
                 component's scroll bar, header or footer at something that is not a component, a \
-                sound setting at something that is not a sound, a `ui://` address in text, gears or \
-                transitions that resolves to nothing, or anything still using a resource that \
-                `removeResource` removes. References that were already broken before the batch do \
-                not block it; only new ones do.",
-            confirm: "The message names the referring node or property and the resource. \
+                sound setting at something that is not a sound, a `ui://` address in text, gears, \
+                transitions or the project settings that resolves to nothing, or anything still \
+                using a resource that `removeResource` removes. References that were already \
+                broken before the batch do not block it; only new ones do.",
+            confirm: "The message names the referring node, property or setting and the resource. \
                 `openfairygui_backend_get_project_outline` shows which resources exist and their \
-                kinds; `openfairygui_backend_validate_session` lists the references already \
-                broken in the project.",
+                kinds; `openfairygui_backend_validate_session` lists the references already broken \
+                in the project.",
             fix: "Point the reference at an existing resource of the right kind (add it with \
                 `addResource` earlier in the batch if needed). When removing a resource, re-point \
                 or detach what uses it in the same batch, or keep the resource.",
         },
         C::InvalidComponentReference => &GuideText {
             meaning: "A component instance node (another component placed on the stage, such as a \
-                button) refers to a component that does not exist after the batch, to a resource \
-                that is not a component, or to the component it is placed in (a component cannot \
-                contain itself).",
+                button) would refer, after the batch, to a component that does not exist or to a \
+                resource that is not a component, or the batch would make a component contain \
+                itself: directly, or through other components, by instances, loader URLs, list \
+                items and default items, combo box dropdowns or the scroll bars, header and footer \
+                of a scrolling pane. The FairyGUI editor and runtime would build such a component \
+                forever. Cycles the project already has do not block an edit (validation reports \
+                them as `invalid_uam`); the batch may not create one.",
             confirm: "The outline lists each package's resources with `kind: \"component\"`; the \
-                issue's `path` ends in the node's `resource` or `src`.",
+                issue's `path` ends in the node's `resource` or `src`, or names the field that \
+                closes the cycle. Its message names the components in the cycle.",
             fix: "Reference an existing component by id (with `packageId` when it is in another \
-                package), or create it with `addComponent` earlier in the batch.",
+                package), or create it with `addComponent` earlier in the batch. To place content \
+                that would close a cycle, use another component that does not contain this one.",
         },
         C::InvalidGroupReference => &GuideText {
             meaning: "A node's `group` must be `''` (no group) or the id of another node of kind \
                 `group` in the same component; FairyGUI groups gather nodes of one stage so they \
-                can be moved and shown together. Raised when the group does not exist, is not a \
-                group node, is the node itself, or when a batch detaches a group that still has \
-                members.",
+                can be moved and shown together. Raised, on the final state of the batch, when the \
+                group does not exist, is not a group node, is the node itself, when groups would \
+                belong to each other in a ring (the editor and runtime would walk them forever), \
+                or when a batch detaches a group that still has members.",
             confirm: "The outline's `displayList` shows the nodes of kind `group`; \
                 `openfairygui_backend_query_entity` with kind `displayNode` shows a node's \
                 `group`.",
             fix: "Set `group` to an existing group node's id or to `''`. Attach a new group node \
-                before assigning members to it. Before detaching a group, set its members' `group` \
-                to `''` (or another group) in the same batch.",
+                before or after assigning members to it in the same batch. Do not put a group into \
+                one of its own members. Before detaching a group, set its members' `group` to `''` \
+                (or another group) in the same batch.",
         },
         C::PackageReferenced => &GuideText {
-            meaning: "`removePackage` is refused because, after the batch, other packages would \
-                still use this package's resources (component instances, images shown by `ui://` \
-                address, fonts, sounds, …).",
+            meaning: "`removePackage` is refused because, after the batch, other packages or the \
+                project settings would still use this package's resources (component instances, \
+                images shown by `ui://` address, fonts, sounds, the default scroll bars, …).",
             confirm: "The issue message quotes what still refers to the package. \
                 `openfairygui_backend_read_session_state` returns the whole model, where the \
                 package id appears in every `packageId` and `ui://` address that uses it.",
             fix: "Removing a package drops its folder and everything in it from the project, so \
                 confirm with the user first. If they agree, re-point or detach the references in \
-                the same batch; otherwise keep the package.",
+                the same batch (`updateProjectSettings` for a setting); otherwise keep the \
+                package.",
         },
         C::ComponentReferenced => &GuideText {
             meaning: "`removeComponent` or `moveComponent` is refused because, after the batch, \
                 something would still refer to the component where it was: instances of it on \
-                other stages, a list's default item, a scroll bar setting, a `ui://` address.",
+                other stages, a list's default item, a scroll bar setting of a component or of the \
+                project settings, a `ui://` address.",
             confirm: "The issue message quotes what still refers to the component. \
                 `openfairygui_backend_read_session_state` returns the whole model to search for \
                 its id.",
@@ -1142,18 +1203,27 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         },
         // ---------------------------------------------------------------- core validation
         C::MissingSource => &GuideText {
-            meaning: "A file the project declares does not exist: `package.xml` lists a resource \
-                (an image, a sound, a component's XML, …) whose file is not in the package folder. \
-                The FairyGUI editor shows such an item in the library but cannot display it. Here \
-                the resource stays in the outline: an asset without its bytes (so it cannot be \
+            meaning: "A file the project declares does not exist at its path: `package.xml` lists \
+                a resource (an image, a sound, a component's XML, …) whose file is not in the \
+                package folder, a package folder has no `package.xml` with that exact name, or a \
+                settings file is there only with other letter case. When a file with the same path \
+                in other letter case exists (`Images/Icon.png` for `images/icon.png`, \
+                `settings/publish.json` for `settings/Publish.json`), the message names it: the \
+                FairyGUI editor on Windows or macOS finds it, but case-sensitive disks and tools \
+                do not, and it is not read here in its place. The FairyGUI editor shows a resource \
+                whose file is really missing in the library but cannot display it. Here the \
+                resource stays in the outline: an asset without its bytes (so it cannot be \
                 renamed, moved, removed or read), a component with an empty stage.",
             confirm: "`openfairygui_backend_validate_session` gives `packageId`, `resourceId` and \
-                `sourcePath`, the expected file relative to the project. Look in that folder on \
-                disk: a file with a slightly different name or letter case is a common cause.",
-            fix: "Ask the user to restore the missing file at that path (from version control or \
-                a backup), then close and reopen the session. If the resource is no longer \
-                wanted, the user can remove it in the FairyGUI editor after checking that nothing \
-                uses it. Do not create a placeholder file under that name.",
+                `sourcePath`, the expected file relative to the project, and the message names a \
+                file that differs only in letter case when there is one.",
+            fix: "When the message names a file with other letter case, rename that file or folder \
+                to the declared spelling (or change the resource's path or name to match the \
+                file), then close and reopen the session; do not remove the resource or the file, \
+                which are fine. Otherwise ask the user to restore the missing file at that path \
+                (from version control or a backup), then close and reopen the session. If the \
+                resource is no longer wanted, the user can remove it in the FairyGUI editor after \
+                checking that nothing uses it. Do not create a placeholder file under that name.",
         },
         C::UnreadableSource => &GuideText {
             meaning: "A file or folder of the project exists but could not be read (permissions, \
@@ -1168,45 +1238,50 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         },
         C::CorruptSource => &GuideText {
             meaning: "An asset file exists but its content cannot be used: it is empty, a PNG or \
-                JPEG is damaged or cut short, a movie clip's `.jta` does not parse, or an SVG is \
-                not well-formed or contains content refused for safety: scripts, `<style>` blocks \
-                or `style` attributes, embedded images, links, animation elements, event \
-                attributes, or `http:`/`data:` addresses.",
+                JPEG is damaged or cut short, a movie clip's `.jta` does not parse, an SVG is not \
+                well-formed XML or has no `<svg>` root, or the file is a Git LFS pointer (a small \
+                text file standing in for content that was never fetched). An SVG that is \
+                well-formed but holds content this server does not read for safety (a DTD, \
+                scripts, external references) is not corrupt: it is reported as \
+                `decode_capability_unavailable`.",
             confirm: "The finding's message says what failed and `sourcePath` names the file. \
                 Opening the file in an image viewer, or the resource in the FairyGUI editor, \
-                usually shows the damage; `openfairygui_backend_read_resource_bytes` returns the \
-                bytes as read.",
-            fix: "This is the case where the file's content must change, because the file is \
-                corrupt or unsafe. For a damaged PNG or JPEG, `replaceResourceBytes` with a good \
-                copy of the same picture (from the artist, version control or a backup); the \
-                resource keeps its id, so everything using it keeps working. For an SVG, ask for a \
-                re-export with plain shapes and presentation attributes (`fill=\"…\"`), without \
-                styles, scripts or embedded images. For a movie clip, re-import it in the FairyGUI \
-                editor.",
+                usually shows the damage; a Git LFS pointer starts with `version https://git-lfs`. \
+                `openfairygui_backend_read_resource_bytes` returns the bytes as read.",
+            fix: "For a Git LFS pointer, run `git lfs pull`: the real file arrives and nothing \
+                else changes. For a damaged PNG or JPEG, use `replaceResourceBytes` with a good \
+                copy of the same picture (from the artist, version control or a backup), since the \
+                file is corrupt; the resource keeps its id, so everything using it keeps working. \
+                For a broken SVG, ask for a fresh export. For a movie clip, re-import it in the \
+                FairyGUI editor.",
         },
         C::DecodeCapabilityUnavailable => &GuideText {
-            meaning: "An image's format cannot be checked by this server: only PNG, JPEG and SVG \
-                can, so a `.gif`, `.bmp`, `.tga` or an image without an extension is not looked \
-                into. Nothing is known to be wrong with it, but the validation report is \
+            meaning: "An image could not be checked here: its format is one this server cannot \
+                decode (only PNG, JPEG and SVG can, so a `.gif`, `.bmp`, `.tga` or an image \
+                without an extension is not looked into), or it is an SVG holding content this \
+                server does not read for safety (a DTD, scripts, embedded or external content, \
+                animation). Nothing is known to be wrong with it, but the validation report is \
                 `incomplete` instead of `valid`. This is a warning, not an error.",
-            confirm: "The finding's `sourcePath` shows the file and its extension; the report's \
-                `complete` is false.",
+            confirm: "The finding's `sourcePath` shows the file and its extension, and the message \
+                says why it was not checked; the report's `complete` is false.",
             fix: "Nothing needs to change if the image shows correctly in the FairyGUI editor; \
                 tell the user this file could not be checked. A CI job that requires `valid` \
                 should treat this as a known gap rather than change the asset.",
         },
         C::InvalidProjectXml => &GuideText {
             meaning: "The project's `.fairy` file (the project description: id, engine type and \
-                version) is not valid XML, or its root element is not `<projectDescription>`. When \
-                packages exist beside it the project still opens, with an empty project id and \
-                the Unity engine type, so the rest can be inspected.",
+                version) is not valid XML, its root element is not `<projectDescription>`, or it \
+                is a Git LFS pointer whose content was never fetched. When packages exist beside \
+                it the project still opens, with an empty project id and `projectType` -1 \
+                (unknown), so the rest can be inspected.",
             confirm: "The finding's `sourcePath` is the `.fairy` file and its message gives the \
-                parser's error and position. `openfairygui_backend_get_project_outline` then shows \
-                an empty `projectId`.",
-            fix: "Ask the user to restore the file from version control, or to repair it at the \
-                reported position (it is a single element such as `<projectDescription \
-                id=\"…\" type=\"Unity\" version=\"3.0\"/>`, and keeping its original id matters), \
-                then reopen the session.",
+                parser's error and position, or names the Git LFS pointer. \
+                `openfairygui_backend_get_project_outline` then shows an empty `projectId`.",
+            fix: "For a Git LFS pointer, run `git lfs pull` in the repository. Otherwise ask the \
+                user to restore the file from version control, or to repair it at the reported \
+                position (it is a single element such as `<projectDescription id=\"…\" \
+                type=\"Unity\" version=\"3.0\"/>`, and keeping its original id matters), then \
+                reopen the session.",
         },
         C::InvalidPackageXml => &GuideText {
             meaning: "A package's `package.xml` (its folders, resources and publish settings) is \
@@ -1229,31 +1304,50 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 reported position, then reopen the session.",
         },
         C::InvalidComponentXml => &GuideText {
-            meaning: "A component's XML file is not valid XML, or holds an element this server \
-                does not understand. A component whose file does not parse opens with an empty \
-                stage; an unknown display-list element or gear element is skipped (that node or \
-                gear is not in the outline), and the rest of the component is read.",
+            meaning: "As an error: a component's XML file is not valid XML, is a Git LFS pointer, \
+                or holds an element FairyGUI does not know. A component whose file does not parse \
+                opens with an empty stage; an unknown display-list element or gear element is \
+                skipped (that node or gear is not in the outline), and the rest of the component \
+                is read. As a warning: the file holds a valid element this server does not model, \
+                the legacy `<swf>` node (Flash content) the FairyGUI editor still writes. It stays \
+                in the file as it is, the project stays valid, its id stays taken and relations, \
+                actions and transitions may name it; it is listed in the component's \
+                `unsupportedNodes`, not in `displayList`, and cannot be edited here.",
             confirm: "The finding's `sourcePath` names the component's file; the message quotes \
                 the element or the parser's error, and `nodeId` names the node when known. Open \
-                the component in the FairyGUI editor to compare.",
-            fix: "For broken XML, ask the user to restore the file from version control or repair \
-                it at the reported position, then reopen the session. An unknown element may come \
-                from a newer editor version or a plugin: leave the file as it is and edit that \
-                part in the FairyGUI editor.",
+                the component in the FairyGUI editor to compare. \
+                `openfairygui_backend_query_entity` with kind `component` lists \
+                `unsupportedNodes`.",
+            fix: "For a Git LFS pointer, run `git lfs pull`. For broken XML, ask the user to \
+                restore the file from version control or repair it at the reported position, then \
+                reopen the session. An unknown element may come from a newer editor version or a \
+                plugin, and a `<swf>` node is valid: leave the file as it is and edit that part in \
+                the FairyGUI editor.",
         },
         C::InvalidProjectValue => &GuideText {
-            meaning: "A value in a project file breaks FairyGUI's rules for its type: a boolean \
-                that is not true, false, 1 or 0; a number that is not finite, or not whole where \
-                it must be; a list with the wrong number of parts (such as `xy=\"10\"`); an unknown \
-                name (a blend mode, or the engine type in the `.fairy` file); alpha outside 0..1; \
-                a negative size; a folder atlas that is not a slot number; or an image quality \
-                outside 0..100. The session reads a default in place of the bad value, so what the \
-                outline shows may differ from the file.",
+            meaning: "A value in a project file or the model breaks FairyGUI's rules for its type. \
+                Errors: a boolean that is not true, false, 1 or 0 (also the `input` and `treeView` \
+                flags that pick a node's kind, and a folder's `favorite`); a number that is not \
+                finite, or not whole where it must be; a list with the wrong number of parts (such \
+                as `xy=\"10\"` or a `scale9grid` of three numbers); a part of a gear's page value \
+                that is not a number or a boolean; an unknown name (a blend mode, an enumeration \
+                such as `align`); alpha outside 0..1; a negative size; rotation, scale, skew or \
+                pivot beyond the 32-bit float FairyGUI publishes them as; a folder atlas that is \
+                not a slot number; or an image quality outside 0..100. Where the model cannot hold \
+                such a value, the session reads the default in its place (colours and blend modes \
+                are kept as written). Warnings, which need no fix and stay in the file as they \
+                are: a value the FairyGUI editor itself writes for an unset attribute \
+                (`level=\"undefined\"`), an engine type in the `.fairy` file this server does not \
+                know (`projectTypeName` keeps it, `projectType` is -1), a transition action this \
+                server does not know (`actionTypeName` keeps it, `actionType` is 16), and package \
+                publish settings the editor may not publish as intended.",
             confirm: "The finding's `path`, `sourcePath` and `nodeId` locate the value, and the \
                 message quotes it. Look at that element in the file, or at the node in the \
                 FairyGUI editor.",
-            fix: "Ask the user to correct the value in the FairyGUI editor or in the file, then \
-                reopen the session.",
+            fix: "For an error, ask the user to correct the value in the FairyGUI editor or in the \
+                file, then reopen the session; or set the right value with a transaction where one \
+                covers it (`setDisplayNodeProps`, `updateGear`, `updatePackageSettings`). A \
+                warning needs no fix; leave the value as written.",
         },
         C::DesktopIncompatibleGeometry => &GuideText {
             meaning: "A position, size, minimum or maximum size, margin or gear position is a \
@@ -1269,20 +1363,27 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         },
         C::InvalidSettingsJson => &GuideText {
             meaning: "A file in `settings/` (Publish.json, Common.json, Adaptation.json, \
-                CustomProperties.json or i18n.json) is not valid JSON, is not UTF-8 text, or is \
-                not a JSON object. That file's settings are left out of the project settings the \
-                session shows; the rest of the project opens normally.",
-            confirm: "The finding's `sourcePath` names the file and the message gives the \
-                parser's error.",
-            fix: "Ask the user to restore the file from version control or repair it, then reopen \
-                the session. Do not paper over it with `updateProjectSettings`: the session does \
-                not know what the file held.",
+                CustomProperties.json or i18n.json) is not valid JSON, is not UTF-8 text, is not a \
+                JSON object, or is a Git LFS pointer: an error, and that file's settings are left \
+                out of the project settings the session shows; the rest of the project opens \
+                normally. As a warning, a field of the settings has the wrong type (text where the \
+                editor expects a number, for example): the editor ignores it, and it is kept as \
+                written.",
+            confirm: "The finding's `sourcePath` names the file and the message gives the parser's \
+                error or the field and the type it should have.",
+            fix: "For a Git LFS pointer, run `git lfs pull`. For broken JSON, ask the user to \
+                restore the file from version control or repair it, then reopen the session; do \
+                not paper over it with `updateProjectSettings`, since the session does not know \
+                what the file held. A mistyped field can be corrected with `updateProjectSettings` \
+                (query the settings, change that field, send them back), or left as it is.",
         },
         C::PathCollision => &GuideText {
-            meaning: "Two things would be written to paths that differ only in letter case: two \
-                packages, two folders, or two resources in the same folder (such as `Icon.png` and \
-                `icon.png`). On Windows and macOS disks these are the same file, so one would \
-                overwrite the other.",
+            meaning: "Two resources would use the same file: their paths are equal, or differ only \
+                in letter case (such as `Icon.png` and `icon.png`), which on Windows and macOS \
+                disks is the same file, so one would overwrite the other. Also two packages or two \
+                folders whose names differ only in letter case. An entry repeated verbatim in \
+                `package.xml` is not a collision but one duplicate entry \
+                (`duplicate_resource_id`).",
             confirm: "The finding names both; the outline shows their names and paths.",
             fix: "Rename one of them so the names differ by more than letter case: \
                 `renameResource` for a resource, `renamePackage` for a package, \
@@ -1307,15 +1408,19 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 an image node at a missing image, a component instance at a missing component, a \
                 loader's `url` or a list item at nothing, a text node's font at something that is \
                 not a font, a `ui://` address in text, gears or transitions that resolves to \
-                nothing, or a font's texture or a skeleton's files. The FairyGUI editor shows such \
-                references as missing content.",
+                nothing, a font's texture or a skeleton's files. The FairyGUI editor shows such \
+                references as missing content. A reference in the project settings (default scroll \
+                bars, tooltip, click sound, font) that does not resolve is a warning: the editor \
+                ignores it.",
             confirm: "The finding's `path`, `packageId`, `resourceId` (the component that refers) \
                 and `nodeId` locate the reference, and the message quotes the `ui://` address or \
-                the ids. `openfairygui_backend_get_project_outline` shows whether the target \
-                exists under another id or in another package.",
+                the ids and names the package by id and name. \
+                `openfairygui_backend_get_project_outline` shows whether the target exists under \
+                another id or in another package.",
             fix: "Re-point the reference at the right resource (`setDisplayNodeProps` for a node, \
-                `setComponentProps` for a component property), or clear it. If the target was \
-                deleted by mistake, the user can restore it and reopen the session.",
+                `setComponentProps` for a component property, `updateProjectSettings` for a \
+                setting), or clear it. If the target was deleted by mistake, the user can restore \
+                it and reopen the session.",
         },
     }
 }
@@ -1437,6 +1542,67 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Each guide covers every situation its code is raised in; these pin the ones added
+    /// after the guides were first written (cycles, gear fit, kept values, case mismatches,
+    /// unchecked SVGs, unmodeled nodes).
+    #[test]
+    fn guides_cover_what_their_codes_now_mean() {
+        let meaning = |code: DiagnosticCode| text(code).meaning;
+        for (code, phrases) in [
+            (
+                DiagnosticCode::InvalidComponentReference,
+                &["contain itself", "forever"][..],
+            ),
+            (DiagnosticCode::InvalidGroupReference, &["ring"]),
+            (
+                DiagnosticCode::InvalidGearPayload,
+                &["fit its node", "runtime fail"],
+            ),
+            (
+                DiagnosticCode::InvalidUam,
+                &[
+                    "instantiates itself",
+                    "group that belongs to itself",
+                    "cannot take",
+                ],
+            ),
+            (
+                DiagnosticCode::InvalidTransitionPayload,
+                &["actionTypeName"],
+            ),
+            (
+                DiagnosticCode::InvalidComponentXml,
+                &["<swf>", "stays valid"],
+            ),
+            (
+                DiagnosticCode::InvalidProjectValue,
+                &["projectTypeName", "actionTypeName"],
+            ),
+            (
+                DiagnosticCode::MissingSource,
+                &["letter case", "settings/publish.json"],
+            ),
+            (DiagnosticCode::DecodeCapabilityUnavailable, &["for safety"]),
+            (DiagnosticCode::DuplicateResourceId, &["identical"]),
+            (DiagnosticCode::InvalidProjectXml, &["-1"]),
+        ] {
+            for phrase in phrases {
+                assert!(
+                    meaning(code).contains(phrase),
+                    "{}: {phrase}",
+                    code.as_str()
+                );
+            }
+        }
+        // An SVG refused for safety is not corrupt; a broken .fairy is no Unity project.
+        assert!(meaning(DiagnosticCode::CorruptSource).contains("is not corrupt"));
+        assert!(
+            !text(DiagnosticCode::InvalidProjectXml)
+                .meaning
+                .contains("Unity")
+        );
     }
 
     #[test]
