@@ -80,7 +80,7 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
     (
         "openfairygui://docs/diagnostics/{code}",
         "openfairygui_diagnostic_guide",
-        "One diagnostic code's owner and remediation",
+        "One diagnostic code's guide: what it means in FairyGUI terms, how to confirm it, how to fix it",
     ),
     (
         "openfairygui://contracts/operations/{kind}",
