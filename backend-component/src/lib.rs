@@ -14,6 +14,7 @@ pub mod query;
 pub mod reader;
 pub mod rules;
 pub mod session;
+pub mod source;
 #[doc(hidden)]
 pub mod testing;
 pub mod txn;
