@@ -81,14 +81,14 @@ impl<'t> XmlPatch<'t> {
         let position = order.iter().position(|known| *known == name);
         let present = |candidate: &&str| element.attributes().find(|a| a.name() == *candidate);
         if let Some(position) = position {
-            if let Some(before) = order[..position].iter().rev().find_map(|n| present(n)) {
+            if let Some(before) = order[..position].iter().rev().find_map(&present) {
                 self.push(
                     before.range().end..before.range().end,
                     format!(" {name}=\"{escaped}\""),
                 );
                 return;
             }
-            if let Some(after) = order[position + 1..].iter().find_map(|n| present(n)) {
+            if let Some(after) = order[position + 1..].iter().find_map(&present) {
                 self.push(
                     after.range().start..after.range().start,
                     format!("{name}=\"{escaped}\" "),
@@ -96,7 +96,7 @@ impl<'t> XmlPatch<'t> {
                 return;
             }
         }
-        let at = match element.attributes().last() {
+        let at = match element.attributes().next_back() {
             Some(last) => last.range().end,
             None => self.name_end(element),
         };
@@ -260,7 +260,7 @@ impl<'t> XmlPatch<'t> {
     fn content_range(&self, element: Node) -> Range<usize> {
         let after_attributes = element
             .attributes()
-            .last()
+            .next_back()
             .map_or(self.name_end(element), |a| a.range().end);
         let start = self.text[after_attributes..]
             .find('>')
