@@ -19,6 +19,7 @@ pub mod source;
 pub mod testing;
 pub mod txn;
 pub mod validate;
+pub mod writer;
 
 // The WIT adapter is only meaningful inside backend.wasm (a native cdylib cannot carry
 // its export names); its own unit tests also build it natively.
