@@ -2,4 +2,5 @@
 //! bytes it was read from, so a save changes only what was edited.
 
 pub mod element;
+pub mod lexical;
 pub mod patch;
