@@ -2,7 +2,14 @@
 //! embed it. Any `cargo build`, `cargo run` or `cargo test` of the host therefore ships the
 //! component built from the same checkout.
 //!
+//! It also precompiles the component with Cranelift, using the runtime's own engine
+//! configuration (`src/engine_config.rs`), and embeds that machine code too, so a fresh
+//! install opens its first session without a multi-second compile.
+//!
 //! Set `OFGUI_BACKEND_WASM=<path>` to embed a prebuilt component instead.
+
+#[path = "src/engine_config.rs"]
+mod engine_config;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -30,6 +37,36 @@ fn main() {
         "cargo:rustc-env=OFGUI_BACKEND_WASM_FILE={}",
         embedded.display()
     );
+
+    let precompiled = out_dir.join("backend.cwasm");
+    precompile(&embedded, &precompiled);
+    println!(
+        "cargo:rustc-env=OFGUI_BACKEND_CWASM_FILE={}",
+        precompiled.display()
+    );
+}
+
+/// Compiles the component for the building machine, as `Engine::precompile_component`
+/// of the runtime's engine would. Writes an empty file (nothing embedded) when
+/// cross-compiling, since the artifact is native code for this machine's CPU.
+fn precompile(wasm: &Path, out: &Path) {
+    let compiled = if env::var_os("HOST") != env::var_os("TARGET") {
+        println!(
+            "cargo:warning=cross-compiling: no precompiled backend is embedded; the first start compiles it"
+        );
+        Vec::new()
+    } else {
+        let bytes = std::fs::read(wasm)
+            .unwrap_or_else(|error| fail(&format!("cannot read {}: {error}", wasm.display())));
+        let engine = wasmtime::Engine::new(&engine_config::engine_config())
+            .unwrap_or_else(|error| fail(&format!("cannot create the wasmtime engine: {error:#}")));
+        engine
+            .precompile_component(&bytes)
+            .unwrap_or_else(|error| fail(&format!("cannot precompile backend.wasm: {error:#}")))
+    };
+    if let Err(error) = std::fs::write(out, compiled) {
+        fail(&format!("cannot write {}: {error}", out.display()));
+    }
 }
 
 fn build_backend() -> PathBuf {

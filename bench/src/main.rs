@@ -4,6 +4,8 @@
 //! each corpus project (copied to a temporary directory) starts the server, speaks MCP to
 //! it over stdio, and times each step from the client's side: request written to response
 //! read. Each figure is the median of several runs; peak RSS is the server's VmHWM.
+//! A second table times a fresh install's first open: the server started on an empty
+//! cache directory and asked to open a project at once.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -52,12 +54,12 @@ fn main() -> Result<()> {
         "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | peak RSS |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    for (name, source, probe) in projects {
+    for (name, source, probe) in &projects {
         let copy = tempfile::tempdir()?;
-        copy_tree(&source, copy.path())?;
+        copy_tree(source, copy.path())?;
         let mut samples = Samples::default();
         for _ in 0..RUNS {
-            samples.push(run_once(&host, cache.path(), copy.path(), &probe)?);
+            samples.push(run_once(&host, cache.path(), copy.path(), probe)?);
         }
         println!(
             "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
@@ -81,7 +83,61 @@ fn main() -> Result<()> {
     println!(
         "\nmedian of {RUNS} runs; times measured by the client over stdio (request written → response line read, before the client parses it)."
     );
+
+    println!(
+        "\n| first `openSession` sent right after start on an empty cache directory | start→open response | open |"
+    );
+    println!("|---|---|---|");
+    let (name, source, _) = &projects[0];
+    let copy = tempfile::tempdir()?;
+    copy_tree(source, copy.path())?;
+    let mut totals = Vec::new();
+    let mut opens = Vec::new();
+    for _ in 0..RUNS {
+        let (total, open) = first_open(&host, copy.path())?;
+        totals.push(total);
+        opens.push(open);
+    }
+    println!(
+        "| {name} | {} | {} |",
+        ms(median(totals)),
+        ms(median(opens))
+    );
+    println!(
+        "\nmedian of {RUNS} runs, each with a new empty --cache-dir; start→open response is from spawning the process to reading the open result, open from writing the request."
+    );
     Ok(())
+}
+
+/// Starts the server on a new empty cache directory, initializes and opens `project`
+/// at once, as a fresh install's first session would: gives the time from spawning
+/// the process to the open response, and the open request's own time.
+fn first_open(host: &Path, project: &Path) -> Result<(Duration, Duration)> {
+    let cache = tempfile::tempdir()?;
+    let started = Instant::now();
+    let mut client = spawn(host, cache.path(), project)?;
+    client.request(
+        "initialize",
+        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
+    )?;
+    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    let (session, open) = client.call(
+        "openfairygui_backend_open_session",
+        json!({ "projectPath": project }),
+    )?;
+    let total = started.elapsed();
+    client.call(
+        "openfairygui_backend_close_session",
+        json!({ "sessionId": session["sessionId"] }),
+    )?;
+    drop(client.stdin);
+    client.child.wait()?;
+    Ok((total, open))
+}
+
+fn median(mut values: Vec<Duration>) -> Duration {
+    values.sort();
+    values[values.len() / 2]
 }
 
 /// What to query in a project.
@@ -133,9 +189,7 @@ impl Samples {
     }
 
     fn median(&self, field: impl Fn(&Sample) -> Duration) -> Duration {
-        let mut values: Vec<Duration> = self.runs.iter().map(field).collect();
-        values.sort();
-        values[values.len() / 2]
+        median(self.runs.iter().map(field).collect())
     }
 }
 
@@ -194,8 +248,8 @@ impl Client {
     }
 }
 
-fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<Sample> {
-    let started = Instant::now();
+/// Starts the server with `project`'s directory as its only root.
+fn spawn(host: &Path, cache: &Path, project: &Path) -> Result<Client> {
     let mut child = Command::new(host)
         .arg("--project-dir")
         .arg(project)
@@ -208,12 +262,17 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         .spawn()?;
     let stdin = child.stdin.take().context("stdin")?;
     let stdout = BufReader::new(child.stdout.take().context("stdout")?);
-    let mut client = Client {
+    Ok(Client {
         child,
         stdin,
         stdout,
         next_id: 0,
-    };
+    })
+}
+
+fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<Sample> {
+    let started = Instant::now();
+    let mut client = spawn(host, cache, project)?;
     client.request(
         "initialize",
         json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),

@@ -29,11 +29,13 @@ pub struct Args {
     #[arg(long, default_value_t = 1800)]
     pub idle_timeout_secs: u64,
 
-    /// Where the compiled backend is cached (default: the user cache directory).
+    /// Where the backend is cached once compiled, when the compiled copy built into the
+    /// binary does not fit this machine (default: the user cache directory).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 
-    /// Compile the backend at every start instead of caching it.
+    /// Never use the compile cache: when the compiled backend built into the binary does
+    /// not fit this machine, compile it at every start.
     #[arg(long)]
     pub no_cache: bool,
 
@@ -51,7 +53,8 @@ pub struct Args {
 pub enum Command {
     /// Serve MCP over stdio (the default).
     Serve,
-    /// Compile the backend component into the cache now, so the first session opens fast.
+    /// Make sure the first session opens without compiling: compile the backend into the
+    /// cache now if the compiled copy built into the binary does not fit this machine.
     Precompile,
     /// Validate a project and print the report. Exit status: 0 valid, 1 invalid,
     /// 2 bad arguments or unreadable project, 3 incomplete (some source could not be checked).

@@ -6,6 +6,7 @@
 
 pub mod bindings;
 pub mod cli;
+mod engine_config;
 pub mod envelope;
 pub mod events;
 pub mod input;

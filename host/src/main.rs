@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use ofgui_host::cli::{Args, Command};
 use ofgui_host::mcp::OfguiServer;
-use ofgui_host::runtime::Runtime;
+use ofgui_host::runtime::{ComponentSource, Runtime};
 use ofgui_host::service::Service;
 use ofgui_host::stdio::LineTransport;
 use rmcp::ServiceExt;
@@ -59,8 +59,18 @@ fn run(args: Args) -> anyhow::Result<()> {
             let Some(cache_dir) = config.cache_dir else {
                 anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");
             };
-            Runtime::new(Some(&cache_dir), config.limits)?;
-            eprintln!("backend compiled into {}", cache_dir.display());
+            let runtime = Runtime::new(Some(&cache_dir), config.limits)?;
+            match runtime.component_source() {
+                ComponentSource::Embedded => eprintln!(
+                    "the compiled backend built into this binary fits this machine; nothing to compile"
+                ),
+                ComponentSource::Cache => {
+                    eprintln!("backend already compiled in {}", cache_dir.display())
+                }
+                ComponentSource::Compiled => {
+                    eprintln!("backend compiled into {}", cache_dir.display())
+                }
+            }
             Ok(())
         }
     }

@@ -1,9 +1,11 @@
 //! The wasmtime runtime: one Engine and one pre-linked component for the whole process,
 //! and a fresh Store + instance per project session.
 //!
-//! The component is embedded in the binary. Compiling it with Cranelift costs ~70 ms (far
-//! more in debug builds), so the compiled artifact is cached on disk and later starts
-//! only map it (~1 ms).
+//! The component is embedded in the binary, and so is its machine code: `build.rs`
+//! precompiles it with the engine configuration of [`crate::engine_config`], and loading
+//! that takes milliseconds where a Cranelift compile takes seconds. When the embedded
+//! code does not fit (another CPU, a cross-compiled build), wasmtime refuses it and the
+//! component is compiled once and cached on disk, so later starts only map the file.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -14,7 +16,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker, ResourceAny, ResourceTable};
-use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
+use wasmtime::{Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
@@ -24,6 +26,22 @@ use crate::sandbox::ResolvedProject;
 
 /// The backend component, built from this checkout by `build.rs`.
 pub const BACKEND_WASM: &[u8] = include_bytes!(env!("OFGUI_BACKEND_WASM_FILE"));
+
+/// [`BACKEND_WASM`] compiled to machine code by `build.rs` for the machine that built this
+/// binary; empty when nothing was embedded (cross-compiled builds). Private: it is only
+/// ever deserialized by [`load_component`].
+static BACKEND_CWASM: &[u8] = include_bytes!(env!("OFGUI_BACKEND_CWASM_FILE"));
+
+/// Where the backend's machine code came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComponentSource {
+    /// Precompiled at build time and embedded in the binary.
+    Embedded,
+    /// Mapped from the on-disk compile cache.
+    Cache,
+    /// Compiled with Cranelift at this start (then cached, when a cache directory is set).
+    Compiled,
+}
 
 /// How often the epoch ticks; deadlines are counted in ticks.
 const EPOCH_TICK: Duration = Duration::from_millis(50);
@@ -66,6 +84,7 @@ impl WasiView for HostState {
 pub struct Runtime {
     engine: Engine,
     component: Component,
+    source: ComponentSource,
     pre: BackendPre<HostState>,
     limits: InstanceLimits,
     /// Calls into the component so far, across all instances (for logs and tests).
@@ -112,12 +131,12 @@ pub struct Instance {
 }
 
 impl Runtime {
-    /// Builds the engine and loads the component, from the compile cache when possible.
+    /// Builds the engine and loads the component: the embedded machine code when it fits
+    /// this machine, else from the compile cache in `cache_dir`, else by compiling it.
     pub fn new(cache_dir: Option<&Path>, limits: InstanceLimits) -> Result<Arc<Runtime>> {
-        let mut config = Config::new();
-        config.epoch_interruption(true);
-        let engine = Engine::new(&config)?;
-        let component = load_component(&engine, cache_dir)?;
+        let engine = Engine::new(&crate::engine_config::engine_config())?;
+        let (component, source) = load_component(&engine, cache_dir)?;
+        tracing::debug!(?source, "backend component loaded");
         let mut linker = Linker::<HostState>::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
         let pre = BackendPre::new(linker.instantiate_pre(&component)?)?;
@@ -136,6 +155,7 @@ impl Runtime {
         Ok(Arc::new(Runtime {
             engine,
             component,
+            source,
             pre,
             limits,
             calls: Arc::default(),
@@ -154,6 +174,11 @@ impl Runtime {
     /// The loaded backend component (for inspecting its imports).
     pub fn component(&self) -> &Component {
         &self.component
+    }
+
+    /// Where the component's machine code came from.
+    pub fn component_source(&self) -> ComponentSource {
+        self.source
     }
 
     /// Instantiates the component with `project.dir` as its only preopen (read-only) and
@@ -293,12 +318,31 @@ fn reply(
     GuestReply::decode(reply).map_err(|error| CallError::Backend(Box::new(error)))
 }
 
-/// Loads the component: maps the cached compiled artifact, or compiles and caches it.
-fn load_component(engine: &Engine, cache_dir: Option<&Path>) -> Result<Component> {
+/// Loads the component for `engine`: the embedded machine code when the engine accepts
+/// it, else the cached compiled artifact in `cache_dir`, else a fresh compile (cached).
+///
+/// Public so tests can check each path, e.g. with an engine the embedded code does not fit.
+pub fn load_component(
+    engine: &Engine,
+    cache_dir: Option<&Path>,
+) -> Result<(Component, ComponentSource)> {
+    if !BACKEND_CWASM.is_empty() {
+        // SAFETY: `BACKEND_CWASM` is part of this binary: `build.rs` produced it with
+        // `precompile_component` from `BACKEND_WASM`, and nothing else is ever passed here.
+        // wasmtime checks its version, engine configuration and required CPU features and
+        // returns an error on any mismatch.
+        match unsafe { Component::deserialize(engine, BACKEND_CWASM) } {
+            Ok(component) => return Ok((component, ComponentSource::Embedded)),
+            Err(error) => tracing::info!(
+                "the embedded compiled backend does not fit this machine; using the compile cache or compiling: {error:#}"
+            ),
+        }
+    }
     let Some(cache_dir) = cache_dir else {
-        return Component::new(engine, BACKEND_WASM)
+        let component = Component::new(engine, BACKEND_WASM)
             .map_err(anyhow::Error::from)
-            .context("compiling backend.wasm");
+            .context("compiling backend.wasm")?;
+        return Ok((component, ComponentSource::Compiled));
     };
     let path = artifact_path(engine, cache_dir);
     if trusted_cache_file(&path) {
@@ -306,7 +350,7 @@ fn load_component(engine: &Engine, cache_dir: Option<&Path>) -> Result<Component
         // of this very engine configuration, in a directory only this user can write; wasmtime
         // still checks its version and configuration header and rejects a mismatch.
         match unsafe { Component::deserialize_file(engine, &path) } {
-            Ok(component) => return Ok(component),
+            Ok(component) => return Ok((component, ComponentSource::Cache)),
             Err(error) => tracing::warn!(
                 "ignoring unusable compile cache {}: {error:#}",
                 path.display()
@@ -324,9 +368,10 @@ fn load_component(engine: &Engine, cache_dir: Option<&Path>) -> Result<Component
         );
     }
     // SAFETY: `compiled` was just produced by `precompile_component` of this engine.
-    unsafe { Component::deserialize(engine, &compiled) }
+    let component = unsafe { Component::deserialize(engine, &compiled) }
         .map_err(anyhow::Error::from)
-        .context("loading compiled backend.wasm")
+        .context("loading compiled backend.wasm")?;
+    Ok((component, ComponentSource::Compiled))
 }
 
 /// The cache file name: it changes whenever the component, wasmtime or the engine
