@@ -10,15 +10,13 @@ use ofgui_contracts::uam::{
 use roxmltree::Node;
 
 use super::diag::Scope;
-use super::node::{self, OVERFLOW, SCROLL, SCROLL_BAR, SizeRef};
+use super::node::{self, SizeRef};
 use super::transition;
 use super::values::Attrs;
 use crate::rules::EXTENSION_TYPES;
-
-const BUTTON_MODE: &[(&str, i32)] = &[("Common", 0), ("Check", 1), ("Radio", 2)];
-const DOWN_EFFECT: &[(&str, i32)] = &[("none", 0), ("dark", 1), ("scale", 2)];
-const TITLE_TYPE: &[(&str, i32)] = &[("percent", 0), ("valueAndmax", 1), ("value", 2), ("max", 3)];
-const ACTION_TYPE: &[(&str, i32)] = &[("play_transition", 0), ("change_page", 1)];
+use crate::rules::enums::{
+    ACTION_TYPE, BUTTON_MODE, DOWN_EFFECT, OVERFLOW, SCROLL, SCROLL_BAR, TITLE_TYPE,
+};
 
 /// A component model plus the nodes whose size comes from their resource.
 #[derive(Debug)]

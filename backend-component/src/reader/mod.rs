@@ -147,6 +147,19 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
     })
 }
 
+/// Reads one component XML file on its own, without the project around it: a node the
+/// file gives no size keeps 0,0 (a project read fills it from the resource it shows).
+/// Diagnostics come without a package, resource or file. For re-reading what a writer
+/// wrote.
+#[cfg(test)]
+pub(crate) fn read_component_xml(
+    text: &str,
+) -> Result<(ofgui_contracts::uam::ComponentModel, Vec<ProjectDiagnostic>), String> {
+    let mut scope = diag::Scope::new("component");
+    let parsed = component::parse_component(text, &mut scope)?;
+    Ok((parsed.model, scope.diagnostics))
+}
+
 /// Gives nodes without a `size` attribute the size of the resource they show (image and
 /// movie clip dimensions, component size), which is what the editor means by leaving it
 /// out; an unresolvable reference keeps 0,0.

@@ -18,73 +18,11 @@ use roxmltree::Node;
 use super::diag::Scope;
 use super::gear;
 use super::values::{Attrs, lookup, parse_num};
+use crate::rules::enums::{
+    ALIGN, AUTO_SIZE, FILL_METHOD, FLIP, GRAPH_TYPE, GROUP_LAYOUT, LIST_LAYOUT, LOADER_FILL,
+    OVERFLOW, POPUP_DIRECTION, RENDER_ORDER, SCROLL, SCROLL_BAR, SELECTION_MODE, VALIGN,
+};
 use crate::rules::{BLEND_MODES, RELATION_TYPES};
-
-pub(crate) const ALIGN: &[(&str, i32)] = &[("left", 0), ("center", 1), ("right", 2)];
-pub(crate) const VALIGN: &[(&str, i32)] = &[("top", 0), ("middle", 1), ("bottom", 2)];
-pub(crate) const OVERFLOW: &[(&str, i32)] = &[("visible", 0), ("hidden", 1), ("scroll", 2)];
-pub(crate) const SCROLL: &[(&str, i32)] = &[("horizontal", 0), ("vertical", 1), ("both", 2)];
-pub(crate) const SCROLL_BAR: &[(&str, i32)] =
-    &[("default", 0), ("visible", 1), ("auto", 2), ("hidden", 3)];
-const AUTO_SIZE: &[(&str, i32)] = &[
-    ("none", 0),
-    ("both", 1),
-    ("height", 2),
-    ("shrink", 3),
-    ("ellipsis", 4),
-];
-const FLIP: &[(&str, i32)] = &[("none", 0), ("hz", 1), ("vt", 2), ("both", 3)];
-const FILL_METHOD: &[(&str, i32)] = &[
-    ("none", 0),
-    ("hz", 1),
-    ("vt", 2),
-    ("radial90", 3),
-    ("radial180", 4),
-    ("radial360", 5),
-];
-const LOADER_FILL: &[(&str, i32)] = &[
-    ("none", 0),
-    ("scale", 1),
-    ("scaleMatchHeight", 2),
-    ("scaleMatchWidth", 3),
-    ("scaleFree", 4),
-    ("scaleNoBorder", 5),
-];
-const LIST_LAYOUT: &[(&str, i32)] = &[
-    ("column", 0),
-    ("row", 1),
-    ("flow_hz", 2),
-    ("flow_vt", 3),
-    ("pagination", 4),
-    ("singleColumn", 0),
-    ("singleRow", 1),
-    ("flowHorizontal", 2),
-    ("flowVertical", 3),
-];
-const SELECTION_MODE: &[(&str, i32)] = &[
-    ("single", 0),
-    ("multiple", 1),
-    ("multipleSingleClick", 2),
-    ("none", 3),
-];
-const RENDER_ORDER: &[(&str, i32)] = &[("ascent", 0), ("descent", 1), ("arch", 2)];
-const GRAPH_TYPE: &[(&str, i32)] = &[
-    ("empty", 0),
-    ("rect", 1),
-    ("eclipse", 2),
-    ("ellipse", 2),
-    ("polygon", 3),
-    ("regular_polygon", 4),
-    ("regularPolygon", 4),
-];
-const GROUP_LAYOUT: &[(&str, i32)] = &[
-    ("none", 0),
-    ("hz", 1),
-    ("horizontal", 1),
-    ("vt", 2),
-    ("vertical", 2),
-];
-const POPUP_DIRECTION: &[(&str, i32)] = &[("auto", 0), ("up", 1), ("down", 2)];
 
 /// A node whose `size` attribute is absent: the editor leaves it out when the node has
 /// its resource's own size, so the caller fills it in once every package is read.

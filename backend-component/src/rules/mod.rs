@@ -3,10 +3,12 @@
 //! them) and validation (which reports a model that breaks them), so the three cannot
 //! disagree. Each rule is a plain predicate or table; the rooms phrase their own messages.
 //!
-//! [`values`] holds colours, number ranges and enumerations; [`names`] holds file, folder
-//! and id rules; [`settings`] the typed fields and references of the project settings;
-//! [`publish`] the rules of a package's settings; [`gears`] which gears fit which nodes.
+//! [`values`] holds colours, number ranges and enumerations; [`enums`] the XML names of
+//! enumerations; [`names`] file, folder and id rules; [`settings`] the typed fields and
+//! references of the project settings; [`publish`] the rules of a package's settings;
+//! [`gears`] which gears fit which nodes.
 
+pub mod enums;
 pub mod gears;
 pub mod names;
 pub mod publish;
