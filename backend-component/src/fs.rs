@@ -3,6 +3,10 @@
 //! Inside `backend.wasm` the root is `"."`, the session's single preopened directory, so
 //! WASI itself refuses every path that leads outside it. Natively (unit tests, benchmarks)
 //! the root is a real directory. Paths are project-relative and use `/`.
+//!
+//! Saving needs more than reading: [`ProjectFsWrite`] adds the few primitives a crash-safe
+//! commit is built from (exclusive create with fsync, replacing rename, removal, directory
+//! fsync, and the link count that lets a save refuse hard-linked files as opening does).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -20,6 +24,43 @@ pub trait ProjectFs {
     fn read(&self, path: &str) -> io::Result<Vec<u8>>;
     /// Lists a directory, sorted by name.
     fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>>;
+}
+
+/// What kind of entry a path names, without following a final symlink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Dir,
+    Symlink,
+    Other,
+}
+
+/// What a save needs to know about an existing entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryMeta {
+    pub kind: EntryKind,
+    /// Hard links to the entry, when the platform tells: a file with more than one is
+    /// refused, since a path-based sandbox cannot see where its other names lead.
+    pub links: Option<u64>,
+}
+
+/// Write access to the project directory: the primitives of a staged, journaled commit
+/// (`crate::commit`). Each is one filesystem call, so a crash falls between two of them.
+pub trait ProjectFsWrite: ProjectFs {
+    /// Facts about `path` itself (a symlink is reported, not followed).
+    fn metadata(&self, path: &str) -> io::Result<EntryMeta>;
+    /// Creates `path`, failing if anything exists there, writes `bytes` and syncs the
+    /// file's data and metadata to disk before returning.
+    fn write_new_synced(&self, path: &str, bytes: &[u8]) -> io::Result<()>;
+    /// Renames `from` to `to`, atomically replacing a file at `to`.
+    fn rename(&self, from: &str, to: &str) -> io::Result<()>;
+    fn remove_file(&self, path: &str) -> io::Result<()>;
+    /// Creates one directory; its parent must exist.
+    fn create_dir(&self, path: &str) -> io::Result<()>;
+    /// Removes an empty directory.
+    fn remove_dir(&self, path: &str) -> io::Result<()>;
+    /// Makes the entries of directory `path` (creations, renames, removals) durable.
+    fn sync_dir(&self, path: &str) -> io::Result<()>;
 }
 
 /// The path of an existing file that differs from `path` only in letter case, when `path`
@@ -102,4 +143,91 @@ impl ProjectFs for StdFs {
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(entries)
     }
+}
+
+impl ProjectFsWrite for StdFs {
+    fn metadata(&self, path: &str) -> io::Result<EntryMeta> {
+        let resolved = self.resolve(path)?;
+        let metadata = std::fs::symlink_metadata(&resolved)?;
+        let file_type = metadata.file_type();
+        let kind = if file_type.is_symlink() {
+            EntryKind::Symlink
+        } else if file_type.is_dir() {
+            EntryKind::Dir
+        } else if file_type.is_file() {
+            EntryKind::File
+        } else {
+            EntryKind::Other
+        };
+        Ok(EntryMeta {
+            kind,
+            links: link_count(&resolved, &metadata),
+        })
+    }
+
+    fn write_new_synced(&self, path: &str, bytes: &[u8]) -> io::Result<()> {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.resolve(path)?)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    }
+
+    fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        std::fs::rename(self.resolve(from)?, self.resolve(to)?)
+    }
+
+    fn remove_file(&self, path: &str) -> io::Result<()> {
+        std::fs::remove_file(self.resolve(path)?)
+    }
+
+    fn create_dir(&self, path: &str) -> io::Result<()> {
+        std::fs::create_dir(self.resolve(path)?)
+    }
+
+    fn remove_dir(&self, path: &str) -> io::Result<()> {
+        std::fs::remove_dir(self.resolve(path)?)
+    }
+
+    fn sync_dir(&self, path: &str) -> io::Result<()> {
+        // Opening a directory read-only and syncing it is how POSIX makes its entries
+        // durable; WASI Preview 2 (wasmtime-wasi) does the same for a directory descriptor.
+        match std::fs::File::open(self.resolve(path)?).and_then(|dir| dir.sync_all()) {
+            // Windows cannot flush a directory handle (access denied); NTFS orders its
+            // metadata updates itself, so there is nothing more to ask for.
+            Err(e) if cfg!(windows) && e.kind() == io::ErrorKind::PermissionDenied => Ok(()),
+            other => other,
+        }
+    }
+}
+
+#[cfg(unix)]
+fn link_count(_: &Path, metadata: &std::fs::Metadata) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(metadata.nlink())
+}
+
+/// std keeps `MetadataExt::nlink` unstable on WASI; wasi-libc's `lstat` (which std itself
+/// links, and which resolves relative paths against the same preopens) reports the
+/// `link-count` of WASI's `descriptor.stat-at`.
+#[cfg(target_os = "wasi")]
+fn link_count(path: &Path, _: &std::fs::Metadata) -> Option<u64> {
+    let path = std::ffi::CString::new(path.to_str()?).ok()?;
+    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `path` is a valid NUL-terminated string and `stat` points to writable
+    // memory of the right type, which `lstat` fills in completely when it returns 0.
+    let stat = unsafe {
+        if libc::lstat(path.as_ptr(), stat.as_mut_ptr()) != 0 {
+            return None;
+        }
+        stat.assume_init()
+    };
+    Some(stat.st_nlink)
+}
+
+#[cfg(not(any(unix, target_os = "wasi")))]
+fn link_count(_: &Path, _: &std::fs::Metadata) -> Option<u64> {
+    None
 }

@@ -6,6 +6,7 @@
 //! library for unit tests and benchmarks.
 
 pub mod budget;
+pub mod commit;
 pub mod formats;
 pub mod fs;
 pub mod lookup;

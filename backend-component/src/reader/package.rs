@@ -668,7 +668,8 @@ fn scan_dirs(
         }
     };
     for entry in entries.into_iter().filter(|e| e.is_dir) {
-        if !is_safe_file_name(&entry.name) {
+        // A directory an interrupted save set aside is not a folder of the project.
+        if !is_safe_file_name(&entry.name) || crate::commit::is_save_artifact(&entry.name) {
             continue;
         }
         let path = format!("{model_dir}{}/", entry.name);
