@@ -53,6 +53,20 @@ pub struct Style {
     pub inline_arrays: bool,
     /// Between the items of an inline array.
     pub comma: String,
+    /// Whether an object without members opens over an empty line (`{\n\n}`, as the
+    /// editor writes an empty `CustomProperties.json`) rather than standing as `{}`.
+    pub open_empty_objects: bool,
+}
+
+impl Style {
+    /// An object without members, closing on a line indented by `indent`.
+    pub fn empty_object(&self, indent: &str) -> String {
+        if self.open_empty_objects {
+            format!("{{{0}{0}{indent}}}", self.newline)
+        } else {
+            "{}".into()
+        }
+    }
 }
 
 /// Why a text is not one JSON value.
@@ -98,7 +112,11 @@ impl<'t> JsonDoc<'t> {
             .to_string();
         let mut colon = None;
         let mut array = None;
+        let mut open_empty = None;
         walk(&self.root, &mut |node| match &node.kind {
+            Kind::Object(members) if members.is_empty() => {
+                open_empty.get_or_insert(text[node.span.clone()].contains('\n'));
+            }
             Kind::Object(members) if colon.is_none() => {
                 if let Some(member) = members.first() {
                     colon = Some(text[member.key_span.end..member.value.span.start].to_string());
@@ -125,6 +143,8 @@ impl<'t> JsonDoc<'t> {
             comma: comma.unwrap_or_else(|| if compact { "," } else { ", " }.into()),
             colon,
             inline_arrays,
+            // Without an empty object to go by, the editor's own files open theirs.
+            open_empty_objects: open_empty.unwrap_or(compact),
         }
     }
 
@@ -318,14 +338,16 @@ impl<'d, 't> JsonPatch<'d, 't> {
     }
 
     /// Removes the members at `indices` of `object`, each with its line and the comma that
-    /// separated it; an object left empty becomes `{}`.
-    pub fn remove_members(&mut self, object: &Node, indices: &[usize]) {
+    /// separated it; an object left empty takes the document's empty form
+    /// ([`Style::empty_object`]).
+    pub fn remove_members(&mut self, object: &Node, indices: &[usize], style: &Style) {
         let Kind::Object(members) = &object.kind else {
             return;
         };
         let removed = |i: usize| indices.contains(&i);
         if (0..members.len()).all(removed) {
-            self.push(object.span.clone(), "{}".into());
+            let indent = self.doc.line_indent(object.span.start);
+            self.push(object.span.clone(), style.empty_object(indent));
             return;
         }
         let mut i = 0;
@@ -458,6 +480,7 @@ mod tests {
                 colon: ":".into(),
                 inline_arrays: true,
                 comma: ",".into(),
+                open_empty_objects: true,
             }
         );
         let spaced =
@@ -468,6 +491,12 @@ mod tests {
             ("\r\n", "  ", ": ")
         );
         assert!(!style.inline_arrays);
+        assert!(!style.open_empty_objects);
+        // An empty object of the document's own shows how it writes them.
+        let open = JsonDoc::parse("{\n  \"a\": {\n\n  }\n}").unwrap();
+        assert!(open.style().open_empty_objects);
+        let closed = JsonDoc::parse("{\n\t\"a\":{}\n}").unwrap();
+        assert!(!closed.style().open_empty_objects);
     }
 
     #[test]
@@ -503,22 +532,34 @@ mod tests {
             ),
             (&[2, 3], "{\n\t\"a\":1,\n\t\"list\":[\"x\",\"y\"]\n}"),
             (&[1, 2], "{\n\t\"a\":1,\n\t\"z\":\"s\"\n}"),
-            (&[0, 1, 2, 3], "{}"),
+            (&[0, 1, 2, 3], "{\n\n}"),
         ];
+        let style = doc.style();
         for (indices, expected) in cases {
             let mut patch = JsonPatch::new(&doc);
-            patch.remove_members(&doc.root, indices);
+            patch.remove_members(&doc.root, indices, &style);
             let out = patch.finish().unwrap();
             assert_eq!(out, expected, "{indices:?}");
             serde_json::from_str::<serde_json::Value>(&out).unwrap();
         }
+        // A nested object emptied closes at its own line's indentation.
+        let Kind::Object(top) = &doc.root.kind else {
+            panic!("object")
+        };
+        let mut patch = JsonPatch::new(&doc);
+        patch.remove_members(&top[2].value, &[0], &style);
+        assert!(patch.finish().unwrap().contains("\t\"obj\":{\n\n\t},\n"));
         let inline = JsonDoc::parse("{\"a\": 1, \"b\": 2, \"c\": 3}").unwrap();
+        let style = inline.style();
         let mut patch = JsonPatch::new(&inline);
-        patch.remove_members(&inline.root, &[1]);
+        patch.remove_members(&inline.root, &[1], &style);
         assert_eq!(patch.finish().unwrap(), "{\"a\": 1, \"c\": 3}");
         let mut patch = JsonPatch::new(&inline);
-        patch.remove_members(&inline.root, &[2]);
+        patch.remove_members(&inline.root, &[2], &style);
         assert_eq!(patch.finish().unwrap(), "{\"a\": 1, \"b\": 2}");
+        let mut patch = JsonPatch::new(&inline);
+        patch.remove_members(&inline.root, &[0, 1, 2], &style);
+        assert_eq!(patch.finish().unwrap(), "{}");
     }
 
     #[test]
@@ -534,7 +575,7 @@ mod tests {
         );
         // Appended after the last member that stays, while the last one leaves.
         let mut patch = JsonPatch::new(&doc);
-        patch.remove_members(&doc.root, &[3]);
+        patch.remove_members(&doc.root, &[3], &style);
         patch.insert_member(&doc.root, None, &[0, 1, 2], "\"new\"", "0", &style);
         assert_eq!(
             patch.finish().unwrap(),
