@@ -19,6 +19,8 @@ mod project;
 mod transition;
 mod values;
 
+pub(crate) use package::{DeclaredFile, declared_file};
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 

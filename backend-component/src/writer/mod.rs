@@ -3,4 +3,5 @@
 
 pub mod element;
 pub mod lexical;
+pub mod package;
 pub mod patch;
