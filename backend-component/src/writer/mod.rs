@@ -5,3 +5,4 @@ pub mod element;
 pub mod lexical;
 pub mod package;
 pub mod patch;
+pub mod project;
