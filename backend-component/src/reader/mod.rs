@@ -19,6 +19,9 @@ mod project;
 mod transition;
 mod values;
 
+pub(crate) use package::{DeclaredFile, declared_file};
+pub(crate) use project::SETTINGS_FILES;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 

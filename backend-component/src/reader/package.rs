@@ -159,6 +159,67 @@ pub(crate) fn read_package(
     Some(PackageRead { package, size_refs })
 }
 
+/// What one package description file says on its own, before any directory is listed
+/// or file read: the package's attributes and `<publish>` (`package.xml` only), its
+/// resources in order, as declared, and its `<folder>` metadata by (branch, path).
+#[derive(Debug, PartialEq)]
+pub(crate) struct DeclaredFile {
+    /// `id`, `compressPNG`, `jpegQuality`, `publish`; `name` is the directory given.
+    pub package: UamPackage,
+    pub branch_names: Option<Vec<String>>,
+    pub resources: Vec<UamResource>,
+    pub folders: BTreeMap<(String, String), (bool, String)>,
+}
+
+/// Reads `text` as package `dir`'s `package.xml` (`branch` empty) or as its
+/// `package_branch.xml` on `branch`, exactly as [`read_package`] reads those files, with
+/// the diagnostics dropped. The writer re-reads what it patched with this, so a patch
+/// that would read back otherwise than the model is refused instead of written.
+pub(crate) fn declared_file(text: &str, dir: &str, branch: &str) -> Result<DeclaredFile, String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+    let root = doc.root_element();
+    let expected = if branch.is_empty() {
+        "packageDescription"
+    } else {
+        "branchDescription"
+    };
+    if root.tag_name().name() != expected {
+        return Err(format!(
+            "root element is <{}>, not <{expected}>",
+            root.tag_name().name()
+        ));
+    }
+    let mut package = UamPackage {
+        id: String::new(),
+        name: dir.to_owned(),
+        compress_png: None,
+        jpeg_quality: None,
+        publish: None,
+        branch_names: Vec::new(),
+        folders: Vec::new(),
+        resources: Vec::new(),
+    };
+    let mut scope = Scope::new(String::new());
+    let mut branch_names = None;
+    let pkg_root = if branch.is_empty() {
+        package.id = root.attribute("id").unwrap_or_default().to_owned();
+        branch_names = read_description(root, &mut package, &mut scope);
+        format!("assets/{dir}")
+    } else {
+        format!("assets_{branch}/{dir}")
+    };
+    let mut declared = Declared::default();
+    for resources in root.children().filter(|c| c.has_tag_name("resources")) {
+        read_resources(resources, branch, &pkg_root, &mut scope, &mut declared, 0);
+    }
+    Ok(DeclaredFile {
+        package,
+        branch_names,
+        resources: declared.resources.into_iter().map(|d| d.resource).collect(),
+        folders: declared.folders,
+    })
+}
+
 /// The `packageDescription` attributes and `<publish>`; returns the explicit
 /// `branchNames` slot table when the attribute is present and valid.
 fn read_description(

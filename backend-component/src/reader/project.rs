@@ -12,7 +12,7 @@ use crate::fs::ProjectFs;
 use crate::rules::{UNNUMBERED_PROJECT_TYPE, project_type};
 
 /// Settings files and the `settings` key each one fills.
-const SETTINGS_FILES: [(&str, &str); 5] = [
+pub(crate) const SETTINGS_FILES: [(&str, &str); 5] = [
     ("Publish.json", "publish"),
     ("Common.json", "common"),
     ("Adaptation.json", "adaptation"),

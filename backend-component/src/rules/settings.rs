@@ -244,6 +244,26 @@ pub fn settings_urls(
     found
 }
 
+/// JSON equality with numbers compared by value (`1` equals `1.0`) and objects by key
+/// set: when an edit or a save counts settings as unchanged.
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_json(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => same_object(x, y),
+        _ => a == b,
+    }
+}
+
+/// [`same_json`] of two objects.
+pub fn same_object(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
+    x.len() == y.len()
+        && x.iter()
+            .all(|(key, value)| y.get(key).is_some_and(|other| same_json(value, other)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

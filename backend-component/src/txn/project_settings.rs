@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::issue::Issue;
 use super::workspace::{Op, Workspace};
-use crate::rules::settings::mistyped_settings;
+use crate::rules::settings::{mistyped_settings, same_object};
 
 /// The mistyped fields of `settings` that `current` does not have mistyped already: what
 /// the project holds (even wrongly typed) can be sent back, an edit may not add more.
@@ -44,24 +44,6 @@ fn check_project_settings(
             .field(problem.field)
         })
         .collect()
-}
-
-/// JSON equality with numbers compared by value and objects by key set.
-fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_json(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => same_object(x, y),
-        _ => a == b,
-    }
-}
-
-fn same_object(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
-    x.len() == y.len()
-        && x.iter()
-            .all(|(key, value)| y.get(key).is_some_and(|other| same_json(value, other)))
 }
 
 /// Settings with a missing `publish`, `common` or `adaptation` read as `{}`.

@@ -69,12 +69,15 @@ pub fn patch_element(
         pairs.push((j, old_index));
     }
 
+    // Removed elements are edited last: new siblings that go at the end take the place
+    // of a removed last one rather than an insertion point inside its removal.
+    let mut removed = vec![false; dom_children.len()];
     for (i, child) in old.children.iter().enumerate() {
         if taken[i] {
             continue;
         }
         match placed[i] {
-            Placement::At(d) => patch.remove_element(dom_children[d]),
+            Placement::At(d) => removed[d] = true,
             Placement::Missing => {}
             Placement::Ambiguous => {
                 return Err(fail(format!(
@@ -128,8 +131,29 @@ pub fn patch_element(
         }
     }
     let end = last_dom.map_or(dom_children.len(), |last| last + 1);
-    for new_child in pending {
-        patch.insert_child(dom, end, &new_child.markup());
+    // The element the new ones would be anchored to: the one after the last placed, or
+    // the last of all.
+    let anchor = if end < dom_children.len() {
+        Some(end)
+    } else {
+        dom_children.len().checked_sub(1)
+    };
+    match anchor.filter(|&d| removed[d] && !pending.is_empty()) {
+        Some(d) => {
+            let markup: Vec<String> = pending.iter().map(|child| child.markup()).collect();
+            patch.replace_element(dom_children[d], &markup.join("\n"));
+            removed[d] = false;
+        }
+        None => {
+            for new_child in pending {
+                patch.insert_child(dom, end, &new_child.markup());
+            }
+        }
+    }
+    for (d, gone) in removed.into_iter().enumerate() {
+        if gone {
+            patch.remove_element(dom_children[d]);
+        }
     }
     Ok(())
 }
@@ -267,6 +291,25 @@ mod tests {
         assert!(out.contains("<!-- a comment -->"));
         assert!(out.contains(
             "      <relation target=\"\" sidePair=\"left-left\"/>\n      <relation target=\"n3\" sidePair=\"left-left\"/>\n    </graph>\n    <loader id=\"n3\" name=\"n3\" xy=\"1,1\"/>\n    <swf"
+        ), "{out}");
+    }
+
+    #[test]
+    fn new_last_elements_take_the_place_of_a_removed_last_one() {
+        let mut new = base();
+        new.children[0].children.remove(1);
+        new.children[0].children.push(node("loader", "n3", "1,1"));
+        new.children[0].children.push(node("loader", "n4", "2,2"));
+        let out = apply(&new).unwrap();
+        assert!(out.contains(
+            "    <!-- a comment -->\n    <loader id=\"n3\" name=\"n3\" xy=\"1,1\"/>\n    <loader id=\"n4\" name=\"n4\" xy=\"2,2\"/>\n    <swf"
+        ), "{out}");
+        // Everything known goes and a new one comes: it follows what stays.
+        let mut new = base();
+        new.children[0].children = vec![node("loader", "n3", "1,1")];
+        let out = apply(&new).unwrap();
+        assert!(out.contains(
+            "  <displayList>\n    <!-- a comment -->\n    <swf id=\"n9\" name=\"n9\"/>\n    <loader id=\"n3\" name=\"n3\" xy=\"1,1\"/>\n  </displayList>"
         ), "{out}");
     }
 
