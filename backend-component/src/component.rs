@@ -13,13 +13,14 @@ use std::cell::RefCell;
 
 use bindings::exports::ofgui::backend::session::{
     self as wit, BytesReply, ErrorCode as WitCode, Guest, GuestProject, OpenRequest, Reply,
-    SessionStatus, UamFidelity,
+    SaveReply, SessionStatus, UamFidelity,
 };
 use ofgui_contracts::api::{self, ResourceSelector};
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use serde_json::Value;
 
+use crate::commit;
 use crate::fs::StdFs;
 use crate::session::{Names, Rejected, Session, Status, encode};
 use crate::{outline, query};
@@ -45,7 +46,21 @@ impl GuestProject for ProjectSession {
             canonical_path_key: request.canonical_path_key,
         };
         // The preopened project directory is the component's only storage.
-        let session = Session::open(&StdFs::new("."), names, &request.fairy_file)
+        let fs = StdFs::new(".");
+        // A save interrupted by a crash is finished or undone before anything is read,
+        // so the session sees the old project or the new one, never a mix.
+        if let Err(error) = commit::recover(&fs) {
+            return Err(to_wit(
+                BackendError::ProjectOpenFailed {
+                    message: error.to_string(),
+                    reason: ofgui_contracts::error::OpenFailureReason::ProjectReadFailed,
+                    project_path: names.project_path,
+                },
+                &[],
+                None,
+            ));
+        }
+        let session = Session::open(&fs, names, &request.fairy_file, request.revision)
             .map_err(|error| to_wit(error, &[], None))?;
         let status = to_wit_status(session.status());
         let project = wit::Project::new(ProjectSession {
@@ -125,6 +140,40 @@ impl GuestProject for ProjectSession {
                 bytes: bytes.to_vec(),
             }),
             Err(error) => Err(to_wit(error, &[], Some(status))),
+        }
+    }
+
+    fn save(&self, expected_revision: Option<u64>) -> WitResult<SaveReply> {
+        self.write(false, expected_revision)
+    }
+
+    fn materialize(&self, expected_revision: Option<u64>) -> WitResult<SaveReply> {
+        self.write(true, expected_revision)
+    }
+}
+
+impl ProjectSession {
+    fn write(&self, materialize: bool, expected_revision: Option<u64>) -> WitResult<SaveReply> {
+        let mut session = self.session.borrow_mut();
+        let fs = StdFs::new(".");
+        let result = if materialize {
+            session.materialize(&fs, expected_revision)
+        } else {
+            session.save(&fs, expected_revision).map_err(Rejected::from)
+        };
+        match result {
+            Ok(report) => Ok(SaveReply {
+                status: to_wit_status(session.status()),
+                written_paths: report.written,
+                skipped_paths: report.skipped,
+                removed_paths: report.removed,
+                created_directories: report.created_dirs,
+                removed_directories: report.removed_dirs,
+                kept_directories: report.kept_dirs,
+                recovered_paths: report.recovered,
+                write_verified: report.verified,
+            }),
+            Err(rejected) => Err(refused(&session, rejected)),
         }
     }
 }
@@ -221,6 +270,12 @@ fn to_wit_code(code: ErrorCode) -> WitCode {
         ErrorCode::UnknownTool => WitCode::UnknownTool,
         ErrorCode::McpResponseBudgetExceeded => WitCode::McpResponseBudgetExceeded,
         ErrorCode::BackendUnhandledError => WitCode::BackendUnhandledError,
+        ErrorCode::UamFidelityUnsupported => WitCode::UamFidelityUnsupported,
+        ErrorCode::SavePartialFailure => WitCode::SavePartialFailure,
+        ErrorCode::WriteFailed => WitCode::WriteFailed,
+        ErrorCode::MaterializeValidationFailed => WitCode::MaterializeValidationFailed,
+        ErrorCode::CapabilityUnavailable => WitCode::CapabilityUnavailable,
+        ErrorCode::PathPolicyViolation => WitCode::PathPolicyViolation,
     }
 }
 

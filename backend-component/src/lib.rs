@@ -14,6 +14,7 @@ pub mod outline;
 pub mod query;
 pub mod reader;
 pub mod rules;
+pub mod save;
 pub mod session;
 pub mod source;
 #[doc(hidden)]

@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use ofgui_contracts::api::{
-    Persistence, ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
+    Change as ImpactChange, FileImpact, FileKind, Persistence, ResourceSelector,
+    TransactionPreview, UamFidelity, ValidationReport,
 };
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::catalog::DiagnosticCode;
@@ -20,11 +21,14 @@ use ofgui_contracts::uam::{UamProject, UamResource};
 use serde_json::value::RawValue;
 
 use crate::budget;
-use crate::fs::ProjectFs;
+use crate::commit::{self, Change, ContentHash, Expect, Plan};
+use crate::fs::{ProjectFs, ProjectFsWrite};
 use crate::lookup::{Lookup, find_resource, valid_id};
 use crate::reader::{self, ReadError};
+use crate::save;
 use crate::txn::{self, Issue};
 use crate::validate;
+use crate::writer;
 
 /// How the host names a session and its project; echoed in results and errors.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -64,7 +68,24 @@ pub struct Session {
     last_saved_revision: u64,
     dirty: bool,
     fidelity: UamFidelity,
+    /// What the disk holds as far as the session knows (as read at open or written by
+    /// the last save): the base every save patches.
+    disk: OnDisk,
 }
+
+/// The project files as the session last saw them on disk.
+#[derive(Debug)]
+struct OnDisk {
+    fairy_file: String,
+    project: UamProject,
+    /// Bytes of every XML and JSON source file, by project-relative path.
+    documents: BTreeMap<String, Vec<u8>>,
+    /// For each asset path the session's edits touched, what the disk holds there.
+    assets: BTreeMap<String, Option<Vec<u8>>>,
+}
+
+/// What a save or materialize did.
+pub use crate::save::Report as SaveReport;
 
 /// The revision and save state of a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +102,7 @@ impl Session {
         fs: &dyn ProjectFs,
         names: Names,
         fairy_file: &str,
+        revision: u64,
     ) -> Result<Session, BackendError> {
         let source = reader::read_project(fs, fairy_file).map_err(|error| {
             let (reason, message) = match error {
@@ -117,14 +139,20 @@ impl Session {
         Ok(Session {
             id: names.session_id,
             canonical_path_key: names.canonical_path_key,
+            disk: OnDisk {
+                fairy_file: fairy_file.to_string(),
+                project: source.project.clone(),
+                documents: source.documents,
+                assets: BTreeMap::new(),
+            },
             project: source.project,
             bytes: source.bytes,
             reader_diagnostics: source.diagnostics,
             reader_complete: source.complete,
             read_diagnostics,
             read_complete: source.complete && files_checked,
-            revision: 0,
-            last_saved_revision: 0,
+            revision,
+            last_saved_revision: revision,
             dirty: false,
             fidelity,
         })
@@ -165,6 +193,11 @@ impl Session {
     pub fn apply(&mut self, expected_revision: u64, operations: &str) -> Result<(), Rejected> {
         let applied = self.run(expected_revision, operations)?;
         for (path, bytes) in applied.bytes {
+            // The first change of a file since the last save remembers what the disk holds.
+            if !self.disk.assets.contains_key(&path) {
+                let on_disk = self.bytes.get(&path).cloned();
+                self.disk.assets.insert(path.clone(), on_disk);
+            }
             match bytes {
                 Some(bytes) => self.bytes.insert(path, bytes),
                 None => self.bytes.remove(&path),
@@ -186,17 +219,26 @@ impl Session {
             .filter(|(_, bytes)| bytes.is_some())
             .map(|(path, _)| path.clone())
             .collect();
+        let mut impact = txn::impact::impact(&self.project, &applied.project, &replaced);
+        if let Some(files) = self.file_impact(&applied) {
+            impact.files = files;
+        }
+        let saveable = self.fidelity == UamFidelity::Full;
         let preview = TransactionPreview {
             session_id: self.id.clone(),
             base_revision: self.revision,
             projected_revision: self.revision + 1,
             mode: "execute-and-discard".into(),
-            impact: txn::impact::impact(&self.project, &applied.project, &replaced),
+            impact,
             persistence: Persistence {
                 required_after_apply: True,
-                // Saving is not served yet: the edits can only live in the session.
-                next_action: "host-action".into(),
-                file_system_available: false,
+                next_action: if saveable {
+                    "saveSession"
+                } else {
+                    "host-action"
+                }
+                .into(),
+                file_system_available: saveable,
                 uam_fidelity: self.fidelity,
                 write_verified: False,
             },
@@ -222,6 +264,68 @@ impl Session {
             )));
         }
         Ok(text)
+    }
+
+    /// The files the batch changes in the next save: what the writer would write with
+    /// the batch applied, compared with what it would write without it. `None` when the
+    /// writer cannot plan either (the model difference then stands in).
+    fn file_impact(&self, applied: &txn::Applied) -> Option<Vec<FileImpact>> {
+        let mut touched = self.disk.assets.clone();
+        for path in applied.bytes.keys() {
+            touched
+                .entry(path.clone())
+                .or_insert_with(|| self.bytes.get(path).cloned());
+        }
+        let before = self.plan().ok()?;
+        let after = self
+            .plan_to(&applied.project, Some(&applied.bytes), &touched)
+            .ok()?;
+        let changes = |plan: &Plan| -> BTreeMap<String, (ImpactChange, Option<ContentHash>)> {
+            plan.changes
+                .iter()
+                .map(|change| match change {
+                    Change::Write {
+                        path,
+                        bytes,
+                        expect,
+                    } => {
+                        let kind = match expect {
+                            Expect::Absent => ImpactChange::Added,
+                            Expect::Content(_) => ImpactChange::Updated,
+                        };
+                        (path.clone(), (kind, Some(ContentHash::of(bytes))))
+                    }
+                    Change::Remove { path, .. } => (path.clone(), (ImpactChange::Removed, None)),
+                })
+                .collect()
+        };
+        let (then, now) = (changes(&before), changes(&after));
+        let mut files = Vec::new();
+        for (path, change) in &now {
+            if then.get(path) != Some(change) {
+                files.push(file(path, FileKind::File, change.0));
+            }
+        }
+        for path in then.keys().filter(|path| !now.contains_key(*path)) {
+            // The batch undoes a pending change: the save no longer touches the file.
+            files.push(file(path, FileKind::File, ImpactChange::Updated));
+        }
+        for dir in after
+            .create_dirs
+            .iter()
+            .filter(|d| !before.create_dirs.contains(d))
+        {
+            files.push(file(dir, FileKind::Directory, ImpactChange::Added));
+        }
+        for dir in after
+            .remove_dirs
+            .iter()
+            .filter(|d| !before.remove_dirs.contains(d))
+        {
+            files.push(file(dir, FileKind::Directory, ImpactChange::Removed));
+        }
+        files.sort();
+        Some(files)
     }
 
     /// Decodes the batch, checks the revision and runs the batch on a copy.
@@ -343,6 +447,224 @@ impl Session {
             );
         }
         Ok(bytes)
+    }
+}
+
+impl Session {
+    /// Writes the edits since the last save (see `crate::save`): only files whose bytes
+    /// change, each patched from what was read, verified by reading them back, committed
+    /// all or nothing. A session without edits writes nothing.
+    pub fn save(
+        &mut self,
+        fs: &dyn ProjectFsWrite,
+        expected_revision: Option<u64>,
+    ) -> Result<SaveReport, BackendError> {
+        self.check_write(expected_revision)?;
+        let plan = self
+            .plan()
+            .map_err(|unwritable| self.unfaithful(unwritable))?;
+        self.commit(fs, plan, false)
+    }
+
+    /// Writes every file of the model in the editor's canonical layout, after validation.
+    pub fn materialize(
+        &mut self,
+        fs: &dyn ProjectFsWrite,
+        expected_revision: Option<u64>,
+    ) -> Result<SaveReport, Rejected> {
+        self.check_write(expected_revision)?;
+        let report = self.validate();
+        let errors: Vec<BackendDiagnostic> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == ofgui_contracts::diagnostics::Severity::Error)
+            .map(BackendDiagnostic::from_finding)
+            .collect();
+        if !errors.is_empty() {
+            return Err(Rejected {
+                error: BackendError::MaterializeValidationFailed {
+                    message: format!(
+                        "The project has {} validation errors, so it was not written; they are in meta.diagnostics.",
+                        errors.len()
+                    ),
+                    session_id: self.id.clone(),
+                    canonical_path_key: self.canonical_path_key.clone(),
+                    issue_count: errors.len() as u32,
+                },
+                diagnostics: errors,
+            });
+        }
+        let mut plan = self
+            .plan()
+            .map_err(|unwritable| self.unfaithful(unwritable))?;
+        let canonical = writer::plan::canonical(&self.disk.fairy_file, &self.project, &self.bytes);
+        let planned: std::collections::BTreeSet<String> =
+            plan.changes.iter().map(|c| c.path().to_string()).collect();
+        for (path, bytes) in canonical {
+            if planned.contains(&path) {
+                continue;
+            }
+            let expect = match fs.read(&path) {
+                Ok(current) if current == bytes => continue,
+                Ok(current) => Expect::Content(ContentHash::of(&current)),
+                Err(_) => Expect::Absent,
+            };
+            plan.changes.push(Change::Write {
+                path,
+                bytes,
+                expect,
+            });
+        }
+        // Materialize overwrites what changed on disk: its expectations are what is there.
+        for change in &mut plan.changes {
+            let path = change.path().to_string();
+            let current = fs.read(&path).ok();
+            match change {
+                Change::Write { expect, .. } => {
+                    *expect = match &current {
+                        Some(bytes) => Expect::Content(ContentHash::of(bytes)),
+                        None => Expect::Absent,
+                    }
+                }
+                Change::Remove { expect, .. } => {
+                    if let Some(bytes) = &current {
+                        *expect = ContentHash::of(bytes);
+                    }
+                }
+            }
+        }
+        plan.changes.retain(|change| match change {
+            Change::Remove { path, .. } => fs.read(path).is_ok(),
+            Change::Write { .. } => true,
+        });
+        Ok(self.commit(fs, plan, true)?)
+    }
+
+    fn check_write(&self, expected_revision: Option<u64>) -> Result<(), BackendError> {
+        if let Some(expected) = expected_revision
+            && expected != self.revision
+        {
+            return Err(self.stale_write(expected));
+        }
+        if self.fidelity == UamFidelity::Unsupported {
+            return Err(BackendError::UamFidelityUnsupported {
+                message: "A project file could not be read when this session opened, so writing the model back could lose what it holds; nothing was written. validateSession names the file (unreadable_source).".into(),
+                session_id: self.id.clone(),
+                canonical_path_key: self.canonical_path_key.clone(),
+                file: None,
+                field: None,
+            });
+        }
+        Ok(())
+    }
+
+    fn stale_write(&self, expected: u64) -> BackendError {
+        BackendError::StaleWrite {
+            message: format!(
+                "Expected revision {expected} does not match current revision {}.",
+                self.revision
+            ),
+            session_id: self.id.clone(),
+            canonical_path_key: Some(self.canonical_path_key.clone()).filter(|key| !key.is_empty()),
+            expected_revision: expected,
+            actual_revision: self.revision,
+        }
+    }
+
+    /// The files a save from the disk to `project` would change.
+    fn plan_to(
+        &self,
+        project: &UamProject,
+        pending: Option<&BTreeMap<String, Option<Vec<u8>>>>,
+        touched: &BTreeMap<String, Option<Vec<u8>>>,
+    ) -> Result<Plan, writer::plan::Unwritable> {
+        let disk = writer::plan::Disk {
+            fairy_file: &self.disk.fairy_file,
+            project: &self.disk.project,
+            documents: &self.disk.documents,
+            assets: touched,
+        };
+        let now = writer::plan::Now {
+            project,
+            bytes: &self.bytes,
+            pending,
+        };
+        writer::plan::plan(&disk, &now)
+    }
+
+    fn plan(&self) -> Result<Plan, writer::plan::Unwritable> {
+        self.plan_to(&self.project, None, &self.disk.assets)
+    }
+
+    fn unfaithful(&self, unwritable: writer::plan::Unwritable) -> BackendError {
+        BackendError::UamFidelityUnsupported {
+            message: format!(
+                "{} cannot be written faithfully at {}: {}. Nothing was written; the edits stay in the session. materializeSession writes the whole project in the editor's layout instead.",
+                unwritable.file, unwritable.problem.at, unwritable.problem.reason
+            ),
+            session_id: self.id.clone(),
+            canonical_path_key: self.canonical_path_key.clone(),
+            file: Some(unwritable.file),
+            field: Some(unwritable.problem.at),
+        }
+    }
+
+    /// Verifies and commits `plan`, then makes what was written the new base.
+    fn commit(
+        &mut self,
+        fs: &dyn ProjectFsWrite,
+        plan: Plan,
+        materialize: bool,
+    ) -> Result<SaveReport, BackendError> {
+        // Packages are listed in directory order when read: a renamed or added package
+        // takes its place there once saved, as a reopen would show it.
+        let mut saved = self.project.clone();
+        saved.packages.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Err(mismatch) = save::verify(fs, &self.disk.fairy_file, &plan, &saved) {
+            return Err(BackendError::UamFidelityUnsupported {
+                message: format!(
+                    "The bytes this save would write to {} do not read back as the session's model (first difference at {}), so nothing was written; the edits stay in the session.",
+                    mismatch.file,
+                    if mismatch.field.is_empty() {
+                        "the file itself"
+                    } else {
+                        &mismatch.field
+                    }
+                ),
+                session_id: self.id.clone(),
+                canonical_path_key: self.canonical_path_key.clone(),
+                file: Some(mismatch.file),
+                field: Some(mismatch.field).filter(|f| !f.is_empty()),
+            });
+        }
+        let attempt = save::Attempt {
+            session_id: &self.id,
+            canonical_path_key: &self.canonical_path_key,
+            revision: self.revision,
+            last_saved_revision: self.last_saved_revision,
+            materialize,
+        };
+        let mut hook = commit::fault::configured();
+        let committed = commit::commit(fs, &plan, &mut hook).map_err(|e| attempt.failed(e))?;
+        for change in plan.changes {
+            let is_asset = self.disk.assets.contains_key(change.path())
+                || self.bytes.contains_key(change.path());
+            match change {
+                Change::Write { path, bytes, .. } if !is_asset => {
+                    self.disk.documents.insert(path, bytes);
+                }
+                Change::Remove { path, .. } => {
+                    self.disk.documents.remove(&path);
+                }
+                Change::Write { .. } => {}
+            }
+        }
+        self.project = saved;
+        self.disk.project = self.project.clone();
+        self.disk.assets.clear();
+        self.last_saved_revision = self.revision;
+        self.dirty = false;
+        Ok(SaveReport::from_commit(committed))
     }
 }
 
@@ -471,4 +793,12 @@ struct SessionStateView<'a> {
     project: &'a UamProject,
     read_diagnostics: &'a [ProjectDiagnostic],
     read_complete: bool,
+}
+
+fn file(path: &str, kind: FileKind, change: ImpactChange) -> FileImpact {
+    FileImpact {
+        path: path.to_string(),
+        kind,
+        change,
+    }
 }

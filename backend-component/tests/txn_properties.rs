@@ -72,8 +72,13 @@ fn model(session: &Session) -> Value {
 #[test]
 fn random_batches_apply_fully_or_not_at_all() {
     let fs = StdFs::new(EXAMPLE);
-    let mut session = Session::open(&fs, SessionNames::session("property"), "HelloFairy.fairy")
-        .expect("example opens");
+    let mut session = Session::open(
+        &fs,
+        SessionNames::session("property"),
+        "HelloFairy.fairy",
+        0,
+    )
+    .expect("example opens");
     let bytes = std::collections::BTreeMap::new();
     // A fixed seed, so a failure can be replayed.
     let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
@@ -139,7 +144,7 @@ fn random_batches_apply_fully_or_not_at_all() {
 fn a_stale_revision_changes_nothing() {
     let fs = StdFs::new(EXAMPLE);
     let mut session =
-        Session::open(&fs, SessionNames::session("stale"), "HelloFairy.fairy").unwrap();
+        Session::open(&fs, SessionNames::session("stale"), "HelloFairy.fairy", 0).unwrap();
     let edit = json!([{ "kind": "setDisplayNodeProps", "selector": node("n1_view"), "props": { "text": "x" } }]).to_string();
     session.apply(0, &edit).unwrap();
     let before = model(&session);
@@ -589,4 +594,49 @@ fn random_corpus_batches_never_create_cycles_or_blame_old_findings() {
         applied > 40 && refused > 40 && final_refusals > 20 && cycles_refused > 3,
         "the generator exercises every outcome: {applied} applied, {refused} refused, {final_refusals} on the final state, {cycles_refused} for cycles"
     );
+}
+
+/// Random valid batches on a copy of the unity corpus, each saved: after every save a
+/// fresh read of the disk equals the session's model, and a save without edits writes
+/// nothing.
+#[test]
+fn random_corpus_batches_save_and_read_back_equal() {
+    let dir = tempfile::tempdir().unwrap();
+    ofgui_backend::testing::copy_tree(&unity_root(), dir.path()).unwrap();
+    let fs = StdFs::new(dir.path());
+    let fairy = "FairyGUI-Unity-Examples.fairy";
+    let mut session = Session::open(&fs, SessionNames::session("save"), fairy, 0).unwrap();
+    let idle = session.save(&fs, Some(0)).unwrap();
+    assert!(
+        idle.written.is_empty() && idle.removed.is_empty(),
+        "{idle:?}"
+    );
+    let mut rng = fastrand::Rng::with_seed(0x5a7e_5a7e_0000_0001);
+    let (mut saved, mut refused) = (0, 0);
+    for round in 0..80 {
+        let project = session.project().clone();
+        let batch: Vec<Value> = (0..1 + rng.usize(..2))
+            .map(|k| corpus_operation(&mut rng, &project, &format!("s{round}_{k}")))
+            .collect();
+        let revision = session.status().revision;
+        if session
+            .apply(revision, &Value::Array(batch.clone()).to_string())
+            .is_err()
+        {
+            refused += 1;
+            continue;
+        }
+        match session.save(&fs, Some(revision + 1)) {
+            Ok(_) => saved += 1,
+            Err(error) => panic!("round {round}: {error:?} for {batch:#?}"),
+        }
+        let reread = read_project(&fs, fairy).unwrap();
+        assert_eq!(
+            &reread.project,
+            session.project(),
+            "round {round}: the disk does not read back as the model after {batch:#?}"
+        );
+        assert!(!session.status().dirty);
+    }
+    assert!(saved >= 20, "{saved} saved, {refused} refused");
 }

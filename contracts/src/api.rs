@@ -51,6 +51,66 @@ pub struct SessionInput {
     pub session_id: String,
 }
 
+/// `saveSession` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SaveSessionInput {
+    /// The `sessionId` returned by openSession.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// The revision you read last; when given it must be current (`stale_write`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_revision: Option<u64>,
+    /// Where to save: only the opened project (its directory or `.fairy` file) is
+    /// allowed; anything else fails with `path_policy_violation`. Saving is not Save As.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub target_path: Option<String>,
+    /// True rewrites the whole project in the editor's layout (as materializeSession).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force: Option<bool>,
+    /// `materializeCleanSession` rewrites the whole project (as materializeSession).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SaveMode>,
+}
+
+/// `saveSession` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SaveMode {
+    #[serde(rename = "materializeCleanSession")]
+    MaterializeCleanSession,
+}
+
+/// `materializeSession` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MaterializeSessionInput {
+    /// The `sessionId` returned by openSession.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// The revision you read last; when given it must be current (`stale_write`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_revision: Option<u64>,
+    /// Always `fullProject`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<MaterializeMode>,
+    /// Why, echoed in the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = 1024)))]
+    pub reason: Option<String>,
+}
+
+/// `materializeSession` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum MaterializeMode {
+    #[serde(rename = "fullProject")]
+    FullProject,
+}
+
 /// `queryEntity` input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -205,6 +265,83 @@ pub struct SessionSnapshot {
     /// True while the session holds the project's lock.
     pub lock_held: bool,
     pub capabilities: Capabilities,
+}
+
+/// `saveSession` output: the session after the save and what the save did on disk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SaveSessionData {
+    pub session_id: String,
+    pub canonical_project_path: String,
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    pub uam_fidelity: UamFidelity,
+    pub lock_held: bool,
+    pub capabilities: Capabilities,
+    #[serde(flatten)]
+    pub disk: DiskChanges,
+}
+
+/// `materializeSession` output (also `saveSession` with `force` or a `mode`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct MaterializeSessionData {
+    pub session_id: String,
+    pub canonical_project_path: String,
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    pub uam_fidelity: UamFidelity,
+    pub lock_held: bool,
+    pub capabilities: Capabilities,
+    /// Always `fullProject`.
+    pub mode: MaterializeMode,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The revision written.
+    pub materialize_revision: u64,
+    /// `lastSavedRevision` after the write.
+    pub save_revision: u64,
+    /// Files whose canonical form equals what is on disk, left alone.
+    pub skipped_paths: Vec<String>,
+    /// Always empty on success (validation findings refuse the write).
+    pub diagnostics: Vec<serde_json::Value>,
+    #[serde(flatten)]
+    pub disk: DiskChanges,
+}
+
+/// `saveSession` answers with [`SaveSessionData`], or with [`MaterializeSessionData`] when
+/// `force` or `mode` asked for a whole rewrite.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum SaveOrMaterialize {
+    Save(SaveSessionData),
+    Materialize(MaterializeSessionData),
+}
+
+/// What a save changed on disk. Paths are project-relative with `/`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct DiskChanges {
+    /// Files written, new or changed.
+    pub written_paths: Vec<String>,
+    /// Files removed (removed or moved resources, packages, branches).
+    pub removed_paths: Vec<String>,
+    pub created_directories: Vec<String>,
+    pub removed_directories: Vec<String>,
+    /// Directories the save would have removed but that hold files the session never
+    /// read: left in place with those files.
+    pub kept_directories: Vec<String>,
+    /// Files an earlier, interrupted save changed, completed or undone before this one.
+    pub recovered_paths: Vec<String>,
+    /// True when every written file was read back before the commit and gave exactly the
+    /// session's model.
+    pub write_verified: bool,
 }
 
 /// `closeSession` output.
@@ -472,8 +609,8 @@ pub struct Impact {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Persistence {
     pub required_after_apply: crate::envelope::True,
-    /// `saveSession` when this server can save the session; `host-action` when it cannot
-    /// (this server does not save yet, so applied edits live only in the session).
+    /// `saveSession` when the session can be saved; `host-action` when it cannot
+    /// (`uamFidelity` is `unsupported`: a source could not be read at open).
     pub next_action: String,
     pub file_system_available: bool,
     pub uam_fidelity: UamFidelity,

@@ -46,7 +46,8 @@ pub struct PreflightCapability {
     /// `execute-and-discard`: the real operations run on a copy that is thrown away.
     pub mode: String,
     pub reserves_revision: bool,
-    /// `model-diff`: the impact is the difference between the model before and after.
+    /// `writer-plan`: the impact's entities are the model difference, its files are
+    /// exactly what a save would write, create and remove.
     pub impact: String,
     pub limits: PreviewLimits,
 }
@@ -192,9 +193,9 @@ pub struct RuntimeCapabilities {
     pub in_process_locking: bool,
     /// Cross-process advisory lock files.
     pub advisory_locking: bool,
-    /// Saves are coordinated with the session lock (no: saving is not served).
+    /// Saves run under the session's lock, one at a time with its other writes.
     pub coordinated_save: bool,
-    /// Saves replace the project atomically (no: saving is not served).
+    /// A save changes every file or none (staged, journaled, recovered at the next open).
     pub atomic_save: bool,
     pub stale_revision_protection: bool,
     pub path_policy: PathPolicy,
@@ -269,12 +270,12 @@ impl Capabilities {
                 preflight_transaction: PreflightCapability {
                     mode: "execute-and-discard".into(),
                     reserves_revision: false,
-                    impact: "model-diff".into(),
+                    impact: "writer-plan".into(),
                     limits: PREVIEW_LIMITS,
                 },
                 apply_transaction: true,
-                save_session: false,
-                materialize_session: false,
+                save_session: serves("saveSession"),
+                materialize_session: serves("materializeSession"),
                 resource_kinds: strings(&RESOURCE_KINDS),
                 node_kinds: strings(&NODE_KINDS),
                 gear_kinds: strings(&GEAR_KINDS),
@@ -294,9 +295,9 @@ impl Capabilities {
                 max_sessions: settings.max_sessions,
                 idle_session_timeout_ms: settings.idle_session_timeout_ms,
                 in_process_locking: true,
-                advisory_locking: false,
-                coordinated_save: false,
-                atomic_save: false,
+                advisory_locking: true,
+                coordinated_save: true,
+                atomic_save: true,
                 stale_revision_protection: true,
                 path_policy: PathPolicy {
                     canonicalization: "realpath+normalized".into(),
@@ -319,4 +320,11 @@ impl Capabilities {
             },
         }
     }
+}
+
+/// Whether the method table lists `name`: capabilities say what is served, never more.
+fn serves(name: &str) -> bool {
+    crate::methods::METHODS
+        .iter()
+        .any(|method| method.name == name)
 }

@@ -227,7 +227,7 @@ mod tests {
             assert_eq!(doc["name"], method.tool);
             assert!(doc["inputSchema"].is_object() && doc["outputSchema"].is_object());
         }
-        assert!(method_doc(&snapshot, "saveSession").is_none());
+        assert!(method_doc(&snapshot, "hostPublish").is_none());
     }
 
     #[test]

@@ -67,6 +67,52 @@ pub enum LockConflictKind {
     AdvisoryLockConflict,
 }
 
+/// Why a save or materialize did not complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SaveFailureReason {
+    /// Files the save would write or remove changed on disk since the session read them
+    /// (see `conflicts`); nothing was written.
+    ChangedOnDisk,
+    /// The storage refused a write or a rename (see `failedPaths`).
+    Io,
+}
+
+/// How a file on disk differs from what the session read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum DiskConflictKind {
+    /// Its bytes differ from what the session read.
+    Changed,
+    /// It appeared where the session read no file.
+    Created,
+    /// The session read it; it is gone.
+    Removed,
+    /// A file whose name differs only in letter case would be overwritten on this disk.
+    CaseCollision,
+    /// It has more than one hard link.
+    HardLinked,
+    /// A directory or special file stands where a file is expected, or the reverse.
+    NotAFile,
+    /// A file the session never read, inside a directory the save would remove.
+    UnknownEntry,
+    /// It could not be looked at.
+    Unreadable,
+}
+
+/// One file that stopped a save.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiskConflict {
+    /// Project-relative path with `/`.
+    pub path: String,
+    pub kind: DiskConflictKind,
+    pub message: String,
+}
+
 /// Why the host could not finish a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -156,6 +202,9 @@ pub enum BackendError {
         canonical_path_key: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         holder_session_id: Option<String>,
+        /// The advisory lock file (kind `advisory_lock_conflict`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lock_file_path: Option<String>,
     },
     /// A read named a revision that is not the current one.
     StaleRead {
@@ -229,6 +278,73 @@ pub enum BackendError {
         message: String,
         reason: UnhandledReason,
     },
+    /// Saving this session cannot be faithful: a source could not be read at open, or
+    /// the written bytes would not read back as the session's model (`file`, `field`).
+    UamFidelityUnsupported {
+        message: String,
+        session_id: String,
+        canonical_path_key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        file: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        field: Option<String>,
+    },
+    /// `saveSession` did not complete; the session keeps its edits and stays dirty.
+    SavePartialFailure {
+        message: String,
+        session_id: String,
+        canonical_path_key: String,
+        attempted_revision: u64,
+        last_saved_revision: u64,
+        reason: SaveFailureReason,
+        /// Files already in their new state on disk.
+        committed_paths: Vec<String>,
+        /// Files that stopped the save.
+        failed_paths: Vec<String>,
+        /// False when the disk holds exactly the old project.
+        disk_may_be_partially_updated: bool,
+        /// The save journal that finishes the interrupted save at the next open or save.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        recovery_paths: Option<Vec<String>>,
+        /// What changed on disk behind the session (reason `changed_on_disk`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        conflicts: Vec<DiskConflict>,
+    },
+    /// `materializeSession` could not write the project; the session is unchanged.
+    WriteFailed {
+        message: String,
+        session_id: String,
+        canonical_path_key: String,
+        attempted_revision: u64,
+        last_saved_revision: u64,
+        reason: SaveFailureReason,
+        written_paths: Vec<String>,
+        skipped_paths: Vec<String>,
+        failed_paths: Vec<String>,
+        disk_may_be_partially_updated: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        recovery_paths: Option<Vec<String>>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        conflicts: Vec<DiskConflict>,
+    },
+    /// The project is structurally invalid, so `materializeSession` wrote nothing; the
+    /// issues are in `meta.diagnostics`.
+    MaterializeValidationFailed {
+        message: String,
+        session_id: String,
+        canonical_path_key: String,
+        issue_count: u32,
+    },
+    /// This server cannot do that here (`capability` names what is missing).
+    CapabilityUnavailable { message: String, capability: String },
+    /// A path the call named is not allowed (`policy` `save_target`: saving writes only
+    /// the opened project).
+    PathPolicyViolation {
+        message: String,
+        policy: String,
+        attempted_path: String,
+        allowed_path: String,
+    },
 }
 
 /// Every code a [`BackendError`] can carry: the `code` of the JSON object, the
@@ -252,11 +368,17 @@ pub enum ErrorCode {
     UnknownTool,
     McpResponseBudgetExceeded,
     BackendUnhandledError,
+    UamFidelityUnsupported,
+    SavePartialFailure,
+    WriteFailed,
+    MaterializeValidationFailed,
+    CapabilityUnavailable,
+    PathPolicyViolation,
 }
 
 impl ErrorCode {
     /// Every code, in contract order.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 23] = [
         Self::SessionNotFound,
         Self::SessionLimitExceeded,
         Self::LockConflict,
@@ -274,6 +396,12 @@ impl ErrorCode {
         Self::UnknownTool,
         Self::McpResponseBudgetExceeded,
         Self::BackendUnhandledError,
+        Self::UamFidelityUnsupported,
+        Self::SavePartialFailure,
+        Self::WriteFailed,
+        Self::MaterializeValidationFailed,
+        Self::CapabilityUnavailable,
+        Self::PathPolicyViolation,
     ];
 
     /// The wire spelling (`stale_write`).
@@ -296,6 +424,12 @@ impl ErrorCode {
             Self::UnknownTool => "unknown_tool",
             Self::McpResponseBudgetExceeded => "mcp_response_budget_exceeded",
             Self::BackendUnhandledError => "backend_unhandled_error",
+            Self::UamFidelityUnsupported => "uam_fidelity_unsupported",
+            Self::SavePartialFailure => "save_partial_failure",
+            Self::WriteFailed => "write_failed",
+            Self::MaterializeValidationFailed => "materialize_validation_failed",
+            Self::CapabilityUnavailable => "capability_unavailable",
+            Self::PathPolicyViolation => "path_policy_violation",
         }
     }
 }
@@ -344,6 +478,12 @@ impl BackendError {
             Self::UnknownTool { .. } => ErrorCode::UnknownTool,
             Self::McpResponseBudgetExceeded { .. } => ErrorCode::McpResponseBudgetExceeded,
             Self::BackendUnhandledError { .. } => ErrorCode::BackendUnhandledError,
+            Self::UamFidelityUnsupported { .. } => ErrorCode::UamFidelityUnsupported,
+            Self::SavePartialFailure { .. } => ErrorCode::SavePartialFailure,
+            Self::WriteFailed { .. } => ErrorCode::WriteFailed,
+            Self::MaterializeValidationFailed { .. } => ErrorCode::MaterializeValidationFailed,
+            Self::CapabilityUnavailable { .. } => ErrorCode::CapabilityUnavailable,
+            Self::PathPolicyViolation { .. } => ErrorCode::PathPolicyViolation,
         }
     }
 
@@ -395,7 +535,13 @@ impl BackendError {
             | Self::InvalidInput { message, .. }
             | Self::UnknownTool { message, .. }
             | Self::McpResponseBudgetExceeded { message, .. }
-            | Self::BackendUnhandledError { message, .. } => message,
+            | Self::BackendUnhandledError { message, .. }
+            | Self::UamFidelityUnsupported { message, .. }
+            | Self::SavePartialFailure { message, .. }
+            | Self::WriteFailed { message, .. }
+            | Self::MaterializeValidationFailed { message, .. }
+            | Self::CapabilityUnavailable { message, .. }
+            | Self::PathPolicyViolation { message, .. } => message,
             Self::TransactionUnsupported(rejection) | Self::SelectorAmbiguity(rejection) => {
                 &rejection.message
             }
@@ -504,6 +650,7 @@ pub fn examples() -> Vec<BackendError> {
             kind: LockConflictKind::InProcessSessionExists,
             canonical_path_key: "/p".into(),
             holder_session_id: Some("s0".into()),
+            lock_file_path: Some("/.p.openfairygui.backend.lock".into()),
         },
         BackendError::stale_read("s1", 1, 2),
         BackendError::ProjectRootNotAllowed {
@@ -546,6 +693,64 @@ pub fn examples() -> Vec<BackendError> {
             max_bytes: 16,
         },
         BackendError::unhandled(UnhandledReason::Trap),
+        BackendError::UamFidelityUnsupported {
+            message: "lossy".into(),
+            session_id: "s1".into(),
+            canonical_path_key: "/p".into(),
+            file: Some("assets/A/B.xml".into()),
+            field: Some("displayList".into()),
+        },
+        BackendError::SavePartialFailure {
+            message: "changed".into(),
+            session_id: "s1".into(),
+            canonical_path_key: "/p".into(),
+            attempted_revision: 3,
+            last_saved_revision: 1,
+            reason: SaveFailureReason::ChangedOnDisk,
+            committed_paths: vec![],
+            failed_paths: vec!["assets/A/package.xml".into()],
+            disk_may_be_partially_updated: false,
+            recovery_paths: Some(vec![".ofgui-save.journal".into()]),
+            conflicts: vec![DiskConflict {
+                path: "assets/A/package.xml".into(),
+                kind: DiskConflictKind::Changed,
+                message: "changed".into(),
+            }],
+        },
+        BackendError::WriteFailed {
+            message: "disk full".into(),
+            session_id: "s1".into(),
+            canonical_path_key: "/p".into(),
+            attempted_revision: 3,
+            last_saved_revision: 1,
+            reason: SaveFailureReason::Io,
+            written_paths: vec!["a.xml".into()],
+            skipped_paths: vec!["b.png".into()],
+            failed_paths: vec!["c.xml".into()],
+            disk_may_be_partially_updated: true,
+            recovery_paths: Some(vec![".ofgui-save.journal".into()]),
+            conflicts: vec![DiskConflict {
+                path: "c.xml".into(),
+                kind: DiskConflictKind::Unreadable,
+                message: "denied".into(),
+            }],
+        },
+        BackendError::MaterializeValidationFailed {
+            message: "invalid".into(),
+            session_id: "s1".into(),
+            canonical_path_key: "/p".into(),
+            issue_count: 2,
+        },
+        BackendError::CapabilityUnavailable {
+            message: "no".into(),
+            capability: "save".into(),
+        },
+        BackendError::PathPolicyViolation {
+            message: "elsewhere".into(),
+            policy: "save_target".into(),
+            attempted_path: "/tmp/x".into(),
+            allowed_path: "/p".into(),
+        },
     ]
 }
 

@@ -146,34 +146,38 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         C::SessionNotFound => &GuideText {
             meaning: "No open session has this id. It was never opened on this server, it was \
                 closed with `openfairygui_backend_close_session`, it was closed for being idle \
-                (only sessions without applied edits are, after 30 minutes by default), it could \
-                not be rebuilt after a backend failure, or the server was restarted. The edits of \
-                a closed session are gone: this server does not save to disk yet.",
+                (only sessions without unsaved edits are, after 30 minutes by default), it could \
+                not be rebuilt after a backend failure, or the server was restarted. Edits that \
+                were not saved with `openfairygui_backend_save_session` before are gone.",
             confirm: "`error.sessionId` is the id you sent. `openfairygui_backend_get_session` \
                 with that id gives the same error. Session ids come only from \
                 `openfairygui_backend_open_session`.",
             fix: "Open the project again with `openfairygui_backend_open_session` and use the new \
-                `sessionId`. The new session reads the project from disk at revision 0, so edits \
-                applied in the old session are not there; if that happened, tell the user and plan \
+                `sessionId`. The new session reads the project from disk at revision 0: saved \
+                edits are there, unsaved ones are not; if some were lost, tell the user and plan \
                 them again.",
         },
         C::SessionCloseFailed => &GuideText {
             meaning: "The session could not let go of the project while closing, so it stays \
-                open. Upstream raises this when releasing its lock file fails. This server keeps \
-                its project locks in memory and does not raise this code; it is listed for \
-                compatibility.",
+                open. Upstream raises this when releasing its lock file fails. This server \
+                removes its lock file on close and only logs a failure to do so (the next server \
+                recovers a lock whose process is gone), so it does not raise this code; it is \
+                listed for compatibility.",
             confirm: "`openfairygui_backend_get_session` with the same id still answers while the \
                 session is open.",
             fix: "Retry `openfairygui_backend_close_session` once. If it keeps failing, ask the \
-                user to restart the server; the session's unsaved edits are lost either way.",
+                user to restart the server; save first if the session has edits.",
         },
         C::PathPolicyViolation => &GuideText {
-            meaning: "A save was aimed at a file other than the opened project's own `.fairy` \
-                file; writing is only allowed back to the project that was opened. This server \
-                does not save yet, so it does not raise this code today.",
-            confirm: "Upstream's error carries `attemptedPath` and `allowedPath`; compare them.",
-            fix: "Save only to the opened project (leave the target path out). To keep a copy \
-                elsewhere, the user copies the project folder with their own tools.",
+            meaning: "A save was aimed somewhere other than the opened project: `targetPath` of \
+                `openfairygui_backend_save_session` may only name the opened project (its folder or \
+                its `.fairy` file). Saving writes back to the project that was opened; it is not \
+                Save As. Nothing was written and the edits stay in the session.",
+            confirm: "Compare `error.attemptedPath` (what you sent) with `error.allowedPath` (the \
+                project as it was opened).",
+            fix: "Save again without `targetPath` (or with the opened project's path). To keep a \
+                copy elsewhere, the user copies the project folder with their own tools after \
+                saving.",
         },
         C::ProjectRootNotAllowed => &GuideText {
             meaning: "The project path is outside every directory this server may open. The \
@@ -209,61 +213,73 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `sessionId` it returns.",
         },
         C::LockConflict => &GuideText {
-            meaning: "The project is already open in another session of this server. There is \
-                one session per project, however the path is written: the project folder and its \
-                `.fairy` file count as the same project. Two sessions on one project could make \
-                conflicting edits, so the second open is refused. (This server does not yet \
-                coordinate with other server processes on the same project.)",
-            confirm: "`error.holderSessionId` is the session that has the project; \
-                `openfairygui_backend_get_session` with that id shows its revision and whether it \
-                has applied edits (`dirty`). `error.canonicalPathKey` identifies the project.",
-            fix: "Use the existing session (`holderSessionId`) instead of opening a new one. If \
-                it is really abandoned and the user agrees, close it with \
-                `openfairygui_backend_close_session` (its unsaved edits are discarded) and open the \
-                project again.",
+            meaning: "The project is already open elsewhere, so a second session is refused: two \
+                sessions could make conflicting edits. `error.kind` says where: \
+                `in_process_session_exists` (another session of this server; the project folder \
+                and its `.fairy` file count as the same project) or `advisory_lock_conflict` \
+                (another server process holds the lock file beside the project, \
+                `.<folder>.openfairygui.backend.lock`).",
+            confirm: "For `in_process_session_exists`, `error.holderSessionId` is the session that \
+                has the project; `openfairygui_backend_get_session` with that id shows whether it \
+                has unsaved edits (`dirty`). For `advisory_lock_conflict`, `error.lockFilePath` \
+                names the lock file; it records the holding process.",
+            fix: "Use the existing session (`holderSessionId`) instead of opening a new one. For \
+                another process: ask the user to close that agent or server (a lock left by a \
+                process that died is taken over automatically at the next open). Do not delete \
+                the lock file yourself while its process may still be editing.",
         },
         C::CapabilityUnavailable => &GuideText {
             meaning: "The request needs something this server does not offer here, such as \
-                saving to disk or publishing. Upstream raises it when a required adapter (a file \
-                system, a publish bridge) is missing. This server lists only the tools that work \
-                and does not raise this code today.",
+                publishing, or a save through storage that cannot be written (the project \
+                folder is read-only to the server). Upstream raises it when a required adapter is \
+                missing.",
             confirm: "`openfairygui_backend_get_capabilities` lists the served methods and what \
-                each supports. A preview's `persistence.nextAction` says what would be needed to \
-                keep an applied edit.",
-            fix: "Stay within the capabilities. For saving, tell the user that applied edits \
-                currently live only in the session; no project file has been changed, and the \
-                same edits can be made in the FairyGUI editor.",
+                each supports; `error.capability` names what was missing.",
+            fix: "Stay within the capabilities. If the project folder cannot be written, tell \
+                the user: the edits stay in the session until it is closed.",
         },
         C::UamFidelityUnsupported => &GuideText {
             meaning: "The session's model cannot be written back to the project files without \
-                losing something, so writing is refused. This server gives a session fidelity \
-                `unsupported` when some project file could not be read at all when it was opened; \
-                everything that was read can be written back faithfully. Saving is not served yet, \
-                so the code is not raised today, but the fidelity is already reported.",
-            confirm: "`openfairygui_backend_get_session` shows `uamFidelity`. When it is \
+                losing something, so the save is refused and nothing is written. Either some \
+                project file could not be read at all when the session opened (the session's \
+                `uamFidelity` is `unsupported`), or a save checked its own output and found that \
+                a file it would write does not read back as the session's model (`error.file`, \
+                `error.field`): a case this server cannot write faithfully.",
+            confirm: "`openfairygui_backend_get_session` shows `uamFidelity`; when it is \
                 `unsupported`, `openfairygui_backend_validate_session` names the unreadable file \
-                (`unreadable_source`).",
-            fix: "Ask the user to make the unreadable file readable (usually a permissions \
-                problem), then close and reopen the session. Reading, validating and previewing \
-                still work meanwhile.",
+                (`unreadable_source`). Otherwise `error.file` and `error.field` name what did not \
+                read back.",
+            fix: "For an unreadable file, ask the user to make it readable, then close and \
+                reopen. For a file that does not read back, `openfairygui_backend_materialize_session` \
+                writes the project in the editor's canonical layout instead (after validation), \
+                or make the edit in the FairyGUI editor. The edits stay in the session.",
         },
         C::SavePartialFailure => &GuideText {
-            meaning: "A save did not finish: some files may have been written and others not. \
-                Upstream reports which paths were committed, which failed and where backups are. \
-                This server does not save yet and does not raise this code today.",
-            confirm: "In upstream's shape: `committedPaths`, `failedPaths`, \
-                `diskMayBePartiallyUpdated` and `recoveryPaths`.",
-            fix: "Do not retry blindly: the edits are still in the session. When \
-                `diskMayBePartiallyUpdated` is true, ask the user to check the listed paths and \
-                recovery copies (for example by opening the project in the FairyGUI editor) \
-                before anything else is written.",
+            meaning: "A save did not complete; the session keeps its edits and stays dirty. \
+                `error.reason` says why. `changed_on_disk`: files the save would write or remove \
+                were changed on disk since the session read them (often by the FairyGUI editor \
+                open beside you); nothing was written, so their change is kept. `io`: the disk \
+                refused a write; the save is all or nothing, so the disk holds the old project \
+                (`diskMayBePartiallyUpdated` false) or, if the failure came after the commit \
+                point, the save journal (`recoveryPaths`) completes it at the next open or save.",
+            confirm: "`error.conflicts` lists each changed file and how it changed; \
+                `failedPaths` names the files that stopped the save, `committedPaths` those already \
+                in their new state.",
+            fix: "For `changed_on_disk`, do not overwrite someone else's work without asking: \
+                tell the user which files changed. To keep their change, close this session and \
+                reopen the project, then redo the edits (replan them from the new state). To \
+                overwrite on purpose, the user may ask for \
+                `openfairygui_backend_materialize_session`. For `io`, ask the user to fix the \
+                disk problem (space, permissions, a file locked by another program), then save \
+                again.",
         },
         C::WriteFailed => &GuideText {
-            meaning: "Writing project files failed (disk full, no permission, a file locked by \
-                another program). Upstream raises it when it writes a session out as a project. \
-                This server does not write project files yet and does not raise this code today.",
-            confirm: "The error lists the paths that failed and those that were written; check \
-                free disk space and the permissions of those paths.",
+            meaning: "`openfairygui_backend_materialize_session` could not write the project \
+                (disk full, no permission, a file locked by another program). The write is all \
+                or nothing like a save; the session is unchanged.",
+            confirm: "`error.failedPaths` names what failed, `writtenPaths` what was written, \
+                `diskMayBePartiallyUpdated` and `recoveryPaths` whether a journal completes it \
+                at the next open.",
             fix: "Ask the user to fix the disk or permission problem, then retry. The edits stay \
                 in the session until it is closed.",
         },
@@ -287,14 +303,15 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 folder open.",
         },
         C::MaterializeValidationFailed => &GuideText {
-            meaning: "A request to write the session's model out as a project was refused \
-                because the model breaks structural rules; nothing was written. Upstream raises \
-                it for `materializeSession`, which this server does not serve, so it does not \
-                raise this code today.",
-            confirm: "`openfairygui_backend_validate_session` lists the same structural problems \
-                with their model paths.",
-            fix: "Fix each reported problem first (with transactions, or in the FairyGUI editor \
-                for problems that came with the project), validate again, then retry the write.",
+            meaning: "`openfairygui_backend_materialize_session` rewrites the whole project only \
+                when it validates without errors, and it does not; nothing was written. \
+                `error.issueCount` counts the errors, which are in `meta.diagnostics`.",
+            confirm: "`openfairygui_backend_validate_session` lists the same problems with their \
+                model paths.",
+            fix: "Fix each reported error (with transactions, or in the FairyGUI editor for \
+                problems that came with the project), validate again, then retry. A plain \
+                `openfairygui_backend_save_session` does not require a valid project: it only \
+                writes what was edited.",
         },
         // ------------------------------------------------------- transaction: selectors
         C::InvalidPackageSelector => &GuideText {
@@ -1682,16 +1699,23 @@ mod tests {
             "project_read_failed",
             "unknown",
             "projection_failed",
+            "in_process_session_exists",
+            "advisory_lock_conflict",
+            "changed_on_disk",
+            "io",
         ];
         use crate::error::{
-            OpenFailureReason, PreviewFailureReason, QueryFailureReason, ReadFailureReason,
+            LockConflictKind, OpenFailureReason, PreviewFailureReason, QueryFailureReason,
+            ReadFailureReason, SaveFailureReason,
         };
         for reason in REASONS {
             let wire = serde_json::Value::String(reason.to_string());
             let real = serde_json::from_value::<OpenFailureReason>(wire.clone()).is_ok()
                 || serde_json::from_value::<QueryFailureReason>(wire.clone()).is_ok()
                 || serde_json::from_value::<ReadFailureReason>(wire.clone()).is_ok()
-                || serde_json::from_value::<PreviewFailureReason>(wire).is_ok();
+                || serde_json::from_value::<PreviewFailureReason>(wire.clone()).is_ok()
+                || serde_json::from_value::<LockConflictKind>(wire.clone()).is_ok()
+                || serde_json::from_value::<SaveFailureReason>(wire).is_ok();
             assert!(real, "{reason} is not a failure reason of the contract");
         }
         for (code, field, value) in fields() {

@@ -11,9 +11,10 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CloseSessionData, EventsData, EventsInput, NoInput, OpenSessionInput, ProjectOutline,
-    QueryEntityData, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
-    ResourceBytesData, SessionInput, SessionSnapshot, SessionStateData, TransactionInput,
+    CloseSessionData, EventsData, EventsInput, MaterializeSessionData, MaterializeSessionInput,
+    NoInput, OpenSessionInput, ProjectOutline, QueryEntityData, QueryEntityInput,
+    ReadResourceBytesInput, ReadSessionStateInput, ResourceBytesData, SaveOrMaterialize,
+    SaveSessionInput, SessionInput, SessionSnapshot, SessionStateData, TransactionInput,
     TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
@@ -57,6 +58,8 @@ pub fn input_schema(method: &Method) -> Value {
             TransactionInput::json_schema(&mut generator)
         }
         "getEvents" => EventsInput::json_schema(&mut generator),
+        "saveSession" => SaveSessionInput::json_schema(&mut generator),
+        "materializeSession" => MaterializeSessionInput::json_schema(&mut generator),
         other => unreachable!("no input type for method {other}"),
     };
     let mut value = finish(generator, schema);
@@ -80,6 +83,8 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "applyTransaction" => generator.subschema_for::<Success<SessionSnapshot>>(),
         "getEvents" => generator.subschema_for::<Success<EventsData>>(),
         "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
+        "saveSession" => generator.subschema_for::<Success<SaveOrMaterialize>>(),
+        "materializeSession" => generator.subschema_for::<Success<MaterializeSessionData>>(),
         other => unreachable!("no output type for method {other}"),
     }
 }

@@ -19,7 +19,8 @@ use ofgui_contracts::error::{
 use serde_json::{Map, Value};
 
 pub use exports::ofgui::backend::session::{
-    BackendError, BytesReply, ErrorCode as WitCode, OpenRequest, Reply, SessionStatus, UamFidelity,
+    BackendError, BytesReply, ErrorCode as WitCode, OpenRequest, Reply, SaveReply, SessionStatus,
+    UamFidelity,
 };
 
 /// A failure the component reported, as contract types.
@@ -132,6 +133,12 @@ pub fn from_wit_code(code: WitCode) -> ErrorCode {
         WitCode::UnknownTool => ErrorCode::UnknownTool,
         WitCode::McpResponseBudgetExceeded => ErrorCode::McpResponseBudgetExceeded,
         WitCode::BackendUnhandledError => ErrorCode::BackendUnhandledError,
+        WitCode::UamFidelityUnsupported => ErrorCode::UamFidelityUnsupported,
+        WitCode::SavePartialFailure => ErrorCode::SavePartialFailure,
+        WitCode::WriteFailed => ErrorCode::WriteFailed,
+        WitCode::MaterializeValidationFailed => ErrorCode::MaterializeValidationFailed,
+        WitCode::CapabilityUnavailable => ErrorCode::CapabilityUnavailable,
+        WitCode::PathPolicyViolation => ErrorCode::PathPolicyViolation,
     }
 }
 
@@ -156,6 +163,12 @@ pub fn to_wit_code(code: ErrorCode) -> WitCode {
         ErrorCode::UnknownTool => WitCode::UnknownTool,
         ErrorCode::McpResponseBudgetExceeded => WitCode::McpResponseBudgetExceeded,
         ErrorCode::BackendUnhandledError => WitCode::BackendUnhandledError,
+        ErrorCode::UamFidelityUnsupported => WitCode::UamFidelityUnsupported,
+        ErrorCode::SavePartialFailure => WitCode::SavePartialFailure,
+        ErrorCode::WriteFailed => WitCode::WriteFailed,
+        ErrorCode::MaterializeValidationFailed => WitCode::MaterializeValidationFailed,
+        ErrorCode::CapabilityUnavailable => WitCode::CapabilityUnavailable,
+        ErrorCode::PathPolicyViolation => WitCode::PathPolicyViolation,
     }
 }
 

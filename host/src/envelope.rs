@@ -5,7 +5,7 @@ use std::time::Instant;
 use ofgui_contracts::api::SessionSnapshot;
 use ofgui_contracts::envelope::{
     self as contract, BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, False,
-    ResponseMeta, Stage,
+    ResponseMeta, Stage, Warning,
 };
 use ofgui_contracts::error::{BackendError, UnhandledReason};
 use serde_json::Value;
@@ -42,6 +42,8 @@ pub struct Data {
     body: Body,
     /// Diagnostics to mirror in `meta.diagnostics` of a success (validation findings).
     diagnostics: Vec<BackendDiagnostic>,
+    /// `meta.warnings` of a success (unsaved edits discarded by a close).
+    warnings: Vec<Warning>,
 }
 
 enum Body {
@@ -54,7 +56,16 @@ impl Data {
         Data {
             body: Body::Value(value),
             diagnostics: Vec::new(),
+            warnings: Vec::new(),
         }
+    }
+
+    pub fn with_warning(mut self, code: &str, message: String) -> Self {
+        self.warnings.push(Warning {
+            code: code.to_string(),
+            message,
+        });
+        self
     }
 
     /// Serializes a typed result.
@@ -71,6 +82,7 @@ impl Data {
         Ok(Data {
             body: Body::Text(raw),
             diagnostics,
+            warnings: Vec::new(),
         })
     }
 }
@@ -167,7 +179,8 @@ impl Call {
 
     /// `{ok: true, meta, data}`.
     pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
-        let meta = self.meta(session, data.diagnostics);
+        let mut meta = self.meta(session, data.diagnostics);
+        meta.warnings = data.warnings;
         let built = match data.body {
             // Backend data is already text: only meta is serialized, and spliced in.
             Body::Text(raw) => serde_json::to_string(&meta).map(|meta| Envelope {

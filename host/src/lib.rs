@@ -1,7 +1,7 @@
 //! ofgui-mcp-host: serves FairyGUI projects to AI agents over MCP.
 //!
-//! The host is thin: protocol ([`mcp`], with [`resources`] and [`prompts`]), sandbox ([`sandbox`]), session bookkeeping and
-//! limits ([`sessions`], [`service`]). Project semantics live in the backend component,
+//! The host is thin: protocol ([`mcp`], with [`resources`] and [`prompts`]), sandbox ([`sandbox`]), session bookkeeping,
+//! locks and limits ([`sessions`], [`lock`], [`service`]). Project semantics live in the backend component,
 //! which [`runtime`] runs with wasmtime, one instance per session.
 
 pub mod bindings;
@@ -10,6 +10,7 @@ mod engine_config;
 pub mod envelope;
 pub mod events;
 pub mod input;
+pub mod lock;
 pub mod mcp;
 pub mod prompts;
 pub mod resources;

@@ -19,7 +19,7 @@ const PROMPTS: &[Definition] = &[
         name: "openfairygui_inspect_capabilities",
         title: "Inspect OpenFairyGUI Backend Capabilities",
         description: "Find out what this backend serves before relying on it.",
-        text: "Call openfairygui_backend_get_capabilities first. Report the contract and capability versions, the methods it serves, its read limits and its session and sandbox policy. Treat anything it does not list as unsupported: do not assume saving to disk, artifact publish/restore or event subscriptions (events are polled) unless the capabilities say so.",
+        text: "Call openfairygui_backend_get_capabilities first. Report the contract and capability versions, the methods it serves, its read limits and its session and sandbox policy. Treat anything it does not list as unsupported: do not assume artifact publish/restore or event subscriptions (events are polled) unless the capabilities say so.",
     },
     Definition {
         name: "openfairygui_open_and_inspect_session",
@@ -38,6 +38,12 @@ const PROMPTS: &[Definition] = &[
         title: "Plan a Revision-Checked OpenFairyGUI Transaction",
         description: "Plan, preview and apply an edit safely.",
         text: "1. Call openfairygui_backend_get_session and openfairygui_backend_get_project_outline to learn the current revision and the exact ids. 2. Use openfairygui_backend_query_entity to read every entity you will change; for settings, controller and transition edits copy the complete current value and change only what you must, because those operations replace the whole value. 3. Read the operation catalog resource openfairygui://contracts/operations and the schema resource of each operation you use; never invent fields or operations. 4. Preview the batch with openfairygui_backend_preflight_transaction and check that the reported entities and files are exactly the ones you meant to change. 5. Apply the same input with openfairygui_backend_apply_transaction at the preview's baseRevision. 6. On a stale revision (stale_write), refresh the outline and entities and re-plan; never retry the old batch with a guessed revision. 7. Run openfairygui_backend_validate_session afterwards and report its status.",
+    },
+    Definition {
+        name: "openfairygui_save_session",
+        title: "Save an OpenFairyGUI Backend Session",
+        description: "Write a session's applied edits to the project on disk, safely.",
+        text: "1. Call openfairygui_backend_get_session: if dirty is false there is nothing to save. 2. Call openfairygui_backend_validate_session and tell the user about any errors (a save does not require a valid project, but the user should know). 3. Call openfairygui_backend_save_session with the session's current revision as expectedRevision and without targetPath: saving writes only the opened project; backend path policy is authoritative, so report path_policy_violation instead of trying another destination. 4. Report writtenPaths and removedPaths, which are the only files changed. 5. On stale_write, another change landed: re-read the session and decide with the user before saving again. On save_partial_failure with reason changed_on_disk, files were edited on disk since the session read them (for example in the FairyGUI editor): nothing was written and the edits are still in the session; tell the user which files (error.conflicts) and let them choose between reopening the project and redoing the edits, or overwriting with openfairygui_backend_materialize_session. On reason io, report failedPaths, diskMayBePartiallyUpdated and recoveryPaths unchanged; never retry blindly or close the session.",
     },
     Definition {
         name: "openfairygui_poll_runtime_state",

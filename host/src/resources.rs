@@ -120,9 +120,11 @@ const WORKFLOW_TEXT: &str = "\
 7. On `stale_read` or `stale_write` someone else changed the session: re-read the outline and
    the entities you rely on, plan again and send the new batch at the new revision. Never
    retry with a guessed revision.
-8. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected) with a
-   cursor.
-9. Edits live in the session; this server does not save them to disk yet.
+8. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected, saved)
+   with a cursor.
+9. Edits live in the session until `openfairygui_backend_save_session` (with
+   `expectedRevision`) writes them; it writes only the changed files and refuses, writing
+   nothing, when one of them was changed on disk meanwhile.
    `openfairygui_backend_close_session` releases the project and discards unsaved edits.
 
 Every result is `{ok, meta, data|error}`. On `ok: false`, read `error.code` and

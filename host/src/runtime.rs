@@ -20,7 +20,7 @@ use wasmtime::{Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
-    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, SessionStatus,
+    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, SaveReply, SessionStatus,
 };
 use crate::sandbox::ResolvedProject;
 
@@ -301,6 +301,17 @@ impl Instance {
             resource_id
         )?
         .map_err(CallError::from_guest)
+    }
+
+    pub async fn save(&mut self, expected_revision: Option<u64>) -> Result<SaveReply, CallError> {
+        call!(self, call_save, expected_revision)?.map_err(CallError::from_guest)
+    }
+
+    pub async fn materialize(
+        &mut self,
+        expected_revision: Option<u64>,
+    ) -> Result<SaveReply, CallError> {
+        call!(self, call_materialize, expected_revision)?.map_err(CallError::from_guest)
     }
 
     /// Drops the project resource, then the whole instance with its memory.

@@ -280,8 +280,15 @@ fn link_count(_: &cap_std::fs::Metadata) -> u64 {
 /// host's own log), and nothing else (no environment, arguments, stdin, stdout or network).
 pub fn wasi_context(project_dir: &Path) -> Result<WasiCtx> {
     let mut builder = WasiCtx::builder();
-    builder.preopened_dir(project_dir, ".", FsPerms::ReadOnly)?;
+    // Writable so the session can save (and finish an interrupted save at open); still
+    // only this directory, so WASI confines every write to the project.
+    builder.preopened_dir(project_dir, ".", FsPerms::ReadWrite)?;
     builder.inherit_stderr();
+    // Crash tests stop a save at a chosen step (backend `commit::fault`); unset, nothing
+    // reaches the component.
+    if let Ok(fault) = std::env::var("OFGUI_SAVE_FAULT") {
+        builder.env("OFGUI_SAVE_FAULT", fault);
+    }
     // Local file reads are short; running them on the calling thread is ~3x faster than
     // a spawn_blocking hop per call.
     builder.allow_blocking_current_thread(true);

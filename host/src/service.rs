@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use ofgui_contracts::api::{
-    EventsInput, NoInput, OpenSessionInput, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, SessionInput, SessionSnapshot, TransactionInput,
+    DiskChanges, EventsInput, MaterializeMode, MaterializeSessionData, MaterializeSessionInput,
+    NoInput, OpenSessionInput, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
+    SaveSessionData, SaveSessionInput, SessionInput, SessionSnapshot, TransactionInput,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{BackendError, ErrorCode, LockConflictKind, UnhandledReason};
@@ -21,6 +22,7 @@ use tokio::sync::OnceCell;
 use crate::bindings::{GuestReply, OpenRequest, SessionStatus};
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
 use crate::events::EventLog;
+use crate::lock::{LockError, ProjectLock};
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
 use crate::sessions::{AppliedBatch, Registry, ReserveError, Session};
@@ -299,6 +301,29 @@ impl Service {
                 let input = parse::<SessionInput>(input)?;
                 self.close_session(&input.session_id).await
             }
+            "saveSession" => {
+                let input = parse::<SaveSessionInput>(input)?;
+                if let Some(target) = &input.target_path {
+                    self.check_save_target(&input.session_id, target)?;
+                }
+                let write = if input.force == Some(true) || input.mode.is_some() {
+                    Write::Materialize {
+                        reason: Some("force_save".into()),
+                    }
+                } else {
+                    Write::Save
+                };
+                self.write(&input.session_id, input.expected_revision, write)
+                    .await
+            }
+            "materializeSession" => {
+                let input = parse::<MaterializeSessionInput>(input)?;
+                let write = Write::Materialize {
+                    reason: input.reason,
+                };
+                self.write(&input.session_id, input.expected_revision, write)
+                    .await
+            }
             other => Err(BackendError::UnknownTool {
                 message: format!("No method named {other} is served."),
                 tool_name: other.to_string(),
@@ -350,6 +375,135 @@ impl Service {
             Ok(Applied::Preview(reply)) => reply_data(reply),
             Err(mut failure) => {
                 self.after_rejection(apply, &session, &mut failure);
+                Err(failure)
+            }
+        }
+    }
+
+    /// `targetPath` of a save may only name the opened project (its directory or its
+    /// `.fairy` file): saving is not Save As.
+    fn check_save_target(&self, session_id: &str, target: &str) -> Result<(), Failure> {
+        let Some(session) = self.registry.get(session_id) else {
+            return Err(BackendError::session_not_found(session_id).into());
+        };
+        let same = sandbox::resolve_project(target, &self.config.roots)
+            .is_ok_and(|resolved| resolved.key == session.project.key);
+        if same {
+            return Ok(());
+        }
+        Err(BackendError::PathPolicyViolation {
+            message: "saveSession writes only the project that was opened; targetPath names somewhere else. Nothing was written and the edits stay in the session. Save without targetPath.".into(),
+            policy: "save_target".into(),
+            attempted_path: target.to_string(),
+            allowed_path: session.project.dir.to_string_lossy().into_owned(),
+        }
+        .into())
+    }
+
+    /// Saves or materializes a session; emits `save.started`, then `save.completed` or
+    /// `save.failed`.
+    async fn write(&self, session_id: &str, expected: Option<u64>, write: Write) -> Outcome {
+        let Some(session) = self.registry.get(session_id) else {
+            return Err(BackendError::session_not_found(session_id).into());
+        };
+        let materialize = matches!(write, Write::Materialize { .. });
+        let emit = |kind: &str, revision: Option<u64>, diagnostics, data| {
+            self.events.emit(
+                &session.id,
+                &session.project.key,
+                kind,
+                revision,
+                diagnostics,
+                data,
+            )
+        };
+        emit(
+            "save.started",
+            None,
+            Vec::new(),
+            Some(json!({ "materialize": materialize })),
+        );
+        let result = self
+            .on_session(&session.id, async |_, instance| {
+                if materialize {
+                    instance.materialize(expected).await
+                } else {
+                    instance.save(expected).await
+                }
+            })
+            .await;
+        match result {
+            Ok(reply) => {
+                session.saved(reply.status.revision);
+                let snapshot = self.snapshot(&session, &reply.status);
+                let disk = DiskChanges {
+                    written_paths: reply.written_paths,
+                    removed_paths: reply.removed_paths,
+                    created_directories: reply.created_directories,
+                    removed_directories: reply.removed_directories,
+                    kept_directories: reply.kept_directories,
+                    recovered_paths: reply.recovered_paths,
+                    write_verified: reply.write_verified,
+                };
+                emit(
+                    "save.completed",
+                    Some(reply.status.revision),
+                    Vec::new(),
+                    Some(json!({
+                        "writtenPaths": disk.written_paths,
+                        "removedPaths": disk.removed_paths,
+                    })),
+                );
+                let data = match write {
+                    Write::Save => Data::typed(&SaveSessionData {
+                        session_id: snapshot.session_id,
+                        canonical_project_path: snapshot.canonical_project_path,
+                        revision: snapshot.revision,
+                        last_saved_revision: snapshot.last_saved_revision,
+                        dirty: snapshot.dirty,
+                        uam_fidelity: snapshot.uam_fidelity,
+                        lock_held: snapshot.lock_held,
+                        capabilities: snapshot.capabilities,
+                        disk,
+                    })?,
+                    Write::Materialize { reason } => Data::typed(&MaterializeSessionData {
+                        session_id: snapshot.session_id,
+                        canonical_project_path: snapshot.canonical_project_path,
+                        revision: snapshot.revision,
+                        last_saved_revision: snapshot.last_saved_revision,
+                        dirty: snapshot.dirty,
+                        uam_fidelity: snapshot.uam_fidelity,
+                        lock_held: snapshot.lock_held,
+                        capabilities: snapshot.capabilities,
+                        mode: MaterializeMode::FullProject,
+                        reason,
+                        materialize_revision: reply.status.revision,
+                        save_revision: reply.status.last_saved_revision,
+                        skipped_paths: reply.skipped_paths,
+                        diagnostics: Vec::new(),
+                        disk,
+                    })?,
+                };
+                Ok((data, Some(reply.status.revision)))
+            }
+            Err(mut failure) => {
+                if let Some(status) = failure.status {
+                    failure.session = Some(self.snapshot(&session, &status));
+                }
+                let diagnostics = if failure.diagnostics.is_empty() {
+                    vec![ofgui_contracts::envelope::BackendDiagnostic::error(
+                        failure.error.code().as_str(),
+                        failure.error.message(),
+                    )]
+                } else {
+                    failure.diagnostics.clone()
+                };
+                emit(
+                    "save.failed",
+                    failure.status.map(|s| s.revision),
+                    diagnostics,
+                    None,
+                );
                 Err(failure)
             }
         }
@@ -440,12 +594,12 @@ impl Service {
         let gave_up = |why: &dyn std::fmt::Display| {
             tracing::warn!(session = %session.id, "the session cannot be rebuilt: {why}");
         };
-        let Some(batches) = session.replay() else {
+        let Some((saved_revision, batches)) = session.replay() else {
             gave_up(&"its applied batches outgrew the journal");
             return None;
         };
         let (mut instance, mut status) = self
-            .instantiate(&session.id, "", &session.project)
+            .instantiate(&session.id, "", &session.project, saved_revision)
             .await
             .map_err(|failure| gave_up(&failure.error.message()))
             .ok()?;
@@ -464,7 +618,13 @@ impl Service {
     }
 
     fn snapshot(&self, session: &Session, status: &SessionStatus) -> SessionSnapshot {
-        snapshot(&self.capabilities, &session.id, &session.project, status)
+        snapshot(
+            &self.capabilities,
+            &session.id,
+            &session.project,
+            status,
+            session.lock.is_some(),
+        )
     }
 
     async fn open_session(&self, call: &Call, input: OpenSessionInput) -> Reply {
@@ -501,12 +661,46 @@ impl Service {
                     kind: LockConflictKind::InProcessSessionExists,
                     canonical_path_key: project.key.clone(),
                     holder_session_id: holder,
+                    lock_file_path: None,
                 },
             })
         })?;
-        match self.instantiate(session_id, project_path, &project).await {
+        let project_lock = match ProjectLock::acquire(&project.dir, session_id, &project.key) {
+            Ok(held) => Some(held),
+            Err(LockError::Held { path, holder }) => {
+                self.registry.release(&project.key);
+                let by = holder
+                    .map(|pid| format!("process {pid}"))
+                    .unwrap_or_else(|| "another program".into());
+                return Err(BackendError::LockConflict {
+                    message: format!(
+                        "This project is open in another server ({by} holds its lock file); close that session or server first. A lock left by a process that has exited is taken over automatically."
+                    ),
+                    kind: LockConflictKind::AdvisoryLockConflict,
+                    canonical_path_key: project.key.clone(),
+                    holder_session_id: None,
+                    lock_file_path: Some(path.to_string_lossy().into_owned()),
+                }
+                .into());
+            }
+            Err(error @ LockError::Unavailable { .. }) => {
+                // Opening still works; other processes are just not kept out.
+                tracing::warn!("project opened without its advisory lock: {error}");
+                None
+            }
+        };
+        match self
+            .instantiate(session_id, project_path, &project, 0)
+            .await
+        {
             Ok((instance, status)) => {
-                let snapshot = snapshot(&self.capabilities, session_id, &project, &status);
+                let snapshot = snapshot(
+                    &self.capabilities,
+                    session_id,
+                    &project,
+                    &status,
+                    project_lock.is_some(),
+                );
                 self.events.emit(
                     session_id,
                     &project.key,
@@ -516,7 +710,7 @@ impl Service {
                     None,
                 );
                 self.registry
-                    .insert(session_id.to_string(), project, instance);
+                    .insert(session_id.to_string(), project, instance, project_lock);
                 tracing::info!(session = %session_id, "opened session");
                 Ok(snapshot)
             }
@@ -532,6 +726,7 @@ impl Service {
         session_id: &str,
         project_path: &str,
         project: &sandbox::ResolvedProject,
+        revision: u64,
     ) -> Result<(Instance, SessionStatus), Failure> {
         sandbox::check_project_entries(project)
             .map_err(|refusal| refused(refusal, project_path))?;
@@ -544,6 +739,7 @@ impl Service {
             fairy_file: project.fairy_file.clone(),
             project_path: project_path.to_string(),
             canonical_path_key: project.key.clone(),
+            revision,
         };
         runtime
             .open(&request, project)
@@ -563,6 +759,10 @@ impl Service {
         };
         // Wait for any call in flight on this session, then drop the instance.
         let mut slot = session.instance.lock().await;
+        let unsaved = match slot.as_mut() {
+            Some(instance) => instance.status().await.ok().filter(|status| status.dirty),
+            None => None,
+        };
         self.events.emit(
             session_id,
             &session.project.key,
@@ -586,11 +786,26 @@ impl Service {
         // A closed session's events go with it, as upstream does.
         self.events.forget(session_id);
         tracing::info!(session = %session_id, "closed session");
-        Ok((
-            Data::value(json!({ "sessionId": session_id, "closed": true })),
-            None,
-        ))
+        let mut data = Data::value(json!({ "sessionId": session_id, "closed": true }));
+        if let Some(status) = unsaved {
+            data = data.with_warning(
+                "unsaved_edits_discarded",
+                format!(
+                    "The session had unsaved edits (revisions {} to {}, applied after the last save at revision {}); they were discarded. Save with saveSession before closing to keep edits.",
+                    status.last_saved_revision + 1,
+                    status.revision,
+                    status.last_saved_revision
+                ),
+            );
+        }
+        Ok((data, None))
     }
+}
+
+/// Which write a save call asked for.
+enum Write {
+    Save,
+    Materialize { reason: Option<String> },
 }
 
 /// What a transaction call gave back.
@@ -605,6 +820,7 @@ fn snapshot(
     session_id: &str,
     project: &sandbox::ResolvedProject,
     status: &SessionStatus,
+    lock_held: bool,
 ) -> SessionSnapshot {
     SessionSnapshot {
         session_id: session_id.to_string(),
@@ -613,8 +829,7 @@ fn snapshot(
         last_saved_revision: status.last_saved_revision,
         dirty: status.dirty,
         uam_fidelity: status.fidelity.to_contract(),
-        // Sessions are only registered with their project claimed in the registry.
-        lock_held: true,
+        lock_held,
         capabilities: capabilities.clone(),
     }
 }

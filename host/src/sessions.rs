@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::lock::ProjectLock;
 use crate::runtime::Instance;
 use crate::sandbox::ResolvedProject;
 
@@ -12,6 +13,9 @@ pub struct Session {
     pub id: String,
     pub project: ResolvedProject,
     pub instance: tokio::sync::Mutex<Option<Instance>>,
+    /// The advisory lock beside the project, released when the session goes; `None` when
+    /// it could not be taken (a read-only parent directory), so `lockHeld` says false.
+    pub lock: Option<ProjectLock>,
     last_used: Mutex<Instant>,
     journal: Mutex<Journal>,
 }
@@ -20,10 +24,12 @@ pub struct Session {
 /// failure closes the session instead of restoring it.
 const JOURNAL_MAX_BYTES: usize = 64 << 20;
 
-/// The batches applied since open, in order: enough to rebuild the session's state on a
-/// fresh instance if the backend fails.
+/// The batches applied since the last save, in order: with the saved project on disk,
+/// enough to rebuild the session's state on a fresh instance if the backend fails.
 #[derive(Default)]
 struct Journal {
+    /// The revision of the last save (0 before any): where a rebuilt session starts.
+    saved_revision: u64,
     batches: Vec<AppliedBatch>,
     bytes: usize,
     /// The journal outgrew its budget and no longer describes the session.
@@ -47,6 +53,7 @@ impl Session {
         journal.bytes += batch.operations.len();
         if journal.bytes > JOURNAL_MAX_BYTES {
             *journal = Journal {
+                saved_revision: journal.saved_revision,
                 overflowed: true,
                 ..Journal::default()
             };
@@ -55,10 +62,19 @@ impl Session {
         journal.batches.push(batch);
     }
 
-    /// The batches to replay to rebuild the session, or `None` if they are not all known.
-    pub fn replay(&self) -> Option<Vec<AppliedBatch>> {
+    /// The revision of the last save and the batches to replay on the saved project to
+    /// rebuild the session, or `None` if they are not all known.
+    pub fn replay(&self) -> Option<(u64, Vec<AppliedBatch>)> {
         let journal = lock(&self.journal);
-        (!journal.overflowed).then(|| journal.batches.clone())
+        (!journal.overflowed).then(|| (journal.saved_revision, journal.batches.clone()))
+    }
+
+    /// The session saved `revision`: the disk now holds everything applied so far.
+    pub fn saved(&self, revision: u64) {
+        *lock(&self.journal) = Journal {
+            saved_revision: revision,
+            ..Journal::default()
+        };
     }
 
     pub fn touch(&self) {
@@ -128,11 +144,18 @@ impl Registry {
     }
 
     /// Registers an opened session under its claim.
-    pub fn insert(&self, id: String, project: ResolvedProject, instance: Instance) -> Arc<Session> {
+    pub fn insert(
+        &self,
+        id: String,
+        project: ResolvedProject,
+        instance: Instance,
+        project_lock: Option<ProjectLock>,
+    ) -> Arc<Session> {
         let session = Arc::new(Session {
             id: id.clone(),
             project,
             instance: tokio::sync::Mutex::new(Some(instance)),
+            lock: project_lock,
             last_used: Mutex::new(Instant::now()),
             journal: Mutex::new(Journal::default()),
         });

@@ -45,6 +45,7 @@ fn request(project: &ResolvedProject) -> OpenRequest {
         fairy_file: project.fairy_file.clone(),
         project_path: project.dir.display().to_string(),
         canonical_path_key: project.key.clone(),
+        revision: 0,
     }
 }
 

@@ -36,3 +36,6 @@ mod resources;
 
 /// The raw stdio wire: malformed, out-of-range and oversized request lines.
 mod wire;
+
+/// Saving: what a save writes, refuses and keeps; the advisory lock between servers.
+mod saving;

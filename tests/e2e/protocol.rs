@@ -60,8 +60,8 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             capabilities["authoring"]["saveSession"].clone(),
             capabilities["runtime"]["atomicSave"].clone()
         ),
-        (json!(false), json!(false)),
-        "saving is not served, and capabilities say so"
+        (json!(true), json!(true)),
+        "saving is served, and capabilities say so"
     );
     let methods: Vec<String> = serde_json::from_value(capabilities["methods"].clone()).unwrap();
     assert_eq!(

@@ -178,7 +178,7 @@ async fn unknown_resources_are_protocol_errors_and_the_server_keeps_serving() {
     let server = Server::start(&[workspace.path()]).await;
     for uri in [
         "openfairygui://docs/nothing",
-        "openfairygui://docs/methods/saveSession",
+        "openfairygui://docs/methods/hostPublish",
         "openfairygui://docs/methods/",
         "openfairygui://docs/diagnostics/../../etc/passwd",
         "openfairygui://contracts/operations/__proto__",
@@ -240,10 +240,10 @@ async fn prompts_name_only_listed_tools_and_no_operation_grammar() {
     }
     let unknown = server
         .client
-        .get_prompt(GetPromptRequestParams::new("openfairygui_save_session"))
+        .get_prompt(GetPromptRequestParams::new("openfairygui_host_publish"))
         .await;
     assert!(
         unknown.is_err(),
-        "saving is not served, so neither is its prompt"
+        "publishing is not served, so neither is a prompt for it"
     );
 }

@@ -170,20 +170,7 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
     if refs.is_empty() {
         return;
     }
-    let mut sizes: HashMap<(&str, &str), Size> = HashMap::new();
-    for package in &project.packages {
-        for resource in &package.resources {
-            let size = match resource.as_ref() {
-                UamResource::Image(r) => r.dimensions.clone(),
-                UamResource::MovieClip(r) => Some(r.dimensions.clone()),
-                UamResource::Component(r) => Some(r.component.size.clone()),
-                _ => None,
-            };
-            if let Some(size) = size {
-                sizes.insert((package.id.as_str(), resource.id()), size);
-            }
-        }
-    }
+    let sizes = resource_sizes(project);
     let resolved: Vec<(usize, usize, usize, Size)> = refs
         .into_iter()
         .filter_map(|(p, r, size_ref)| {
@@ -205,4 +192,48 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
             node.base_mut().size = size;
         }
     }
+}
+
+/// The size each image, movie clip and component of the project gives a node showing it.
+fn resource_sizes(project: &UamProject) -> HashMap<(&str, &str), Size> {
+    let mut sizes = HashMap::new();
+    for package in &project.packages {
+        for resource in &package.resources {
+            let size = match resource.as_ref() {
+                UamResource::Image(r) => r.dimensions.clone(),
+                UamResource::MovieClip(r) => Some(r.dimensions.clone()),
+                UamResource::Component(r) => Some(r.component.size.clone()),
+                _ => None,
+            };
+            if let Some(size) = size {
+                sizes.insert((package.id.as_str(), resource.id()), size);
+            }
+        }
+    }
+    sizes
+}
+
+/// Reads a component file of package `package_id` as a project read would, taking the
+/// sizes of nodes that give none from `project`: for checking what a save would write.
+pub fn reread_component(
+    bytes: &[u8],
+    package_id: &str,
+    project: &UamProject,
+) -> Result<ofgui_contracts::uam::ComponentModel, String> {
+    let text = decode_text(bytes)?;
+    let mut scope = diag::Scope::new("component");
+    let parsed = component::parse_component(text, &mut scope)?;
+    let mut model = parsed.model;
+    if !parsed.size_refs.is_empty() {
+        let sizes = resource_sizes(project);
+        for size_ref in parsed.size_refs {
+            let owner = size_ref.package_id.as_deref().unwrap_or(package_id);
+            if let Some(size) = sizes.get(&(owner, size_ref.resource_id.as_str()))
+                && let Some(node) = model.display_list.get_mut(size_ref.node_index)
+            {
+                node.base_mut().size = size.clone();
+            }
+        }
+    }
+    Ok(model)
 }

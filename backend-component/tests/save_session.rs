@@ -1,0 +1,202 @@
+//! Saving sessions on copies of the real corpora: a save without edits writes nothing, a
+//! one-node edit changes one attribute of one file, a file changed on disk behind the
+//! session stops the save with nothing written, and what is saved reads back as the model.
+
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use ofgui_backend::fs::StdFs;
+use ofgui_backend::reader::read_project;
+use ofgui_backend::session::{Names, Session};
+use ofgui_backend::testing::{copy_tree, experiments_root, unity_root};
+use ofgui_contracts::error::{BackendError, SaveFailureReason};
+use ofgui_contracts::uam::UamResource;
+use serde_json::json;
+
+const UNITY: &str = "FairyGUI-Unity-Examples.fairy";
+const EXPERIMENTS: &str = "FairyGUI-Experiments.fairy";
+
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                pending.push(entry.path());
+            } else {
+                let relative = entry.path().strip_prefix(root).unwrap().to_owned();
+                files.insert(
+                    relative.to_string_lossy().into_owned(),
+                    std::fs::read(entry.path()).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+fn open_copy(corpus: &Path, fairy: &str) -> (tempfile::TempDir, StdFs, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(corpus, dir.path()).unwrap();
+    let fs = StdFs::new(dir.path());
+    let session = Session::open(&fs, Names::session("s"), fairy, 0).unwrap();
+    (dir, fs, session)
+}
+
+/// The first component with a display node: (package id, component id, node id, path).
+fn some_node(session: &Session) -> (String, String, String, String) {
+    for package in &session.project().packages {
+        for resource in &package.resources {
+            if let UamResource::Component(c) = resource.as_ref()
+                && let Some(node) = c.component.display_list.first()
+            {
+                return (
+                    package.id.clone(),
+                    c.id.clone(),
+                    node.base().id.clone(),
+                    resource.source_path().unwrap().to_string(),
+                );
+            }
+        }
+    }
+    panic!("no node")
+}
+
+#[test]
+fn a_save_without_edits_writes_nothing() {
+    for (corpus, fairy) in [(unity_root(), UNITY), (experiments_root(), EXPERIMENTS)] {
+        let (dir, fs, mut session) = open_copy(&corpus, fairy);
+        let before = snapshot(dir.path());
+        let report = session.save(&fs, Some(0)).unwrap();
+        assert!(
+            report.written.is_empty() && report.removed.is_empty(),
+            "{report:?}"
+        );
+        assert_eq!(snapshot(dir.path()), before);
+    }
+}
+
+#[test]
+fn a_one_node_move_changes_one_attribute_of_one_file() {
+    for (corpus, fairy) in [(unity_root(), UNITY), (experiments_root(), EXPERIMENTS)] {
+        let (dir, fs, mut session) = open_copy(&corpus, fairy);
+        let before = snapshot(dir.path());
+        let (package, component, node, path) = some_node(&session);
+        let batch = json!([{
+            "kind": "setDisplayNodeProps",
+            "selector": { "packageId": package, "componentResourceId": component, "displayNodeId": node },
+            "props": { "position": { "x": 123, "y": 45 } }
+        }]);
+        session.apply(0, &batch.to_string()).unwrap();
+        let report = session.save(&fs, Some(1)).unwrap();
+        assert_eq!(report.written, std::slice::from_ref(&path));
+        assert!(report.verified);
+        let after = snapshot(dir.path());
+        let changed: Vec<&String> = after
+            .keys()
+            .filter(|file| before.get(*file) != after.get(*file))
+            .collect();
+        assert_eq!(changed, [&path]);
+        let (old, new) = (
+            String::from_utf8(before[&path].clone()).unwrap(),
+            String::from_utf8(after[&path].clone()).unwrap(),
+        );
+        let old_lines: Vec<&str> = old.lines().collect();
+        let new_lines: Vec<&str> = new.lines().collect();
+        assert_eq!(old_lines.len(), new_lines.len());
+        let differing: Vec<(&&str, &&str)> = old_lines
+            .iter()
+            .zip(&new_lines)
+            .filter(|(a, b)| a != b)
+            .collect();
+        assert_eq!(differing.len(), 1, "{differing:#?}");
+        let (a, b) = differing[0];
+        assert!(b.contains(r#"xy="123,45""#), "{b}");
+        // Only the one attribute's value differs within the line.
+        assert_eq!(
+            a.replace(
+                a.split("xy=\"").nth(1).unwrap().split('"').next().unwrap(),
+                ""
+            ),
+            b.replace("123,45", "")
+        );
+        let reread = read_project(&fs, fairy).unwrap();
+        assert_eq!(&reread.project, session.project());
+        assert!(!session.status().dirty);
+        assert_eq!(session.status().last_saved_revision, 1);
+    }
+}
+
+#[test]
+fn a_file_changed_on_disk_stops_the_save_and_nothing_is_written() {
+    let (dir, fs, mut session) = open_copy(&unity_root(), UNITY);
+    let (package, component, node, path) = some_node(&session);
+    let batch = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": package, "componentResourceId": component, "displayNodeId": node },
+        "props": { "position": { "x": 7, "y": 8 } }
+    }]);
+    session.apply(0, &batch.to_string()).unwrap();
+    // The FairyGUI editor saves the same file meanwhile.
+    let file = dir.path().join(&path);
+    let mut edited = std::fs::read(&file).unwrap();
+    edited.extend_from_slice(b"\n<!-- edited in the editor -->\n");
+    std::fs::write(&file, &edited).unwrap();
+    let before = snapshot(dir.path());
+    let error = session.save(&fs, Some(1)).unwrap_err();
+    match &error {
+        BackendError::SavePartialFailure {
+            reason,
+            failed_paths,
+            conflicts,
+            disk_may_be_partially_updated,
+            ..
+        } => {
+            assert_eq!(*reason, SaveFailureReason::ChangedOnDisk);
+            assert_eq!(failed_paths, std::slice::from_ref(&path));
+            assert_eq!(conflicts.len(), 1);
+            assert!(!disk_may_be_partially_updated);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(error.message().contains(&path), "{}", error.message());
+    assert_eq!(snapshot(dir.path()), before);
+    assert!(session.status().dirty, "the edits stay in the session");
+}
+
+#[test]
+fn a_stale_expected_revision_is_refused() {
+    let (_dir, fs, mut session) = open_copy(&experiments_root(), EXPERIMENTS);
+    assert!(matches!(
+        session.save(&fs, Some(3)),
+        Err(BackendError::StaleWrite { .. })
+    ));
+}
+
+#[test]
+fn materialize_rewrites_in_canonical_layout_and_reads_back_equal() {
+    let (dir, fs, mut session) = open_copy(&experiments_root(), EXPERIMENTS);
+    match session.materialize(&fs, None) {
+        Ok(report) => {
+            assert!(report.verified);
+            let reread = read_project(&fs, EXPERIMENTS).unwrap();
+            assert_eq!(&reread.project, session.project());
+            // A second materialize finds every file already canonical.
+            let again = session.materialize(&fs, None).unwrap();
+            assert!(again.written.is_empty(), "{again:?}");
+        }
+        Err(rejected) => {
+            // The corpus must validate for materialize; then its refusal names the errors.
+            assert!(matches!(
+                rejected.error,
+                BackendError::MaterializeValidationFailed { .. }
+            ));
+            assert!(!rejected.diagnostics.is_empty());
+            assert!(dir.path().exists());
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Saving through the real server on corpus copies: the files a preview names are the
+//! files a save changes, a fresh server reads back what was saved, a file edited on disk
+//! stops the save, and a second server process is kept out by the advisory lock.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+const PREFLIGHT: &str = "openfairygui_backend_preflight_transaction";
+const APPLY: &str = "openfairygui_backend_apply_transaction";
+const SAVE: &str = "openfairygui_backend_save_session";
+const MATERIALIZE: &str = "openfairygui_backend_materialize_session";
+const EVENTS: &str = "openfairygui_backend_get_events";
+
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                pending.push(entry.path());
+            } else {
+                let relative = entry.path().strip_prefix(root).unwrap().to_owned();
+                files.insert(
+                    relative.to_string_lossy().replace('\\', "/"),
+                    std::fs::read(entry.path()).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+fn changed(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    let mut paths: Vec<String> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|path| before.get(*path) != after.get(*path))
+        .cloned()
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// Joystick's Main (package rbw1tvvv, component iitt1) in the unity corpus.
+fn joystick_node(node: &str) -> Value {
+    json!({ "packageId": "rbw1tvvv", "componentResourceId": "iitt1", "displayNodeId": node })
+}
+
+async fn first_node(server: &Server, id: &str) -> String {
+    // The first node of Joystick's Main.xml, `<image id="n7" … xy="179,422">`.
+    let properties = server
+        .ok(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": joystick_node("n7") } }),
+        )
+        .await["entity"]["properties"]
+        .clone();
+    assert_eq!(properties["position"], json!({ "x": 179, "y": 422 }));
+    "n7".to_string()
+}
+
+#[tokio::test]
+async fn a_previewed_edit_saves_exactly_the_previewed_files_and_a_new_server_reads_it() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let before = snapshot(&project);
+
+    let idle = server
+        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 0 }))
+        .await;
+    assert_eq!(idle["writtenPaths"], json!([]));
+    assert_eq!(
+        snapshot(&project),
+        before,
+        "a save without edits writes nothing"
+    );
+
+    let node = first_node(&server, &id).await;
+    let operations = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": joystick_node(&node),
+        "props": { "position": { "x": 321, "y": 12 } }
+    }]);
+    let preview = server
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    assert_eq!(preview["persistence"]["nextAction"], "saveSession");
+    let previewed: Vec<String> = preview["impact"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect();
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    let saved = server
+        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+        .await;
+    assert_eq!(saved["dirty"], false);
+    assert_eq!(saved["lastSavedRevision"], 1);
+    assert_eq!(saved["writeVerified"], true);
+    assert_eq!(saved["lockHeld"], true);
+    let after = snapshot(&project);
+    assert_eq!(changed(&before, &after), previewed);
+    assert_eq!(saved["writtenPaths"], json!(previewed));
+    assert_eq!(previewed.len(), 1);
+
+    let events = server.ok(EVENTS, json!({ "sessionId": id })).await;
+    let kinds: Vec<&str> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e["type"]
+                .as_str()
+                .or(e["kind"].as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert!(
+        kinds.contains(&"save.started") && kinds.contains(&"save.completed"),
+        "{kinds:?}"
+    );
+
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+    drop(server);
+    let fresh = Server::start(&[workspace.path()]).await;
+    let id = fresh.open(&project).await;
+    let properties = fresh
+        .ok(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": joystick_node(&node) } }),
+        )
+        .await["entity"]["properties"]
+        .clone();
+    assert_eq!(properties["position"], json!({ "x": 321, "y": 12 }));
+}
+
+#[tokio::test]
+async fn a_file_edited_on_disk_stops_the_save_and_names_it() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let node = first_node(&server, &id).await;
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": [{
+                "kind": "setDisplayNodeProps",
+                "selector": joystick_node(&node),
+                "props": { "position": { "x": 1, "y": 2 } }
+            }] }),
+        )
+        .await;
+    let main = project.join("assets/Joystick/Main.xml");
+    let mut edited = std::fs::read(&main).unwrap();
+    edited.extend_from_slice(b"<!-- saved by the editor -->\n");
+    std::fs::write(&main, &edited).unwrap();
+    let before = snapshot(&project);
+
+    let error = server
+        .err(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+        .await;
+    assert_eq!(error["code"], "save_partial_failure");
+    assert_eq!(error["reason"], "changed_on_disk");
+    assert_eq!(error["failedPaths"], json!(["assets/Joystick/Main.xml"]));
+    assert_eq!(error["diskMayBePartiallyUpdated"], false);
+    assert_eq!(error["conflicts"][0]["kind"], "changed");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("assets/Joystick/Main.xml") && message.contains("materializeSession"),
+        "{message}"
+    );
+    assert_eq!(snapshot(&project), before, "nothing was written");
+    let session = server.ok(GET, json!({ "sessionId": id })).await;
+    assert_eq!(session["dirty"], true, "the edits stay in the session");
+
+    let elsewhere = server
+        .err(
+            SAVE,
+            json!({ "sessionId": id, "targetPath": workspace.path().join("other") }),
+        )
+        .await;
+    assert_eq!(elsewhere["code"], "path_policy_violation");
+
+    let (closed, is_error) = server.call(CLOSE, json!({ "sessionId": id })).await;
+    assert!(!is_error);
+    let warnings = closed["meta"]["warnings"].as_array().unwrap();
+    assert_eq!(warnings[0]["code"], "unsaved_edits_discarded", "{closed}");
+}
+
+#[tokio::test]
+async fn a_second_server_is_kept_out_by_the_lock_and_a_dead_holders_lock_is_taken_over() {
+    let workspace = Workspace::new();
+    let project = workspace.add("experiments", &experiments_corpus());
+    let lock = project
+        .parent()
+        .unwrap()
+        .join(".experiments.openfairygui.backend.lock");
+    let first = Server::start(&[workspace.path()]).await;
+    let id = first.open(&project).await;
+    assert!(lock.exists());
+    let second = Server::start(&[workspace.path()]).await;
+    let error = second.err(OPEN, json!({ "projectPath": project })).await;
+    assert_eq!(error["code"], "lock_conflict");
+    assert_eq!(error["kind"], "advisory_lock_conflict");
+    assert!(
+        error["lockFilePath"]
+            .as_str()
+            .unwrap()
+            .ends_with(".experiments.openfairygui.backend.lock")
+    );
+    first.ok(CLOSE, json!({ "sessionId": id })).await;
+    assert!(!lock.exists(), "closing releases the lock");
+
+    // A server killed while holding the lock leaves its file; its process is gone.
+    std::fs::write(
+        &lock,
+        r#"{"pid":2147483646,"sessionId":"gone","canonicalPathKey":"k","createdAt":"x"}"#,
+    )
+    .unwrap();
+    let id = second.open(&project).await;
+    let session = second.ok(GET, json!({ "sessionId": id })).await;
+    assert_eq!(session["lockHeld"], true);
+}
+
+#[tokio::test]
+async fn materialize_writes_the_canonical_layout_and_reads_back() {
+    let workspace = Workspace::new();
+    let project = workspace.add("example", &example_project());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let (envelope, is_error) = server
+        .call(MATERIALIZE, json!({ "sessionId": id, "reason": "test" }))
+        .await;
+    if is_error {
+        assert_eq!(
+            envelope["error"]["code"], "materialize_validation_failed",
+            "{envelope}"
+        );
+        return;
+    }
+    let data = &envelope["data"];
+    assert_eq!(data["mode"], "fullProject");
+    assert_eq!(data["reason"], "test");
+    assert_eq!(data["writeVerified"], true);
+    let again = server.ok(MATERIALIZE, json!({ "sessionId": id })).await;
+    assert_eq!(
+        again["writtenPaths"],
+        json!([]),
+        "the second pass finds every file canonical"
+    );
+}
