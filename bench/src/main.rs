@@ -51,18 +51,18 @@ fn main() -> Result<()> {
     }
 
     println!(
-        "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | peak RSS |"
+        "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | save (no edit) | save (1 node) | materialize | peak RSS |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, source, probe) in &projects {
         let copy = tempfile::tempdir()?;
         copy_tree(source, copy.path())?;
         let mut samples = Samples::default();
-        for _ in 0..RUNS {
-            samples.push(run_once(&host, cache.path(), copy.path(), probe)?);
+        for run in 0..RUNS {
+            samples.push(run_once(&host, cache.path(), copy.path(), probe, run)?);
         }
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
             ms(samples.median(|s| s.start)),
             ms(samples.median(|s| s.open)),
             ms(samples.median(|s| s.outline)),
@@ -71,6 +71,12 @@ fn main() -> Result<()> {
             ms(samples.median(|s| s.validate)),
             ms(samples.median(|s| s.preflight)),
             ms(samples.median(|s| s.apply)),
+            ms(samples.median(|s| s.save_idle)),
+            ms(samples.median(|s| s.save)),
+            match samples.runs.iter().all(|s| s.materialize.is_some()) {
+                true => ms(samples.median(|s| s.materialize.unwrap_or_default())),
+                false => "refused (project invalid)".into(),
+            },
             samples
                 .runs
                 .iter()
@@ -175,6 +181,10 @@ struct Sample {
     validate: Duration,
     preflight: Duration,
     apply: Duration,
+    save_idle: Duration,
+    save: Duration,
+    /// `None` when materialize refused (the project does not validate).
+    materialize: Option<Duration>,
     peak_rss_kb: u64,
 }
 
@@ -233,6 +243,15 @@ impl Client {
     }
 
     fn call(&mut self, tool: &str, arguments: Value) -> Result<(Value, Duration)> {
+        let (envelope, elapsed) = self.envelope(tool, arguments)?;
+        if envelope["ok"] != json!(true) {
+            bail!("{tool} failed: {envelope}");
+        }
+        Ok((envelope["data"].clone(), elapsed))
+    }
+
+    /// A tool's envelope, success or failure.
+    fn envelope(&mut self, tool: &str, arguments: Value) -> Result<(Value, Duration)> {
         let (response, elapsed) = self.request(
             "tools/call",
             json!({ "name": tool, "arguments": arguments }),
@@ -241,10 +260,7 @@ impl Client {
             .pointer("/result/structuredContent/backendResult")
             .cloned()
             .with_context(|| format!("{tool}: no backendResult in {response}"))?;
-        if envelope["ok"] != json!(true) {
-            bail!("{tool} failed: {envelope}");
-        }
-        Ok((envelope["data"].clone(), elapsed))
+        Ok((envelope, elapsed))
     }
 }
 
@@ -270,7 +286,13 @@ fn spawn(host: &Path, cache: &Path, project: &Path) -> Result<Client> {
     })
 }
 
-fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<Sample> {
+fn run_once(
+    host: &Path,
+    cache: &Path,
+    project: &Path,
+    probe: &Probe,
+    run: usize,
+) -> Result<Sample> {
     let started = Instant::now();
     let mut client = spawn(host, cache, project)?;
     client.request(
@@ -309,8 +331,13 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         "selector": {
             "packageId": probe.package_id, "componentResourceId": probe.component_id, "displayNodeId": probe.node_id
         },
-        "props": { "position": { "x": 12, "y": 34 } }
+        // Each run saves to the same copy, so each moves the node somewhere new.
+        "props": { "position": { "x": 12 + run, "y": 34 } }
     }]);
+    let (_, save_idle) = client.call(
+        "openfairygui_backend_save_session",
+        json!({ "sessionId": id, "expectedRevision": 0 }),
+    )?;
     let (_, preflight) = client.call(
         "openfairygui_backend_preflight_transaction",
         json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
@@ -319,6 +346,18 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         "openfairygui_backend_apply_transaction",
         json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
     )?;
+    let (saved, save) = client.call(
+        "openfairygui_backend_save_session",
+        json!({ "sessionId": id, "expectedRevision": 1 }),
+    )?;
+    if saved["writtenPaths"].as_array().map(Vec::len) != Some(1) {
+        bail!("the one-node save wrote {saved}");
+    }
+    let (materialized, materialize) = client.envelope(
+        "openfairygui_backend_materialize_session",
+        json!({ "sessionId": id }),
+    )?;
+    let materialize = (materialized["ok"] == json!(true)).then_some(materialize);
     client.call(
         "openfairygui_backend_close_session",
         json!({ "sessionId": id }),
@@ -335,6 +374,9 @@ fn run_once(host: &Path, cache: &Path, project: &Path, probe: &Probe) -> Result<
         validate,
         preflight,
         apply,
+        save_idle,
+        save,
+        materialize,
         peak_rss_kb,
     })
 }

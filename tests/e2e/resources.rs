@@ -75,8 +75,8 @@ async fn every_listed_and_indexed_document_is_readable() {
 
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
-    // workflow, contracts, diagnostics, operations; 12 methods; 41 operations; 103 codes.
-    assert_eq!(documents.len(), 4 + 12 + 41 + 103);
+    // workflow, contracts, diagnostics, operations; 14 methods; 41 operations; 103 codes.
+    assert_eq!(documents.len(), 4 + 14 + 41 + 103);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;
@@ -201,7 +201,7 @@ async fn prompts_name_only_listed_tools_and_no_operation_grammar() {
     let server = Server::start(&[workspace.path()]).await;
     let tool_names: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
     let prompts = server.client.list_all_prompts().await.unwrap();
-    assert_eq!(prompts.len(), 5);
+    assert_eq!(prompts.len(), 6);
     for prompt in &prompts {
         assert!(
             prompt.arguments.is_none(),
