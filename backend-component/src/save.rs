@@ -257,10 +257,7 @@ impl Attempt<'_> {
             ),
         };
         let message = match reason {
-            SaveFailureReason::ChangedOnDisk if self.materialize => message,
-            SaveFailureReason::ChangedOnDisk => format!(
-                "{message} To overwrite them on purpose instead, the user may ask for materializeSession."
-            ),
+            SaveFailureReason::ChangedOnDisk => self.conflict_message(&conflicts),
             SaveFailureReason::Io => message,
         };
         if self.materialize {
@@ -293,6 +290,55 @@ impl Attempt<'_> {
                 conflicts,
             }
         }
+    }
+}
+
+impl Attempt<'_> {
+    /// What stopped the save, and what to do for each kind of file it found.
+    fn conflict_message(&self, conflicts: &[DiskConflict]) -> String {
+        let listed: Vec<&str> = conflicts.iter().map(|c| c.message.as_str()).collect();
+        let mut message = format!(
+            "Refusing to save: {}. Nothing was written and the edits are still in the session.",
+            listed.join("; ")
+        );
+        let changed = conflicts.iter().any(|c| {
+            matches!(
+                c.kind,
+                DiskConflictKind::Changed | DiskConflictKind::Created | DiskConflictKind::Removed
+            )
+        });
+        if changed {
+            message.push_str(
+                " Someone changed those files since the session read them (the FairyGUI editor, perhaps): to keep their change, close this session, reopen the project and make the edits again",
+            );
+            message.push_str(if self.materialize {
+                "."
+            } else {
+                "; to overwrite it on purpose, ask the user, then use materializeSession."
+            });
+        }
+        if conflicts
+            .iter()
+            .any(|c| c.kind == DiskConflictKind::UnknownEntry)
+        {
+            message.push_str(
+                " A folder or package the save removes holds files the project does not describe; they are not the session's to delete: ask the user to move or delete them, then save again.",
+            );
+        }
+        if conflicts.iter().any(|c| {
+            matches!(
+                c.kind,
+                DiskConflictKind::CaseCollision
+                    | DiskConflictKind::HardLinked
+                    | DiskConflictKind::NotAFile
+                    | DiskConflictKind::Unreadable
+            )
+        }) {
+            message.push_str(
+                " Some paths cannot be written safely as they are on disk (see conflicts); ask the user to sort them out, then save again.",
+            );
+        }
+        message
     }
 }
 

@@ -39,3 +39,6 @@ mod wire;
 
 /// Saving: what a save writes, refuses and keeps; the advisory lock between servers.
 mod saving;
+
+/// A save killed at each step of its commit, and the recovery of the next open.
+mod crash;
