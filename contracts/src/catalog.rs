@@ -104,7 +104,7 @@ guides! {
     LockConflict = "lock_conflict", B, HostAction, "The project is already open in another session of this server. Use that session, or close it first.";
     CapabilityUnavailable = "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available.";
     UamFidelityUnsupported = "uam_fidelity_unsupported", B, HostAction, "A project file could not be read when the session opened, so the model cannot be written back faithfully and writes are refused. Ask the user to make the file readable, then reopen the session.";
-    SavePartialFailure = "save_partial_failure", B, HostAction, "The save failed. Check committedPaths, failedPaths and recoveryPaths before retrying; unsaved edits are still in the session.";
+    SavePartialFailure = "save_partial_failure", B, HostAction, "The save did not complete; the edits are still in the session. For reason changed_on_disk nothing was written: the files in conflicts changed on disk, so ask the user before reopening or overwriting. For reason io check diskMayBePartiallyUpdated and recoveryPaths before retrying.";
     WriteFailed = "write_failed", B, HostAction, "Writing the project failed. Check the failed paths and the disk, then retry.";
     ProjectOpenFailed = "project_open_failed", B, HostAction, "The project could not be opened. Check the reason and the path: it must be a FairyGUI project directory or its .fairy file.";
     MaterializeValidationFailed = "materialize_validation_failed", B, HostAction, "The project is structurally invalid and was not written. Fix the reported issues first.";

@@ -788,12 +788,18 @@ impl Service {
         tracing::info!(session = %session_id, "closed session");
         let mut data = Data::value(json!({ "sessionId": session_id, "closed": true }));
         if let Some(status) = unsaved {
+            let lost = match status.revision - status.last_saved_revision {
+                1 => format!("revision {}", status.revision),
+                _ => format!(
+                    "revisions {} to {}",
+                    status.last_saved_revision + 1,
+                    status.revision
+                ),
+            };
             data = data.with_warning(
                 "unsaved_edits_discarded",
                 format!(
-                    "The session had unsaved edits (revisions {} to {}, applied after the last save at revision {}); they were discarded. Save with saveSession before closing to keep edits.",
-                    status.last_saved_revision + 1,
-                    status.revision,
+                    "The session had unsaved edits ({lost}, applied after the last save at revision {}); they were discarded. Save with saveSession before closing to keep edits.",
                     status.last_saved_revision
                 ),
             );
