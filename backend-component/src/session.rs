@@ -1,6 +1,7 @@
 //! One open project: the model, its bytes, its revision and what the reader found.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use ofgui_contracts::api::{
     Change as ImpactChange, FileImpact, FileKind, Persistence, ResourceSelector,
@@ -16,7 +17,7 @@ use ofgui_contracts::error::{
 };
 use ofgui_contracts::ops::{MAX_OPERATIONS, Operation};
 use ofgui_contracts::strict;
-use ofgui_contracts::uam::{UamProject, UamResource};
+use ofgui_contracts::uam::{ResourceFolder, UamProject, UamResource};
 
 use serde_json::value::RawValue;
 
@@ -616,10 +617,19 @@ impl Session {
         plan: Plan,
         materialize: bool,
     ) -> Result<SaveReport, BackendError> {
-        // Packages are listed in directory order when read: a renamed or added package
-        // takes its place there once saved, as a reopen would show it.
+        // Packages are listed in directory order when read, and each package's folders by
+        // branch and path: a renamed or added package, and an added or moved folder, take
+        // their place there once saved, as a reopen would show them.
         let mut saved = self.project.clone();
         saved.packages.sort_by(|a, b| a.name.cmp(&b.name));
+        let order = |a: &ResourceFolder, b: &ResourceFolder| {
+            (&a.branch, &a.path).cmp(&(&b.branch, &b.path))
+        };
+        for package in &mut saved.packages {
+            if !package.folders.is_sorted_by(|a, b| order(a, b).is_le()) {
+                Arc::make_mut(package).folders.sort_by(order);
+            }
+        }
         if let Err(mismatch) = save::verify(fs, &self.disk.fairy_file, &plan, &saved) {
             return Err(BackendError::UamFidelityUnsupported {
                 message: format!(

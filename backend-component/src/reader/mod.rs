@@ -195,7 +195,7 @@ fn resolve_default_sizes(project: &mut UamProject, refs: Vec<(usize, usize, node
 }
 
 /// The size each image, movie clip and component of the project gives a node showing it.
-fn resource_sizes(project: &UamProject) -> HashMap<(&str, &str), Size> {
+pub(crate) fn resource_sizes(project: &UamProject) -> HashMap<(&str, &str), Size> {
     let mut sizes = HashMap::new();
     for package in &project.packages {
         for resource in &package.resources {

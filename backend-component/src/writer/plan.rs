@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
+use ofgui_contracts::uam::{ComponentModel, DisplayNode, UamPackage, UamProject, UamResource};
 
 use super::component;
 use super::package::{self, BranchPart};
@@ -13,6 +13,7 @@ use super::patch::Unpatchable;
 use super::project;
 use super::settings;
 use crate::commit::{Change, ContentHash, Expect, Plan};
+use crate::reader;
 use crate::source::xml::XmlPatch;
 
 /// The project as the disk holds it, as far as the session knows.
@@ -61,7 +62,7 @@ fn in_file(file: &str) -> impl Fn(Unpatchable) -> Unwritable + '_ {
 
 /// Everything a save from `disk` to `now` changes.
 pub fn plan(disk: &Disk<'_>, now: &Now<'_>) -> Result<Plan, Unwritable> {
-    let mut plan = Builder::new(disk);
+    let mut plan = Builder::new(disk, now.project);
     let (old, new) = (disk.project, now.project);
 
     if let Some(text) = plan.document_text(disk.fairy_file)? {
@@ -110,7 +111,7 @@ pub fn plan(disk: &Disk<'_>, now: &Now<'_>) -> Result<Plan, Unwritable> {
     }
     for (id, package) in &after {
         match before.get(id) {
-            Some(then) if Arc::ptr_eq(then, package) => {}
+            Some(then) if Arc::ptr_eq(then, package) && !plan.shows_resized_in(package) => {}
             Some(then) => plan.update_package(then, package, &old.branches, &new.branches)?,
             None => plan.add_package(package, &new.branches),
         }
@@ -131,15 +132,29 @@ pub fn plan(disk: &Disk<'_>, now: &Now<'_>) -> Result<Plan, Unwritable> {
 /// resource moved onto a path another left) is one write.
 struct Builder<'a> {
     disk: &'a Disk<'a>,
+    /// The project being saved.
+    now: &'a UamProject,
+    /// `(package id, resource id)` of the resources whose size (what a node whose file
+    /// gives it none reads with) differs from the disk's, or which are new: see
+    /// [`Builder::pin_sizes`].
+    resized: BTreeSet<(&'a str, &'a str)>,
     changes: BTreeMap<String, Change>,
     create_dirs: BTreeSet<String>,
     remove_dirs: BTreeSet<String>,
 }
 
 impl<'a> Builder<'a> {
-    fn new(disk: &'a Disk<'a>) -> Self {
+    fn new(disk: &'a Disk<'a>, now: &'a UamProject) -> Self {
+        let before = reader::resource_sizes(disk.project);
+        let resized = reader::resource_sizes(now)
+            .into_iter()
+            .filter(|(key, size)| before.get(key) != Some(size))
+            .map(|(key, _)| key)
+            .collect();
         Builder {
             disk,
+            now,
+            resized,
             changes: BTreeMap::new(),
             create_dirs: BTreeSet::new(),
             remove_dirs: BTreeSet::new(),
@@ -377,26 +392,76 @@ impl<'a> Builder<'a> {
         }
         for (id, (resource, path)) in &now {
             let model = component_model(resource);
-            match then.get(id) {
+            let bytes = match then.get(id) {
                 Some((previous, old_path)) => {
-                    if Arc::ptr_eq(previous, resource) && old_path == path {
-                        continue;
-                    }
                     let old_model = component_model(previous);
-                    if old_model == model && old_path == path {
+                    let unchanged =
+                        old_path == path && (Arc::ptr_eq(previous, resource) || old_model == model);
+                    if unchanged && !self.shows_resized(model, &new.id) {
                         continue;
                     }
-                    let bytes = match self.disk.documents.get(old_path) {
-                        Some(original) => patch_component_file(original, old_model, model)
-                            .map_err(in_file(old_path))?,
+                    match self.disk.documents.get(old_path) {
+                        Some(original) => {
+                            let patched = patch_component_file(original, old_model, model)
+                                .map_err(in_file(old_path))?;
+                            self.pin_sizes(patched, &new.id, model)
+                                .map_err(in_file(old_path))?
+                        }
                         None => component::document(model).into_bytes(),
-                    };
-                    self.write(path, bytes);
+                    }
                 }
-                None => self.write(path, component::document(model).into_bytes()),
-            }
+                // The canonical form writes every node's size.
+                None => component::document(model).into_bytes(),
+            };
+            self.write(path, bytes);
         }
         Ok(())
+    }
+
+    /// Whether a node of `model`, a component of package `own`, shows a resource whose
+    /// size changed.
+    fn shows_resized(&self, model: &ComponentModel, own: &str) -> bool {
+        !self.resized.is_empty()
+            && model
+                .display_list
+                .iter()
+                .filter_map(|node| shown(node, own))
+                .any(|key| self.resized.contains(&key))
+    }
+
+    /// Whether a node of a component of `package` shows a resource whose size changed.
+    fn shows_resized_in(&self, package: &UamPackage) -> bool {
+        !self.resized.is_empty()
+            && package
+                .resources
+                .iter()
+                .any(|resource| match resource.as_ref() {
+                    UamResource::Component(c) => self.shows_resized(&c.component, &package.id),
+                    _ => false,
+                })
+    }
+
+    /// The patched component file `bytes` of package `package_id`, patched again from
+    /// what it would read back as to `model` where the two differ. A node whose file
+    /// gives it no size reads with the size of the resource it shows, and the model
+    /// keeps explicit sizes: once that resource's size changes (new bytes, a resized
+    /// component) or the node shows another resource, the file must say the size the
+    /// model keeps, which patching from the old model alone never writes.
+    fn pin_sizes(
+        &self,
+        bytes: Vec<u8>,
+        package_id: &str,
+        model: &ComponentModel,
+    ) -> Result<Vec<u8>, Unpatchable> {
+        let read =
+            reader::reread_component(&bytes, package_id, self.now).map_err(|e| Unpatchable {
+                at: "component".to_string(),
+                reason: format!("the patched file would not read back ({e})"),
+            })?;
+        if read == *model {
+            return Ok(bytes);
+        }
+        patch_component_file(&bytes, &read, model)
     }
 
     fn finish(self) -> Plan {
@@ -413,6 +478,27 @@ impl<'a> Builder<'a> {
             remove_dirs,
         }
     }
+}
+
+/// The resource a node without a size in its file takes its size from, as the reader
+/// resolves it: `(package id, resource id)`, no package meaning the component's own.
+fn shown<'n>(node: &'n DisplayNode, own: &'n str) -> Option<(&'n str, &'n str)> {
+    let (package, id) = match node {
+        DisplayNode::Image(n) => (n.resource.package_id.as_deref(), &n.resource.resource_id),
+        DisplayNode::MovieClip(n) => (n.resource.package_id.as_deref(), &n.resource.resource_id),
+        DisplayNode::Component(n) => (n.resource.package_id.as_deref(), &n.resource.resource_id),
+        DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
+            (Some(n.package_id.as_str()), &n.src)
+        }
+        DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
+            (Some(n.package_id.as_str()), &n.src)
+        }
+        _ => return None,
+    };
+    Some((
+        package.filter(|p| !p.is_empty()).unwrap_or(own),
+        id.as_str(),
+    ))
 }
 
 fn component_model(resource: &UamResource) -> &ComponentModel {
