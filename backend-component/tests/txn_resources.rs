@@ -1305,6 +1305,27 @@ fn add_resource_folders_nested_and_on_a_branch() {
     assert!(folder(&applied.project, BRANCH, "dev", "/ui/").is_some());
 }
 
+/// A package with nothing on a branch has no directory there, so no folder either.
+#[test]
+fn a_folder_needs_its_package_on_that_branch() {
+    let failure = fail(
+        experiments(),
+        json!([{ "kind": "addResourceFolder", "selector": { "packageId": "hzobybbt" }, "path": "/x/", "branch": "dev" }]),
+    );
+    assert_eq!(
+        issues(&failure),
+        vec![(
+            "invalid_resource_folder_path",
+            "operations[0].branch".to_string()
+        )]
+    );
+    assert!(
+        failure.message.contains("branch slots"),
+        "{}",
+        failure.message
+    );
+}
+
 #[test]
 fn add_resource_folder_failures() {
     let source = experiments();

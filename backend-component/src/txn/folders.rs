@@ -347,6 +347,23 @@ pub(super) fn add(
     }
     if let Some(package) = package {
         let pkg = &workspace.project().packages[package];
+        // As addResource: a folder on a branch lives in the package's directory of that
+        // branch, which a package without that branch slot does not have (the folder
+        // could not be saved and read back as this package's).
+        if !branch.is_empty()
+            && workspace.project().branches.contains(&branch)
+            && !pkg.branch_names.contains(&branch)
+        {
+            issues.push(at.issue(
+                Code::InvalidResourceFolderPath,
+                "branch",
+                format!(
+                    "Branch {branch:?} is not one of package {}'s branch slots ({}); add a folder there once the package has content on that branch, or use '' for the main branch.",
+                    pkg.id,
+                    if pkg.branch_names.is_empty() { "it has none".to_string() } else { pkg.branch_names.join(", ") }
+                ),
+            ));
+        }
         if let Some(atlas) = &op.atlas
             && let Some(issue) = check_atlas(at, "atlas", atlas, pkg)
         {
