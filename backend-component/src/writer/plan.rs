@@ -370,37 +370,22 @@ impl<'a> Builder<'a> {
             self.create_dir(dir.clone());
         }
 
-        let components = |package: &'_ UamPackage| -> BTreeMap<String, (Arc<UamResource>, String)> {
-            package
-                .resources
-                .iter()
-                .filter(|r| matches!(r.as_ref(), UamResource::Component(_)))
-                .filter_map(|r| {
-                    Some((
-                        r.id().to_string(),
-                        (r.clone(), r.source_path()?.to_string()),
-                    ))
-                })
-                .collect()
-        };
         let (then, now) = (components(old), components(new));
-        for (id, (_, path)) in &then {
-            let moved = now.get(id).is_none_or(|(_, new_path)| new_path != path);
+        for (id, (_, _, path)) in &then {
+            let moved = now.get(id).is_none_or(|(_, _, new_path)| new_path != path);
             if moved {
                 self.remove(path);
             }
         }
-        for (id, (resource, path)) in &now {
-            let model = component_model(resource);
+        for (id, (resource, model, path)) in &now {
             let bytes = match then.get(id) {
-                Some((previous, old_path)) => {
-                    let old_model = component_model(previous);
+                Some((previous, old_model, old_path)) => {
                     let unchanged =
                         old_path == path && (Arc::ptr_eq(previous, resource) || old_model == model);
                     if unchanged && !self.shows_resized(model, &new.id) {
                         continue;
                     }
-                    match self.disk.documents.get(old_path) {
+                    match self.disk.documents.get(*old_path) {
                         Some(original) => {
                             let patched = patch_component_file(original, old_model, model)
                                 .map_err(in_file(old_path))?;
@@ -501,13 +486,6 @@ fn shown<'n>(node: &'n DisplayNode, own: &'n str) -> Option<(&'n str, &'n str)> 
     ))
 }
 
-fn component_model(resource: &UamResource) -> &ComponentModel {
-    match resource {
-        UamResource::Component(c) => &c.component,
-        _ => unreachable!("filtered to components"),
-    }
-}
-
 /// The component file `original` (read as `old`) patched to `new`, keeping its
 /// byte-order mark.
 fn patch_component_file(
@@ -530,6 +508,19 @@ fn patch_component_file(
         .finish()
         .map_err(|conflict| unpatchable(format!("two edits overlap ({conflict:?})")))?;
     Ok(format!("{bom}{patched}").into_bytes())
+}
+
+/// A package's components by id: the resource, its model and its file.
+#[allow(clippy::type_complexity)]
+fn components(package: &UamPackage) -> BTreeMap<&str, (&Arc<UamResource>, &ComponentModel, &str)> {
+    package
+        .resources
+        .iter()
+        .filter_map(|r| match r.as_ref() {
+            UamResource::Component(c) => Some((r.id(), (r, &c.component, r.source_path()?))),
+            _ => None,
+        })
+        .collect()
 }
 
 fn branch_xml_path(branch: &str, package: &str) -> String {
