@@ -20,7 +20,7 @@ const BASICS: &str = "9leh0eyf";
 const JOYSTICK: &str = "rbw1tvvv";
 
 /// Renames an image and a component (two files move, `package.xml` changes) and moves a
-/// node in another package: five files change in one save.
+/// node in another package: one save writes four files and removes two.
 fn batch() -> Value {
     json!([
         { "kind": "renameResource", "selector": { "packageId": BASICS, "resourceId": "rpmbj" }, "newName": "k3_frame" },
