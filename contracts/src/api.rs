@@ -638,14 +638,33 @@ pub struct TransactionPreview {
 pub struct EventsInput {
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub session_id: String,
-    /// Return events after this sequence number (a decimal string); omitted means from
+    /// Return events after this sequence number: the `sequence` of the last event you
+    /// saw, as the number `getEvents` returned or as a decimal string; omitted means from
     /// the oldest retained event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
-    pub after: Option<String>,
+    pub after: Option<EventCursor>,
     /// Most events to return.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
+}
+
+/// An event sequence number, as a number or as a decimal string (upstream's spelling).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum EventCursor {
+    Sequence(u64),
+    Text(#[cfg_attr(feature = "schema", schemars(length(max = 32)))] String),
+}
+
+impl EventCursor {
+    /// The cursor as the decimal text it stands for.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            EventCursor::Sequence(sequence) => sequence.to_string().into(),
+            EventCursor::Text(text) => text.as_str().into(),
+        }
+    }
 }
 
 /// Something that happened to a session.

@@ -31,7 +31,7 @@ const PROMPTS: &[Definition] = &[
         name: "openfairygui_inspect_project_outline",
         title: "Inspect an OpenFairyGUI Project Outline",
         description: "Read the outline before planning any change.",
-        text: "Read openfairygui_backend_get_project_outline before planning any mutation and report the packages, components, controllers and transitions it lists. Keep its revision: pass it as expectedRevision to every later call. The outline omits source bytes and full property payloads; use openfairygui_backend_query_entity for one entity's properties and openfairygui_backend_read_resource_bytes for an asset's bytes. After a stale revision error, read the outline again rather than reusing old ids or revisions.",
+        text: "Read openfairygui_backend_get_project_outline before planning any mutation and report the packages, components, controllers and transitions it lists. Keep its revision: pass it as expectedRevision to the tools that take one (openfairygui_backend_preflight_transaction, openfairygui_backend_apply_transaction, openfairygui_backend_save_session, openfairygui_backend_read_session_state and openfairygui_backend_read_resource_bytes); the others refuse it. The outline omits source bytes and full property payloads; use openfairygui_backend_query_entity for one entity's properties and openfairygui_backend_read_resource_bytes for an asset's bytes. After a stale revision error, read the outline again rather than reusing old ids or revisions.",
     },
     Definition {
         name: "openfairygui_plan_revision_checked_transaction",
@@ -49,7 +49,7 @@ const PROMPTS: &[Definition] = &[
         name: "openfairygui_poll_runtime_state",
         title: "Poll OpenFairyGUI Runtime State",
         description: "Follow what happens in a session by polling its events.",
-        text: "Poll openfairygui_backend_get_events for the session. Start without a cursor, then pass the last event's sequence as after on the next call. If the reply is event_cursor_invalid, the cursor expired or is unknown: call again without after and continue from the events it returns. There are no subscriptions; polling is the only way to follow events. Use openfairygui_backend_get_session for the current revision and dirty flag.",
+        text: "Poll openfairygui_backend_get_events for the session. Start without a cursor, then pass the last event's sequence (the number as returned) as after on the next call. If the reply is event_cursor_invalid, the cursor expired or is unknown: call again without after and continue from the events it returns. There are no subscriptions; polling is the only way to follow events. Use openfairygui_backend_get_session for the current revision and dirty flag.",
     },
 ];
 

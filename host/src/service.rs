@@ -293,7 +293,11 @@ impl Service {
                     .await?;
                 let data = self
                     .events
-                    .read(&input.session_id, input.after.as_deref(), input.limit)
+                    .read(
+                        &input.session_id,
+                        input.after.as_ref().map(|after| after.text()).as_deref(),
+                        input.limit,
+                    )
                     .map_err(Failure::from)?;
                 Ok((Data::typed(&data)?, Some(status.revision)))
             }

@@ -307,6 +307,14 @@ async fn stale_revision_recovery() {
         .await;
     assert_eq!(later["events"].as_array().unwrap().len(), 1);
     assert_eq!(later["events"][0]["kind"], "transaction.rejected");
+    // The sequence as getEvents returns it, a number, is a cursor too.
+    let same = server
+        .ok(
+            EVENTS,
+            json!({ "sessionId": id, "after": events["events"][1]["sequence"], "limit": 1 }),
+        )
+        .await;
+    assert_eq!(same["events"], later["events"]);
     let error = server
         .err(EVENTS, json!({ "sessionId": id, "after": "not-a-number" }))
         .await;
