@@ -495,50 +495,78 @@ impl Session {
                 diagnostics: errors,
             });
         }
-        let mut plan = self
-            .plan()
-            .map_err(|unwritable| self.unfaithful(unwritable))?;
-        let canonical = writer::plan::canonical(&self.disk.fairy_file, &self.project, &self.bytes);
-        let planned: std::collections::BTreeSet<String> =
-            plan.changes.iter().map(|c| c.path().to_string()).collect();
-        for (path, bytes) in canonical {
-            if planned.contains(&path) {
-                continue;
+        // Removals and directories come from the save's plan when it can be made; the
+        // files themselves are all written in canonical form, so a file the patch could
+        // not carry an edit into is rewritten whole (the point of materialize).
+        let mut plan = match self.plan() {
+            Ok(mut plan) => {
+                plan.changes.retain(|c| matches!(c, Change::Remove { .. }));
+                plan
             }
+            Err(_) => self.removals(),
+        };
+        for (path, bytes) in
+            writer::plan::canonical(&self.disk.fairy_file, &self.project, &self.bytes)
+        {
+            // Materialize overwrites what changed on disk: it expects what is there.
             let expect = match fs.read(&path) {
                 Ok(current) if current == bytes => continue,
                 Ok(current) => Expect::Content(ContentHash::of(&current)),
                 Err(_) => Expect::Absent,
             };
+            plan.changes.retain(|c| c.path() != path);
             plan.changes.push(Change::Write {
                 path,
                 bytes,
                 expect,
             });
         }
-        // Materialize overwrites what changed on disk: its expectations are what is there.
-        for change in &mut plan.changes {
-            let path = change.path().to_string();
-            let current = fs.read(&path).ok();
-            match change {
-                Change::Write { expect, .. } => {
-                    *expect = match &current {
-                        Some(bytes) => Expect::Content(ContentHash::of(bytes)),
-                        None => Expect::Absent,
-                    }
+        // A removal expects what is there now; one already gone is dropped.
+        plan.changes = std::mem::take(&mut plan.changes)
+            .into_iter()
+            .filter_map(|change| match change {
+                Change::Remove { path, .. } => {
+                    let current = fs.read(&path).ok()?;
+                    Some(Change::Remove {
+                        expect: ContentHash::of(&current),
+                        path,
+                    })
                 }
-                Change::Remove { expect, .. } => {
-                    if let Some(bytes) = &current {
-                        *expect = ContentHash::of(bytes);
-                    }
-                }
-            }
-        }
-        plan.changes.retain(|change| match change {
-            Change::Remove { path, .. } => fs.read(path).is_ok(),
-            Change::Write { .. } => true,
-        });
+                write => Some(write),
+            })
+            .collect();
         Ok(self.commit(fs, plan, true)?)
+    }
+
+    /// The files the disk holds that the model no longer describes: source documents
+    /// without a canonical counterpart and assets the session removed or moved.
+    fn removals(&self) -> Plan {
+        let kept: std::collections::BTreeSet<String> =
+            writer::plan::canonical(&self.disk.fairy_file, &self.project, &self.bytes)
+                .into_iter()
+                .map(|(path, _)| path)
+                .collect();
+        let documents = self
+            .disk
+            .documents
+            .iter()
+            .filter(|(path, _)| !kept.contains(*path));
+        let assets = self
+            .disk
+            .assets
+            .iter()
+            .filter(|(path, _)| !self.bytes.contains_key(*path))
+            .filter_map(|(path, bytes)| Some((path, bytes.as_ref()?)));
+        Plan {
+            changes: documents
+                .chain(assets)
+                .map(|(path, bytes)| Change::Remove {
+                    path: path.clone(),
+                    expect: ContentHash::of(bytes),
+                })
+                .collect(),
+            ..Plan::default()
+        }
     }
 
     fn check_write(&self, expected_revision: Option<u64>) -> Result<(), BackendError> {

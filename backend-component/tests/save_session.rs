@@ -190,3 +190,32 @@ fn materialize_rewrites_in_canonical_layout_and_reads_back_equal() {
     assert!(again.written.is_empty(), "{again:?}");
     assert!(dir.path().exists());
 }
+
+#[test]
+fn materialize_writes_an_edited_component_whole_in_canonical_form() {
+    let (dir, fs, mut session) = open_copy(&experiments_root(), EXPERIMENTS);
+    let (package, component, node, path) = some_node(&session);
+    let batch = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": package, "componentResourceId": component, "displayNodeId": node },
+        "props": { "position": { "x": 9, "y": 10 } }
+    }]);
+    session.apply(0, &batch.to_string()).unwrap();
+    let report = session.materialize(&fs, Some(1)).unwrap();
+    assert!(report.written.contains(&path), "{report:?}");
+    let model = session
+        .project()
+        .packages
+        .iter()
+        .flat_map(|p| &p.resources)
+        .find_map(|r| match r.as_ref() {
+            UamResource::Component(c) if r.source_path() == Some(path.as_str()) => {
+                Some(c.component.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    let written = std::fs::read_to_string(dir.path().join(&path)).unwrap();
+    assert_eq!(written, ofgui_backend::writer::component::document(&model));
+    assert!(!session.status().dirty);
+}
