@@ -95,6 +95,9 @@ guides! {
     TransactionPreviewFailed = "transaction_preview_failed", B, ReviseOperation, "The preview could not be produced within its budget. Split the batch into smaller transactions.";
     EntityQueryFailed = "entity_query_failed", B, ReviseSelector, "The query was refused. Check the reason: use exact ids from getProjectOutline, and query a smaller entity if the result is too large.";
     SessionNotFound = "session_not_found", B, RefreshAndReplan, "The session does not exist or was closed (idle sessions close). Open the project again with openSession and re-read it before planning; edits of the old session are gone.";
+    // Backend: calls that do not reach a method.
+    InvalidInput = "invalid_input", B, ReviseOperation, "The arguments do not match the tool's input schema. Fix the field at error.path as the message says (for an operation, its schema is at the URI the message names) and call again; nothing was changed.";
+    UnknownTool = "unknown_tool", B, RefreshAndReplan, "No tool has that name. List the tools (tools/list) and call one of the names it returns; nothing was changed.";
     // Backend: host actions.
     SessionCloseFailed = "session_close_failed", B, HostAction, "The session could not release its lock and stays open. Retry closeSession; if it keeps failing, restart the server.";
     PathPolicyViolation = "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened.";
@@ -353,10 +356,12 @@ mod tests {
     use std::collections::BTreeSet;
 
     #[test]
-    fn catalog_has_103_unique_codes() {
+    fn catalog_has_105_unique_codes() {
         let codes: BTreeSet<_> = GUIDES.iter().map(|g| g.code).collect();
         assert_eq!(codes.len(), GUIDES.len(), "duplicate codes in the catalog");
-        assert_eq!(GUIDES.len(), 103);
+        // Upstream's 103, plus invalid_input and unknown_tool (which upstream returns
+        // without a guide).
+        assert_eq!(GUIDES.len(), 105);
     }
 
     #[test]

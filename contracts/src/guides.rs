@@ -157,6 +157,36 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 edits are there, unsaved ones are not; if some were lost, tell the user and plan \
                 them again.",
         },
+        // ------------------------------------------------------------ backend: calls
+        C::InvalidInput => &GuideText {
+            meaning: "The tool's arguments do not match its input schema: a field has the wrong \
+                type, a required field is missing, a field the tool does not know was sent, a value \
+                is out of range, or the input is over its size budget. The call never reached the \
+                project, so nothing was changed and the revision did not move.",
+            confirm: "`error.path` is the JSON pointer of the deepest failing field (for example \
+                `/operations/0/props/position/x`) and `error.message` says in plain words what it \
+                must be and what was sent. For an operation the message names its kind and the URI \
+                of that kind's JSON Schema, `openfairygui://contracts/operations/{kind}`; read it \
+                with resources/read. The input schema of every tool is at \
+                `openfairygui://docs/methods/{method}`.",
+            fix: "Correct only the field at `error.path` as the message says and call again with \
+                the rest unchanged. Snapshots such as `textProperties` or a controller must be \
+                complete: read the entity with `openfairygui_backend_query_entity`, change the \
+                fields you need and send the whole snapshot back. Send file bytes as base64 \
+                strings in `sourceBytes` only.",
+        },
+        C::UnknownTool => &GuideText {
+            meaning: "No tool of this server has the name that was called. The server serves only \
+                the tools it lists; a name from another server, a misspelling \
+                or a method name such as `applyTransaction` used as a tool name is refused. Nothing \
+                was changed.",
+            confirm: "`error.toolName` is the name that was called. The MCP `tools/list` request \
+                returns every name this server serves, and `openfairygui://docs/contracts` maps \
+                each backend method to its tool.",
+            fix: "Call the tool by a name that `tools/list` returns, for example \
+                `openfairygui_backend_apply_transaction` for the `applyTransaction` method, with \
+                the same arguments.",
+        },
         C::SessionCloseFailed => &GuideText {
             meaning: "The session could not let go of the project while closing, so it stays \
                 open. Upstream raises this when releasing its lock file fails. This server \
@@ -1488,7 +1518,8 @@ mod tests {
         for guide in GUIDES {
             assert!(for_code(guide.code).is_some(), "{}", guide.code);
         }
-        assert!(for_code("invalid_input").is_none());
+        assert!(for_code("invalid_input").is_some());
+        assert!(for_code("unknown_tool").is_some());
         assert!(for_code("").is_none());
     }
 
