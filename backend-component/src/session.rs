@@ -760,14 +760,46 @@ fn decode_operations(text: &str) -> Result<Vec<Operation>, BackendError> {
         .map(|(index, operation)| {
             strict::from_str::<Operation>(operation.get(), &format!("/operations/{index}")).map_err(
                 |error| {
+                    // The host puts this in plain words at the deepest field; on its own it
+                    // still names the schema and repeats at most 200 characters of input.
+                    let kind = operation_kind(operation.get());
+                    let schema = kind
+                        .map(|kind| format!(" Schema: openfairygui://contracts/operations/{kind}"))
+                        .unwrap_or_default();
+                    let what = kind.map(|kind| format!(" ({kind})")).unwrap_or_default();
                     BackendError::invalid_input(
-                        format!("Operation {index} is malformed: {}", error.message),
+                        format!(
+                            "Operation {index}{what} is malformed: {}.{schema}",
+                            clip(&error.message, 200)
+                        ),
                         Some(error.path),
                     )
                 },
             )
         })
         .collect()
+}
+
+/// The operation kind an operation's text names, if it names a known one.
+fn operation_kind(text: &str) -> Option<&'static str> {
+    #[derive(serde::Deserialize)]
+    struct Kind {
+        kind: String,
+    }
+    let kind = serde_json::from_str::<Kind>(text).ok()?.kind;
+    ofgui_contracts::ops::OPERATION_KINDS
+        .iter()
+        .copied()
+        .find(|known| *known == kind)
+}
+
+/// At most `max` characters of `text`, with `…` where it was cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
 }
 
 /// The contract error of a refused batch, with its issues as diagnostics.

@@ -9,6 +9,7 @@ pub mod cli;
 mod engine_config;
 pub mod envelope;
 pub mod events;
+pub mod explain;
 pub mod input;
 pub mod lock;
 pub mod mcp;

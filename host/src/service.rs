@@ -16,12 +16,14 @@ use ofgui_contracts::api::{
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{BackendError, ErrorCode, LockConflictKind, UnhandledReason};
 use ofgui_contracts::methods::Method;
+use serde::Deserialize as _;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
 use crate::bindings::{GuestReply, OpenRequest, SessionStatus};
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
 use crate::events::EventLog;
+use crate::explain;
 use crate::lock::{LockError, ProjectLock};
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
@@ -172,7 +174,7 @@ impl Service {
             .and_then(Value::as_str)
             .map(str::to_string);
         if method.name == "openSession" {
-            return match parse::<OpenSessionInput>(input) {
+            return match parse::<OpenSessionInput>(method, &input) {
                 Ok(input) => self.open_session(&call, input).await,
                 Err(failure) => Reply {
                     envelope: call.failure(SessionRef::default(), failure),
@@ -208,11 +210,11 @@ impl Service {
     async fn dispatch(&self, method: &Method, input: Value) -> Outcome {
         match method.name {
             "getCapabilities" => {
-                parse::<NoInput>(input)?;
+                parse::<NoInput>(method, &input)?;
                 Ok((Data::typed(&self.capabilities)?, None))
             }
             "getSession" => {
-                let input = parse::<SessionInput>(input)?;
+                let input = parse::<SessionInput>(method, &input)?;
                 self.on_session(&input.session_id, async |session, instance| {
                     let status = instance.status().await?;
                     Ok((status, self.snapshot(session, &status)))
@@ -221,7 +223,7 @@ impl Service {
                 .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
             }
             "getProjectOutline" => {
-                let input = parse::<SessionInput>(input)?;
+                let input = parse::<SessionInput>(method, &input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.outline().await
                 })
@@ -229,7 +231,7 @@ impl Service {
                 .and_then(reply_data)
             }
             "validateSession" => {
-                let input = parse::<SessionInput>(input)?;
+                let input = parse::<SessionInput>(method, &input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.validate().await
                 })
@@ -237,7 +239,7 @@ impl Service {
                 .and_then(reply_data)
             }
             "queryEntity" => {
-                let input = parse::<QueryEntityInput>(input)?;
+                let input = parse::<QueryEntityInput>(method, &input)?;
                 let target = encode(&input.target)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.query_entity(&target).await
@@ -246,7 +248,7 @@ impl Service {
                 .and_then(reply_data)
             }
             "readSessionState" => {
-                let input = parse::<ReadSessionStateInput>(input)?;
+                let input = parse::<ReadSessionStateInput>(method, &input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.read_state(input.expected_revision).await
                 })
@@ -254,7 +256,7 @@ impl Service {
                 .and_then(reply_data)
             }
             "readResourceBytes" => {
-                let input = parse::<ReadResourceBytesInput>(input)?;
+                let input = parse::<ReadResourceBytesInput>(method, &input)?;
                 let reply = self
                     .on_session(&input.session_id, async |_, instance| {
                         instance
@@ -280,12 +282,12 @@ impl Service {
                 Ok((Data::value(data), Some(reply.status.revision)))
             }
             "preflightTransaction" | "applyTransaction" => {
-                let input = parse::<TransactionInput>(input)?;
+                let input = parse_transaction(method, input)?;
                 self.transaction(method.name == "applyTransaction", input)
                     .await
             }
             "getEvents" => {
-                let input = parse::<EventsInput>(input)?;
+                let input = parse::<EventsInput>(method, &input)?;
                 let status = self
                     .on_session(&input.session_id, async |_, instance| {
                         instance.status().await
@@ -302,11 +304,11 @@ impl Service {
                 Ok((Data::typed(&data)?, Some(status.revision)))
             }
             "closeSession" => {
-                let input = parse::<SessionInput>(input)?;
+                let input = parse::<SessionInput>(method, &input)?;
                 self.close_session(&input.session_id).await
             }
             "saveSession" => {
-                let input = parse::<SaveSessionInput>(input)?;
+                let input = parse::<SaveSessionInput>(method, &input)?;
                 if let Some(target) = &input.target_path {
                     self.check_save_target(&input.session_id, target)?;
                 }
@@ -321,7 +323,7 @@ impl Service {
                     .await
             }
             "materializeSession" => {
-                let input = parse::<MaterializeSessionInput>(input)?;
+                let input = parse::<MaterializeSessionInput>(method, &input)?;
                 let write = Write::Materialize {
                     reason: input.reason,
                 };
@@ -378,6 +380,7 @@ impl Service {
             }
             Ok(Applied::Preview(reply)) => reply_data(reply),
             Err(mut failure) => {
+                explain_operation(&mut failure, &input.operations);
                 self.after_rejection(apply, &session, &mut failure);
                 Err(failure)
             }
@@ -892,9 +895,55 @@ fn unhandled(error: &CallError) -> BackendError {
     })
 }
 
+/// Puts the component's refusal of a malformed operation in plain words, at the deepest
+/// failing field, with the operation's kind and schema URI.
+fn explain_operation(failure: &mut Failure, operations: &[Value]) {
+    let BackendError::InvalidInput {
+        path: Some(path), ..
+    } = &failure.error
+    else {
+        return;
+    };
+    let index = path
+        .strip_prefix("/operations/")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|index| index.parse::<usize>().ok());
+    if let Some(operation) = index.and_then(|index| Some((index, operations.get(index)?))) {
+        let refused = std::mem::replace(
+            &mut failure.error,
+            BackendError::invalid_input(String::new(), None),
+        );
+        failure.error = explain::operation(operation.0, operation.1, refused);
+        // meta.diagnostics mirror the error; the component's words must not stay there.
+        failure.diagnostics.clear();
+    }
+}
+
 /// Decodes a method's top-level arguments; what they carry for the backend (targets,
-/// operations) is decoded by the component.
-fn parse<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, Failure> {
-    serde_json::from_value(input)
-        .map_err(|error| BackendError::invalid_input(error.to_string(), None).into())
+/// operations) is decoded by the component. A refusal names the deepest failing field
+/// in plain words ([`explain`]).
+fn parse<T: serde::de::DeserializeOwned>(method: &Method, input: &Value) -> Result<T, Failure> {
+    T::deserialize(input).map_err(|error| explain::input(method, input, &error.to_string()).into())
+}
+
+/// Decodes a transaction's arguments without copying its operations (they may carry
+/// megabytes of file bytes): they are taken out while the rest is decoded, and put back
+/// only to explain a refusal.
+fn parse_transaction(method: &Method, mut input: Value) -> Result<TransactionInput, Failure> {
+    let operations = match input.get_mut("operations") {
+        Some(Value::Array(items)) => Some(std::mem::take(items)),
+        _ => None,
+    };
+    match TransactionInput::deserialize(&input) {
+        Ok(mut parsed) => {
+            parsed.operations = operations.unwrap_or_default();
+            Ok(parsed)
+        }
+        Err(error) => {
+            if let Some(operations) = operations {
+                input["operations"] = Value::Array(operations);
+            }
+            Err(explain::input(method, &input, &error.to_string()).into())
+        }
+    }
 }

@@ -236,3 +236,171 @@ async fn results_over_budget_fail_instead_of_being_truncated() {
         .await;
     assert_eq!(node["entity"]["properties"]["text"], "row 7");
 }
+
+const APPLY: &str = "openfairygui_backend_apply_transaction";
+const PREFLIGHT: &str = "openfairygui_backend_preflight_transaction";
+
+fn set_props(id: &str, props: Value) -> Value {
+    json!({ "sessionId": id, "expectedRevision": 0, "operations": [
+        { "kind": "setDisplayNodeProps",
+          "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" },
+          "props": { "position": { "x": 1, "y": 2 } } },
+        { "kind": "setDisplayNodeProps",
+          "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" },
+          "props": props },
+    ] })
+}
+
+/// The diagnostic every failure carries: owner, docs URI and remediation.
+fn assert_guided(envelope: &Value, code: &str) {
+    let diagnostic = &envelope["meta"]["diagnostics"][0];
+    assert_eq!(diagnostic["code"], code, "{envelope}");
+    assert_eq!(diagnostic["owner"], "backend", "{envelope}");
+    assert_eq!(
+        diagnostic["docsUri"],
+        format!("openfairygui://docs/diagnostics/{code}")
+    );
+    assert!(
+        diagnostic["remediation"]["message"]
+            .as_str()
+            .is_some_and(|message| !message.is_empty()),
+        "{envelope}"
+    );
+}
+
+#[tokio::test]
+async fn malformed_operations_name_the_deepest_field_in_plain_words() {
+    let (_workspace, server, id) = opened().await;
+    for tool in [PREFLIGHT, APPLY] {
+        let (envelope, is_error) = server
+            .call(
+                tool,
+                set_props(&id, json!({ "position": { "x": "12", "y": 34 } })),
+            )
+            .await;
+        assert!(is_error);
+        let error = &envelope["error"];
+        assert_eq!(error["code"], "invalid_input");
+        assert_eq!(error["path"], "/operations/1/props/position/x");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("`props.position.x` must be a number; got a string \"12\""),
+            "{message}"
+        );
+        assert!(message.contains("setDisplayNodeProps"), "{message}");
+        assert!(
+            message.contains("openfairygui://contracts/operations/setDisplayNodeProps"),
+            "{message}"
+        );
+        for serde_words in ["expected", "invalid type", "f64", "struct"] {
+            assert!(!message.contains(serde_words), "{message}");
+        }
+        assert_guided(&envelope, "invalid_input");
+        assert_eq!(envelope["meta"]["diagnostics"][0]["message"], *message);
+    }
+
+    // A missing field and a selector of the wrong type.
+    let error = server
+        .err(APPLY, set_props(&id, json!({ "size": { "width": 3 } })))
+        .await;
+    assert_eq!(error["path"], "/operations/1/props/size/height");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("is required but missing")
+    );
+    let error = server
+        .err(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": [
+                { "kind": "renameResource", "selector": "img0", "newName": "x" } ] }),
+        )
+        .await;
+    assert_eq!(error["path"], "/operations/0/selector");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("`selector` must be an object; got a string \"img0\""),
+        "{message}"
+    );
+    assert!(!message.contains("ResourceSelector"), "{message}");
+
+    // Top-level fields are explained against the tool's input schema.
+    let error = server
+        .err(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": "0", "operations": [] }),
+        )
+        .await;
+    assert_eq!(error["path"], "/expectedRevision");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("`expectedRevision` must be an integer; got a string \"0\"."),
+        "{message}"
+    );
+    assert!(
+        message.contains("openfairygui://docs/methods/applyTransaction"),
+        "{message}"
+    );
+    let error = server.err(GET, json!({})).await;
+    assert_eq!(error["path"], "/sessionId");
+
+    // Nothing was applied.
+    assert_eq!(
+        server.ok(GET, json!({ "sessionId": id })).await["revision"],
+        0
+    );
+}
+
+#[tokio::test]
+async fn inputs_are_echoed_at_most_200_characters() {
+    let (_workspace, server, id) = opened().await;
+    // Base64 where an object belongs (under the string limit, so decoding sees it), and a
+    // megabyte of it as bytes of an operation that takes none.
+    let base64 = "QUJD".repeat(225_000);
+    let megabyte = "QUJD".repeat(262_144);
+    let echoed = "QUJD".repeat(50);
+    for arguments in [
+        set_props(&id, json!({ "position": base64 })),
+        set_props(&id, json!({ "text": 5, "size": base64 })),
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": [
+            { "kind": "setDisplayNodeProps",
+              "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" },
+              "props": {}, "sourceBytes": megabyte } ] }),
+        json!({ "sessionId": id, "expectedRevision": base64, "operations": [] }),
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": base64 }),
+    ] {
+        let (envelope, is_error) = server.call(APPLY, arguments).await;
+        assert!(is_error);
+        assert_eq!(envelope["error"]["code"], "invalid_input");
+        let text = envelope.to_string();
+        assert!(!text.contains(&echoed), "{}", &text[..text.len().min(2000)]);
+        assert!(text.len() < 4000, "{} bytes", text.len());
+        assert!(envelope["error"]["path"].as_str().is_some(), "{envelope}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_tools_and_invalid_inputs_are_documented() {
+    let (_workspace, server, id) = opened().await;
+    let (envelope, is_error) = server.call("openfairygui_backend_publish", json!({})).await;
+    assert!(is_error);
+    assert_guided(&envelope, "unknown_tool");
+    let (envelope, _) = server
+        .call(GET, json!({ "sessionId": id, "extra": 1 }))
+        .await;
+    assert_guided(&envelope, "invalid_input");
+    for code in ["unknown_tool", "invalid_input"] {
+        let uri = format!("openfairygui://docs/diagnostics/{code}");
+        let result = server
+            .client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.as_str()))
+            .await
+            .unwrap_or_else(|error| panic!("reading {uri}: {error}"));
+        let rmcp::model::ResourceContents::TextResourceContents { text, .. } = &result.contents[0]
+        else {
+            panic!("{uri} is not text");
+        };
+        assert!(text.contains(code), "{text}");
+    }
+}
