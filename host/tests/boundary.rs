@@ -69,7 +69,8 @@ async fn every_request_on_a_session_is_one_guest_call() {
     )
     .await;
     assert_eq!(malformed["error"]["code"], "invalid_input", "{malformed}");
-    assert_eq!(malformed["error"]["path"], "/operations/0");
+    // The deepest failing field: the operation has no selector.
+    assert_eq!(malformed["error"]["path"], "/operations/0/selector");
     assert_eq!(
         made, 1,
         "a malformed batch is decoded by the component alone"
