@@ -248,3 +248,136 @@ async fn prompts_name_only_listed_tools_and_no_operation_grammar() {
         "publishing is not served, so neither is a prompt for it"
     );
 }
+
+/// Each prompt's instructions, carried out as written on a copy of the 30-package unity
+/// project: every call a prompt asks for, with the arguments it names, succeeds.
+#[tokio::test]
+async fn prompts_work_as_written() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let prompt = |name: &'static str| {
+        let client = &server.client;
+        async move {
+            let result = client
+                .get_prompt(GetPromptRequestParams::new(name))
+                .await
+                .unwrap();
+            serde_json::to_value(&result.messages[0]).unwrap()["content"]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        }
+    };
+
+    // inspect_capabilities: get_capabilities first; events are polled.
+    let text = prompt("openfairygui_inspect_capabilities").await;
+    assert!(text.starts_with("Call openfairygui_backend_get_capabilities first"));
+    let capabilities = server.ok(CAPABILITIES, json!({})).await;
+    assert_eq!(capabilities["runtime"]["events"]["polling"], true);
+
+    // open_and_inspect_session: open by directory, get_session, close.
+    let text = prompt("openfairygui_open_and_inspect_session").await;
+    assert!(text.contains("openfairygui_backend_get_session"));
+    let id = server.open(&project).await;
+    let session = server.ok(GET, json!({ "sessionId": id })).await;
+    assert_eq!(session["revision"], 0);
+
+    // inspect_project_outline: keep the outline's revision and pass it to the tools
+    // the prompt names; the others refuse it, as the prompt says.
+    let text = prompt("openfairygui_inspect_project_outline").await;
+    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let revision = outline["revision"].clone();
+    for tool in [
+        "openfairygui_backend_read_session_state",
+        "openfairygui_backend_preflight_transaction",
+        "openfairygui_backend_apply_transaction",
+        "openfairygui_backend_save_session",
+        "openfairygui_backend_read_resource_bytes",
+    ] {
+        assert!(text.contains(tool), "the outline prompt names {tool}");
+    }
+    server
+        .ok(
+            STATE,
+            json!({ "sessionId": id, "expectedRevision": revision }),
+        )
+        .await;
+    assert!(text.contains("the others refuse it"));
+    let refused = server
+        .err(QUERY, json!({ "sessionId": id, "expectedRevision": revision, "target": { "kind": "project" } }))
+        .await;
+    assert_eq!(refused["code"], "invalid_input");
+
+    // plan_revision_checked_transaction: query, read the operation schema, preview, then
+    // apply at the preview's baseRevision, then validate.
+    let text = prompt("openfairygui_plan_revision_checked_transaction").await;
+    assert!(text.contains("openfairygui://contracts/operations"));
+    let node =
+        json!({ "packageId": "rbw1tvvv", "componentResourceId": "iitt1", "displayNodeId": "n7" });
+    server
+        .ok(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": node } }),
+        )
+        .await;
+    let schema = read_json(
+        &server,
+        "openfairygui://contracts/operations/setDisplayNodeProps",
+    )
+    .await;
+    assert!(schema.is_object());
+    let operations = json!([{ "kind": "setDisplayNodeProps", "selector": node, "props": { "position": { "x": 1, "y": 2 } } }]);
+    let preview = server
+        .ok(
+            "openfairygui_backend_preflight_transaction",
+            json!({ "sessionId": id, "expectedRevision": revision, "operations": operations }),
+        )
+        .await;
+    server
+        .ok(
+            "openfairygui_backend_apply_transaction",
+            json!({ "sessionId": id, "expectedRevision": preview["baseRevision"], "operations": operations }),
+        )
+        .await;
+    server
+        .ok(
+            "openfairygui_backend_validate_session",
+            json!({ "sessionId": id }),
+        )
+        .await;
+
+    // save_session: dirty, so save at the current revision without targetPath.
+    let text = prompt("openfairygui_save_session").await;
+    assert!(text.contains("without targetPath"));
+    let session = server.ok(GET, json!({ "sessionId": id })).await;
+    assert_eq!(session["dirty"], true);
+    let saved = server
+        .ok(
+            "openfairygui_backend_save_session",
+            json!({ "sessionId": id, "expectedRevision": session["revision"] }),
+        )
+        .await;
+    assert_eq!(saved["writtenPaths"], json!(["assets/Joystick/Main.xml"]));
+
+    // poll_runtime_state: no cursor first, then the last sequence as returned.
+    let text = prompt("openfairygui_poll_runtime_state").await;
+    assert!(text.contains("the number as returned"));
+    let first = server
+        .ok(
+            "openfairygui_backend_get_events",
+            json!({ "sessionId": id }),
+        )
+        .await;
+    let last = first["events"].as_array().unwrap().last().unwrap()["sequence"].clone();
+    assert!(last.is_u64());
+    let next = server
+        .ok(
+            "openfairygui_backend_get_events",
+            json!({ "sessionId": id, "after": last }),
+        )
+        .await;
+    assert_eq!(next["events"], json!([]));
+
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+}
