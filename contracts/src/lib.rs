@@ -20,6 +20,8 @@ pub mod methods;
 pub mod num;
 pub mod ops;
 #[cfg(feature = "schema")]
+pub mod portable;
+#[cfg(feature = "schema")]
 pub mod schema;
 pub mod strict;
 pub mod uam;

@@ -67,6 +67,7 @@ pub fn input_schema(method: &Method) -> Value {
         object.remove("title");
         object.remove("description");
     }
+    crate::portable::portable(&mut value);
     value
 }
 
@@ -165,6 +166,7 @@ pub fn output_schema(method: &Method) -> Value {
         "definitions": Value::Object(definitions),
     });
     prune_unused_definitions(&mut schema);
+    crate::portable::portable(&mut schema);
     schema
 }
 
@@ -333,4 +335,20 @@ pub fn snapshot_text() -> String {
     let mut text = serde_json::to_string_pretty(&snapshot()).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every advertised schema is in the subset every client accepts.
+    #[test]
+    fn every_tool_schema_is_portable() {
+        for tool in mcp_tools(&snapshot()).as_array().unwrap() {
+            for key in ["inputSchema", "outputSchema"] {
+                let problems = crate::portable::problems(&tool[key]);
+                assert!(problems.is_empty(), "{} {key}: {problems:#?}", tool["name"]);
+            }
+        }
+    }
 }

@@ -110,9 +110,10 @@ async fn the_tool_list_stays_small() {
     let workspace = Workspace::new();
     let server = Server::start(&[workspace.path()]).await;
     let size = serde_json::to_vec(server.tools()).unwrap().len();
-    // The two save tools each carry the session snapshot with its capabilities schema;
-    // cutting the list further is the agent-experience issue's work.
-    assert!(size < 440_000, "tools/list is {size} bytes");
+    // The two save tools each carry the session snapshot with its capabilities schema,
+    // and portable `anyOf`s replace `type` arrays; the agent-experience issue cuts the
+    // list to under 100 KB.
+    assert!(size < 460_000, "tools/list is {size} bytes");
 }
 
 /// The text content of a raw tool call, with its structured envelope.
