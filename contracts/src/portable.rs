@@ -87,10 +87,8 @@ fn rewrite(schema: &mut Value, objects: &[String]) {
             subs.values_mut().for_each(|sub| rewrite(sub, objects));
         }
     }
-    if let Some(Value::Object(_)) = map.get("additionalProperties") {
-        if let Some(sub) = map.get_mut("additionalProperties") {
-            rewrite(sub, objects);
-        }
+    if let Some(sub @ Value::Object(_)) = map.get_mut("additionalProperties") {
+        rewrite(sub, objects);
     }
     if let Some(Value::String(format)) = map.get("format")
         && !STANDARD_FORMATS.contains(&format.as_str())
