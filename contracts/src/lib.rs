@@ -31,5 +31,8 @@ pub use num::Num;
 /// The generated contract snapshot (tools with their schemas, diagnostics, digest).
 pub const CONTRACT_JSON: &str = include_str!("../generated/contract.json");
 
-/// The generated MCP tool list (the items of `tools/list`), compact.
+/// The generated MCP tool list (the items of `tools/list`), with lean schemas: the default.
 pub const TOOLS_JSON: &str = include_str!("../generated/tools.json");
+
+/// The generated MCP tool list with every schema inline (`--full-schemas`).
+pub const TOOLS_FULL_JSON: &str = include_str!("../generated/tools-full.json");

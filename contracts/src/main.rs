@@ -8,8 +8,12 @@ fn main() -> std::io::Result<()> {
     )?;
     std::fs::write(
         format!("{dir}/tools.json"),
-        ofgui_contracts::schema::tools_text(),
+        ofgui_contracts::schema::tools_text(false),
     )?;
-    eprintln!("wrote {dir}/contract.json and tools.json");
+    std::fs::write(
+        format!("{dir}/tools-full.json"),
+        ofgui_contracts::schema::tools_text(true),
+    )?;
+    eprintln!("wrote {dir}/contract.json, tools.json and tools-full.json");
     Ok(())
 }

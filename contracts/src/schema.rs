@@ -322,10 +322,90 @@ pub fn mcp_tools(snapshot: &Value) -> Value {
     )
 }
 
+/// The default MCP tool list: each tool's full description and annotations with lean
+/// schemas, so the list fits a model's context. The operations of a batch are a union of
+/// kinds whose exact fields are one resource away, and every output schema describes the
+/// envelope with the method's error codes, naming the document with the full schema. The
+/// server still decodes every input strictly, whatever the list advertises.
+pub fn lean_tools(snapshot: &Value) -> Value {
+    let mut tools = mcp_tools(snapshot);
+    for tool in tools.as_array_mut().into_iter().flatten() {
+        let Some(method) = tool["_meta"]["openfairygui/backendMethod"]
+            .as_str()
+            .and_then(|name| METHODS.iter().find(|m| m.name == name))
+        else {
+            continue;
+        };
+        if let Some(operations) = tool.pointer_mut("/inputSchema/properties/operations") {
+            *operations = lean_operations();
+            if let Some(input) = tool.get_mut("inputSchema").and_then(Value::as_object_mut) {
+                input.remove("definitions");
+            }
+        }
+        tool["outputSchema"] = lean_output(method);
+    }
+    tools
+}
+
+fn lean_operations() -> Value {
+    json!({
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 1000,
+        "description": "The batch, applied in order, all or nothing. Each operation is an object with a `kind` and that kind's fields, which are exactly those of openfairygui://contracts/operations/{kind} (the catalog of kinds: openfairygui://contracts/operations).",
+        "items": {
+            "type": "object",
+            "properties": {
+                "kind": { "type": "string", "enum": crate::ops::OPERATION_KINDS.as_slice() },
+                "opId": { "type": "string", "description": "Your name for the operation, echoed in errors." }
+            },
+            "required": ["kind"]
+        }
+    })
+}
+
+fn lean_output(method: &Method) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "backendResult": {
+                "type": "object",
+                "description": format!(
+                    "The envelope: ok, meta, and data on success or error on failure. The full schema of data is in {}.",
+                    crate::docs::method_uri(method.name)
+                ),
+                "properties": {
+                    "ok": { "type": "boolean" },
+                    "meta": { "type": "object" },
+                    "data": { "type": "object" },
+                    "error": {
+                        "type": "object",
+                        "properties": {
+                            "code": { "type": "string", "enum": error_codes(method) },
+                            "message": { "type": "string" }
+                        },
+                        "required": ["code", "message"]
+                    }
+                },
+                "required": ["ok", "meta"]
+            }
+        },
+        "required": ["backendResult"],
+        "additionalProperties": false
+    })
+}
+
 /// The MCP tool list as committed: compact JSON (parsed at every server start) with a
-/// trailing newline.
-pub fn tools_text() -> String {
-    let mut text = serde_json::to_string(&mcp_tools(&snapshot())).unwrap_or_default();
+/// trailing newline. `full` keeps every schema inline, for clients that decode against
+/// them.
+pub fn tools_text(full: bool) -> String {
+    let snapshot = snapshot();
+    let tools = if full {
+        mcp_tools(&snapshot)
+    } else {
+        lean_tools(&snapshot)
+    };
+    let mut text = serde_json::to_string(&tools).unwrap_or_default();
     text.push('\n');
     text
 }
@@ -341,14 +421,41 @@ pub fn snapshot_text() -> String {
 mod tests {
     use super::*;
 
-    /// Every advertised schema is in the subset every client accepts.
+    /// Every advertised schema, lean or full, is in the subset every client accepts.
     #[test]
     fn every_tool_schema_is_portable() {
-        for tool in mcp_tools(&snapshot()).as_array().unwrap() {
+        let snapshot = snapshot();
+        let (full, lean) = (mcp_tools(&snapshot), lean_tools(&snapshot));
+        for tool in full
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(lean.as_array().unwrap())
+        {
             for key in ["inputSchema", "outputSchema"] {
                 let problems = crate::portable::problems(&tool[key]);
                 assert!(problems.is_empty(), "{} {key}: {problems:#?}", tool["name"]);
             }
+        }
+    }
+
+    /// The default list fits a model's context; each lean tool keeps its description.
+    #[test]
+    fn the_lean_tool_list_is_small_and_complete() {
+        let snapshot = snapshot();
+        let lean = lean_tools(&snapshot);
+        let size = serde_json::to_vec(&lean).unwrap().len();
+        assert!(size < 100_000, "the lean tool list is {size} bytes");
+        let full = mcp_tools(&snapshot);
+        for (lean, full) in lean
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(full.as_array().unwrap())
+        {
+            assert_eq!(lean["name"], full["name"]);
+            assert_eq!(lean["description"], full["description"]);
+            assert_eq!(lean["annotations"], full["annotations"]);
         }
     }
 }

@@ -23,5 +23,10 @@ fn committed_contract_matches_the_types() {
 
 #[test]
 fn committed_tool_list_matches_the_types() {
-    check("tools.json", tools_text());
+    check("tools.json", tools_text(false));
+}
+
+#[test]
+fn committed_full_tool_list_matches_the_types() {
+    check("tools-full.json", tools_text(true));
 }

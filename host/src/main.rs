@@ -53,7 +53,14 @@ fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     match args.command.unwrap_or(Command::Serve) {
-        Command::Serve => runtime.block_on(serve(config, args.text_content)),
+        Command::Serve => {
+            let schemas = if args.full_schemas {
+                ofgui_host::mcp::Schemas::Full
+            } else {
+                ofgui_host::mcp::Schemas::Lean
+            };
+            runtime.block_on(serve(config, args.text_content, schemas))
+        }
         Command::Validate { .. } => anyhow::bail!("validate is handled before serving"),
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {
@@ -79,13 +86,14 @@ fn run(args: Args) -> anyhow::Result<()> {
 async fn serve(
     config: ofgui_host::service::ServiceConfig,
     text_content: ofgui_host::mcp::TextContent,
+    schemas: ofgui_host::mcp::Schemas,
 ) -> anyhow::Result<()> {
     tracing::info!(roots = ?config.roots, "serving MCP on stdio");
-    ofgui_host::mcp::warm_up_tools();
+    ofgui_host::mcp::warm_up_tools(schemas);
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
-    let server = OfguiServer::new(service, text_content);
+    let server = OfguiServer::new(service, text_content, schemas);
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let (transport, writer) = LineTransport::new(stdin, stdout);
     match server.serve(transport).await {

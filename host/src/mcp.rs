@@ -61,13 +61,15 @@ const SUMMARY_MAX_CODES: usize = 32;
 pub struct OfguiServer {
     service: Arc<Service>,
     text_content: TextContent,
+    schemas: Schemas,
 }
 
 impl OfguiServer {
-    pub fn new(service: Arc<Service>, text_content: TextContent) -> Self {
+    pub fn new(service: Arc<Service>, text_content: TextContent, schemas: Schemas) -> Self {
         Self {
             service,
             text_content,
+            schemas,
         }
     }
 
@@ -232,18 +234,31 @@ fn result_size(envelope_len: usize, text: &str) -> u64 {
     (envelope_len + text.len() + escapes + 128) as u64
 }
 
+/// Which tool list the server advertises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schemas {
+    /// Lean schemas (the default): the list fits a model's context.
+    #[default]
+    Lean,
+    /// Every schema inline, for clients that decode against them.
+    Full,
+}
+
 /// The tool list, parsed once from the contract compiled into the binary.
-fn parsed_tools() -> &'static Result<Vec<Tool>, String> {
-    static TOOLS: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        serde_json::from_str(ofgui_contracts::TOOLS_JSON).map_err(|error| error.to_string())
-    })
+fn parsed_tools(schemas: Schemas) -> &'static Result<Vec<Tool>, String> {
+    static LEAN: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
+    static FULL: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
+    let (cell, text) = match schemas {
+        Schemas::Lean => (&LEAN, ofgui_contracts::TOOLS_JSON),
+        Schemas::Full => (&FULL, ofgui_contracts::TOOLS_FULL_JSON),
+    };
+    cell.get_or_init(|| serde_json::from_str(text).map_err(|error| error.to_string()))
 }
 
 /// Parses the tool list on a blocking thread at start-up, so the client's first
 /// `tools/list` rarely waits for it.
-pub fn warm_up_tools() {
-    tokio::task::spawn_blocking(parsed_tools);
+pub fn warm_up_tools(schemas: Schemas) {
+    tokio::task::spawn_blocking(move || parsed_tools(schemas));
 }
 
 impl ServerHandler for OfguiServer {
@@ -268,7 +283,7 @@ impl ServerHandler for OfguiServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         // A tool list that does not parse is a broken build: say so, never list nothing.
-        let tools = parsed_tools().as_ref().map_err(|error| {
+        let tools = parsed_tools(self.schemas).as_ref().map_err(|error| {
             ErrorData::internal_error(format!("the server's tool list is broken: {error}"), None)
         })?;
         Ok(ListToolsResult::with_all_items(tools.clone()))

@@ -172,13 +172,21 @@ impl Server {
         let parsed: Value = serde_json::from_str(&text).expect("text is JSON");
         assert_eq!(parsed, envelope, "text content must equal backendResult");
         if let Some(tool) = self.tools.iter().find(|t| t.name == tool) {
-            let schema = Value::Object(
+            // The advertised schema may be lean; results are held to the full one.
+            let advertised = Value::Object(
                 tool.output_schema
                     .as_ref()
                     .expect("output schema")
                     .as_ref()
                     .clone(),
             );
+            let lean = jsonschema::validator_for(&advertised).expect("output schema compiles");
+            assert!(
+                lean.is_valid(&structured),
+                "{} result does not match its advertised output schema",
+                tool.name
+            );
+            let schema = full_output_schema(&tool.name);
             let validator = jsonschema::validator_for(&schema).expect("output schema compiles");
             let errors: Vec<String> = validator
                 .iter_errors(&structured)
@@ -227,3 +235,16 @@ pub const STATE: &str = "openfairygui_backend_read_session_state";
 pub const BYTES: &str = "openfairygui_backend_read_resource_bytes";
 pub const CLOSE: &str = "openfairygui_backend_close_session";
 pub const CAPABILITIES: &str = "openfairygui_backend_get_capabilities";
+
+/// A tool's full output schema, as `--full-schemas` advertises it.
+pub fn full_output_schema(tool: &str) -> Value {
+    static FULL: OnceLock<Vec<Value>> = OnceLock::new();
+    let tools = FULL.get_or_init(|| {
+        serde_json::from_str(ofgui_contracts::TOOLS_FULL_JSON).expect("full tool list")
+    });
+    tools
+        .iter()
+        .find(|t| t["name"] == tool)
+        .map(|t| t["outputSchema"].clone())
+        .unwrap_or_else(|| panic!("no full schema for {tool}"))
+}

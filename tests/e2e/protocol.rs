@@ -110,10 +110,37 @@ async fn the_tool_list_stays_small() {
     let workspace = Workspace::new();
     let server = Server::start(&[workspace.path()]).await;
     let size = serde_json::to_vec(server.tools()).unwrap().len();
-    // The two save tools each carry the session snapshot with its capabilities schema,
-    // and portable `anyOf`s replace `type` arrays; the agent-experience issue cuts the
-    // list to under 100 KB.
-    assert!(size < 460_000, "tools/list is {size} bytes");
+    assert!(size < 100_000, "tools/list is {size} bytes");
+    let apply = server
+        .tools()
+        .iter()
+        .find(|t| t.name == "openfairygui_backend_apply_transaction")
+        .unwrap();
+    let operations = &apply.input_schema["properties"]["operations"];
+    assert_eq!(
+        operations["items"]["properties"]["kind"]["enum"]
+            .as_array()
+            .unwrap()
+            .len(),
+        41
+    );
+    assert!(
+        operations["description"]
+            .as_str()
+            .unwrap()
+            .contains("openfairygui://contracts/operations/{kind}")
+    );
+
+    // --full-schemas advertises every schema inline, for clients that decode against them.
+    let full = Server::start_with(&[workspace.path()], &["--full-schemas"]).await;
+    let full_size = serde_json::to_vec(full.tools()).unwrap().len();
+    assert!(full_size > 4 * size, "{full_size} bytes");
+    let apply = full
+        .tools()
+        .iter()
+        .find(|t| t.name == "openfairygui_backend_apply_transaction")
+        .unwrap();
+    assert!(apply.input_schema["definitions"]["Operation"].is_object());
 }
 
 /// The text content of a raw tool call, with its structured envelope.
