@@ -50,6 +50,8 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
+    tool_list_sizes(&host, cache.path(), &projects[0].1)?;
+
     println!(
         "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | save (no edit) | save (1 node) | materialize | peak RSS |"
     );
@@ -379,6 +381,37 @@ fn run_once(
         materialize,
         peak_rss_kb,
     })
+}
+
+/// Prints the size of `tools/list` as a client receives it, in total and per tool, in
+/// the default (lean) form.
+fn tool_list_sizes(host: &Path, cache: &Path, project: &Path) -> Result<()> {
+    let mut client = spawn(host, cache, project)?;
+    client.request(
+        "initialize",
+        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
+    )?;
+    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    let (response, _) = client.request("tools/list", json!({}))?;
+    let tools = response["result"]["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let total = serde_json::to_vec(&response["result"]["tools"])?.len();
+    println!("| tool | bytes in `tools/list` |");
+    println!("|---|---|");
+    for tool in &tools {
+        println!(
+            "| {} | {} |",
+            tool["name"].as_str().unwrap_or_default(),
+            serde_json::to_vec(tool)?.len()
+        );
+    }
+    println!("| all {} tools | {total} |", tools.len());
+    println!();
+    drop(client.stdin);
+    client.child.wait()?;
+    Ok(())
 }
 
 /// The process's peak resident set size (Linux `VmHWM`), 0 where unavailable.
