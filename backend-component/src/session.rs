@@ -271,16 +271,8 @@ impl Session {
     /// the batch applied, compared with what it would write without it. `None` when the
     /// writer cannot plan either (the model difference then stands in).
     fn file_impact(&self, applied: &txn::Applied) -> Option<Vec<FileImpact>> {
-        let mut touched = self.disk.assets.clone();
-        for path in applied.bytes.keys() {
-            touched
-                .entry(path.clone())
-                .or_insert_with(|| self.bytes.get(path).cloned());
-        }
         let before = self.plan().ok()?;
-        let after = self
-            .plan_to(&applied.project, Some(&applied.bytes), &touched)
-            .ok()?;
+        let after = self.plan_to(&applied.project, Some(&applied.bytes)).ok()?;
         let changes = |plan: &Plan| -> BTreeMap<String, (ImpactChange, Option<ContentHash>)> {
             plan.changes
                 .iter()
@@ -333,17 +325,7 @@ impl Session {
     fn run(&self, expected_revision: u64, operations: &str) -> Result<txn::Applied, Rejected> {
         let operations = decode_operations(operations)?;
         if expected_revision != self.revision {
-            return Err(Rejected::from(BackendError::StaleWrite {
-                message: format!(
-                    "Expected revision {expected_revision} does not match current revision {}.",
-                    self.revision
-                ),
-                session_id: self.id.clone(),
-                canonical_path_key: Some(self.canonical_path_key.clone())
-                    .filter(|key| !key.is_empty()),
-                expected_revision,
-                actual_revision: self.revision,
-            }));
+            return Err(Rejected::from(self.stale_write(expected_revision)));
         }
         txn::run(&self.project, &self.bytes, &operations)
             .map_err(|failure| rejected(failure, &operations))
@@ -601,17 +583,30 @@ impl Session {
     }
 
     /// The files a save from the disk to `project` would change.
+    /// `pending` holds the asset bytes of a batch not applied yet (a preview).
     fn plan_to(
         &self,
         project: &UamProject,
         pending: Option<&BTreeMap<String, Option<Vec<u8>>>>,
-        touched: &BTreeMap<String, Option<Vec<u8>>>,
     ) -> Result<Plan, writer::plan::Unwritable> {
+        // What the disk holds at each asset path touched since the last save or by
+        // `pending` (those still hold what the session has): borrowed, no bytes copied.
+        let mut touched: BTreeMap<&str, Option<&[u8]>> = self
+            .disk
+            .assets
+            .iter()
+            .map(|(path, bytes)| (path.as_str(), bytes.as_deref()))
+            .collect();
+        for path in pending.into_iter().flat_map(BTreeMap::keys) {
+            touched
+                .entry(path.as_str())
+                .or_insert_with(|| self.bytes.get(path).map(Vec::as_slice));
+        }
         let disk = writer::plan::Disk {
             fairy_file: &self.disk.fairy_file,
             project: &self.disk.project,
             documents: &self.disk.documents,
-            assets: touched,
+            assets: &touched,
         };
         let now = writer::plan::Now {
             project,
@@ -622,7 +617,7 @@ impl Session {
     }
 
     fn plan(&self) -> Result<Plan, writer::plan::Unwritable> {
-        self.plan_to(&self.project, None, &self.disk.assets)
+        self.plan_to(&self.project, None)
     }
 
     fn unfaithful(&self, unwritable: writer::plan::Unwritable) -> BackendError {

@@ -5,7 +5,6 @@
 //! The backend's test-only fault hook (`OFGUI_SAVE_FAULT=<step>:<n>:hang`) stops the save
 //! at a chosen step and says so on stderr; the test then kills the process there.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -136,30 +135,6 @@ impl RawServer {
             }
         }
     }
-}
-
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            let relative = entry
-                .path()
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if entry.file_type().unwrap().is_dir() {
-                // Directories count too: an empty staged or aside directory is a leftover.
-                files.insert(format!("{relative}/"), Vec::new());
-                pending.push(entry.path());
-            } else {
-                files.insert(relative, std::fs::read(entry.path()).unwrap());
-            }
-        }
-    }
-    files
 }
 
 /// Opens, applies the batch and saves; with a fault the save is left hanging at it.

@@ -1,5 +1,6 @@
 //! Spawns the real `ofgui-mcp-host` binary and talks MCP to it over stdio with rmcp's client.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::OnceLock;
@@ -247,4 +248,30 @@ pub fn full_output_schema(tool: &str) -> Value {
         .find(|t| t["name"] == tool)
         .map(|t| t["outputSchema"].clone())
         .unwrap_or_else(|| panic!("no full schema for {tool}"))
+}
+
+/// Every file (and, as `name/`, every directory) under `root` with its bytes, by
+/// `/`-separated relative path: what a test compares before and after a write.
+pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let relative = entry
+                .path()
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if entry.file_type().unwrap().is_dir() {
+                // Directories count too: an empty staged or aside directory is a leftover.
+                files.insert(format!("{relative}/"), Vec::new());
+                pending.push(entry.path());
+            } else {
+                files.insert(relative, std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    files
 }

@@ -3,7 +3,6 @@
 //! stops the save, and a second server process is kept out by the advisory lock.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde_json::{Value, json};
 
@@ -14,26 +13,6 @@ const APPLY: &str = "openfairygui_backend_apply_transaction";
 const SAVE: &str = "openfairygui_backend_save_session";
 const MATERIALIZE: &str = "openfairygui_backend_materialize_session";
 const EVENTS: &str = "openfairygui_backend_get_events";
-
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            if entry.file_type().unwrap().is_dir() {
-                pending.push(entry.path());
-            } else {
-                let relative = entry.path().strip_prefix(root).unwrap().to_owned();
-                files.insert(
-                    relative.to_string_lossy().replace('\\', "/"),
-                    std::fs::read(entry.path()).unwrap(),
-                );
-            }
-        }
-    }
-    files
-}
 
 fn changed(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
     let mut paths: Vec<String> = before

@@ -13,7 +13,7 @@ use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::layout::package_root;
+use super::layout::folder_dir;
 
 /// Compares the committed project with the projected one. `replaced_bytes` are the
 /// sourcePaths whose bytes the batch set.
@@ -279,14 +279,6 @@ impl<'a> PackageSummary<'a> {
                 .collect(),
         }
     }
-}
-
-fn folder_dir(package: &str, branch: &str, path: &str) -> String {
-    format!(
-        "{}{}",
-        package_root(branch, package),
-        path.trim_end_matches('/')
-    )
 }
 
 fn package_files(package: &UamPackage, change: Change, files: &mut Files) {

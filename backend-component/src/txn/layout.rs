@@ -8,12 +8,21 @@ use crate::rules::{is_safe_segment, strip_extension};
 
 /// The directory a package's files live in on a branch (`''` is the main branch):
 /// `assets/<Name>` or `assets_<branch>/<Name>`.
-pub(super) fn package_root(branch: &str, package_name: &str) -> String {
+pub(crate) fn package_root(branch: &str, package_name: &str) -> String {
     if branch.is_empty() {
         format!("assets/{package_name}")
     } else {
         format!("assets_{branch}/{package_name}")
     }
+}
+
+/// The directory of a folder (canonical `path`): `assets/Bag/images`, `assets_en/Bag/images`.
+pub(crate) fn folder_dir(package_name: &str, branch: &str, path: &str) -> String {
+    format!(
+        "{}{}",
+        package_root(branch, package_name),
+        path.trim_end_matches('/')
+    )
 }
 
 /// The project-relative file of a resource of package `package_name` placed at `folder`

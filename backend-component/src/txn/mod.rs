@@ -21,7 +21,7 @@ mod folders;
 mod gears;
 pub mod impact;
 pub mod issue;
-mod layout;
+pub(crate) mod layout;
 mod named;
 mod nodes;
 mod package_settings;

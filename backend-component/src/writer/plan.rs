@@ -15,6 +15,7 @@ use super::settings;
 use crate::commit::{Change, ContentHash, Expect, Plan};
 use crate::reader;
 use crate::source::xml::XmlPatch;
+use crate::txn::layout::folder_dir;
 
 /// The project as the disk holds it, as far as the session knows.
 pub struct Disk<'a> {
@@ -25,7 +26,7 @@ pub struct Disk<'a> {
     /// The bytes of every XML and JSON source file on disk, by project-relative path.
     pub documents: &'a BTreeMap<String, Vec<u8>>,
     /// For each asset file the session changed since, what the disk holds (`None`: no file).
-    pub assets: &'a BTreeMap<String, Option<Vec<u8>>>,
+    pub assets: &'a BTreeMap<&'a str, Option<&'a [u8]>>,
 }
 
 /// The session's model and its asset bytes.
@@ -119,7 +120,7 @@ pub fn plan(disk: &Disk<'_>, now: &Now<'_>) -> Result<Plan, Unwritable> {
 
     for (path, on_disk) in disk.assets {
         match (on_disk, now.bytes(path)) {
-            (Some(then), Some(now)) if then.as_slice() == now => {}
+            (Some(then), Some(now)) if *then == now => {}
             (_, Some(bytes)) => plan.write(path, bytes.to_vec()),
             (Some(_), None) => plan.remove(path),
             (None, None) => {}
@@ -163,15 +164,7 @@ impl<'a> Builder<'a> {
 
     /// What the session knows the disk holds at `path`.
     fn expect(&self, path: &str) -> Expect {
-        let on_disk = match self.disk.documents.get(path) {
-            Some(bytes) => Some(bytes.as_slice()),
-            None => self
-                .disk
-                .assets
-                .get(path)
-                .and_then(|bytes| bytes.as_deref()),
-        };
-        match on_disk {
+        match self.on_disk(path) {
             Some(bytes) => Expect::Content(ContentHash::of(bytes)),
             None => Expect::Absent,
         }
@@ -180,7 +173,7 @@ impl<'a> Builder<'a> {
     fn on_disk(&self, path: &str) -> Option<&[u8]> {
         match self.disk.documents.get(path) {
             Some(bytes) => Some(bytes),
-            None => self.disk.assets.get(path).and_then(|b| b.as_deref()),
+            None => self.disk.assets.get(path).copied().flatten(),
         }
     }
 
@@ -525,16 +518,6 @@ fn components(package: &UamPackage) -> BTreeMap<&str, (&Arc<UamResource>, &Compo
 
 fn branch_xml_path(branch: &str, package: &str) -> String {
     format!("assets_{branch}/{package}/package_branch.xml")
-}
-
-/// The directory of a folder: `assets/Bag/images` or `assets_en/Bag/images`.
-fn folder_dir(package: &str, branch: &str, path: &str) -> String {
-    let root = if branch.is_empty() {
-        format!("assets/{package}")
-    } else {
-        format!("assets_{branch}/{package}")
-    };
-    format!("{root}{}", path.trim_end_matches('/'))
 }
 
 fn is_inside(dir: &str, outer: &str) -> bool {
