@@ -23,7 +23,7 @@ use serde_json::Value;
 use crate::commit;
 use crate::fs::StdFs;
 use crate::session::{Names, Rejected, Session, Status, encode};
-use crate::{outline, query};
+use crate::{outline, query, scope, search};
 
 struct BackendComponent;
 
@@ -73,9 +73,11 @@ impl GuestProject for ProjectSession {
         to_wit_status(self.session.borrow().status())
     }
 
-    fn outline(&self) -> WitResult<Reply> {
+    fn outline(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
-        let data = encode(&outline::outline(&session));
+        let data = scope::decode_input(&input)
+            .and_then(|input| outline::outline(&session, &input))
+            .and_then(|outline| encode(&outline));
         reply(&session, data, &[])
     }
 
@@ -116,9 +118,17 @@ impl GuestProject for ProjectSession {
         reply(&session, data, &[])
     }
 
-    fn read_state(&self, expected_revision: Option<u64>) -> WitResult<Reply> {
+    fn read_state(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
-        let data = session.read_state(expected_revision);
+        let data = scope::decode_input(&input).and_then(|input| session.read_state(&input));
+        reply(&session, data, &[])
+    }
+
+    fn search(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = scope::decode_input(&input)
+            .and_then(|input| search::search(&session, &input))
+            .and_then(|found| encode(&found));
         reply(&session, data, &[])
     }
 

@@ -15,6 +15,8 @@ pub mod query;
 pub mod reader;
 pub mod rules;
 pub mod save;
+pub mod scope;
+pub mod search;
 pub mod session;
 pub mod source;
 #[doc(hidden)]

@@ -1,17 +1,24 @@
 //! The project outline: structure and ids, without properties or bytes.
 
 use ofgui_contracts::api::{
-    OutlineComponent, OutlineController, OutlineFolder, OutlineNode, OutlinePackage, OutlinePage,
-    OutlineResource, OutlineTransition, ProjectOutline,
+    OutlineComponent, OutlineController, OutlineDetail, OutlineFolder, OutlineInput, OutlineNode,
+    OutlinePackage, OutlinePage, OutlineResource, OutlineTransition, ProjectOutline,
 };
-use ofgui_contracts::uam::{UamPackage, UamResource};
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::uam::UamResource;
 
+use crate::scope::{self, Page, Scoped};
 use crate::session::Session;
 
-/// Builds the outline of the session's committed project.
-pub fn outline(session: &Session) -> ProjectOutline {
+/// Builds the outline of the session's committed project, as the input scopes and pages
+/// it; an input naming only the session gives the whole project.
+pub fn outline(session: &Session, input: &OutlineInput) -> Result<ProjectOutline, BackendError> {
     let project = session.project();
-    ProjectOutline {
+    let selected = scope::select(session, input.scope.as_ref())?;
+    let page = Page::read(session, input.page.as_ref(), None)?;
+    let (window, next_cursor) = page.window(selected.len());
+    let detail = input.detail.unwrap_or_default();
+    Ok(ProjectOutline {
         session_id: session.id().to_string(),
         revision: session.status().revision,
         project_id: project.project_id.clone(),
@@ -19,24 +26,33 @@ pub fn outline(session: &Session) -> ProjectOutline {
         project_type_name: project.project_type_name.clone(),
         version: project.version.clone(),
         branches: project.branches.clone(),
-        packages: project.packages.iter().map(|p| package(p)).collect(),
-    }
+        packages: selected[window]
+            .iter()
+            .map(|scoped| package(scoped, detail))
+            .collect(),
+        next_cursor,
+    })
 }
 
-fn package(package: &UamPackage) -> OutlinePackage {
+fn package(scoped: &Scoped<'_>, detail: OutlineDetail) -> OutlinePackage {
+    let package = scoped.package;
+    let full = detail == OutlineDetail::Full;
     OutlinePackage {
         id: package.id.clone(),
         name: package.name.clone(),
         branch_names: package.branch_names.clone(),
-        folders: package
-            .folders
-            .iter()
-            .map(|folder| OutlineFolder {
-                branch: folder.branch.clone(),
-                path: folder.path.clone(),
-            })
-            .collect(),
-        resources: package.resources.iter().map(|r| resource(r)).collect(),
+        folders: full.then(|| {
+            package
+                .folders
+                .iter()
+                .map(|folder| OutlineFolder {
+                    branch: folder.branch.clone(),
+                    path: folder.path.clone(),
+                })
+                .collect()
+        }),
+        resources: full.then(|| scoped.resources().map(|r| resource(r)).collect()),
+        resource_count: (!full).then(|| package.resources.len() as u32),
     }
 }
 

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ofgui_contracts::api::{
-    Change as ImpactChange, FileImpact, FileKind, Persistence, ResourceSelector,
-    TransactionPreview, UamFidelity, ValidationReport,
+    Change as ImpactChange, FileImpact, FileKind, Persistence, ReadSessionStateInput,
+    ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
 };
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::catalog::DiagnosticCode;
@@ -27,6 +27,7 @@ use crate::fs::{ProjectFs, ProjectFsWrite};
 use crate::lookup::{Lookup, find_resource, valid_id};
 use crate::reader::{self, ReadError};
 use crate::save;
+use crate::scope::{self, Page};
 use crate::txn::{self, Issue};
 use crate::validate;
 use crate::writer;
@@ -342,20 +343,61 @@ impl Session {
     }
 
     /// The committed model without bytes, as `SessionStateData` JSON text, within the
-    /// session-state budget.
-    pub fn read_state(&self, expected_revision: Option<u64>) -> Result<String, BackendError> {
-        if let Some(expected) = expected_revision {
+    /// session-state budget. A scope or page narrows `project.packages` (and the read
+    /// diagnostics to those of the packages shown, plus those tied to no package).
+    pub fn read_state(&self, input: &ReadSessionStateInput) -> Result<String, BackendError> {
+        if let Some(expected) = input.expected_revision {
             self.check_revision(expected)?;
         }
+        let narrowed;
+        let kept_diagnostics;
+        let (project, read_diagnostics, next_cursor) =
+            if input.scope.is_none() && input.page.is_none() {
+                (&self.project, &self.read_diagnostics[..], None)
+            } else {
+                let selected = scope::select(self, input.scope.as_ref())?;
+                let page = Page::read(self, input.page.as_ref(), None)?;
+                let (window, next_cursor) = page.window(selected.len());
+                let shown = &selected[window];
+                let whole = &self.project;
+                narrowed = UamProject {
+                    project_id: whole.project_id.clone(),
+                    project_type: whole.project_type,
+                    project_type_name: whole.project_type_name.clone(),
+                    version: whole.version.clone(),
+                    branches: whole.branches.clone(),
+                    settings: whole.settings.clone(),
+                    packages: shown.iter().map(|scoped| scoped.narrowed()).collect(),
+                };
+                kept_diagnostics = self
+                    .read_diagnostics
+                    .iter()
+                    .filter(|diagnostic| match diagnostic.package_id.as_deref() {
+                        None => true,
+                        Some(package_id) => shown.iter().any(|scoped| {
+                            scoped.package.id == package_id
+                                && scoped.only.is_none_or(|only| {
+                                    diagnostic
+                                        .resource_id
+                                        .as_deref()
+                                        .is_none_or(|id| id == only.id())
+                                })
+                        }),
+                    })
+                    .cloned()
+                    .collect::<Vec<_>>();
+                (&narrowed, &kept_diagnostics[..], next_cursor)
+            };
         let data = SessionStateView {
             session_id: &self.id,
             revision: self.revision,
             last_saved_revision: self.last_saved_revision,
             dirty: self.dirty,
             uam_fidelity: self.fidelity,
-            project: &self.project,
-            read_diagnostics: &self.read_diagnostics,
+            project,
+            read_diagnostics,
             read_complete: self.read_complete,
+            next_cursor,
         };
         let text = serde_json::to_string(&data).map_err(|_| {
             BackendError::read_failed(
@@ -371,7 +413,7 @@ impl Session {
                 &self.id,
                 ReadFailureReason::ResponseBudgetExceeded,
                 format!(
-                    "{} Query entities one at a time instead.",
+                    "{} Read less at once: some packages (scope.packageIds), one component (scope.component), fewer packages per page (page.limit), or one entity with queryEntity.",
                     exceeded.describe(&SESSION_STATE_LIMITS)
                 ),
             )
@@ -858,6 +900,8 @@ struct SessionStateView<'a> {
     project: &'a UamProject,
     read_diagnostics: &'a [ProjectDiagnostic],
     read_complete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
 }
 
 fn file(path: &str, kind: FileKind, change: ImpactChange) -> FileImpact {

@@ -53,9 +53,10 @@ fn main() -> Result<()> {
     tool_list_sizes(&host, cache.path(), &projects[0].1)?;
 
     println!(
-        "| project | start→tools/list | open | outline | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | save (no edit) | save (1 node) | materialize | peak RSS |"
+        "| project | start→tools/list | open | outline | outline (1 package) | search (text nodes, first 50) | displayNode query | readSessionState | validateSession | preflight (1 node) | apply (1 node) | save (no edit) | save (1 node) | materialize | peak RSS |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut payloads = Vec::new();
     for (name, source, probe) in &projects {
         let copy = tempfile::tempdir()?;
         copy_tree(source, copy.path())?;
@@ -63,11 +64,16 @@ fn main() -> Result<()> {
         for run in 0..RUNS {
             samples.push(run_once(&host, cache.path(), copy.path(), probe, run)?);
         }
+        if let Some(first) = samples.runs.first() {
+            payloads.push((name, first.payloads));
+        }
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} MB |",
             ms(samples.median(|s| s.start)),
             ms(samples.median(|s| s.open)),
             ms(samples.median(|s| s.outline)),
+            ms(samples.median(|s| s.outline_scoped)),
+            ms(samples.median(|s| s.search)),
             ms(samples.median(|s| s.query)),
             ms(samples.median(|s| s.state)),
             ms(samples.median(|s| s.validate)),
@@ -91,6 +97,22 @@ fn main() -> Result<()> {
     println!(
         "\nmedian of {RUNS} runs; times measured by the client over stdio (request written → response line read, before the client parses it)."
     );
+
+    println!(
+        "\n| project | outline | outline, detail: packages | outline of 1 package | readSessionState | readSessionState of 1 package |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for (name, sizes) in payloads {
+        println!(
+            "| {name} | {} | {} | {} | {} | {} |",
+            kb(sizes.outline),
+            kb(sizes.outline_packages),
+            kb(sizes.outline_scoped),
+            kb(sizes.state),
+            kb(sizes.state_scoped),
+        );
+    }
+    println!("\nsize of each result's `data` as compact JSON.");
 
     println!(
         "\n| first `openSession` sent right after start on an empty cache directory | start→open response | open |"
@@ -173,11 +195,23 @@ impl Probe {
     }
 }
 
+/// Bytes of a result's `data`, as compact JSON.
+#[derive(Clone, Copy, Debug)]
+struct Payloads {
+    outline: usize,
+    outline_packages: usize,
+    outline_scoped: usize,
+    state: usize,
+    state_scoped: usize,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Sample {
     start: Duration,
     open: Duration,
     outline: Duration,
+    outline_scoped: Duration,
+    search: Duration,
     query: Duration,
     state: Duration,
     validate: Duration,
@@ -188,6 +222,7 @@ struct Sample {
     /// `None` when materialize refused (the project does not validate).
     materialize: Option<Duration>,
     peak_rss_kb: u64,
+    payloads: Payloads,
 }
 
 #[derive(Default)]
@@ -207,6 +242,10 @@ impl Samples {
 
 fn ms(duration: Duration) -> String {
     format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}
+
+fn kb(bytes: usize) -> String {
+    format!("{:.1} KB", bytes as f64 / 1024.0)
 }
 
 struct Client {
@@ -310,9 +349,22 @@ fn run_once(
         json!({ "projectPath": project }),
     )?;
     let id = session["sessionId"].clone();
-    let (_, outline) = client.call(
+    let (whole_outline, outline) = client.call(
         "openfairygui_backend_get_project_outline",
         json!({ "sessionId": id }),
+    )?;
+    let (packages_outline, _) = client.call(
+        "openfairygui_backend_get_project_outline",
+        json!({ "sessionId": id, "detail": "packages" }),
+    )?;
+    let one_package = json!({ "packageIds": [probe.package_id] });
+    let (scoped_outline, outline_scoped) = client.call(
+        "openfairygui_backend_get_project_outline",
+        json!({ "sessionId": id, "scope": one_package }),
+    )?;
+    let (_, search) = client.call(
+        "openfairygui_backend_search_project",
+        json!({ "sessionId": id, "query": { "kind": "text" } }),
     )?;
     let target = json!({ "kind": "displayNode", "selector": {
         "packageId": probe.package_id, "componentResourceId": probe.component_id, "displayNodeId": probe.node_id } });
@@ -320,10 +372,21 @@ fn run_once(
         "openfairygui_backend_query_entity",
         json!({ "sessionId": id, "target": target }),
     )?;
-    let (_, state) = client.call(
+    let (whole_state, state) = client.call(
         "openfairygui_backend_read_session_state",
         json!({ "sessionId": id }),
     )?;
+    let (scoped_state, _) = client.call(
+        "openfairygui_backend_read_session_state",
+        json!({ "sessionId": id, "scope": one_package }),
+    )?;
+    let payloads = Payloads {
+        outline: whole_outline.to_string().len(),
+        outline_packages: packages_outline.to_string().len(),
+        outline_scoped: scoped_outline.to_string().len(),
+        state: whole_state.to_string().len(),
+        state_scoped: scoped_state.to_string().len(),
+    };
     let (_, validate) = client.call(
         "openfairygui_backend_validate_session",
         json!({ "sessionId": id }),
@@ -371,6 +434,9 @@ fn run_once(
         start,
         open,
         outline,
+        outline_scoped,
+        search,
+        payloads,
         query,
         state,
         validate,

@@ -134,6 +134,131 @@ pub struct ReadSessionStateInput {
     /// When given, the read fails with `stale_read` unless it is the current revision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_revision: Option<u64>,
+    /// Only part of the project; omitted, the whole project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ProjectScope>,
+    /// Packages per answer, for large projects; omitted, all in one answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageRequest>,
+}
+
+/// `getProjectOutline` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineInput {
+    /// The `sessionId` returned by openSession.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// Only part of the project; omitted, the whole project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ProjectScope>,
+    /// Packages per answer, for large projects; omitted, all in one answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageRequest>,
+    /// `full` (default): folders, resources and component structure; `packages`: only
+    /// each package's id, name, branches and resource count, to choose a scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<OutlineDetail>,
+}
+
+/// How much of each package an outline shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum OutlineDetail {
+    #[default]
+    Full,
+    Packages,
+}
+
+/// Which part of the project a read covers: `packageIds` or `component`, not both.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProjectScope {
+    /// Only these packages (exact ids from getProjectOutline); answered in project order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 1000)))]
+    pub package_ids: Option<Vec<String>>,
+    /// Only this component: its package, holding just this resource.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<ComponentSelector>,
+}
+
+/// One page of a long answer. Pass the same scope with each page.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageRequest {
+    /// Most items in this answer: packages for outlines and session state, matches for
+    /// search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 1000)))]
+    pub limit: Option<u32>,
+    /// The previous answer's `nextCursor`, to continue after it; valid while the
+    /// revision stays the same (`stale_read` otherwise: start again without a cursor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 64)))]
+    pub cursor: Option<String>,
+}
+
+/// `searchProject` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchProjectInput {
+    /// The `sessionId` returned by openSession.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// What to find; every given field must match.
+    pub query: SearchQuery,
+    /// Only part of the project; omitted, the whole project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ProjectScope>,
+    /// Matches per answer (default 50); `nextCursor` continues.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageRequest>,
+}
+
+/// Search criteria: at least one; text matching ignores case.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchQuery {
+    /// Part of a display node's or resource's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub name: Option<String>,
+    /// Part of what a display node shows or holds as text: a text's text or prompt, a
+    /// button's or label's title, an instance's title, list item titles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 1024)))]
+    pub text: Option<String>,
+    /// A display node kind (`text`, `button`, `loader`, …) or resource kind (`image`,
+    /// `component`, `font`, …), exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 64)))]
+    pub kind: Option<String>,
+    /// A `ui://` URL (`ui://<packageId><resourceId>` or `ui://<package>/<resource>`):
+    /// the resource itself and every display node that refers to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 6, max = 1024)))]
+    pub url: Option<String>,
+    /// `nodes`, `resources` or `all` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entities: Option<SearchEntities>,
+}
+
+/// Which entities a search returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum SearchEntities {
+    #[default]
+    All,
+    Nodes,
+    Resources,
 }
 
 /// A resource, by exact ids.
@@ -430,8 +555,15 @@ pub struct OutlinePackage {
     pub id: String,
     pub name: String,
     pub branch_names: Vec<String>,
-    pub folders: Vec<OutlineFolder>,
-    pub resources: Vec<OutlineResource>,
+    /// Absent with `detail: packages`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folders: Option<Vec<OutlineFolder>>,
+    /// Absent with `detail: packages`; with a component scope, just that component.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Vec<OutlineResource>>,
+    /// How many resources the package has; only with `detail: packages`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_count: Option<u32>,
 }
 
 /// `getProjectOutline` output: every package, resource, folder, display node, controller
@@ -450,7 +582,11 @@ pub struct ProjectOutline {
     pub project_type_name: String,
     pub version: String,
     pub branches: Vec<String>,
+    /// The packages in scope on this page, in project order.
     pub packages: Vec<OutlinePackage>,
+    /// Present when more packages follow: pass it as `page.cursor` (with the same scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 /// The entity `queryEntity` found.
@@ -494,6 +630,50 @@ pub struct SessionStateData {
     pub read_diagnostics: Vec<ProjectDiagnostic>,
     /// False when some source could not be read at all.
     pub read_complete: bool,
+    /// Present when more packages follow: pass it as `page.cursor` (with the same scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// One entity a search found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchMatch {
+    /// What to pass to queryEntity; its `selector` is the one operations take.
+    pub target: EntityTarget,
+    /// The node's or resource's kind.
+    pub kind: String,
+    pub name: String,
+    pub package_name: String,
+    /// The file of the component holding the node, or of the resource itself, in its
+    /// package (`/components/Button10.xml`).
+    pub resource_path: String,
+    /// Where the text or the reference was found (`text.text`, `title`, `props.url`,
+    /// `resource`), when the query had `text` or `url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The text that matched, cut to 120 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// `searchProject` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchProjectData {
+    pub session_id: String,
+    pub revision: u64,
+    /// The matches on this page, in project order (packages, resources, then display
+    /// list order; a resource before its nodes).
+    pub matches: Vec<SearchMatch>,
+    /// All matches in scope, on every page.
+    pub total: u32,
+    /// Present when more matches follow: pass it as `page.cursor` (with the same query
+    /// and scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 /// `readResourceBytes` output.

@@ -12,10 +12,10 @@ use sha2::{Digest, Sha256};
 
 use crate::api::{
     CloseSessionData, EventsData, EventsInput, MaterializeSessionData, MaterializeSessionInput,
-    NoInput, OpenSessionInput, ProjectOutline, QueryEntityData, QueryEntityInput,
+    NoInput, OpenSessionInput, OutlineInput, ProjectOutline, QueryEntityData, QueryEntityInput,
     ReadResourceBytesInput, ReadSessionStateInput, ResourceBytesData, SaveOrMaterialize,
-    SaveSessionInput, SessionInput, SessionSnapshot, SessionStateData, TransactionInput,
-    TransactionPreview, ValidationReport,
+    SaveSessionInput, SearchProjectData, SearchProjectInput, SessionInput, SessionSnapshot,
+    SessionStateData, TransactionInput, TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -48,9 +48,11 @@ pub fn input_schema(method: &Method) -> Value {
     let schema = match method.name {
         "getCapabilities" => NoInput::json_schema(&mut generator),
         "openSession" => OpenSessionInput::json_schema(&mut generator),
-        "getSession" | "getProjectOutline" | "validateSession" | "closeSession" => {
+        "getSession" | "validateSession" | "closeSession" => {
             SessionInput::json_schema(&mut generator)
         }
+        "getProjectOutline" => OutlineInput::json_schema(&mut generator),
+        "searchProject" => SearchProjectInput::json_schema(&mut generator),
         "queryEntity" => QueryEntityInput::json_schema(&mut generator),
         "readSessionState" => ReadSessionStateInput::json_schema(&mut generator),
         "readResourceBytes" => ReadResourceBytesInput::json_schema(&mut generator),
@@ -78,6 +80,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "getProjectOutline" => generator.subschema_for::<Success<ProjectOutline>>(),
         "queryEntity" => generator.subschema_for::<Success<QueryEntityData>>(),
         "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
+        "searchProject" => generator.subschema_for::<Success<SearchProjectData>>(),
         "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
         "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
         "preflightTransaction" => generator.subschema_for::<Success<TransactionPreview>>(),

@@ -31,13 +31,13 @@ use crate::{prompts, resources};
 const INSTRUCTIONS: &str = "\
 ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
 1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots).
-2. Read openfairygui_backend_get_project_outline for exact ids and the current revision.
-3. Query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
-4. Use openfairygui_backend_read_session_state for the whole model and openfairygui_backend_read_resource_bytes for an asset's bytes.
-5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session (saving to disk is not served).
+2. Read openfairygui_backend_get_project_outline for exact ids and the current revision (on a large project: detail packages first, then scope.packageIds or scope.component, or page.limit with page.cursor).
+3. Find nodes and resources by name, text, kind or referenced ui:// URL with openfairygui_backend_search_project; query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
+4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.
+5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk.
 6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_backend_get_events polls session events with a cursor.
 7. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
-8. Close the session with openfairygui_backend_close_session when done.";
+8. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
 
 /// What a tool result's text content holds besides `structuredContent.backendResult`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

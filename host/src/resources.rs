@@ -108,24 +108,28 @@ const WORKFLOW_TEXT: &str = "\
    the server's allowed roots. One session per project; the session starts at revision 0.
 3. `openfairygui_backend_get_project_outline` lists every package, folder, resource, display
    node, controller and transition by exact id, with the current revision. Use those ids;
-   never guess one.
-4. `openfairygui_backend_query_entity` reads one entity's full properties;
-   `openfairygui_backend_read_session_state` reads the whole model and
-   `openfairygui_backend_read_resource_bytes` one asset's bytes.
-5. `openfairygui_backend_validate_session` reports what is broken and where.
-6. To edit, write a batch of operations (schemas under `openfairygui://contracts/operations`),
+   never guess one. On a large project ask `detail: packages` first, then scope the
+   outline to the packages (`scope.packageIds`) or the component (`scope.component`) you
+   work on, or page it (`page.limit`, then `page.cursor` = the answer's `nextCursor`).
+4. `openfairygui_backend_search_project` finds nodes and resources by name, text, kind or
+   the `ui://` resource they refer to, and answers with the selectors to use.
+5. `openfairygui_backend_query_entity` reads one entity's full properties;
+   `openfairygui_backend_read_session_state` reads the model (scoped and paged like the
+   outline) and `openfairygui_backend_read_resource_bytes` one asset's bytes.
+6. `openfairygui_backend_validate_session` reports what is broken and where.
+7. To edit, write a batch of operations (schemas under `openfairygui://contracts/operations`),
    preview it with `openfairygui_backend_preflight_transaction`, then send the same input to
    `openfairygui_backend_apply_transaction` with `expectedRevision` set to the revision you
    read. A batch applies all or nothing; every problem comes back with its operation index.
-7. On `stale_read` or `stale_write` someone else changed the session: re-read the outline and
+8. On `stale_read` or `stale_write` someone else changed the session: re-read the outline and
    the entities you rely on, plan again and send the new batch at the new revision. Never
    retry with a guessed revision.
-8. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected, saved)
+9. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected, saved)
    with a cursor.
-9. Edits live in the session until `openfairygui_backend_save_session` (with
-   `expectedRevision`) writes them; it writes only the changed files and refuses, writing
-   nothing, when one of them was changed on disk meanwhile.
-   `openfairygui_backend_close_session` releases the project and discards unsaved edits.
+10. Edits live in the session until `openfairygui_backend_save_session` (with
+    `expectedRevision`) writes them; it writes only the changed files and refuses, writing
+    nothing, when one of them was changed on disk meanwhile.
+    `openfairygui_backend_close_session` releases the project and discards unsaved edits.
 
 Every result is `{ok, meta, data|error}`. On `ok: false`, read `error.code` and
 `meta.diagnostics[].remediation`; the guide of each code is at

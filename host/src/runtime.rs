@@ -252,8 +252,12 @@ impl Instance {
         call!(self, call_status)
     }
 
-    pub async fn outline(&mut self) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_outline)?)
+    pub async fn outline(&mut self, input: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_outline, input)?)
+    }
+
+    pub async fn search(&mut self, input: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_search, input)?)
     }
 
     pub async fn apply(
@@ -280,11 +284,8 @@ impl Instance {
         reply(call!(self, call_query_entity, target)?)
     }
 
-    pub async fn read_state(
-        &mut self,
-        expected_revision: Option<u64>,
-    ) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_read_state, expected_revision)?)
+    pub async fn read_state(&mut self, input: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_read_state, input)?)
     }
 
     pub async fn read_resource_bytes(

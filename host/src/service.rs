@@ -10,8 +10,9 @@ use std::time::Duration;
 use base64::Engine as _;
 use ofgui_contracts::api::{
     DiskChanges, EventsInput, MaterializeMode, MaterializeSessionData, MaterializeSessionInput,
-    NoInput, OpenSessionInput, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
-    SaveSessionData, SaveSessionInput, SessionInput, SessionSnapshot, TransactionInput,
+    NoInput, OpenSessionInput, OutlineInput, QueryEntityInput, ReadResourceBytesInput,
+    ReadSessionStateInput, SaveSessionData, SaveSessionInput, SearchProjectInput, SessionInput,
+    SessionSnapshot, TransactionInput,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{BackendError, ErrorCode, LockConflictKind, UnhandledReason};
@@ -223,9 +224,20 @@ impl Service {
                 .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
             }
             "getProjectOutline" => {
-                let input = parse::<SessionInput>(method, &input)?;
+                let input = parse::<OutlineInput>(method, &input)?;
+                // The component decodes the whole input (scope, page, …) itself.
+                let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
-                    instance.outline().await
+                    instance.outline(&text).await
+                })
+                .await
+                .and_then(reply_data)
+            }
+            "searchProject" => {
+                let input = parse::<SearchProjectInput>(method, &input)?;
+                let text = encode(&input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.search(&text).await
                 })
                 .await
                 .and_then(reply_data)
@@ -249,8 +261,9 @@ impl Service {
             }
             "readSessionState" => {
                 let input = parse::<ReadSessionStateInput>(method, &input)?;
+                let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
-                    instance.read_state(input.expected_revision).await
+                    instance.read_state(&text).await
                 })
                 .await
                 .and_then(reply_data)

@@ -133,7 +133,10 @@ async fn symlinks_out_of_the_preopen_are_refused_by_wasi() {
             reply.bytes.len()
         ),
     }
-    let state = instance.read_state(None).await.expect("state");
+    let state = instance
+        .read_state(&r#"{"sessionId":"s"}"#.to_string())
+        .await
+        .expect("state");
     assert!(!state.data.contains("secret bytes"));
 }
 

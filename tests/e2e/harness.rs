@@ -236,6 +236,7 @@ pub const STATE: &str = "openfairygui_backend_read_session_state";
 pub const BYTES: &str = "openfairygui_backend_read_resource_bytes";
 pub const CLOSE: &str = "openfairygui_backend_close_session";
 pub const CAPABILITIES: &str = "openfairygui_backend_get_capabilities";
+pub const SEARCH: &str = "openfairygui_backend_search_project";
 
 /// A tool's full output schema, as `--full-schemas` advertises it.
 pub fn full_output_schema(tool: &str) -> Value {

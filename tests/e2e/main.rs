@@ -13,6 +13,9 @@ mod protocol;
 /// Opening the real corpus projects and reading them through every read tool.
 mod corpora;
 
+/// Scoped and paged outlines and session state, and search, on the 30-package corpus.
+mod scoping;
+
 /// Failure envelopes: unknown tools, bad arguments, unknown sessions, bad selectors.
 mod errors;
 

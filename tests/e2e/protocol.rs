@@ -35,6 +35,7 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             "openfairygui_backend_materialize_session",
             CLOSE,
             "openfairygui_backend_get_events",
+            SEARCH,
         ],
         "tools are listed in method order"
     );

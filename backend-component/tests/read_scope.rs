@@ -1,0 +1,408 @@
+//! Scoped and paged reads (outline, session state) and search, on the 30-package corpus.
+
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use ofgui_backend::fs::StdFs;
+use ofgui_backend::outline::outline;
+use ofgui_backend::search::search;
+use ofgui_backend::session::{Names, Session};
+use ofgui_backend::testing::unity_root;
+use ofgui_contracts::api::{
+    EntityTarget, OutlineInput, ProjectOutline, ReadSessionStateInput, SearchProjectData,
+    SearchProjectInput, SessionStateData,
+};
+use ofgui_contracts::error::BackendError;
+use serde_json::{Value, json};
+
+const UNITY: &str = "FairyGUI-Unity-Examples.fairy";
+
+fn open() -> Session {
+    Session::open(&StdFs::new(unity_root()), Names::session("s"), UNITY, 0).unwrap()
+}
+
+fn input<T: serde::de::DeserializeOwned>(fields: Value) -> T {
+    let mut object = json!({ "sessionId": "s" });
+    object
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    serde_json::from_value(object).unwrap()
+}
+
+fn outline_of(session: &Session, fields: Value) -> Result<ProjectOutline, BackendError> {
+    outline(session, &input::<OutlineInput>(fields))
+}
+
+fn state_of(session: &Session, fields: Value) -> Result<SessionStateData, BackendError> {
+    let text = session.read_state(&input::<ReadSessionStateInput>(fields))?;
+    Ok(serde_json::from_str(&text).unwrap())
+}
+
+fn search_for(session: &Session, fields: Value) -> Result<SearchProjectData, BackendError> {
+    search(session, &input::<SearchProjectInput>(fields))
+}
+
+fn package_id(session: &Session, name: &str) -> String {
+    let project = session.project();
+    project
+        .packages
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap()
+        .id
+        .clone()
+}
+
+fn component_id(session: &Session, package_id: &str, name: &str) -> String {
+    let package = session
+        .project()
+        .packages
+        .iter()
+        .find(|p| p.id == package_id)
+        .unwrap();
+    let resource = package.resources.iter().find(|r| r.name() == name).unwrap();
+    resource.id().to_string()
+}
+
+fn code_and_reason(error: &BackendError) -> (String, Option<String>) {
+    let parts = error.clone().into_parts().unwrap();
+    let reason = parts
+        .details
+        .get("reason")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    (parts.code.as_str().to_string(), reason)
+}
+
+#[test]
+fn the_default_outline_is_the_whole_project() {
+    let session = open();
+    let whole = outline_of(&session, json!({})).unwrap();
+    assert_eq!(whole.packages.len(), 30);
+    assert_eq!(whole.next_cursor, None);
+    let resources: usize = whole
+        .packages
+        .iter()
+        .map(|p| p.resources.as_ref().unwrap().len())
+        .sum();
+    let in_model: usize = session
+        .project()
+        .packages
+        .iter()
+        .map(|p| p.resources.len())
+        .sum();
+    assert_eq!(resources, in_model);
+}
+
+#[test]
+fn a_packages_outline_lists_ids_and_counts_only() {
+    let session = open();
+    let whole = outline_of(&session, json!({})).unwrap();
+    let light = outline_of(&session, json!({ "detail": "packages" })).unwrap();
+    assert_eq!(light.packages.len(), 30);
+    for (full, short) in whole.packages.iter().zip(&light.packages) {
+        assert_eq!(full.id, short.id);
+        assert_eq!(short.resources, None);
+        assert_eq!(short.folders, None);
+        assert_eq!(
+            short.resource_count,
+            Some(full.resources.as_ref().unwrap().len() as u32)
+        );
+    }
+    let size = |o: &ProjectOutline| serde_json::to_string(o).unwrap().len();
+    assert!(
+        size(&light) * 20 < size(&whole),
+        "{} vs {}",
+        size(&light),
+        size(&whole)
+    );
+}
+
+#[test]
+fn a_package_scope_answers_those_packages_in_project_order() {
+    let session = open();
+    let basics = package_id(&session, "Basics");
+    let bag = package_id(&session, "Bag");
+    let scoped = outline_of(
+        &session,
+        json!({ "scope": { "packageIds": [basics, bag] } }),
+    )
+    .unwrap();
+    let names: Vec<&str> = scoped.packages.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Bag", "Basics"]);
+
+    let error = outline_of(
+        &session,
+        json!({ "scope": { "packageIds": [bag, "nope"] } }),
+    )
+    .unwrap_err();
+    assert_eq!(
+        code_and_reason(&error),
+        ("session_read_failed".into(), Some("not_found".into()))
+    );
+    assert!(
+        error.message().contains("scope.packageIds[1]"),
+        "{}",
+        error.message()
+    );
+}
+
+#[test]
+fn a_component_scope_answers_one_component() {
+    let session = open();
+    let basics = package_id(&session, "Basics");
+    let main = component_id(&session, &basics, "Main");
+    let scope =
+        json!({ "scope": { "component": { "packageId": basics, "componentResourceId": main } } });
+    let scoped = outline_of(&session, scope.clone()).unwrap();
+    assert_eq!(scoped.packages.len(), 1);
+    let resources = scoped.packages[0].resources.as_ref().unwrap();
+    assert_eq!(resources.len(), 1);
+    assert_eq!(resources[0].id, main);
+    assert!(
+        !resources[0]
+            .component
+            .as_ref()
+            .unwrap()
+            .display_list
+            .is_empty()
+    );
+
+    let state = state_of(&session, scope).unwrap();
+    assert_eq!(state.project.packages.len(), 1);
+    assert_eq!(state.project.packages[0].resources.len(), 1);
+    assert_eq!(state.project.packages[0].resources[0].id(), main);
+
+    let image = session
+        .project()
+        .packages
+        .iter()
+        .find(|p| p.id == basics)
+        .unwrap()
+        .resources
+        .iter()
+        .find(|r| r.kind() == "image")
+        .map(|r| r.id().to_string())
+        .unwrap();
+    let error = outline_of(
+        &session,
+        json!({ "scope": { "component": { "packageId": basics, "componentResourceId": image } } }),
+    )
+    .unwrap_err();
+    assert_eq!(
+        code_and_reason(&error),
+        (
+            "session_read_failed".into(),
+            Some("unsupported_resource".into())
+        )
+    );
+
+    let error = outline_of(
+        &session,
+        json!({ "scope": {
+            "packageIds": [basics],
+            "component": { "packageId": basics, "componentResourceId": main }
+        } }),
+    )
+    .unwrap_err();
+    assert_eq!(code_and_reason(&error).0, "invalid_input");
+}
+
+#[test]
+fn pages_together_are_the_whole_answer() {
+    let session = open();
+    let whole = outline_of(&session, json!({})).unwrap();
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let page = outline_of(
+            &session,
+            json!({ "page": { "limit": 7, "cursor": cursor } }),
+        )
+        .unwrap();
+        assert!(page.packages.len() <= 7);
+        pages.extend(page.packages);
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(pages, whole.packages);
+
+    let full_state = state_of(&session, json!({})).unwrap();
+    let mut packages = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut answers = 0;
+    loop {
+        let page = state_of(
+            &session,
+            json!({ "page": { "limit": 11, "cursor": cursor } }),
+        )
+        .unwrap();
+        answers += 1;
+        packages.extend(page.project.packages);
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(answers, 3);
+    assert_eq!(packages, full_state.project.packages);
+}
+
+#[test]
+fn a_cursor_is_refused_after_an_edit_or_when_made_up() {
+    let mut session = open();
+    let first = outline_of(&session, json!({ "page": { "limit": 5 } })).unwrap();
+    let cursor = first.next_cursor.unwrap();
+    let modal = package_id(&session, "ModalWaiting");
+    let frame = component_id(&session, &modal, "WindowFrame");
+    let batch = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": modal, "componentResourceId": frame, "displayNodeId": "n1" },
+        "props": { "position": { "x": 7, "y": 8 } }
+    }]);
+    session.apply(0, &batch.to_string()).unwrap();
+    let error = outline_of(&session, json!({ "page": { "cursor": cursor } })).unwrap_err();
+    assert_eq!(code_and_reason(&error).0, "stale_read");
+    assert!(
+        error.message().contains("first page"),
+        "{}",
+        error.message()
+    );
+
+    for limit in [0, 1001] {
+        let error = outline_of(&session, json!({ "page": { "limit": limit } })).unwrap_err();
+        let parts = error.into_parts().unwrap();
+        assert_eq!(parts.code.as_str(), "invalid_input");
+        assert_eq!(parts.details["path"], "/page/limit");
+    }
+    let widest = outline_of(&session, json!({ "page": { "limit": 1000 } })).unwrap();
+    assert_eq!((widest.packages.len(), widest.next_cursor), (30, None));
+
+    let error = outline_of(&session, json!({ "page": { "cursor": "page-2" } })).unwrap_err();
+    let parts = error.into_parts().unwrap();
+    assert_eq!(parts.code.as_str(), "invalid_input");
+    assert_eq!(parts.details["path"], "/page/cursor");
+}
+
+#[test]
+fn search_finds_nodes_by_text_with_their_selectors() {
+    let session = open();
+    let found = search_for(&session, json!({ "query": { "text": "window TITLE" } })).unwrap();
+    assert_eq!(found.total, 2);
+    let packages: Vec<&str> = found
+        .matches
+        .iter()
+        .map(|m| m.package_name.as_str())
+        .collect();
+    assert_eq!(packages, ["ModalWaiting", "RenderTexture"]);
+    for found in &found.matches {
+        assert_eq!(found.kind, "text");
+        assert_eq!(found.name, "title");
+        assert_eq!(found.field.as_deref(), Some("text.text"));
+        assert_eq!(found.text.as_deref(), Some("Window Title"));
+        assert_eq!(found.resource_path, "/WindowFrame.xml");
+        let EntityTarget::DisplayNode { selector } = &found.target else {
+            panic!("a node match targets the node: {:?}", found.target);
+        };
+        assert_eq!(selector.display_node_id, "n1");
+        let queried = ofgui_backend::query::query_entity(
+            &session,
+            &serde_json::to_value(&found.target).unwrap(),
+        )
+        .unwrap();
+        assert!(queried.contains("Window Title"));
+    }
+
+    let modal = package_id(&session, "ModalWaiting");
+    let scoped = search_for(
+        &session,
+        json!({ "query": { "text": "window title" }, "scope": { "packageIds": [modal] } }),
+    )
+    .unwrap();
+    assert_eq!(scoped.total, 1);
+}
+
+#[test]
+fn search_by_url_finds_the_resource_and_every_node_using_it() {
+    let session = open();
+    let basics = package_id(&session, "Basics");
+    let by_ids = search_for(
+        &session,
+        json!({ "query": { "url": format!("ui://{basics}hixt1j") } }),
+    )
+    .unwrap();
+    // Button10 itself and the 21 instances in Basics/Main.xml.
+    assert_eq!(by_ids.total, 22);
+    let (components, nodes): (Vec<_>, Vec<_>) = by_ids
+        .matches
+        .iter()
+        .partition(|m| matches!(m.target, EntityTarget::Component { .. }));
+    assert_eq!(components.len(), 1);
+    assert_eq!(components[0].resource_path, "/components/Button10.xml");
+    assert_eq!(nodes.len(), 21);
+    assert!(
+        nodes
+            .iter()
+            .all(|m| { m.resource_path == "/Main.xml" && m.field.as_deref() == Some("resource") })
+    );
+
+    let by_name = search_for(
+        &session,
+        json!({ "query": { "url": "ui://Basics/Button10", "entities": "nodes" } }),
+    )
+    .unwrap();
+    assert_eq!(by_name.total, 21);
+
+    let error = search_for(&session, json!({ "query": { "url": "ui://nothing" } })).unwrap_err();
+    assert_eq!(
+        code_and_reason(&error),
+        ("session_read_failed".into(), Some("not_found".into()))
+    );
+}
+
+#[test]
+fn search_pages_and_refuses_empty_or_unknown_queries() {
+    let session = open();
+    let all = search_for(
+        &session,
+        json!({ "query": { "kind": "text" }, "page": { "limit": 1000 } }),
+    )
+    .unwrap();
+    assert!(all.total > 50, "{}", all.total);
+    assert!(all.matches.iter().all(|m| m.kind == "text"));
+    let first = search_for(&session, json!({ "query": { "kind": "text" } })).unwrap();
+    assert_eq!(first.matches.len(), 50);
+    assert_eq!(first.total, all.total);
+    let second = search_for(
+        &session,
+        json!({ "query": { "kind": "text" }, "page": { "cursor": first.next_cursor } }),
+    )
+    .unwrap();
+    assert_eq!(second.matches[0], all.matches[50]);
+
+    let images = search_for(
+        &session,
+        json!({ "query": { "kind": "image", "entities": "resources", "name": "VIP" } }),
+    )
+    .unwrap();
+    assert!(images.total >= 1);
+    assert!(
+        images
+            .matches
+            .iter()
+            .all(|m| matches!(m.target, EntityTarget::Resource { .. }))
+    );
+
+    for (query, path) in [
+        (json!({}), "/query"),
+        (json!({ "kind": "sprite" }), "/query/kind"),
+    ] {
+        let error = search_for(&session, json!({ "query": query })).unwrap_err();
+        let parts = error.into_parts().unwrap();
+        assert_eq!(parts.code.as_str(), "invalid_input");
+        assert_eq!(parts.details["path"], path);
+    }
+}
