@@ -45,3 +45,6 @@ mod saving;
 
 /// A save killed at each step of its commit, and the recovery of the next open.
 mod crash;
+
+/// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
+mod clients;

@@ -1,0 +1,182 @@
+"""A scripted agent session through the official Python SDK (PyPI `mcp`).
+
+Usage: py_session.py --project DIR --server-log FILE [--mode legacy|auto] -- SERVER [ARGS...]
+
+`--mode legacy` connects with the initialize handshake; `auto` (the SDK's default) probes
+`server/discover` first and takes the 2026 protocol when the server offers it.
+
+Does what an agent does with one project (list, read the docs, open, outline, search, query,
+read, validate, preflight, apply, save, events, close) and exits non-zero on the first
+failure. Every tool result is held to the tool's advertised output schema by the SDK itself
+(`ClientSession.call_tool` validates successes; failures are validated explicitly here).
+The SDK's own warnings go to stderr through `logging` and `warnings`; the caller treats any
+stderr output as a failure, so nothing here silences them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import warnings
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+PREFIX = "openfairygui_backend_"
+
+
+def fail(message: str) -> None:
+    raise SystemExit(f"py_session: {message}")
+
+
+class Session:
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.tools: dict[str, Any] = {}
+        self.calls: list[str] = []
+
+    async def list_tools(self) -> None:
+        cursor = None
+        while True:
+            page = await self.client.list_tools(cursor=cursor)
+            for tool in page.tools:
+                self.tools[tool.name] = tool
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        for name, tool in self.tools.items():
+            if not tool.output_schema:
+                fail(f"{name} advertises no outputSchema, so nothing would validate its results")
+
+    async def call(self, short: str, arguments: dict[str, Any], expect_ok: bool = True) -> Any:
+        name = PREFIX + short
+        if name not in self.tools:
+            fail(f"{name} is not in tools/list")
+        # Raises RuntimeError when a successful result does not match the output schema.
+        result = await self.client.call_tool(name, arguments)
+        if result.is_error:
+            # The SDK skips failures; an agent still reads them, so hold them to the schema too.
+            await self.client.session.validate_tool_result(name, result)
+        structured = result.structured_content
+        if structured is None:
+            fail(f"{name} returned no structuredContent")
+        envelope = structured.get("backendResult")
+        if not isinstance(envelope, dict):
+            fail(f"{name} structuredContent has no backendResult: {structured}")
+        if bool(result.is_error) == bool(envelope.get("ok")):
+            fail(f"{name}: isError={result.is_error} but ok={envelope.get('ok')}")
+        if expect_ok and not envelope["ok"]:
+            fail(f"{name} failed: {json.dumps(envelope)[:2000]}")
+        self.calls.append(short)
+        return envelope.get("data")
+
+
+async def check_validator_rejects(client: Client, tool: str, sample: Any) -> None:
+    """Proves the SDK's output-schema path is live: a result breaking the schema must raise."""
+    broken = sample.model_copy(update={"structured_content": {"backendResult": {"ok": "yes"}}, "is_error": False})
+    try:
+        await client.session.validate_tool_result(tool, broken)
+    except RuntimeError:
+        return
+    fail(f"the SDK accepted a result that breaks {tool}'s output schema; validation is not running")
+
+
+async def run(project: str, server: list[str], server_log: str, mode: str) -> dict[str, Any]:
+    params = StdioServerParameters(command=server[0], args=server[1:], env={"OFGUI_LOG": "warn"})
+    with open(server_log, "w", encoding="utf-8") as errlog:
+        # Apart from the mode, the SDK's defaults, as an agent host would use them.
+        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+            s = Session(client)
+            await s.list_tools()
+
+            docs = await client.read_resource("openfairygui://docs/index")
+            index = json.loads(docs.contents[0].text)
+            if not index:
+                fail("the docs index is empty")
+
+            opened = await s.call("open_session", {"projectPath": project})
+            sid = opened["sessionId"]
+            await s.call("get_project_outline", {"sessionId": sid})
+            light = await s.call("get_project_outline", {"sessionId": sid, "detail": "packages"})
+            if not light["packages"]:
+                fail("the outline lists no packages")
+
+            found = await s.call(
+                "search_project",
+                # The editor names display nodes n0, n1, ... unless renamed; every project has some.
+                {"sessionId": sid, "query": {"name": "n", "entities": "nodes"}, "page": {"limit": 5}},
+            )
+            nodes = [m for m in found["matches"] if m["target"]["kind"] == "displayNode"]
+            if not nodes:
+                fail(f"search found no display node: {found}")
+            target = nodes[0]["target"]
+            await s.call("query_entity", {"sessionId": sid, "target": target})
+
+            session = await s.call("get_session", {"sessionId": sid})
+            revision = session["revision"]
+            package = target["selector"]["packageId"]
+            await s.call(
+                "read_session_state",
+                {"sessionId": sid, "expectedRevision": revision, "scope": {"packageIds": [package]}},
+            )
+            await s.call("validate_session", {"sessionId": sid})
+
+            batch = {
+                "sessionId": sid,
+                "expectedRevision": revision,
+                "operations": [
+                    {
+                        "kind": "setDisplayNodeProps",
+                        "selector": target["selector"],
+                        "props": {"position": {"x": 12, "y": 34}},
+                    }
+                ],
+            }
+            await s.call("preflight_transaction", batch)
+            applied = await s.call("apply_transaction", batch)
+            after = applied["revision"]
+            if after != revision + 1:
+                fail(f"apply_transaction moved the revision from {revision} to {after}")
+            saved = await s.call("save_session", {"sessionId": sid, "expectedRevision": after})
+            if not saved["writtenPaths"] or saved["writeVerified"] is not True:
+                fail(f"save_session wrote nothing or did not verify: {saved}")
+            events = await s.call("get_events", {"sessionId": sid})
+            if not events["events"]:
+                fail("get_events returned no events after open, apply and save")
+            # A failure is part of a session too: it must fit the same schema.
+            await s.call("get_session", {"sessionId": "no-such-session"}, expect_ok=False)
+            await s.call("close_session", {"sessionId": sid})
+
+            sample = await client.call_tool(PREFIX + "get_capabilities", {})
+            await check_validator_rejects(client, PREFIX + "get_capabilities", sample)
+            return {
+                "client": "python mcp",
+                "protocolVersion": client.protocol_version,
+                "tools": len(s.tools),
+                "calls": s.calls,
+            }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--project", required=True)
+    parser.add_argument("--server-log", required=True)
+    parser.add_argument("--mode", choices=["legacy", "auto"], default="auto")
+    parser.add_argument("server", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    server = args.server[1:] if args.server[:1] == ["--"] else args.server
+    if not server:
+        parser.error("missing the server command after --")
+    # Warnings must reach stderr, where the caller counts them: every category, every time.
+    warnings.simplefilter("default")
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    summary = anyio.run(run, args.project, server, args.server_log, args.mode)
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
