@@ -81,10 +81,10 @@ impl GuestProject for ProjectSession {
         reply(&session, data, &[])
     }
 
-    fn apply(&self, expected_revision: u64, operations: String) -> WitResult<SessionStatus> {
+    fn apply(&self, expected_revision: u64, operations: String) -> WitResult<Reply> {
         let mut session = self.session.borrow_mut();
         match session.apply(expected_revision, &operations) {
-            Ok(()) => Ok(to_wit_status(session.status())),
+            Ok(generated) => reply(&session, encode(&generated), &[]),
             Err(rejected) => Err(refused(&session, rejected)),
         }
     }

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ofgui_contracts::api::{
-    Change as ImpactChange, FileImpact, FileKind, Persistence, ReadSessionStateInput,
-    ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
+    Change as ImpactChange, FileImpact, FileKind, GeneratedValues, Persistence,
+    ReadSessionStateInput, ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
 };
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::catalog::DiagnosticCode;
@@ -191,8 +191,13 @@ impl Session {
 
     /// Applies a batch all or nothing: on success the revision advances by one and the
     /// session is dirty; on failure nothing changes. `operations` is the JSON array of
-    /// the method's `operations` field.
-    pub fn apply(&mut self, expected_revision: u64, operations: &str) -> Result<(), Rejected> {
+    /// the method's `operations` field. Returns what the server filled in for fields the
+    /// operations left out.
+    pub fn apply(
+        &mut self,
+        expected_revision: u64,
+        operations: &str,
+    ) -> Result<Vec<GeneratedValues>, Rejected> {
         let applied = self.run(expected_revision, operations)?;
         for (path, bytes) in applied.bytes {
             // The first change of a file since the last save remembers what the disk holds.
@@ -208,7 +213,7 @@ impl Session {
         self.project = applied.project;
         self.revision += 1;
         self.dirty = true;
-        Ok(())
+        Ok(applied.generated)
     }
 
     /// Runs a batch on a copy and reports what it would change as `TransactionPreview`
@@ -232,6 +237,7 @@ impl Session {
             projected_revision: self.revision + 1,
             mode: "execute-and-discard".into(),
             impact,
+            generated: applied.generated,
             persistence: Persistence {
                 required_after_apply: True,
                 next_action: if saveable {

@@ -109,7 +109,7 @@ fn random_batches_apply_fully_or_not_at_all() {
                     "round {round}: a refused batch advanced the revision"
                 );
             }
-            Ok(()) => {
+            Ok(_) => {
                 applied += 1;
                 assert_eq!(session.status().revision, revision + 1, "round {round}");
                 assert!(session.status().dirty);

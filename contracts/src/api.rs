@@ -809,6 +809,44 @@ pub struct TransactionPreview {
     pub mode: String,
     pub impact: Impact,
     pub persistence: Persistence,
+    /// What the server filled in for fields the operations left out (ofgui addition);
+    /// the apply at the same revision chooses the same.
+    pub generated: Vec<GeneratedValues>,
+}
+
+/// The values the server chose for one operation: every field of the entity it made
+/// that differs from what the operation sent, or that the operation left out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GeneratedValues {
+    pub op_index: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op_id: Option<String>,
+    /// The operation's kind (`addResource`).
+    pub operation_kind: String,
+    /// The entity the operation made, by its (possibly generated) id.
+    pub target: EntityTarget,
+    /// Each chosen field with its value, in the entity's own shape (`id`, `name`,
+    /// `path`, `image`, `movieClip`, `dimensions`, `sourcePath`, …).
+    pub values: Map<String, Value>,
+}
+
+/// `applyTransaction` output: the session after the batch, and what the server filled in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AppliedTransaction {
+    pub session_id: String,
+    pub canonical_project_path: String,
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    pub uam_fidelity: UamFidelity,
+    pub lock_held: bool,
+    pub capabilities: Capabilities,
+    /// As in the preview of the same batch (ofgui addition).
+    pub generated: Vec<GeneratedValues>,
 }
 
 /// `getEvents` input.

@@ -16,8 +16,9 @@ use crate::num::Num;
 use crate::uam::{
     ComponentProperties, ComponentResource, Controller, DisplayNode, Gear, GraphProperties,
     GroupProperties, ImageProperties, ImageResourceProperties, InstanceProperties, ListProperties,
-    Loader3DProperties, LoaderProperties, MovieClipProperties, PackagePublish, PlainTextExtras,
-    Point, ResourceFolder, ResourceRef, Size, TextProperties, Transition, TreeExtras, UamResource,
+    Loader3DProperties, LoaderProperties, MovieClipProperties, MovieClipResourceProperties,
+    PackagePublish, PlainTextExtras, Point, ResourceFolder, ResourceRef, Size, TextProperties,
+    Transition, TreeExtras, UamResource,
 };
 
 /// Most operations one batch may hold.
@@ -344,12 +345,13 @@ contract! {
         pub props: ImageResourceProperties,
     }
 
-    /// Adds an asset resource with its bytes.
+    /// Adds an asset resource with its bytes. Only `kind`, a file name and `sourceBytes`
+    /// are needed; what the server fills in is listed in the result's `generated`.
     pub struct AddResource {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub op_id: Option<String>,
         pub selector: PackageSelector,
-        pub resource: AssetInput,
+        pub resource: NewAssetInput,
         /// Position in the package's resource list; omitted appends.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub at_index: Option<u32>,
@@ -532,6 +534,166 @@ pub struct AssetInput {
     pub resource: UamResource,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_bytes: Option<SourceBytes>,
+}
+
+/// An asset for `addResource`: its kind, a file name and its bytes are enough. (serde
+/// cannot deny unknown fields next to a flattened tagged enum; [`crate::strict`] does it.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct NewAssetInput {
+    #[serde(flatten)]
+    pub asset: NewAsset,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_bytes: Option<SourceBytes>,
+}
+
+/// A new asset resource, tagged by `kind`. Omitted fields are filled in by the server:
+/// see each field.
+// A component is accepted here only to be refused with `unsupported_resource_kind`
+// (components are added with addComponent), as upstream refuses it.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum NewAsset {
+    Image(NewImage),
+    Sound(NewGenericAsset),
+    Misc(NewGenericAsset),
+    Font(NewGenericAsset),
+    MovieClip(NewMovieClip),
+    Spine(NewGenericAsset),
+    DragonBones(NewGenericAsset),
+    Component(crate::uam::ComponentResource),
+}
+
+impl NewAsset {
+    /// The shared fields; `None` for a component.
+    pub fn base(&self) -> Option<&NewAssetBase> {
+        match self {
+            NewAsset::Image(a) => Some(&a.base),
+            NewAsset::MovieClip(a) => Some(&a.base),
+            NewAsset::Sound(a)
+            | NewAsset::Misc(a)
+            | NewAsset::Font(a)
+            | NewAsset::Spine(a)
+            | NewAsset::DragonBones(a) => Some(&a.base),
+            NewAsset::Component(_) => None,
+        }
+    }
+
+    /// The file name the payload gives (`fileName`, else `file`, else `name`) and the
+    /// field it came from; `("fileName", "")` when it gives none. `None` for a component.
+    pub fn file(&self) -> Option<(&'static str, String)> {
+        let (file_name, file) = match self {
+            NewAsset::Image(a) => (&a.file_name, &None),
+            NewAsset::MovieClip(a) => (&a.file_name, &None),
+            NewAsset::Sound(a)
+            | NewAsset::Misc(a)
+            | NewAsset::Font(a)
+            | NewAsset::Spine(a)
+            | NewAsset::DragonBones(a) => (&a.file_name, &a.file),
+            NewAsset::Component(_) => return None,
+        };
+        let name = &self.base()?.name;
+        Some(
+            file_name
+                .as_ref()
+                .map(|f| ("fileName", f.clone()))
+                .or_else(|| file.as_ref().map(|f| ("file", f.clone())))
+                .or_else(|| name.as_ref().map(|f| ("name", f.clone())))
+                .unwrap_or(("fileName", String::new())),
+        )
+    }
+}
+
+macro_rules! new_asset {
+    ($($item:item)*) => {
+        $(
+            #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+            #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+            #[serde(rename_all = "camelCase")]
+            $item
+        )*
+    };
+}
+
+new_asset! {
+    /// The fields every new asset shares; each may be omitted.
+    pub struct NewAssetBase {
+        /// Omitted: the server generates a package-unique id in the editor's style (six
+        /// lower-case letters and digits).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub id: Option<String>,
+        /// Always the file name without its extension (the file name is `fileName`, else
+        /// `file`, else this name).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        /// The folder, `/` or `/a/b/`; omitted: `/`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub path: Option<String>,
+        /// Omitted: false.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub exported: Option<bool>,
+        /// Omitted: false.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub favorite: Option<bool>,
+        /// `''` is the main branch; omitted: `''`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub branch: Option<String>,
+        /// Omitted: `[]`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub branch_item_ids: Option<Vec<String>>,
+        /// Must be absent: the file's place follows from package, branch, path and file name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub source_path: Option<String>,
+    }
+
+    /// A new image (PNG, JPEG or SVG).
+    pub struct NewImage {
+        #[serde(flatten)]
+        pub base: NewAssetBase,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub file_name: Option<String>,
+        /// Always read from the PNG/JPEG header when it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub dimensions: Option<Size>,
+        /// Omitted: the block the editor gives a newly imported image (no atlas, quality
+        /// option or scaling; smoothing on), which a save writes as a bare element.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub image: Option<ImageResourceProperties>,
+    }
+
+    /// A new movie clip (`.jta`).
+    pub struct NewMovieClip {
+        #[serde(flatten)]
+        pub base: NewAssetBase,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub file_name: Option<String>,
+        /// Always read from the JTA.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub dimensions: Option<Size>,
+        /// Interval, repeat delay, swing and frames are always read from the JTA; only
+        /// `smoothing` is taken from here. Omitted: smoothing on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub movie_clip: Option<MovieClipResourceProperties>,
+    }
+
+    /// A new sound, misc, font, spine or dragonBones asset.
+    pub struct NewGenericAsset {
+        #[serde(flatten)]
+        pub base: NewAssetBase,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub file_name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub file: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub dimensions: Option<Size>,
+        /// Kind-specific XML attributes (`texture` for fonts; `require`, `atlasNames`,
+        /// `anchor` for skeletons).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub metadata: Option<Map<String, Value>>,
+    }
 }
 
 /// The schema of a field that must be present but may be `null` (schemars treats a

@@ -11,11 +11,12 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CloseSessionData, EventsData, EventsInput, MaterializeSessionData, MaterializeSessionInput,
-    NoInput, OpenSessionInput, OutlineInput, ProjectOutline, QueryEntityData, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, ResourceBytesData, SaveOrMaterialize,
-    SaveSessionInput, SearchProjectData, SearchProjectInput, SessionInput, SessionSnapshot,
-    SessionStateData, TransactionInput, TransactionPreview, ValidationReport,
+    AppliedTransaction, CloseSessionData, EventsData, EventsInput, MaterializeSessionData,
+    MaterializeSessionInput, NoInput, OpenSessionInput, OutlineInput, ProjectOutline,
+    QueryEntityData, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
+    ResourceBytesData, SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput,
+    SessionInput, SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview,
+    ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -84,7 +85,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
         "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
         "preflightTransaction" => generator.subschema_for::<Success<TransactionPreview>>(),
-        "applyTransaction" => generator.subschema_for::<Success<SessionSnapshot>>(),
+        "applyTransaction" => generator.subschema_for::<Success<AppliedTransaction>>(),
         "getEvents" => generator.subschema_for::<Success<EventsData>>(),
         "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
         "saveSession" => generator.subschema_for::<Success<SaveOrMaterialize>>(),

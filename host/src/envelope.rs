@@ -85,6 +85,25 @@ impl Data {
             warnings: Vec::new(),
         })
     }
+
+    /// `applyTransaction`'s data (`AppliedTransaction`): the session's state with the
+    /// backend's `generated` list, which is carried as the text it came as.
+    pub fn applied(session: &SessionSnapshot, generated: String) -> Result<Self, Failure> {
+        #[derive(serde::Serialize)]
+        struct Applied<'a> {
+            #[serde(flatten)]
+            session: &'a SessionSnapshot,
+            generated: &'a RawValue,
+        }
+        let generated =
+            RawValue::from_string(generated).map_err(|cause| Failure::internal(&cause))?;
+        let text = serde_json::to_string(&Applied {
+            session,
+            generated: &generated,
+        })
+        .map_err(|cause| Failure::internal(&cause))?;
+        Data::text(text, Vec::new())
+    }
 }
 
 /// An envelope as JSON text, and as a value when the host built it as one (a backend

@@ -264,8 +264,8 @@ impl Instance {
         &mut self,
         expected_revision: u64,
         operations: &String,
-    ) -> Result<SessionStatus, CallError> {
-        call!(self, call_apply, expected_revision, operations)?.map_err(CallError::from_guest)
+    ) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_apply, expected_revision, operations)?)
     }
 
     pub async fn preflight(

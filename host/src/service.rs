@@ -362,12 +362,12 @@ impl Service {
         let result = self
             .on_session(&session.id, async |session, instance| {
                 if apply {
-                    let status = instance.apply(expected, &operations).await?;
+                    let reply = instance.apply(expected, &operations).await?;
                     session.record(AppliedBatch {
                         expected_revision: expected,
                         operations: operations.clone(),
                     });
-                    Ok(Applied::Status(status))
+                    Ok(Applied::Batch(reply))
                 } else {
                     instance
                         .preflight(expected, &operations)
@@ -377,7 +377,8 @@ impl Service {
             })
             .await;
         match result {
-            Ok(Applied::Status(status)) => {
+            Ok(Applied::Batch(reply)) => {
+                let status = reply.status;
                 self.events.emit(
                     &session.id,
                     &session.project.key,
@@ -386,10 +387,8 @@ impl Service {
                     Vec::new(),
                     Some(json!({ "operationCount": input.operations.len() })),
                 );
-                Ok((
-                    Data::typed(&self.snapshot(&session, &status))?,
-                    Some(status.revision),
-                ))
+                let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
+                Ok((data, Some(status.revision)))
             }
             Ok(Applied::Preview(reply)) => reply_data(reply),
             Err(mut failure) => {
@@ -632,7 +631,8 @@ impl Service {
                 .apply(batch.expected_revision, &batch.operations)
                 .await
                 .map_err(|error| gave_up(&error))
-                .ok()?;
+                .ok()?
+                .status;
         }
         Some((instance, status))
     }
@@ -836,7 +836,7 @@ enum Write {
 
 /// What a transaction call gave back.
 enum Applied {
-    Status(SessionStatus),
+    Batch(GuestReply),
     Preview(GuestReply),
 }
 

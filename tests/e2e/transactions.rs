@@ -525,6 +525,71 @@ async fn file_bytes_travel_over_mcp_as_integers_or_base64() {
     assert_eq!(error["path"], "/operations/0/sourceBytes/1", "{error}");
 }
 
+/// An agent adds an image with only a kind, a file name and the bytes: the preview shows
+/// the id and blocks the server chose, the apply answers with the same, and a fresh
+/// server reads the saved resource back under that id.
+#[tokio::test]
+async fn an_image_is_added_from_its_file_name_and_bytes_alone() {
+    use base64::Engine as _;
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let png = std::fs::read(project.join("assets/Basics/images/k4.png")).unwrap();
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let add = json!([{ "kind": "addResource", "selector": { "packageId": "9leh0eyf" }, "resource": {
+        "kind": "image", "fileName": "badge.png",
+        "sourceBytes": base64::engine::general_purpose::STANDARD.encode(&png),
+    } }]);
+    let batch = json!({ "sessionId": id, "expectedRevision": 0, "operations": add });
+    let preview = server.ok(PREFLIGHT, batch.clone()).await;
+    let chosen = &preview["generated"][0];
+    let resource_id = chosen["values"]["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        chosen["target"]["selector"]["resourceId"], resource_id,
+        "{chosen}"
+    );
+    assert_eq!(
+        chosen["values"]["dimensions"],
+        json!({ "width": 66, "height": 44 })
+    );
+    assert_eq!(chosen["values"]["sourcePath"], "assets/Basics/badge.png");
+    assert_eq!(chosen["values"]["image"]["scaleOption"], 0);
+    assert!(
+        preview["impact"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["path"] == "assets/Basics/badge.png" && f["change"] == "added"),
+        "{preview}"
+    );
+
+    let applied = server.ok(APPLY, batch).await;
+    assert_eq!(applied["revision"], 1);
+    assert_eq!(applied["generated"], preview["generated"]);
+    server
+        .ok(
+            "openfairygui_backend_save_session",
+            json!({ "sessionId": id, "expectedRevision": 1 }),
+        )
+        .await;
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+
+    let fresh = Server::start(&[workspace.path()]).await;
+    let id = fresh.open(&project).await;
+    let entity = fresh
+        .ok(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "resource",
+                    "selector": { "packageId": "9leh0eyf", "resourceId": resource_id } } }),
+        )
+        .await;
+    assert_eq!(entity["entity"]["properties"]["name"], "badge", "{entity}");
+    assert_eq!(
+        std::fs::read(project.join("assets/Basics/badge.png")).unwrap(),
+        png
+    );
+}
+
 /// The byte allowance at its edge, through MCP: 8 MiB of file data in one request is
 /// taken in (and judged as an image), one byte more is refused before the backend sees it.
 /// (The integer form's edge is checked below MCP, in `host/src/input.rs`: as JSON numbers

@@ -22,7 +22,7 @@ use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool};
 use super::{BranchDirs, ReadState, decode_text, unparsable};
 use crate::formats;
 use crate::fs::ProjectFs;
-use crate::rules::strip_extension;
+use crate::rules::{assets, strip_extension};
 
 /// A package and the nodes (by resource index) whose size comes from their resource.
 pub(crate) struct PackageRead {
@@ -422,6 +422,7 @@ fn read_resource(
     let stem = strip_extension(raw_name);
     let resource = match tag {
         "image" => {
+            let bare = assets::bare_image();
             // A malformed grid is reported as such (not silently dropped).
             let scale9 = a.tuple("scale9grid", 4);
             // An unknown scale mode is reported like any enumeration, not silently read
@@ -447,12 +448,12 @@ fn read_resource(
                 image: ImageResourceProperties {
                     texture_set_mode: a.string("atlas"),
                     quality_option: a.string("qualityOption"),
-                    quality: a.num("quality", 0.0),
-                    smoothing: a.bool("smoothing", true),
-                    duplicate_padding: a.bool("duplicatePadding", false),
+                    quality: a.num("quality", bare.quality.get()),
+                    smoothing: a.bool("smoothing", bare.smoothing),
+                    duplicate_padding: a.bool("duplicatePadding", bare.duplicate_padding),
                     scale_option,
                     scale9_grid,
-                    tile_grid_indice: a.num("gridTile", 0.0),
+                    tile_grid_indice: a.num("gridTile", bare.tile_grid_indice.get()),
                 },
             })
         }
@@ -460,12 +461,12 @@ fn read_resource(
             base: base(stem),
             file_name: Some(raw_name.to_owned()),
             dimensions: declared_size(&mut a).unwrap_or_default(),
-            movie_clip: MovieClipResourceProperties {
-                interval: Num::ZERO,
-                repeat_delay: Num::ZERO,
-                swing: false,
-                smoothing: a.bool("smoothing", true),
-                frames: Vec::new(),
+            movie_clip: {
+                let bare = assets::bare_movie_clip();
+                MovieClipResourceProperties {
+                    smoothing: a.bool("smoothing", bare.smoothing),
+                    ..bare
+                }
             },
         }),
         "component" => {

@@ -9,7 +9,9 @@
 //! operations. What they share sits below them: [`workspace`] (the projected state,
 //! selector lookups, copy-on-write mutation), [`issue`] (issues and their codes),
 //! `layout` (where files go), `payload` (checks of added packages and components),
-//! `named` (controllers and transitions by name) and `words` (message wording).
+//! `named` (controllers and transitions by name), `new_asset` (an `addResource` payload
+//! completed: defaults, a generated id, the record of what was chosen) and `words`
+//! (message wording).
 //! `finals` checks the final state of a batch; [`impact`] describes what it changed.
 
 mod branches;
@@ -23,6 +25,7 @@ pub mod impact;
 pub mod issue;
 pub(crate) mod layout;
 mod named;
+mod new_asset;
 mod nodes;
 mod package_settings;
 mod packages;
@@ -35,6 +38,7 @@ pub mod workspace;
 
 use std::collections::BTreeMap;
 
+use ofgui_contracts::api::GeneratedValues;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::UamProject;
@@ -49,6 +53,8 @@ pub struct Applied {
     pub project: UamProject,
     /// Bytes the batch added, replaced (`Some`) or removed (`None`), by sourcePath.
     pub bytes: BTreeMap<String, Option<Vec<u8>>>,
+    /// What the server filled in for fields the operations left out.
+    pub generated: Vec<GeneratedValues>,
 }
 
 /// Operations that create or delete whole branches, packages or components; they may only
@@ -114,8 +120,12 @@ pub fn run(
     if !final_issues.is_empty() {
         return Err(Failure::unsupported(final_issues));
     }
-    let (project, bytes) = workspace.finish();
-    Ok(Applied { project, bytes })
+    let finished = workspace.finish();
+    Ok(Applied {
+        project: finished.project,
+        bytes: finished.bytes,
+        generated: finished.generated,
+    })
 }
 
 /// Applies each operation in order to a copy of `project`, collecting every operation's
@@ -127,6 +137,7 @@ fn project_batch<'b>(
 ) -> Result<Workspace<'b>, Failure> {
     let mut issues = Vec::new();
     let mut workspace = Workspace::new(project, bytes);
+    workspace.requested_ids = new_asset::requested_ids(operations);
     for (index, op) in operations.iter().enumerate() {
         let at = Op::new(index, op);
         workspace.begin(&at);
@@ -218,5 +229,5 @@ pub fn project_unchecked(
 ) -> Option<UamProject> {
     project_batch(project, bytes, operations)
         .ok()
-        .map(|workspace| workspace.finish().0)
+        .map(|workspace| workspace.finish().project)
 }

@@ -39,7 +39,9 @@
 //!   for image, movie clip and font and `file` for the other kinds (as the reader does),
 //!   checks the bytes like validation does (a corrupt PNG/JPEG/SVG →
 //!   `invalid_resource_bytes`), takes image dimensions from a PNG/JPEG header and rebuilds
-//!   a movie clip from its JTA (keeping `smoothing`).
+//!   a movie clip from its JTA (keeping `smoothing`). Omitted fields are filled in by
+//!   `new_asset` (a generated id among them), and every value the server chose is
+//!   reported in the batch's `generated` list.
 //! - Empty replacement bytes are `invalid_resource_bytes` for every kind.
 //! - `removeResource` clears the removed id from any main resource's `branchItemIds`
 //!   (the variant slot becomes `''`; all-empty becomes `[]`), which is pairing state and
@@ -47,7 +49,7 @@
 
 use std::sync::Arc;
 
-use ofgui_contracts::api::ResourceSelector;
+use ofgui_contracts::api::{EntityTarget, GeneratedValues, ResourceSelector};
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
     AddResource, MoveResource, RemoveResource, RenameResource, ReplaceResourceBytes,
@@ -61,6 +63,7 @@ use super::issue::Issue;
 use super::layout::{
     file_path, folder_exists, folder_taken, normalize_resource_folder, place, resource_folder,
 };
+use super::new_asset;
 use super::words::branch_label;
 use super::workspace::{FinalCheck, Op, Workspace};
 use crate::formats::{self, FileProblem, ImageFamily, Raster};
@@ -649,7 +652,8 @@ pub(super) fn add(
         .find_package(at, "selector.packageId", &op.selector.package_id)
         .map_err(|issue| vec![issue])?;
     let pkg = &workspace.project().packages[package];
-    let input = &op.resource.resource;
+    let sent = &op.resource.asset;
+    let input = &new_asset::complete(sent, pkg, &workspace.requested_ids);
     let kind = input.kind();
     let Some(base) = input.asset_base() else {
         return Err(vec![
@@ -673,14 +677,14 @@ pub(super) fn add(
     let mut issues = Vec::new();
 
     if base.id.is_empty() {
-        issues.push(payload("id", "The resource id is empty; give it a package-unique id such as the editor's (letters and digits).".into()));
+        issues.push(payload("id", "The resource id is empty; omit id and the server generates a package-unique one, or send one such as the editor's (letters and digits).".into()));
     } else if pkg.resources.iter().any(|r| r.id() == base.id) {
         issues.push(
             at.issue(
                 Code::DuplicateResourceId,
                 "resource.id",
                 format!(
-                    "Package {} already has a resource with id {}; choose an unused id.",
+                    "Package {} already has a resource with id {}; choose an unused id, or omit id and the server generates one.",
                     pkg.id, base.id
                 ),
             )
@@ -695,23 +699,14 @@ pub(super) fn add(
     }
 
     // The primary file name: fileName ?? file ?? name.
-    let (file_field, file) = match input {
-        UamResource::Image(r) => r.file_name.as_ref().map(|f| ("fileName", f.clone())),
-        UamResource::MovieClip(r) => r.file_name.as_ref().map(|f| ("fileName", f.clone())),
-        UamResource::Sound(r)
-        | UamResource::Misc(r)
-        | UamResource::Font(r)
-        | UamResource::Spine(r)
-        | UamResource::DragonBones(r) => r
-            .file_name
-            .as_ref()
-            .map(|f| ("fileName", f.clone()))
-            .or_else(|| r.file.as_ref().map(|f| ("file", f.clone()))),
-        UamResource::Component(_) => None,
-    }
-    .unwrap_or(("name", base.name.clone()));
+    let (file_field, file) = sent.file().unwrap_or(("fileName", String::new()));
     let file_ok = is_safe_segment(&file);
-    if !file_ok {
+    if file.is_empty() {
+        issues.push(payload(
+            file_field,
+            "addResource needs the file's name: send fileName with its extension (e.g. icon.png); the resource's name is that file name without the extension.".into(),
+        ));
+    } else if !file_ok {
         issues.push(payload(
             file_field,
             format!(
@@ -888,11 +883,24 @@ pub(super) fn add(
     let mut resource = input.clone();
     place(&mut resource, &folder, &file, source.clone());
     formats::update_from_file(&mut resource, bytes);
+    let generated = GeneratedValues {
+        op_index: at.index as u32,
+        op_id: at.id.map(str::to_string),
+        operation_kind: at.kind.to_string(),
+        target: EntityTarget::Resource {
+            selector: ResourceSelector {
+                package_id: pkg.id.clone(),
+                resource_id: resource.id().to_string(),
+            },
+        },
+        values: new_asset::chosen(sent, &resource),
+    };
     workspace
         .package_mut(package)
         .resources
         .insert(at_index, Arc::new(resource));
     workspace.set_bytes(&source, bytes.to_vec());
+    workspace.generated.push(generated);
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use ofgui_contracts::api::{ComponentSelector, DisplayNodeSelector};
+use ofgui_contracts::api::{ComponentSelector, DisplayNodeSelector, GeneratedValues};
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
@@ -171,6 +171,13 @@ pub struct Scope {
     pub components: BTreeSet<(String, String)>,
 }
 
+/// The state a batch leaves.
+pub(super) struct Finished {
+    pub project: UamProject,
+    pub bytes: BTreeMap<String, Option<Vec<u8>>>,
+    pub generated: Vec<GeneratedValues>,
+}
+
 /// The projected state.
 pub struct Workspace<'a> {
     project: UamProject,
@@ -184,6 +191,11 @@ pub struct Workspace<'a> {
     pub(super) editors: BTreeMap<(String, String), Blame>,
     /// The last operation that changed something beyond single components.
     pub(super) project_editor: Option<Blame>,
+    /// Resource ids some operation of the batch names for a new resource: a generated id
+    /// never takes one of them, so a later operation is not refused for it.
+    pub(super) requested_ids: BTreeSet<String>,
+    /// What the batch filled in for fields its operations left out.
+    pub(super) generated: Vec<GeneratedValues>,
 }
 
 impl<'a> Workspace<'a> {
@@ -198,6 +210,8 @@ impl<'a> Workspace<'a> {
             current: None,
             editors: BTreeMap::new(),
             project_editor: None,
+            requested_ids: BTreeSet::new(),
+            generated: Vec::new(),
         }
     }
 
@@ -334,8 +348,12 @@ impl<'a> Workspace<'a> {
         self.finals.push(check);
     }
 
-    pub(super) fn finish(self) -> (UamProject, BTreeMap<String, Option<Vec<u8>>>) {
-        (self.project, self.overlay)
+    pub(super) fn finish(self) -> Finished {
+        Finished {
+            project: self.project,
+            bytes: self.overlay,
+            generated: self.generated,
+        }
     }
 
     /// The index of the one package with this id.
