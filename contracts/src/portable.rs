@@ -1,5 +1,7 @@
 //! Rewrites generated schemas into the subset every MCP client accepts, meaning the same:
-//! no bare `true` subschemas (`{}` instead), no `type` arrays (`anyOf` instead: single-type
+//! no bare `true` subschemas and no subschema without a validation keyword (`{}`: strict
+//! linters such as the MCP Inspector's flag both; an `anyOf` of every JSON type says
+//! "any value" explicitly instead), no `type` arrays (`anyOf` instead: single-type
 //! dialects such as Gemini's reject arrays), no `format` outside JSON Schema's own list
 //! (schemars' `uint64` and the like make validators warn on every call), and `type:
 //! object` beside each `$ref` to an object (older clients otherwise send such a
@@ -27,6 +29,35 @@ const STANDARD_FORMATS: &[&str] = &[
     "relative-json-pointer",
     "regex",
 ];
+
+/// Keywords that only annotate: a schema holding nothing else accepts any value.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// A schema that accepts every JSON value and says so.
+fn any_value() -> Value {
+    json!({ "anyOf": [
+        { "type": "object" }, { "type": "array" }, { "type": "string" },
+        { "type": "number" }, { "type": "boolean" }, { "type": "null" }
+    ] })
+}
+
+/// True for `true` and for an object with no validation keyword.
+fn accepts_anything_silently(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(true) => true,
+        Value::Object(map) => map.keys().all(|key| ANNOTATIONS.contains(&key.as_str())),
+        _ => false,
+    }
+}
 
 /// Keywords whose value is one subschema.
 const SUBSCHEMA: &[&str] = &[
@@ -65,8 +96,12 @@ fn object_definitions(schema: &Value) -> Vec<String> {
 }
 
 fn rewrite(schema: &mut Value, objects: &[String]) {
-    if *schema == Value::Bool(true) {
-        *schema = json!({});
+    if accepts_anything_silently(schema) {
+        let mut explicit = any_value();
+        if let (Value::Object(annotations), Value::Object(target)) = (&*schema, &mut explicit) {
+            target.extend(annotations.clone());
+        }
+        *schema = explicit;
         return;
     }
     let Value::Object(map) = schema else {
@@ -149,10 +184,13 @@ pub fn problems(schema: &Value) -> Vec<String> {
 }
 
 fn check(schema: &Value, at: &str, objects: &[String], found: &mut Vec<String>) {
+    if accepts_anything_silently(schema) {
+        found.push(format!(
+            "{at}: accepts any value without a validation keyword"
+        ));
+        return;
+    }
     let Value::Object(map) = schema else {
-        if schema == &Value::Bool(true) {
-            found.push(format!("{at}: bare true"));
-        }
         return;
     };
     if let Some(Value::Array(_)) = map.get("type") {
@@ -204,6 +242,7 @@ mod tests {
             "type": "object",
             "properties": {
                 "any": true,
+                "anything": { "description": "a value" },
                 "count": { "type": ["integer", "null"], "format": "uint64", "minimum": 0, "description": "d" },
                 "kind": { "type": ["string", "null"], "enum": ["a", null] },
                 "when": { "type": "string", "format": "date-time" },
@@ -219,7 +258,10 @@ mod tests {
         portable(&mut schema);
         assert_eq!(problems(&schema), Vec::<String>::new());
         let properties = &schema["properties"];
-        assert_eq!(properties["any"], json!({}));
+        assert_eq!(properties["any"], any_value());
+        let mut described = any_value();
+        described["description"] = json!("a value");
+        assert_eq!(properties["anything"], described);
         assert_eq!(
             properties["count"],
             json!({ "description": "d", "anyOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }] })
@@ -233,7 +275,7 @@ mod tests {
         assert!(properties["name"].get("type").is_none());
         assert_eq!(
             schema["definitions"]["Child"]["properties"]["items"]["items"],
-            json!({})
+            any_value()
         );
     }
 }
