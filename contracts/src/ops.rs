@@ -564,7 +564,8 @@ pub enum NewAsset {
     MovieClip(NewMovieClip),
     Spine(NewGenericAsset),
     DragonBones(NewGenericAsset),
-    Component(crate::uam::ComponentResource),
+    /// Refused with `unsupported_resource_kind`: add components with addComponent.
+    Component(Map<String, Value>),
 }
 
 impl NewAsset {

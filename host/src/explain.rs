@@ -126,13 +126,15 @@ fn input_schema(method: &str) -> Option<Value> {
 
 /// One thing wrong with a value: where (a JSON pointer relative to the value checked) and
 /// what it must be.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Problem {
     pointer: String,
     /// "must be a number", "is required but missing", …
     rule: String,
     /// What was sent there, described briefly; `None` when nothing was (a missing field).
     got: Option<String>,
+    /// The one value the schema allows here (a `const`, such as a union branch's `kind`).
+    constant: Option<Value>,
 }
 
 impl Problem {
@@ -195,6 +197,7 @@ fn problem(error: &ValidationError<'_>) -> Problem {
         pointer: pointer.clone(),
         rule,
         got: got(),
+        constant: None,
     };
     match error.kind() {
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
@@ -207,6 +210,7 @@ fn problem(error: &ValidationError<'_>) -> Problem {
                 pointer: format!("{pointer}/{}", escape(name)),
                 rule: "is required but missing".into(),
                 got: None,
+                constant: None,
             }
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
@@ -216,16 +220,20 @@ fn problem(error: &ValidationError<'_>) -> Problem {
                 pointer: format!("{pointer}/{}", escape(name)),
                 rule: "is not a field of this object (the schema lists the fields it has)".into(),
                 got: None,
+                constant: None,
             }
         }
         ValidationErrorKind::Enum { options } => at(format!(
             "must be one of {}",
             clip_chars(&options.to_string(), MAX_ECHO_CHARS / 2)
         )),
-        ValidationErrorKind::Constant { expected_value } => at(format!(
-            "must be {}",
-            clip_chars(&expected_value.to_string(), QUOTE_CHARS)
-        )),
+        ValidationErrorKind::Constant { expected_value } => Problem {
+            constant: Some(Value::clone(expected_value)),
+            ..at(format!(
+                "must be {}",
+                clip_chars(&expected_value.to_string(), QUOTE_CHARS)
+            ))
+        },
         ValidationErrorKind::Minimum { limit } => at(format!("must be at least {limit}")),
         ValidationErrorKind::Maximum { limit } => at(format!("must be at most {limit}")),
         ValidationErrorKind::ExclusiveMinimum { limit } => {
@@ -262,14 +270,58 @@ fn problem(error: &ValidationError<'_>) -> Problem {
     }
 }
 
-/// The problem of a value that matches none of a union's branches: the branch that got
-/// furthest into the value (`position.x` of a nullable point); when every branch fails
-/// at the value itself on its type, the types they take together.
+/// The problem of a value that matches none of a union's branches. A tagged union's
+/// branches each fix a field to one value (`kind`): branches whose tag the value does not
+/// have are not the one meant, so only the others are judged, and when no branch has the
+/// value's tag, the tag is the problem, with every value it may take. Otherwise the
+/// branch that got furthest into the value (`position.x` of a nullable point); when
+/// every branch fails at the value itself on its type, the types they take together.
 fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'static>>]) -> Problem {
-    let best: Vec<Problem> = branches
+    let judged: Vec<Vec<Problem>> = branches
         .iter()
-        .filter_map(|errors| {
-            errors.iter().map(problem).reduce(|best, next| {
+        .map(|errors| errors.iter().map(problem).collect())
+        .collect();
+    let tag_of = |problems: &Vec<Problem>| {
+        problems
+            .iter()
+            .find(|p| p.constant.is_some() && p.depth() == pointer.matches('/').count() + 1)
+            .map(|p| (p.pointer.clone(), p.constant.clone(), p.got.clone()))
+    };
+    let tags: Vec<Option<(String, Option<Value>, Option<String>)>> =
+        judged.iter().map(tag_of).collect();
+    let matching: Vec<&Vec<Problem>> = judged
+        .iter()
+        .zip(&tags)
+        .filter(|(_, tag)| tag.is_none())
+        .map(|(problems, _)| problems)
+        .collect();
+    if matching.is_empty()
+        && let Some(Some((tag_pointer, _, got))) = tags.first()
+        && tags
+            .iter()
+            .all(|tag| tag.as_ref().is_some_and(|(p, _, _)| p == tag_pointer))
+    {
+        let values: Vec<String> = tags
+            .iter()
+            .filter_map(|tag| tag.as_ref().and_then(|(_, value, _)| value.as_ref()))
+            .map(|value| clip_chars(&value.to_string(), QUOTE_CHARS))
+            .collect();
+        return Problem {
+            pointer: tag_pointer.clone(),
+            rule: format!("must be one of {}", values.join(", ")),
+            got: got.clone(),
+            constant: None,
+        };
+    }
+    let candidates: Vec<&Vec<Problem>> = if matching.is_empty() {
+        judged.iter().collect()
+    } else {
+        matching
+    };
+    let best: Vec<Problem> = candidates
+        .into_iter()
+        .filter_map(|problems| {
+            problems.iter().cloned().reduce(|best, next| {
                 if next.depth() > best.depth() {
                     next
                 } else {
@@ -284,11 +336,7 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
         .filter(|problem| problem.depth() > here)
         .max_by_key(|problem| problem.depth())
     {
-        return Problem {
-            pointer: deeper.pointer.clone(),
-            rule: deeper.rule.clone(),
-            got: deeper.got.clone(),
-        };
+        return deeper.clone();
     }
     let wanted: Vec<&str> = best
         .iter()
@@ -309,6 +357,7 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
         pointer: pointer.to_string(),
         rule,
         got: Some(describe(instance)),
+        constant: None,
     }
 }
 
@@ -422,6 +471,37 @@ mod tests {
             "Operation 0 (setDisplayNodeProps): `props.position.x` must be a number; got a string \"12\". \
              Schema: openfairygui://contracts/operations/setDisplayNodeProps"
         );
+    }
+
+    #[test]
+    fn a_tag_no_branch_has_lists_every_value_it_may_take() {
+        let add = |resource: Value| {
+            batch(
+                json!([{ "kind": "addResource", "selector": { "packageId": "p" }, "resource": resource }]),
+            )
+        };
+        let (message, path) = explain(
+            "applyTransaction",
+            &add(json!({ "kind": "picture", "fileName": "x.png" })),
+        );
+        assert_eq!(path.as_deref(), Some("/operations/0/resource/kind"));
+        assert!(
+            message.contains(
+                r#"`resource.kind` must be one of "image", "sound", "misc", "font", "movieClip", "spine", "dragonBones", "component"; got a string "picture"."#
+            ),
+            "{message}"
+        );
+        // With a known tag, only that branch is judged.
+        let (message, path) = explain(
+            "applyTransaction",
+            &add(json!({ "kind": "image", "fileName": 7 })),
+        );
+        assert_eq!(
+            path.as_deref(),
+            Some("/operations/0/resource/fileName"),
+            "{message}"
+        );
+        assert!(message.contains("must be a string"), "{message}");
     }
 
     #[test]

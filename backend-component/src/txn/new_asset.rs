@@ -51,13 +51,13 @@ pub(super) fn requested_ids(operations: &[Operation]) -> BTreeSet<String> {
     ids
 }
 
-/// The resource `asset` describes with every omitted field filled in (a component as
-/// sent: `addResource` refuses it).
+/// The resource `asset` describes with every omitted field filled in; `None` for a
+/// component, which `addResource` does not add.
 pub(super) fn complete(
     asset: &NewAsset,
     package: &UamPackage,
     requested: &BTreeSet<String>,
-) -> UamResource {
+) -> Option<UamResource> {
     let file = asset.file().map(|(_, file)| file).unwrap_or_default();
     let base = |sent: &NewAssetBase| {
         let path = sent.path.clone().unwrap_or_else(|| "/".into());
@@ -83,7 +83,7 @@ pub(super) fn complete(
         dimensions: sent.dimensions.clone(),
         metadata: sent.metadata.clone(),
     };
-    match asset {
+    Some(match asset {
         NewAsset::Image(sent) => UamResource::Image(ImageResource {
             base: base(&sent.base),
             file_name: sent.file_name.clone(),
@@ -101,8 +101,8 @@ pub(super) fn complete(
         NewAsset::Font(sent) => UamResource::Font(generic(sent)),
         NewAsset::Spine(sent) => UamResource::Spine(generic(sent)),
         NewAsset::DragonBones(sent) => UamResource::DragonBones(generic(sent)),
-        NewAsset::Component(sent) => UamResource::Component(sent.clone()),
-    }
+        NewAsset::Component(_) => return None,
+    })
 }
 
 /// Every field of `added` that `sent` left out or that the server set otherwise, with

@@ -653,18 +653,19 @@ pub(super) fn add(
         .map_err(|issue| vec![issue])?;
     let pkg = &workspace.project().packages[package];
     let sent = &op.resource.asset;
-    let input = &new_asset::complete(sent, pkg, &workspace.requested_ids);
-    let kind = input.kind();
-    let Some(base) = input.asset_base() else {
-        return Err(vec![
+    let refused = || {
+        vec![
             at.issue(
                 Code::UnsupportedResourceKind,
                 "resource.kind",
                 "addResource adds asset files (image, sound, misc, font, movieClip, spine, dragonBones); add a component with addComponent.",
             )
-            .resource_kind(kind),
-        ]);
+            .resource_kind("component"),
+        ]
     };
+    let input = &new_asset::complete(sent, pkg, &workspace.requested_ids).ok_or_else(refused)?;
+    let kind = input.kind();
+    let base = input.asset_base().ok_or_else(refused)?;
     let payload = |field: &str, message: String| {
         at.issue(
             Code::InvalidResourcePayload,
