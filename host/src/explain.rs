@@ -281,14 +281,16 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
         .iter()
         .map(|errors| errors.iter().map(problem).collect())
         .collect();
-    let tag_of = |problems: &Vec<Problem>| {
-        problems
-            .iter()
-            .find(|p| p.constant.is_some() && p.depth() == pointer.matches('/').count() + 1)
-            .map(|p| (p.pointer.clone(), p.constant.clone(), p.got.clone()))
-    };
-    let tags: Vec<Option<(String, Option<Value>, Option<String>)>> =
-        judged.iter().map(tag_of).collect();
+    let depth_here = pointer.matches('/').count();
+    // The problem of a branch whose tag (a `const` one level down) the value lacks.
+    let tags: Vec<Option<&Problem>> = judged
+        .iter()
+        .map(|problems| {
+            problems
+                .iter()
+                .find(|p| p.constant.is_some() && p.depth() == depth_here + 1)
+        })
+        .collect();
     let matching: Vec<&Vec<Problem>> = judged
         .iter()
         .zip(&tags)
@@ -296,20 +298,21 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
         .map(|(problems, _)| problems)
         .collect();
     if matching.is_empty()
-        && let Some(Some((tag_pointer, _, got))) = tags.first()
+        && let Some(Some(first)) = tags.first()
         && tags
             .iter()
-            .all(|tag| tag.as_ref().is_some_and(|(p, _, _)| p == tag_pointer))
+            .all(|tag| tag.is_some_and(|tag| tag.pointer == first.pointer))
     {
         let values: Vec<String> = tags
             .iter()
-            .filter_map(|tag| tag.as_ref().and_then(|(_, value, _)| value.as_ref()))
+            .flatten()
+            .filter_map(|tag| tag.constant.as_ref())
             .map(|value| clip_chars(&value.to_string(), QUOTE_CHARS))
             .collect();
         return Problem {
-            pointer: tag_pointer.clone(),
+            pointer: first.pointer.clone(),
             rule: format!("must be one of {}", values.join(", ")),
-            got: got.clone(),
+            got: first.got.clone(),
             constant: None,
         };
     }
