@@ -12,8 +12,8 @@ mod bindings {
 use std::cell::RefCell;
 
 use bindings::exports::ofgui::backend::session::{
-    self as wit, BytesReply, ErrorCode as WitCode, Guest, GuestProject, OpenRequest, Reply,
-    SaveReply, SessionStatus, UamFidelity,
+    self as wit, BytesReply, DocumentRequest, ErrorCode as WitCode, Guest, GuestProject,
+    OpenRequest, ProjectSummary, Reply, SaveReply, SessionStatus, UamFidelity,
 };
 use ofgui_contracts::api::{self, ResourceSelector};
 use ofgui_contracts::envelope::BackendDiagnostic;
@@ -61,6 +61,24 @@ impl GuestProject for ProjectSession {
             ));
         }
         let session = Session::open(&fs, names, &request.fairy_file, request.revision)
+            .map_err(|error| to_wit(error, &[], None))?;
+        let status = to_wit_status(session.status());
+        let project = wit::Project::new(ProjectSession {
+            session: RefCell::new(session),
+        });
+        Ok((project, status))
+    }
+
+    fn open_document(
+        request: DocumentRequest,
+        document: String,
+    ) -> WitResult<(wit::Project, SessionStatus)> {
+        let names = Names {
+            session_id: request.session_id,
+            project_path: String::new(),
+            canonical_path_key: request.canonical_path_key,
+        };
+        let session = Session::from_document(names, &document, request.fairy_file.as_deref())
             .map_err(|error| to_wit(error, &[], None))?;
         let status = to_wit_status(session.status());
         let project = wit::Project::new(ProjectSession {
@@ -257,6 +275,10 @@ fn to_wit_status(status: Status) -> SessionStatus {
             api::UamFidelity::Full => UamFidelity::Full,
             api::UamFidelity::Unsupported => UamFidelity::Unsupported,
         },
+        summary: ProjectSummary {
+            package_count: status.summary.package_count,
+            resource_count: status.summary.resource_count,
+        },
     }
 }
 
@@ -286,6 +308,7 @@ fn to_wit_code(code: ErrorCode) -> WitCode {
         ErrorCode::MaterializeValidationFailed => WitCode::MaterializeValidationFailed,
         ErrorCode::CapabilityUnavailable => WitCode::CapabilityUnavailable,
         ErrorCode::PathPolicyViolation => WitCode::PathPolicyViolation,
+        ErrorCode::SessionIdConflict => WitCode::SessionIdConflict,
     }
 }
 
@@ -312,6 +335,10 @@ mod tests {
                 last_saved_revision: 1,
                 dirty: true,
                 fidelity: api::UamFidelity::Full,
+                summary: crate::session::Summary {
+                    package_count: 2,
+                    resource_count: 9,
+                },
             };
             let diagnostic = BackendDiagnostic::error(error.code().as_str(), "why");
             let crossed = to_wit(

@@ -7,6 +7,7 @@
 
 pub mod budget;
 pub mod commit;
+pub mod document;
 pub mod formats;
 pub mod fs;
 pub mod lookup;

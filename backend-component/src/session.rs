@@ -71,8 +71,19 @@ pub struct Session {
     dirty: bool,
     fidelity: UamFidelity,
     /// What the disk holds as far as the session knows (as read at open or written by
-    /// the last save): the base every save patches.
-    disk: OnDisk,
+    /// the last save): the base every save patches. `None` for a session opened from a
+    /// document with no directory to write it to.
+    disk: Option<OnDisk>,
+    origin: Origin,
+}
+
+/// Where the model came from, which decides what an asset without bytes means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// Read from disk: the reader reported every file it could not read.
+    Read,
+    /// Given as a document: an asset without bytes was simply not given any.
+    Document,
 }
 
 /// The project files as the session last saw them on disk.
@@ -96,6 +107,15 @@ pub struct Status {
     pub last_saved_revision: u64,
     pub dirty: bool,
     pub fidelity: UamFidelity,
+    pub summary: Summary,
+}
+
+/// Counts of the committed model (what a host's cache indexes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub package_count: u32,
+    /// Resources of every package together.
+    pub resource_count: u32,
 }
 
 impl Session {
@@ -141,12 +161,13 @@ impl Session {
         Ok(Session {
             id: names.session_id,
             canonical_path_key: names.canonical_path_key,
-            disk: OnDisk {
+            disk: Some(OnDisk {
                 fairy_file: fairy_file.to_string(),
                 project: source.project.clone(),
                 documents: source.documents,
                 assets: BTreeMap::new(),
-            },
+            }),
+            origin: Origin::Read,
             project: source.project,
             bytes: source.bytes,
             reader_diagnostics: source.diagnostics,
@@ -160,6 +181,54 @@ impl Session {
         })
     }
 
+    /// A session over a project given as `document` (`ProjectDocument` JSON, see
+    /// [`crate::document`]), at revision 0 with full fidelity and no read diagnostics.
+    /// With `fairy_file` the session's storage is a directory that holds nothing yet, into
+    /// which the first materialize writes the whole project under that `.fairy` name;
+    /// without it the session has no storage.
+    pub fn from_document(
+        names: Names,
+        document: &str,
+        fairy_file: Option<&str>,
+    ) -> Result<Session, BackendError> {
+        let decoded = crate::document::decode(document)?;
+        let disk = fairy_file.map(|fairy_file| OnDisk {
+            fairy_file: fairy_file.to_string(),
+            // Nothing is on disk yet: no documents, and no file at any asset's path.
+            project: UamProject {
+                project_id: String::new(),
+                project_type: crate::rules::UNNUMBERED_PROJECT_TYPE,
+                project_type_name: String::new(),
+                version: String::new(),
+                branches: Vec::new(),
+                settings: serde_json::Map::new(),
+                packages: Vec::new(),
+            },
+            documents: BTreeMap::new(),
+            assets: decoded
+                .bytes
+                .keys()
+                .map(|path| (path.clone(), None))
+                .collect(),
+        });
+        Ok(Session {
+            id: names.session_id,
+            canonical_path_key: names.canonical_path_key,
+            disk,
+            origin: Origin::Document,
+            project: decoded.project,
+            bytes: decoded.bytes,
+            reader_diagnostics: Vec::new(),
+            reader_complete: true,
+            read_diagnostics: Vec::new(),
+            read_complete: true,
+            revision: 0,
+            last_saved_revision: 0,
+            dirty: false,
+            fidelity: UamFidelity::Full,
+        })
+    }
+
     pub fn id(&self) -> &str {
         &self.id
     }
@@ -169,11 +238,16 @@ impl Session {
     }
 
     pub fn status(&self) -> Status {
+        let packages = &self.project.packages;
         Status {
             revision: self.revision,
             last_saved_revision: self.last_saved_revision,
             dirty: self.dirty,
             fidelity: self.fidelity,
+            summary: Summary {
+                package_count: packages.len() as u32,
+                resource_count: packages.iter().map(|p| p.resources.len() as u32).sum(),
+            },
         }
     }
 
@@ -201,9 +275,11 @@ impl Session {
         let applied = self.run(expected_revision, operations)?;
         for (path, bytes) in applied.bytes {
             // The first change of a file since the last save remembers what the disk holds.
-            if !self.disk.assets.contains_key(&path) {
+            if let Some(disk) = &mut self.disk
+                && !disk.assets.contains_key(&path)
+            {
                 let on_disk = self.bytes.get(&path).cloned();
-                self.disk.assets.insert(path.clone(), on_disk);
+                disk.assets.insert(path.clone(), on_disk);
             }
             match bytes {
                 Some(bytes) => self.bytes.insert(path, bytes),
@@ -231,6 +307,7 @@ impl Session {
             impact.files = files;
         }
         let saveable = self.fidelity == UamFidelity::Full;
+        let stored = self.disk.is_some();
         let preview = TransactionPreview {
             session_id: self.id.clone(),
             base_revision: self.revision,
@@ -240,13 +317,14 @@ impl Session {
             generated: applied.generated,
             persistence: Persistence {
                 required_after_apply: True,
-                next_action: if saveable {
-                    "saveSession"
-                } else {
-                    "host-action"
+                // A session without a directory is written by materializing it into one.
+                next_action: match (saveable, stored) {
+                    (true, true) => "saveSession",
+                    (true, false) => "materializeSession",
+                    (false, _) => "host-action",
                 }
                 .into(),
-                file_system_available: saveable,
+                file_system_available: saveable && stored,
                 uam_fidelity: self.fidelity,
                 write_verified: False,
             },
@@ -278,8 +356,11 @@ impl Session {
     /// the batch applied, compared with what it would write without it. `None` when the
     /// writer cannot plan either (the model difference then stands in).
     fn file_impact(&self, applied: &txn::Applied) -> Option<Vec<FileImpact>> {
-        let before = self.plan().ok()?;
-        let after = self.plan_to(&applied.project, Some(&applied.bytes)).ok()?;
+        let disk = self.disk.as_ref()?;
+        let before = self.plan(disk).ok()?;
+        let after = self
+            .plan_to(disk, &applied.project, Some(&applied.bytes))
+            .ok()?;
         let changes = |plan: &Plan| -> BTreeMap<String, (ImpactChange, Option<ContentHash>)> {
             plan.changes
                 .iter()
@@ -340,12 +421,52 @@ impl Session {
 
     /// Validates the committed project: structure, references and every source file.
     pub fn validate(&self) -> ValidationReport {
+        let unloaded = self.unloaded_assets();
+        let mut read_diagnostics = self.reader_diagnostics.clone();
+        read_diagnostics.extend(unloaded.iter().cloned());
         validate::validate(&validate::Input {
             project: &self.project,
             bytes: &self.bytes,
-            read_diagnostics: &self.reader_diagnostics,
-            read_complete: self.reader_complete,
+            read_diagnostics: &read_diagnostics,
+            read_complete: self.reader_complete && unloaded.is_empty(),
         })
+    }
+
+    /// The assets a document gave no bytes for: unchecked (a warning that leaves the report
+    /// incomplete, as upstream reports a session without bytes), and nothing a materialize
+    /// could write. A session read from disk has none: the reader reported every file it
+    /// could not read.
+    fn unloaded_assets(&self) -> Vec<ProjectDiagnostic> {
+        if self.origin != Origin::Document {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for (p, package) in self.project.packages.iter().enumerate() {
+            for (r, resource) in package.resources.iter().enumerate() {
+                let Some(path) = resource
+                    .asset_base()
+                    .and_then(|base| base.source_path.as_deref())
+                else {
+                    continue;
+                };
+                if self.bytes.contains_key(path) {
+                    continue;
+                }
+                found.push(
+                    ProjectDiagnostic::warning(
+                        ofgui_contracts::diagnostics::ProjectDiagnosticCode::DecodeCapabilityUnavailable,
+                        format!("packages[{p}].resources[{r}]"),
+                        format!(
+                            "the document that opened this session gave no sourceBytes for {path}, so the file is not checked and cannot be written"
+                        ),
+                    )
+                    .in_package(package.id.as_str())
+                    .in_resource(resource.id())
+                    .in_file(path),
+                );
+            }
+        }
+        found
     }
 
     /// The committed model without bytes, as `SessionStateData` JSON text, within the
@@ -490,11 +611,23 @@ impl Session {
         fs: &dyn ProjectFsWrite,
         expected_revision: Option<u64>,
     ) -> Result<SaveReport, BackendError> {
+        let disk = self.storage("saveSession")?;
         self.check_write(expected_revision)?;
         let plan = self
-            .plan()
+            .plan(disk)
             .map_err(|unwritable| self.unfaithful(unwritable))?;
         self.commit(fs, plan, false)
+    }
+
+    /// Where the session writes, or `capability_unavailable` for a session opened from a
+    /// document without a directory.
+    fn storage(&self, method: &str) -> Result<&OnDisk, BackendError> {
+        self.disk.as_ref().ok_or_else(|| BackendError::CapabilityUnavailable {
+            message: format!(
+                "{method} needs a directory, and this session has none: it was opened from a document with openProjectSession. Nothing was written. Write the project into a new directory inside the allowed roots with materializeSession and targetPath first; after that the session saves there."
+            ),
+            capability: "fileSystem".into(),
+        })
     }
 
     /// Writes every file of the model in the editor's canonical layout, after validation.
@@ -503,13 +636,22 @@ impl Session {
         fs: &dyn ProjectFsWrite,
         expected_revision: Option<u64>,
     ) -> Result<SaveReport, Rejected> {
+        let disk = self.storage("materializeSession")?;
         self.check_write(expected_revision)?;
         let report = self.validate();
+        // An asset whose bytes a document never gave cannot be written: it stops the write
+        // like an error, though validation only calls it unchecked.
+        let unloaded = self.unloaded_assets();
         let errors: Vec<BackendDiagnostic> = report
             .diagnostics
             .iter()
             .filter(|d| d.severity == ofgui_contracts::diagnostics::Severity::Error)
+            .chain(&unloaded)
             .map(BackendDiagnostic::from_finding)
+            .map(|mut diagnostic| {
+                diagnostic.severity = ofgui_contracts::envelope::DiagnosticSeverity::Error;
+                diagnostic
+            })
             .collect();
         if !errors.is_empty() {
             return Err(Rejected {
@@ -528,16 +670,14 @@ impl Session {
         // Removals and directories come from the save's plan when it can be made; the
         // files themselves are all written in canonical form, so a file the patch could
         // not carry an edit into is rewritten whole (the point of materialize).
-        let mut plan = match self.plan() {
+        let mut plan = match self.plan(disk) {
             Ok(mut plan) => {
                 plan.changes.retain(|c| matches!(c, Change::Remove { .. }));
                 plan
             }
-            Err(_) => self.removals(),
+            Err(_) => self.removals(disk),
         };
-        for (path, bytes) in
-            writer::plan::canonical(&self.disk.fairy_file, &self.project, &self.bytes)
-        {
+        for (path, bytes) in writer::plan::canonical(&disk.fairy_file, &self.project, &self.bytes) {
             // Materialize overwrites what changed on disk: it expects what is there.
             let expect = match fs.read(&path) {
                 Ok(current) if current == bytes => continue,
@@ -570,19 +710,17 @@ impl Session {
 
     /// The files the disk holds that the model no longer describes: source documents
     /// without a canonical counterpart and assets the session removed or moved.
-    fn removals(&self) -> Plan {
+    fn removals(&self, disk: &OnDisk) -> Plan {
         let kept: std::collections::BTreeSet<String> =
-            writer::plan::canonical(&self.disk.fairy_file, &self.project, &self.bytes)
+            writer::plan::canonical(&disk.fairy_file, &self.project, &self.bytes)
                 .into_iter()
                 .map(|(path, _)| path)
                 .collect();
-        let documents = self
-            .disk
+        let documents = disk
             .documents
             .iter()
             .filter(|(path, _)| !kept.contains(*path));
-        let assets = self
-            .disk
+        let assets = disk
             .assets
             .iter()
             .filter(|(path, _)| !self.bytes.contains_key(*path))
@@ -634,13 +772,13 @@ impl Session {
     /// `pending` holds the asset bytes of a batch not applied yet (a preview).
     fn plan_to(
         &self,
+        disk: &OnDisk,
         project: &UamProject,
         pending: Option<&BTreeMap<String, Option<Vec<u8>>>>,
     ) -> Result<Plan, writer::plan::Unwritable> {
         // What the disk holds at each asset path touched since the last save or by
         // `pending` (those still hold what the session has): borrowed, no bytes copied.
-        let mut touched: BTreeMap<&str, Option<&[u8]>> = self
-            .disk
+        let mut touched: BTreeMap<&str, Option<&[u8]>> = disk
             .assets
             .iter()
             .map(|(path, bytes)| (path.as_str(), bytes.as_deref()))
@@ -651,9 +789,9 @@ impl Session {
                 .or_insert_with(|| self.bytes.get(path).map(Vec::as_slice));
         }
         let disk = writer::plan::Disk {
-            fairy_file: &self.disk.fairy_file,
-            project: &self.disk.project,
-            documents: &self.disk.documents,
+            fairy_file: &disk.fairy_file,
+            project: &disk.project,
+            documents: &disk.documents,
             assets: &touched,
         };
         let now = writer::plan::Now {
@@ -664,8 +802,8 @@ impl Session {
         writer::plan::plan(&disk, &now)
     }
 
-    fn plan(&self) -> Result<Plan, writer::plan::Unwritable> {
-        self.plan_to(&self.project, None)
+    fn plan(&self, disk: &OnDisk) -> Result<Plan, writer::plan::Unwritable> {
+        self.plan_to(disk, &self.project, None)
     }
 
     fn unfaithful(&self, unwritable: writer::plan::Unwritable) -> BackendError {
@@ -701,7 +839,13 @@ impl Session {
                 Arc::make_mut(package).folders.sort_by(order);
             }
         }
-        if let Err(mismatch) = save::verify(fs, &self.disk.fairy_file, &plan, &saved) {
+        let method = if materialize {
+            "materializeSession"
+        } else {
+            "saveSession"
+        };
+        let fairy_file = self.storage(method)?.fairy_file.clone();
+        if let Err(mismatch) = save::verify(fs, &fairy_file, &plan, &saved) {
             return Err(BackendError::UamFidelityUnsupported {
                 message: format!(
                     "The bytes this save would write to {} do not read back as the session's model (first difference at {}), so nothing was written; the edits stay in the session.",
@@ -727,22 +871,24 @@ impl Session {
         };
         let mut hook = commit::fault::configured();
         let committed = commit::commit(fs, &plan, &mut hook).map_err(|e| attempt.failed(e))?;
-        for change in plan.changes {
-            let is_asset = self.disk.assets.contains_key(change.path())
-                || self.bytes.contains_key(change.path());
-            match change {
-                Change::Write { path, bytes, .. } if !is_asset => {
-                    self.disk.documents.insert(path, bytes);
+        if let Some(disk) = &mut self.disk {
+            for change in plan.changes {
+                let is_asset = disk.assets.contains_key(change.path())
+                    || self.bytes.contains_key(change.path());
+                match change {
+                    Change::Write { path, bytes, .. } if !is_asset => {
+                        disk.documents.insert(path, bytes);
+                    }
+                    Change::Remove { path, .. } => {
+                        disk.documents.remove(&path);
+                    }
+                    Change::Write { .. } => {}
                 }
-                Change::Remove { path, .. } => {
-                    self.disk.documents.remove(&path);
-                }
-                Change::Write { .. } => {}
             }
+            disk.project = saved.clone();
+            disk.assets.clear();
         }
         self.project = saved;
-        self.disk.project = self.project.clone();
-        self.disk.assets.clear();
         self.last_saved_revision = self.revision;
         self.dirty = false;
         Ok(SaveReport::from_commit(committed))
@@ -837,7 +983,7 @@ fn operation_kind(text: &str) -> Option<&'static str> {
 }
 
 /// At most `max` characters of `text`, with `…` where it was cut.
-fn clip(text: &str, max: usize) -> String {
+pub(crate) fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }

@@ -5,6 +5,8 @@ use serde_json::{Map, Value};
 
 use crate::capabilities::Capabilities;
 use crate::diagnostics::ProjectDiagnostic;
+use crate::envelope::BackendDiagnostic;
+use crate::ops::PackageInput;
 use crate::uam::UamProject;
 
 /// Longest id, name or selector string a method accepts.
@@ -39,6 +41,56 @@ pub struct OpenSessionInput {
     /// the first allowed root.
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub project_path: String,
+}
+
+/// `openProjectSession` input: a session over a project given as a document rather than
+/// read from disk. (The SDK's host object `storage` has no MCP form: it is refused.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenProjectSessionInput {
+    /// The whole project as the UAM (what readSessionState returns), with each asset's
+    /// file bytes in `sourceBytes`. The backend decodes it strictly and refuses what no
+    /// project on disk could read as (`invalid_input` at the field).
+    #[cfg_attr(feature = "schema", schemars(with = "ProjectDocument"))]
+    pub project: Value,
+    /// The id the session gets; omitted, the server chooses one. Letters, digits and
+    /// `-._~` only, so resource URIs can name it; an id in use is `session_id_conflict`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(length(min = 1, max = 256), regex(pattern = r"^[A-Za-z0-9._~-]+$"))
+    )]
+    pub session_id: Option<String>,
+    /// How results name the project; omitted, `memory://<sessionId>`. Identity only: it
+    /// grants no file access.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub canonical_project_path: Option<String>,
+    /// The project's identity for one-session-per-project; omitted, the lower-cased
+    /// `canonicalProjectPath`. A key an open session holds is `lock_conflict`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub canonical_path_key: Option<String>,
+}
+
+/// The project of `openProjectSession`: a UAM project whose asset resources carry their
+/// primary file bytes (`sourceBytes`, as in addPackage). `sourcePath` may be left out: it
+/// is derived as a reader names the file (`assets/<package>/<folder>/<file>`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProjectDocument {
+    pub project_id: String,
+    /// As in the UAM: upstream's engine number, -1 when `projectTypeName` names one upstream
+    /// does not number.
+    pub project_type: i32,
+    #[serde(default)]
+    pub project_type_name: String,
+    pub version: String,
+    pub branches: Vec<String>,
+    pub settings: Map<String, Value>,
+    pub packages: Vec<PackageInput>,
 }
 
 /// Input of the methods that only name a session.
@@ -97,6 +149,16 @@ pub struct MaterializeSessionInput {
     /// Always `fullProject`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<MaterializeMode>,
+    /// Only for a session opened with openProjectSession (ofgui addition): the directory
+    /// to write the project into, inside the allowed project roots, holding no project
+    /// yet (missing directories are created). The project file is named after the
+    /// directory (`<dir>/<dir>.fairy`) unless targetPath names a `.fairy` file in it. The
+    /// session then is that project's, with its lock, and saveSession works. For a
+    /// session opened from disk only the opened project is allowed (`path_policy_violation`
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub target_path: Option<String>,
     /// Why, echoed in the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(max = 1024)))]
@@ -885,6 +947,82 @@ impl EventCursor {
     }
 }
 
+/// `refreshCache` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefreshCacheInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// Echoed in the `cache.updated` event's payload; omitted, `manual`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<RefreshReason>,
+}
+
+/// Why a cache entry is refreshed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RefreshReason {
+    #[default]
+    Manual,
+    SessionOpen,
+    AfterSave,
+}
+
+impl RefreshReason {
+    /// The wire spelling (`after_save`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefreshReason::Manual => "manual",
+            RefreshReason::SessionOpen => "session_open",
+            RefreshReason::AfterSave => "after_save",
+        }
+    }
+}
+
+/// What the cache knows of a session's project.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CacheSummary {
+    pub package_count: u32,
+    /// Resources of every package together.
+    pub resource_count: u32,
+    /// Always empty: the cache indexes no findings (validateSession reports them).
+    pub diagnostics: Vec<BackendDiagnostic>,
+}
+
+/// The derived index of one session: never the source of truth, refreshed on open, save
+/// and `refreshCache`, invalidated by edits and failed saves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CacheEntry {
+    pub canonical_path_key: String,
+    pub session_id: String,
+    /// The session's revision when the entry was made.
+    pub revision: u64,
+    pub last_saved_revision: u64,
+    pub dirty: bool,
+    /// False once an edit or a failed save made the entry stale; `refreshCache` renews it.
+    pub valid: bool,
+    /// RFC 3339 UTC time the entry was made.
+    pub indexed_at: String,
+    pub summary: CacheSummary,
+}
+
+/// `getCacheSnapshot` and `refreshCache` output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CacheSnapshot {
+    /// The revision of the entry (the session's revision when there is none).
+    pub cache_revision: u64,
+    /// The session's entry: one, or none.
+    pub entries: Vec<CacheEntry>,
+}
+
 /// Something that happened to a session.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -892,7 +1030,8 @@ impl EventCursor {
 pub struct BackendEvent {
     /// Increases by one per event across the whole server, from 1.
     pub sequence: u64,
-    /// `session.opened`, `transaction.applied`, `transaction.rejected`,
+    /// `session.opened`, `transaction.applied`, `transaction.rejected`, `save.started`,
+    /// `save.completed`, `save.failed`, `cache.invalidated`, `cache.updated`,
     /// `session.closeRequested` or `session.closed`.
     pub kind: String,
     /// RFC 3339 UTC time.
@@ -903,7 +1042,10 @@ pub struct BackendEvent {
     pub canonical_path_key: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision: Option<u64>,
-    pub diagnostics: Vec<crate::envelope::BackendDiagnostic>,
+    /// The cache entry's revision (`cache.invalidated`, `cache.updated`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_revision: Option<u64>,
+    pub diagnostics: Vec<BackendDiagnostic>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<Value>,
 }

@@ -74,6 +74,23 @@ pub struct EventsCapability {
     pub sequence_scope: String,
 }
 
+/// The derived cache of `getCacheSnapshot`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CacheCapability {
+    /// Entries are derived from the sessions; no method edits them.
+    pub derived_read_only: bool,
+    /// `sessionId`: one entry per open session.
+    pub keyed_by: String,
+    /// `synchronous`: the refresh method answers with the refreshed entry.
+    pub refresh_mode: String,
+    /// False: the session is the truth; an entry may be stale (`valid: false`).
+    pub source_of_truth: bool,
+    /// The method that refreshes an entry.
+    pub refresh_method: String,
+}
+
 /// How the contract may change.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -200,6 +217,9 @@ pub struct RuntimeCapabilities {
     pub stale_revision_protection: bool,
     pub path_policy: PathPolicy,
     pub events: EventsCapability,
+    /// Present when the cache methods are served.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheCapability>,
 }
 
 /// The capability snapshot.
@@ -312,6 +332,7 @@ impl Capabilities {
                     retention_limit: EVENT_RETENTION,
                     sequence_scope: "runtime".into(),
                 },
+                cache: cache_capability(),
             },
             compatibility_policy: CompatibilityPolicy {
                 incompatible_change: "requires contractVersion bump".into(),
@@ -327,4 +348,17 @@ fn serves(name: &str) -> bool {
     crate::methods::METHODS
         .iter()
         .any(|method| method.name == name)
+}
+
+/// The cache block: there only when the table serves the cache read, naming the refresh
+/// method it serves. `synchronous` because that method's data is the refreshed snapshot.
+fn cache_capability() -> Option<CacheCapability> {
+    let refresh = crate::methods::by_name("refreshCache")?;
+    serves("getCacheSnapshot").then(|| CacheCapability {
+        derived_read_only: true,
+        keyed_by: "sessionId".into(),
+        refresh_mode: "synchronous".into(),
+        source_of_truth: false,
+        refresh_method: refresh.name.into(),
+    })
 }

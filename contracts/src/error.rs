@@ -337,14 +337,21 @@ pub enum BackendError {
     },
     /// This server cannot do that here (`capability` names what is missing).
     CapabilityUnavailable { message: String, capability: String },
-    /// A path the call named is not allowed (`policy` `save_target`: saving writes only
-    /// the opened project).
+    /// A path the call named is not allowed: `policy` `save_target` (saving writes only
+    /// the opened project) or `materialize_target` (a memory session is written only into
+    /// a directory inside the allowed roots that holds no project yet).
     PathPolicyViolation {
         message: String,
         policy: String,
         attempted_path: String,
+        /// What the call may name instead: the opened project (`save_target`), or the
+        /// allowed project roots separated as in `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS`
+        /// (`materialize_target`).
         allowed_path: String,
     },
+    /// `openProjectSession` was given a `sessionId` that an open (or opening) session
+    /// already has.
+    SessionIdConflict { message: String, session_id: String },
 }
 
 /// Every code a [`BackendError`] can carry: the `code` of the JSON object, the
@@ -374,11 +381,13 @@ pub enum ErrorCode {
     MaterializeValidationFailed,
     CapabilityUnavailable,
     PathPolicyViolation,
+    SessionIdConflict,
 }
 
 impl ErrorCode {
-    /// Every code, in contract order.
-    pub const ALL: [ErrorCode; 23] = [
+    /// Every code, in contract order (new codes are appended: the WIT enum carries a code
+    /// by its position).
+    pub const ALL: [ErrorCode; 24] = [
         Self::SessionNotFound,
         Self::SessionLimitExceeded,
         Self::LockConflict,
@@ -402,6 +411,7 @@ impl ErrorCode {
         Self::MaterializeValidationFailed,
         Self::CapabilityUnavailable,
         Self::PathPolicyViolation,
+        Self::SessionIdConflict,
     ];
 
     /// The wire spelling (`stale_write`).
@@ -430,6 +440,7 @@ impl ErrorCode {
             Self::MaterializeValidationFailed => "materialize_validation_failed",
             Self::CapabilityUnavailable => "capability_unavailable",
             Self::PathPolicyViolation => "path_policy_violation",
+            Self::SessionIdConflict => "session_id_conflict",
         }
     }
 }
@@ -484,6 +495,7 @@ impl BackendError {
             Self::MaterializeValidationFailed { .. } => ErrorCode::MaterializeValidationFailed,
             Self::CapabilityUnavailable { .. } => ErrorCode::CapabilityUnavailable,
             Self::PathPolicyViolation { .. } => ErrorCode::PathPolicyViolation,
+            Self::SessionIdConflict { .. } => ErrorCode::SessionIdConflict,
         }
     }
 
@@ -541,7 +553,8 @@ impl BackendError {
             | Self::WriteFailed { message, .. }
             | Self::MaterializeValidationFailed { message, .. }
             | Self::CapabilityUnavailable { message, .. }
-            | Self::PathPolicyViolation { message, .. } => message,
+            | Self::PathPolicyViolation { message, .. }
+            | Self::SessionIdConflict { message, .. } => message,
             Self::TransactionUnsupported(rejection) | Self::SelectorAmbiguity(rejection) => {
                 &rejection.message
             }
@@ -750,6 +763,10 @@ pub fn examples() -> Vec<BackendError> {
             policy: "save_target".into(),
             attempted_path: "/tmp/x".into(),
             allowed_path: "/p".into(),
+        },
+        BackendError::SessionIdConflict {
+            message: "taken".into(),
+            session_id: "s1".into(),
         },
     ]
 }

@@ -11,12 +11,12 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    AppliedTransaction, CloseSessionData, EventsData, EventsInput, MaterializeSessionData,
-    MaterializeSessionInput, NoInput, OpenSessionInput, OutlineInput, ProjectOutline,
-    QueryEntityData, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
-    ResourceBytesData, SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput,
-    SessionInput, SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview,
-    ValidationReport,
+    AppliedTransaction, CacheSnapshot, CloseSessionData, EventsData, EventsInput,
+    MaterializeSessionData, MaterializeSessionInput, NoInput, OpenProjectSessionInput,
+    OpenSessionInput, OutlineInput, ProjectOutline, QueryEntityData, QueryEntityInput,
+    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, ResourceBytesData,
+    SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput, SessionInput,
+    SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -49,9 +49,11 @@ pub fn input_schema(method: &Method) -> Value {
     let schema = match method.name {
         "getCapabilities" => NoInput::json_schema(&mut generator),
         "openSession" => OpenSessionInput::json_schema(&mut generator),
-        "getSession" | "validateSession" | "closeSession" => {
+        "openProjectSession" => OpenProjectSessionInput::json_schema(&mut generator),
+        "getSession" | "validateSession" | "closeSession" | "getCacheSnapshot" => {
             SessionInput::json_schema(&mut generator)
         }
+        "refreshCache" => RefreshCacheInput::json_schema(&mut generator),
         "getProjectOutline" => OutlineInput::json_schema(&mut generator),
         "searchProject" => SearchProjectInput::json_schema(&mut generator),
         "queryEntity" => QueryEntityInput::json_schema(&mut generator),
@@ -77,7 +79,10 @@ pub fn input_schema(method: &Method) -> Value {
 fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
     match method.name {
         "getCapabilities" => generator.subschema_for::<Success<Capabilities>>(),
-        "openSession" | "getSession" => generator.subschema_for::<Success<SessionSnapshot>>(),
+        "openSession" | "openProjectSession" | "getSession" => {
+            generator.subschema_for::<Success<SessionSnapshot>>()
+        }
+        "getCacheSnapshot" | "refreshCache" => generator.subschema_for::<Success<CacheSnapshot>>(),
         "getProjectOutline" => generator.subschema_for::<Success<ProjectOutline>>(),
         "queryEntity" => generator.subschema_for::<Success<QueryEntityData>>(),
         "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
@@ -346,6 +351,12 @@ pub fn lean_tools(snapshot: &Value) -> Value {
                 input.remove("definitions");
             }
         }
+        if let Some(project) = tool.pointer_mut("/inputSchema/properties/project") {
+            *project = lean_project(method);
+            if let Some(input) = tool.get_mut("inputSchema").and_then(Value::as_object_mut) {
+                input.remove("definitions");
+            }
+        }
         tool["outputSchema"] = lean_output(method);
     }
     tools
@@ -365,6 +376,23 @@ fn lean_operations() -> Value {
             },
             "required": ["kind"]
         }
+    })
+}
+
+/// A whole UAM project is the largest schema of the contract; the lean list names where
+/// it is instead (the server decodes the document strictly either way).
+fn lean_project(method: &Method) -> Value {
+    json!({
+        "type": "object",
+        "description": format!(
+            "The whole project as the UAM, as readSessionState returns it, with each asset resource's file bytes in sourceBytes (an array of integers 0..255 or a base64 string; at most 8 MiB per request). Its exact schema is the input of {}.",
+            crate::docs::method_uri(method.name)
+        ),
+        "properties": {
+            "projectId": { "type": "string" },
+            "packages": { "type": "array", "items": { "type": "object" } }
+        },
+        "required": ["projectId", "projectType", "version", "branches", "settings", "packages"]
     })
 }
 

@@ -19,8 +19,8 @@ use ofgui_contracts::error::{
 use serde_json::{Map, Value};
 
 pub use exports::ofgui::backend::session::{
-    BackendError, BytesReply, ErrorCode as WitCode, OpenRequest, Reply, SaveReply, SessionStatus,
-    UamFidelity,
+    BackendError, BytesReply, DocumentRequest, ErrorCode as WitCode, OpenRequest, ProjectSummary,
+    Reply, SaveReply, SessionStatus, UamFidelity,
 };
 
 /// A failure the component reported, as contract types.
@@ -139,6 +139,7 @@ pub fn from_wit_code(code: WitCode) -> ErrorCode {
         WitCode::MaterializeValidationFailed => ErrorCode::MaterializeValidationFailed,
         WitCode::CapabilityUnavailable => ErrorCode::CapabilityUnavailable,
         WitCode::PathPolicyViolation => ErrorCode::PathPolicyViolation,
+        WitCode::SessionIdConflict => ErrorCode::SessionIdConflict,
     }
 }
 
@@ -169,6 +170,7 @@ pub fn to_wit_code(code: ErrorCode) -> WitCode {
         ErrorCode::MaterializeValidationFailed => WitCode::MaterializeValidationFailed,
         ErrorCode::CapabilityUnavailable => WitCode::CapabilityUnavailable,
         ErrorCode::PathPolicyViolation => WitCode::PathPolicyViolation,
+        ErrorCode::SessionIdConflict => WitCode::SessionIdConflict,
     }
 }
 
@@ -196,6 +198,10 @@ mod tests {
             last_saved_revision: 2,
             dirty: true,
             fidelity: UamFidelity::Full,
+            summary: ProjectSummary {
+                package_count: 3,
+                resource_count: 12,
+            },
         };
         for error in examples() {
             let diagnostic = BackendDiagnostic::error(error.code().as_str(), "why");

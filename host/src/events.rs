@@ -27,17 +27,44 @@ pub struct EventLog {
     log: Mutex<Log>,
 }
 
+/// What happened, before the log gives it a sequence and a time.
+#[derive(Default)]
+pub struct Happened {
+    pub kind: &'static str,
+    pub revision: Option<u64>,
+    pub cache_revision: Option<u64>,
+    pub diagnostics: Vec<BackendDiagnostic>,
+    pub payload: Option<Value>,
+}
+
+impl Happened {
+    pub fn new(kind: &'static str, revision: Option<u64>) -> Self {
+        Happened {
+            kind,
+            revision,
+            ..Happened::default()
+        }
+    }
+
+    pub fn cache_revision(mut self, revision: u64) -> Self {
+        self.cache_revision = Some(revision);
+        self
+    }
+
+    pub fn diagnostics(mut self, diagnostics: Vec<BackendDiagnostic>) -> Self {
+        self.diagnostics = diagnostics;
+        self
+    }
+
+    pub fn payload(mut self, payload: Value) -> Self {
+        self.payload = Some(payload);
+        self
+    }
+}
+
 impl EventLog {
     /// Records an event of a session.
-    pub fn emit(
-        &self,
-        session_id: &str,
-        canonical_path_key: &str,
-        kind: &str,
-        revision: Option<u64>,
-        diagnostics: Vec<BackendDiagnostic>,
-        payload: Option<Value>,
-    ) {
+    pub fn emit(&self, session_id: &str, canonical_path_key: &str, happened: Happened) {
         let mut log = self
             .log
             .lock()
@@ -45,13 +72,14 @@ impl EventLog {
         log.last_sequence += 1;
         let event = BackendEvent {
             sequence: log.last_sequence,
-            kind: kind.to_string(),
+            kind: happened.kind.to_string(),
             timestamp: rfc3339(SystemTime::now()),
             session_id: Some(session_id.to_string()),
             canonical_path_key: Some(canonical_path_key.to_string()),
-            revision,
-            diagnostics,
-            payload,
+            revision: happened.revision,
+            cache_revision: happened.cache_revision,
+            diagnostics: happened.diagnostics,
+            payload: happened.payload,
         };
         let buffer = log.buffers.entry(session_id.to_string()).or_default();
         buffer.push_back(event);
@@ -120,6 +148,11 @@ impl EventLog {
     }
 }
 
+/// Now, as [`rfc3339`] formats it.
+pub fn rfc3339_now() -> String {
+    rfc3339(SystemTime::now())
+}
+
 /// Formats a time as RFC 3339 UTC with milliseconds, e.g. `2026-11-29T22:20:58.123Z`.
 fn rfc3339(time: SystemTime) -> String {
     chrono::DateTime::<chrono::Utc>::from(time).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -147,7 +180,7 @@ mod tests {
     fn cursors_select_expire_and_refuse() {
         let log = EventLog::default();
         for _ in 0..(RETENTION + 1) {
-            log.emit("s", "k", "transaction.rejected", Some(0), Vec::new(), None);
+            log.emit("s", "k", Happened::new("transaction.rejected", Some(0)));
         }
         let all = log.read("s", None, None).unwrap();
         assert_eq!(
@@ -159,7 +192,7 @@ mod tests {
             log.read("s", Some("1"), None).is_ok(),
             "after = oldest - 1 is still fine"
         );
-        log.emit("s", "k", "transaction.rejected", Some(0), Vec::new(), None);
+        log.emit("s", "k", Happened::new("transaction.rejected", Some(0)));
         assert!(log.read("s", Some("1"), None).is_err(), "expired");
         assert!(log.read("s", Some("not-a-number"), None).is_err());
         assert!(log.read("s", Some("99999"), None).is_err(), "unknown");

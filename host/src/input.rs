@@ -31,6 +31,9 @@ const MAX_KEY_CHARS: usize = 256;
 const LENGTH_RULES: &[(&str, usize)] = &[
     ("/sessionId", MAX_ID_LEN),
     ("/projectPath", MAX_PATH_LEN),
+    ("/targetPath", MAX_PATH_LEN),
+    ("/canonicalProjectPath", MAX_PATH_LEN),
+    ("/canonicalPathKey", MAX_PATH_LEN),
     ("/selector/packageId", MAX_ID_LEN),
     ("/selector/resourceId", MAX_ID_LEN),
 ];

@@ -1,10 +1,11 @@
 //! ofgui-mcp-host: serves FairyGUI projects to AI agents over MCP.
 //!
 //! The host is thin: protocol ([`mcp`], with [`resources`] and [`prompts`]), sandbox ([`sandbox`]), session bookkeeping,
-//! locks and limits ([`sessions`], [`lock`], [`service`]). Project semantics live in the backend component,
+//! locks and limits ([`sessions`], [`lock`], [`service`]), events and the derived cache ([`events`], [`cache`]). Project semantics live in the backend component,
 //! which [`runtime`] runs with wasmtime, one instance per session.
 
 pub mod bindings;
+pub mod cache;
 pub mod cli;
 mod engine_config;
 pub mod envelope;

@@ -30,7 +30,7 @@ use crate::{prompts, resources};
 /// What the server tells every client at `initialize`.
 const INSTRUCTIONS: &str = "\
 ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
-1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots).
+1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots); openfairygui_backend_open_project_session opens a project given as a UAM document instead, written to disk only by openfairygui_backend_materialize_session with targetPath.
 2. Read openfairygui_backend_get_project_outline for exact ids and the current revision (on a large project: detail packages first, then scope.packageIds or scope.component, or page.limit with page.cursor).
 3. Find nodes and resources by name, text, kind or referenced ui:// URL with openfairygui_backend_search_project; query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
 4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.

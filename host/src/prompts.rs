@@ -49,7 +49,7 @@ const PROMPTS: &[Definition] = &[
         name: "openfairygui_poll_runtime_state",
         title: "Poll OpenFairyGUI Runtime State",
         description: "Follow what happens in a session by polling its events.",
-        text: "Poll openfairygui_backend_get_events for the session. Start without a cursor, then pass the last event's sequence (the number as returned) as after on the next call. If the reply is event_cursor_invalid, the cursor expired or is unknown: call again without after and continue from the events it returns. There are no subscriptions; polling is the only way to follow events. Use openfairygui_backend_get_session for the current revision and dirty flag.",
+        text: "Poll openfairygui_backend_get_events for the session. Start without a cursor, then pass the last event's sequence (the number as returned) as after on the next call. If the reply is event_cursor_invalid, the cursor expired or is unknown: call again without after and continue from the events it returns. There are no subscriptions; polling is the only way to follow events. Use openfairygui_backend_get_session for the current revision and dirty flag. openfairygui_backend_get_cache_snapshot shows the session's derived cache entry (valid false after an edit); openfairygui_backend_refresh_cache rebuilds it synchronously and returns it. The cache is an index: the session is the source of truth.",
     },
 ];
 

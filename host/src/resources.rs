@@ -29,6 +29,7 @@ const DIAGNOSTICS: &str = "openfairygui://docs/diagnostics";
 const OPERATIONS: &str = "openfairygui://contracts/operations";
 const CAPABILITIES: &str = "openfairygui://backend/capabilities";
 const SESSION_PREFIX: &str = "openfairygui://backend/session/";
+const CACHE_PREFIX: &str = "openfairygui://backend/cache/";
 
 /// The fixed resources, in list order: (uri, name, title, mime type).
 const RESOURCES: &[(&str, &str, &str, &str)] = &[
@@ -97,6 +98,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         "openfairygui_backend_session_outline",
         "An open session's outline (the getProjectOutline envelope)",
     ),
+    (
+        "openfairygui://backend/cache/{sessionId}",
+        "openfairygui_backend_cache",
+        "An open session's derived cache entry (the getCacheSnapshot envelope)",
+    ),
 ];
 
 const WORKFLOW_TEXT: &str = "\
@@ -106,6 +112,9 @@ const WORKFLOW_TEXT: &str = "\
    read limits, sandbox and session policy.
 2. `openfairygui_backend_open_session` opens a project directory (or its `.fairy` file) inside
    the server's allowed roots. One session per project; the session starts at revision 0.
+   `openfairygui_backend_open_project_session` opens a project given as a document instead
+   (the UAM with each asset's `sourceBytes`); it has no directory until
+   `openfairygui_backend_materialize_session` with `targetPath` writes it into a new one.
 3. `openfairygui_backend_get_project_outline` lists every package, folder, resource, display
    node, controller and transition by exact id, with the current revision. Use those ids;
    never guess one. On a large project ask `detail: packages` first, then scope the
@@ -124,8 +133,9 @@ const WORKFLOW_TEXT: &str = "\
 8. On `stale_read` or `stale_write` someone else changed the session: re-read the outline and
    the entities you rely on, plan again and send the new batch at the new revision. Never
    retry with a guessed revision.
-9. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected, saved)
-   with a cursor.
+9. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected, saved,
+   cache updates) with a cursor; `openfairygui_backend_get_cache_snapshot` and
+   `openfairygui_backend_refresh_cache` read and rebuild the session's derived cache entry.
 10. Edits live in the session until `openfairygui_backend_save_session` (with
     `expectedRevision`) writes them; it writes only the changed files and refuses, writing
     nothing, when one of them was changed on disk meanwhile.
@@ -199,6 +209,17 @@ async fn read_template(service: &Service, uri: &str) -> Result<String, ErrorData
         if !session_id.is_empty() && !session_id.contains('/') {
             return backend(service, method, json!({ "sessionId": session_id })).await;
         }
+    }
+    if let Some(session_id) = uri.strip_prefix(CACHE_PREFIX)
+        && !session_id.is_empty()
+        && !session_id.contains('/')
+    {
+        return backend(
+            service,
+            "getCacheSnapshot",
+            json!({ "sessionId": session_id }),
+        )
+        .await;
     }
     Err(not_found())
 }

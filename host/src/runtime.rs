@@ -20,7 +20,8 @@ use wasmtime::{Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
-    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, SaveReply, SessionStatus,
+    Backend, BackendPre, BytesReply, DocumentRequest, GuestError, GuestReply, OpenRequest,
+    SaveReply, SessionStatus,
 };
 use crate::sandbox::ResolvedProject;
 
@@ -181,14 +182,70 @@ impl Runtime {
         self.source
     }
 
-    /// Instantiates the component with `project.dir` as its only preopen (read-only) and
-    /// opens the project in it; gives the instance and the session's first status.
+    /// Instantiates the component with `project.dir` as its only preopen and opens the
+    /// project in it; gives the instance and the session's first status.
     pub async fn open(
         &self,
         request: &OpenRequest,
         project: &ResolvedProject,
     ) -> Result<(Instance, SessionStatus), CallError> {
-        let ctx = crate::sandbox::wasi_context(&project.dir).map_err(CallError::Setup)?;
+        let (mut store, backend, deadline_ticks) = self.instantiate(Some(&project.dir)).await?;
+        let (project, status) = backend
+            .ofgui_backend_session()
+            .project()
+            .call_open(&mut store, request)
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::from_guest)?;
+        Ok(self.instance(store, backend, project, deadline_ticks, status))
+    }
+
+    /// Instantiates the component with `dir` as its only preopen, or with none at all, and
+    /// opens the project given as `document` (`ProjectDocument` JSON) in it.
+    // The bindings take the WIT `json` alias (a `String`) by reference.
+    #[allow(clippy::ptr_arg)]
+    pub async fn open_document(
+        &self,
+        request: &DocumentRequest,
+        document: &String,
+        dir: Option<&Path>,
+    ) -> Result<(Instance, SessionStatus), CallError> {
+        let (mut store, backend, deadline_ticks) = self.instantiate(dir).await?;
+        let (project, status) = backend
+            .ofgui_backend_session()
+            .project()
+            .call_open_document(&mut store, request, document)
+            .await
+            .map_err(CallError::from_wasmtime)?
+            .map_err(CallError::from_guest)?;
+        Ok(self.instance(store, backend, project, deadline_ticks, status))
+    }
+
+    fn instance(
+        &self,
+        store: Store<HostState>,
+        backend: Backend,
+        project: ResourceAny,
+        deadline_ticks: u64,
+        status: SessionStatus,
+    ) -> (Instance, SessionStatus) {
+        let instance = Instance {
+            store,
+            backend,
+            project,
+            deadline_ticks,
+            calls: self.calls.clone(),
+        };
+        (instance, status)
+    }
+
+    /// A fresh Store with its limits and deadline, and the component instantiated in it
+    /// with `dir` (if any) as its only preopen.
+    async fn instantiate(
+        &self,
+        dir: Option<&Path>,
+    ) -> Result<(Store<HostState>, Backend, u64), CallError> {
+        let ctx = crate::sandbox::wasi_context(dir).map_err(CallError::Setup)?;
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.limits.memory_bytes)
             .trap_on_grow_failure(true)
@@ -211,21 +268,7 @@ impl Runtime {
             .instantiate_async(&mut store)
             .await
             .map_err(CallError::from_wasmtime)?;
-        let (project, status) = backend
-            .ofgui_backend_session()
-            .project()
-            .call_open(&mut store, request)
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::from_guest)?;
-        let instance = Instance {
-            store,
-            backend,
-            project,
-            deadline_ticks,
-            calls: self.calls.clone(),
-        };
-        Ok((instance, status))
+        Ok((store, backend, deadline_ticks))
     }
 }
 

@@ -275,14 +275,17 @@ fn link_count(_: &cap_std::fs::Metadata) -> u64 {
     1
 }
 
-/// The WASI context of a session: the project directory preopened read-only as `.`, the
-/// host's stderr (where the backend writes the causes of internal failures, beside the
-/// host's own log), and nothing else (no environment, arguments, stdin, stdout or network).
-pub fn wasi_context(project_dir: &Path) -> Result<WasiCtx> {
+/// The WASI context of a session: the project directory preopened as `.` (none for a
+/// session opened from a document: it has no file access at all), the host's stderr
+/// (where the backend writes the causes of internal failures, beside the host's own log),
+/// and nothing else (no environment, arguments, stdin, stdout or network).
+pub fn wasi_context(project_dir: Option<&Path>) -> Result<WasiCtx> {
     let mut builder = WasiCtx::builder();
     // Writable so the session can save (and finish an interrupted save at open); still
     // only this directory, so WASI confines every write to the project.
-    builder.preopened_dir(project_dir, ".", FsPerms::ReadWrite)?;
+    if let Some(project_dir) = project_dir {
+        builder.preopened_dir(project_dir, ".", FsPerms::ReadWrite)?;
+    }
     builder.inherit_stderr();
     // Crash tests stop a save at a chosen step (backend `commit::fault`); unset, nothing
     // reaches the component.
@@ -293,6 +296,152 @@ pub fn wasi_context(project_dir: &Path) -> Result<WasiCtx> {
     // a spawn_blocking hop per call.
     builder.allow_blocking_current_thread(true);
     Ok(builder.build())
+}
+
+/// Where a session opened from a document is to be written (`materializeSession`'s
+/// `targetPath`), checked but not yet created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The project directory as it will be (realpath of what exists, the rest appended).
+    pub dir: PathBuf,
+    /// The `.fairy` file to write in it.
+    pub fairy_file: String,
+    /// The project's identity once written (as [`ResolvedProject::key`]).
+    pub key: String,
+}
+
+/// Why a target was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TargetRefusal {
+    /// Outside every allowed root.
+    NotAllowed,
+    /// It already holds a FairyGUI project; the entry that says so.
+    HoldsProject(String),
+    /// Something other than a directory is there.
+    NotADirectory,
+    /// The directory or file name is not UTF-8 (no WASI path can name it).
+    NotUtf8,
+}
+
+/// Resolves `target_path` against the allowed roots: a directory (the project file is then
+/// `<dir>.fairy`, as the editor names a new project after its directory) or a `.fairy`
+/// file in one. The directory may be missing (it is created) or exist without any
+/// project-owned entry (`*.fairy`, `settings`, `assets`, `assets_*`): a write never mixes
+/// two projects.
+pub fn resolve_target(target_path: &str, roots: &[PathBuf]) -> Result<Target, TargetRefusal> {
+    let requested = Path::new(target_path);
+    let absolute = if requested.is_absolute() {
+        requested.to_path_buf()
+    } else {
+        roots
+            .first()
+            .ok_or(TargetRefusal::NotAllowed)?
+            .join(requested)
+    };
+    let resolved = realpath_lenient(&absolute);
+    if !roots.iter().any(|root| resolved.starts_with(root)) {
+        return Err(TargetRefusal::NotAllowed);
+    }
+    let names_file = has_fairy_extension(&resolved) && !resolved.is_dir();
+    let (dir, fairy_file) = if names_file {
+        let name = resolved
+            .file_name()
+            .and_then(|name| name.to_str())
+            .ok_or(TargetRefusal::NotUtf8)?
+            .to_string();
+        let dir = resolved.parent().ok_or(TargetRefusal::NotAllowed)?;
+        if !roots.iter().any(|root| dir.starts_with(root)) {
+            return Err(TargetRefusal::NotAllowed);
+        }
+        (dir.to_path_buf(), name)
+    } else {
+        let name = resolved
+            .file_name()
+            .and_then(|name| name.to_str())
+            .ok_or(TargetRefusal::NotUtf8)?;
+        let fairy_file = format!("{name}.fairy");
+        (resolved.clone(), fairy_file)
+    };
+    if dir.to_str().is_none() {
+        return Err(TargetRefusal::NotUtf8);
+    }
+    match std::fs::symlink_metadata(&dir) {
+        Ok(metadata) if metadata.is_dir() => {
+            let entries = std::fs::read_dir(&dir).map_err(|_| TargetRefusal::NotADirectory)?;
+            for entry in entries {
+                let name = entry
+                    .map_err(|_| TargetRefusal::NotADirectory)?
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned();
+                let owned = name == "settings"
+                    || name == "assets"
+                    || name.starts_with("assets_")
+                    || has_fairy_extension(Path::new(&name));
+                if owned {
+                    return Err(TargetRefusal::HoldsProject(name));
+                }
+            }
+        }
+        Ok(_) => return Err(TargetRefusal::NotADirectory),
+        Err(_) => {}
+    }
+    let key = dir.to_string_lossy().into_owned();
+    Ok(Target {
+        dir,
+        fairy_file,
+        key,
+    })
+}
+
+impl Target {
+    /// Creates the directory and any missing parents; gives the ones it created, deepest
+    /// last, for [`Target::remove_created`] to undo. The created directory is resolved
+    /// again, so a symlink swapped in meanwhile cannot lead the write outside the roots.
+    pub fn create(&self, roots: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+        let mut missing = Vec::new();
+        let mut at = self.dir.as_path();
+        while !at.exists() {
+            missing.push(at.to_path_buf());
+            match at.parent() {
+                Some(parent) => at = parent,
+                None => break,
+            }
+        }
+        missing.reverse();
+        for dir in &missing {
+            if let Err(error) = std::fs::create_dir(dir) {
+                Target::remove_created(&missing);
+                return Err(error);
+            }
+        }
+        let real = std::fs::canonicalize(&self.dir)?;
+        if real != self.dir || !roots.iter().any(|root| real.starts_with(root)) {
+            Target::remove_created(&missing);
+            return Err(std::io::Error::other(
+                "the target directory changed while it was created",
+            ));
+        }
+        Ok(missing)
+    }
+
+    /// Removes directories [`Target::create`] made, deepest first, while they are empty.
+    pub fn remove_created(created: &[PathBuf]) {
+        for dir in created.iter().rev() {
+            if std::fs::remove_dir(dir).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The target as a project to open and lock, once it exists.
+    pub fn project(&self) -> ResolvedProject {
+        ResolvedProject {
+            dir: self.dir.clone(),
+            fairy_file: self.fairy_file.clone(),
+            key: self.key.clone(),
+        }
+    }
 }
 
 /// Canonicalizes the configured project roots; a root that does not exist is an error.

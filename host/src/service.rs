@@ -10,9 +10,9 @@ use std::time::Duration;
 use base64::Engine as _;
 use ofgui_contracts::api::{
     DiskChanges, EventsInput, MaterializeMode, MaterializeSessionData, MaterializeSessionInput,
-    NoInput, OpenSessionInput, OutlineInput, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, SaveSessionData, SaveSessionInput, SearchProjectInput, SessionInput,
-    SessionSnapshot, TransactionInput,
+    NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput, QueryEntityInput,
+    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, SaveSessionData,
+    SaveSessionInput, SearchProjectInput, SessionInput, SessionSnapshot, TransactionInput,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{BackendError, ErrorCode, LockConflictKind, UnhandledReason};
@@ -21,14 +21,15 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::bindings::{GuestReply, OpenRequest, SessionStatus};
+use crate::bindings::{DocumentRequest, GuestReply, OpenRequest, SaveReply, SessionStatus};
+use crate::cache::Cache;
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
-use crate::events::EventLog;
+use crate::events::{EventLog, Happened};
 use crate::explain;
 use crate::lock::{LockError, ProjectLock};
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
-use crate::sandbox::{self, Refusal};
-use crate::sessions::{AppliedBatch, Registry, ReserveError, Session};
+use crate::sandbox::{self, Refusal, Target, TargetRefusal};
+use crate::sessions::{AppliedBatch, Home, Registry, ReserveError, Session};
 
 /// Server settings the service needs.
 #[derive(Clone, Debug)]
@@ -49,6 +50,7 @@ pub struct Service {
     registry: Registry,
     capabilities: Capabilities,
     events: EventLog,
+    cache: Cache,
 }
 
 /// The envelope of one call and whether it is a failure.
@@ -72,6 +74,7 @@ impl Service {
             capabilities,
             config,
             events: EventLog::default(),
+            cache: Cache::default(),
         })
     }
 
@@ -129,7 +132,7 @@ impl Service {
         if let Some(instance) = slot.take() {
             self.registry.remove(&session.id);
             instance.close().await;
-            self.events.forget(&session.id);
+            self.forget(&session.id);
             tracing::info!(session = %session.id, "closed idle session");
         }
     }
@@ -174,9 +177,27 @@ impl Service {
             .get("sessionId")
             .and_then(Value::as_str)
             .map(str::to_string);
-        if method.name == "openSession" {
-            return match parse::<OpenSessionInput>(method, &input) {
-                Ok(input) => self.open_session(&call, input).await,
+        // An open names its session only once it succeeds.
+        if matches!(method.name, "openSession" | "openProjectSession") {
+            let opened = if method.name == "openSession" {
+                match parse::<OpenSessionInput>(method, &input) {
+                    Ok(input) => {
+                        let session_id = uuid::Uuid::new_v4().to_string();
+                        self.open(&session_id, &input.project_path).await
+                    }
+                    Err(failure) => Err(failure),
+                }
+            } else {
+                self.open_project(method, input).await
+            };
+            return match opened.and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot))) {
+                Ok((data, snapshot)) => Reply {
+                    envelope: call.success(
+                        SessionRef::new(&snapshot.session_id, Some(snapshot.revision)),
+                        data,
+                    ),
+                    is_error: false,
+                },
                 Err(failure) => Reply {
                     envelope: call.failure(SessionRef::default(), failure),
                     is_error: true,
@@ -320,6 +341,47 @@ impl Service {
                 let input = parse::<SessionInput>(method, &input)?;
                 self.close_session(&input.session_id).await
             }
+            "getCacheSnapshot" => {
+                let input = parse::<SessionInput>(method, &input)?;
+                // The cache is the host's own index: reading it asks nothing of the backend,
+                // which is asked for the revision only if there is no entry (upstream's
+                // `cacheRevision` then).
+                let snapshot = match self.registry.get(&input.session_id) {
+                    None => return Err(BackendError::session_not_found(&input.session_id).into()),
+                    Some(session) => match self.cache.snapshot(&session.id) {
+                        Some(snapshot) => snapshot,
+                        None => {
+                            let status = self
+                                .on_session(&session.id, async |_, instance| {
+                                    instance.status().await
+                                })
+                                .await?;
+                            Cache::empty(status.revision)
+                        }
+                    },
+                };
+                let revision = snapshot.cache_revision;
+                Ok((Data::typed(&snapshot)?, Some(revision)))
+            }
+            "refreshCache" => {
+                let input = parse::<RefreshCacheInput>(method, &input)?;
+                let (key, status) = self
+                    .on_session(&input.session_id, async |session, instance| {
+                        Ok((session.key(), instance.status().await?))
+                    })
+                    .await?;
+                let entry = self.cache.index(&input.session_id, &key, &status, true);
+                let reason = input.reason.unwrap_or_default();
+                self.events.emit(
+                    &input.session_id,
+                    &key,
+                    Happened::new("cache.updated", Some(status.revision))
+                        .cache_revision(entry.revision)
+                        .payload(json!({ "reason": reason.as_str() })),
+                );
+                let snapshot = Cache::of(entry);
+                Ok((Data::typed(&snapshot)?, Some(status.revision)))
+            }
             "saveSession" => {
                 let input = parse::<SaveSessionInput>(method, &input)?;
                 if let Some(target) = &input.target_path {
@@ -337,11 +399,25 @@ impl Service {
             }
             "materializeSession" => {
                 let input = parse::<MaterializeSessionInput>(method, &input)?;
-                let write = Write::Materialize {
-                    reason: input.reason,
+                let Some(session) = self.registry.get(&input.session_id) else {
+                    return Err(BackendError::session_not_found(&input.session_id).into());
                 };
-                self.write(&input.session_id, input.expected_revision, write)
-                    .await
+                match &input.target_path {
+                    Some(target) if session.document().is_some() => {
+                        self.bind(&session, target, input.expected_revision, input.reason)
+                            .await
+                    }
+                    target => {
+                        if let Some(target) = target {
+                            self.check_save_target(&input.session_id, target)?;
+                        }
+                        let write = Write::Materialize {
+                            reason: input.reason,
+                        };
+                        self.write(&input.session_id, input.expected_revision, write)
+                            .await
+                    }
+                }
             }
             other => Err(BackendError::UnknownTool {
                 message: format!("No method named {other} is served."),
@@ -379,13 +455,19 @@ impl Service {
         match result {
             Ok(Applied::Batch(reply)) => {
                 let status = reply.status;
+                let key = session.key();
                 self.events.emit(
                     &session.id,
-                    &session.project.key,
-                    "transaction.applied",
-                    Some(status.revision),
-                    Vec::new(),
-                    Some(json!({ "operationCount": input.operations.len() })),
+                    &key,
+                    Happened::new("transaction.applied", Some(status.revision))
+                        .payload(json!({ "operationCount": input.operations.len() })),
+                );
+                let entry = self.cache.index(&session.id, &key, &status, false);
+                self.events.emit(
+                    &session.id,
+                    &key,
+                    Happened::new("cache.invalidated", Some(status.revision))
+                        .cache_revision(entry.revision),
                 );
                 let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
                 Ok((data, Some(status.revision)))
@@ -401,20 +483,25 @@ impl Service {
 
     /// `targetPath` of a save may only name the opened project (its directory or its
     /// `.fairy` file): saving is not Save As.
+    /// A session without a directory has no target to compare with: the component
+    /// refuses its write (`capability_unavailable`), as upstream checks storage first.
     fn check_save_target(&self, session_id: &str, target: &str) -> Result<(), Failure> {
         let Some(session) = self.registry.get(session_id) else {
             return Err(BackendError::session_not_found(session_id).into());
         };
+        let Some(project) = session.directory() else {
+            return Ok(());
+        };
         let same = sandbox::resolve_project(target, &self.config.roots)
-            .is_ok_and(|resolved| resolved.key == session.project.key);
+            .is_ok_and(|resolved| resolved.key == project.key);
         if same {
             return Ok(());
         }
         Err(BackendError::PathPolicyViolation {
-            message: "saveSession writes only the project that was opened; targetPath names somewhere else. Nothing was written and the edits stay in the session. Save without targetPath.".into(),
+            message: "A session opened from disk writes only the project it opened; targetPath names somewhere else. Nothing was written and the edits stay in the session. Save without targetPath.".into(),
             policy: "save_target".into(),
             attempted_path: target.to_string(),
-            allowed_path: session.project.dir.to_string_lossy().into_owned(),
+            allowed_path: project.dir.to_string_lossy().into_owned(),
         }
         .into())
     }
@@ -426,22 +513,9 @@ impl Service {
             return Err(BackendError::session_not_found(session_id).into());
         };
         let materialize = matches!(write, Write::Materialize { .. });
-        let emit = |kind: &str, revision: Option<u64>, diagnostics, data| {
-            self.events.emit(
-                &session.id,
-                &session.project.key,
-                kind,
-                revision,
-                diagnostics,
-                data,
-            )
-        };
-        emit(
-            "save.started",
-            None,
-            Vec::new(),
-            Some(json!({ "materialize": materialize })),
-        );
+        let key = session.key();
+        let emit = |happened: Happened| self.events.emit(&session.id, &key, happened);
+        emit(Happened::new("save.started", None).payload(json!({ "materialize": materialize })));
         let result = self
             .on_session(&session.id, async |_, instance| {
                 if materialize {
@@ -453,26 +527,10 @@ impl Service {
             .await;
         match result {
             Ok(reply) => {
-                session.saved(reply.status.revision);
-                let snapshot = self.snapshot(&session, &reply.status);
-                let disk = DiskChanges {
-                    written_paths: reply.written_paths,
-                    removed_paths: reply.removed_paths,
-                    created_directories: reply.created_directories,
-                    removed_directories: reply.removed_directories,
-                    kept_directories: reply.kept_directories,
-                    recovered_paths: reply.recovered_paths,
-                    write_verified: reply.write_verified,
-                };
-                emit(
-                    "save.completed",
-                    Some(reply.status.revision),
-                    Vec::new(),
-                    Some(json!({
-                        "writtenPaths": disk.written_paths,
-                        "removedPaths": disk.removed_paths,
-                    })),
-                );
+                let status = reply.status;
+                let snapshot = self.snapshot(&session, &status);
+                let skipped_paths = reply.skipped_paths.clone();
+                let disk = self.saved(&session, reply);
                 let data = match write {
                     Write::Save => Data::typed(&SaveSessionData {
                         session_id: snapshot.session_id,
@@ -496,35 +554,83 @@ impl Service {
                         capabilities: snapshot.capabilities,
                         mode: MaterializeMode::FullProject,
                         reason,
-                        materialize_revision: reply.status.revision,
-                        save_revision: reply.status.last_saved_revision,
-                        skipped_paths: reply.skipped_paths,
+                        materialize_revision: status.revision,
+                        save_revision: status.last_saved_revision,
+                        skipped_paths,
                         diagnostics: Vec::new(),
                         disk,
                     })?,
                 };
-                Ok((data, Some(reply.status.revision)))
+                Ok((data, Some(status.revision)))
             }
             Err(mut failure) => {
                 if let Some(status) = failure.status {
                     failure.session = Some(self.snapshot(&session, &status));
                 }
-                let diagnostics = if failure.diagnostics.is_empty() {
-                    vec![ofgui_contracts::envelope::BackendDiagnostic::error(
-                        failure.error.code().as_str(),
-                        failure.error.message(),
-                    )]
-                } else {
-                    failure.diagnostics.clone()
-                };
-                emit(
-                    "save.failed",
-                    failure.status.map(|s| s.revision),
-                    diagnostics,
-                    None,
-                );
+                self.save_failed(&session, &failure);
                 Err(failure)
             }
+        }
+    }
+
+    /// After a successful save or materialize: the journal restarts at the saved revision,
+    /// `save.completed` and `cache.updated` are recorded with a fresh valid entry. Gives
+    /// what the write changed on disk.
+    fn saved(&self, session: &Session, reply: SaveReply) -> DiskChanges {
+        let status = reply.status;
+        session.saved(status.revision);
+        let key = session.key();
+        let disk = DiskChanges {
+            written_paths: reply.written_paths,
+            removed_paths: reply.removed_paths,
+            created_directories: reply.created_directories,
+            removed_directories: reply.removed_directories,
+            kept_directories: reply.kept_directories,
+            recovered_paths: reply.recovered_paths,
+            write_verified: reply.write_verified,
+        };
+        self.events.emit(
+            &session.id,
+            &key,
+            Happened::new("save.completed", Some(status.revision)).payload(json!({
+                "writtenPaths": disk.written_paths,
+                "removedPaths": disk.removed_paths,
+            })),
+        );
+        let entry = self.cache.index(&session.id, &key, &status, true);
+        self.events.emit(
+            &session.id,
+            &key,
+            Happened::new("cache.updated", Some(status.revision)).cache_revision(entry.revision),
+        );
+        disk
+    }
+
+    /// After a failed save or materialize: `save.failed` with the failure's diagnostics,
+    /// and, when the write itself failed (not a refusal before writing), the cache entry
+    /// made invalid (as upstream, without an event of its own).
+    fn save_failed(&self, session: &Session, failure: &Failure) {
+        let key = session.key();
+        let diagnostics = if failure.diagnostics.is_empty() {
+            vec![ofgui_contracts::envelope::BackendDiagnostic::error(
+                failure.error.code().as_str(),
+                failure.error.message(),
+            )]
+        } else {
+            failure.diagnostics.clone()
+        };
+        self.events.emit(
+            &session.id,
+            &key,
+            Happened::new("save.failed", failure.status.map(|s| s.revision))
+                .diagnostics(diagnostics),
+        );
+        let written = matches!(
+            failure.error.code(),
+            ErrorCode::SavePartialFailure | ErrorCode::WriteFailed
+        );
+        if let (true, Some(status)) = (written, &failure.status) {
+            self.cache.index(&session.id, &key, status, false);
         }
     }
 
@@ -558,11 +664,8 @@ impl Service {
             .collect();
         self.events.emit(
             &session.id,
-            &session.project.key,
-            "transaction.rejected",
-            Some(status.revision),
-            diagnostics,
-            None,
+            &session.key(),
+            Happened::new("transaction.rejected", Some(status.revision)).diagnostics(diagnostics),
         );
     }
 
@@ -600,145 +703,399 @@ impl Service {
                     return Err(failure);
                 }
                 self.registry.remove(&session.id);
-                self.events.forget(&session.id);
+                self.forget(&session.id);
                 Err(unhandled(&other).into())
             }
         }
     }
 
-    /// Rebuilds a session whose instance failed: a fresh instance reads the project again
-    /// and the batches applied since open are replayed in order. Gives the instance and
-    /// its status, or `None` if any step fails (then the session is closed).
+    /// Rebuilds a session whose instance failed ([`Service::rebuild`] in its own home).
+    /// Gives the instance and its status, or `None` if any step fails (then the session is
+    /// closed).
     async fn restore(&self, session: &Session) -> Option<(Instance, SessionStatus)> {
-        let gave_up = |why: &dyn std::fmt::Display| {
-            tracing::warn!(session = %session.id, "the session cannot be rebuilt: {why}");
-        };
-        let Some((saved_revision, batches)) = session.replay() else {
-            gave_up(&"its applied batches outgrew the journal");
-            return None;
-        };
-        let (mut instance, mut status) = self
-            .instantiate(&session.id, "", &session.project, saved_revision)
+        self.rebuild(session, None)
             .await
-            .map_err(|failure| gave_up(&failure.error.message()))
-            .ok()?;
+            .map_err(
+                |why| tracing::warn!(session = %session.id, "the session cannot be rebuilt: {why}"),
+            )
+            .ok()
+    }
+
+    /// A fresh instance holding the session's state: its project opened again (read from
+    /// its directory, or from its document) and the batches applied since the last save
+    /// replayed in order. `into` opens a document session's project in that directory
+    /// instead (to be materialized there).
+    async fn rebuild(
+        &self,
+        session: &Session,
+        into: Option<&Target>,
+    ) -> Result<(Instance, SessionStatus), Rebuild> {
+        let (saved_revision, batches) = session.replay().ok_or(Rebuild::JournalOverflowed)?;
+        let failed = |failure: Failure| Rebuild::Failed(failure.error.message().to_string());
+        let (mut instance, mut status) = match (session.document(), session.directory()) {
+            (Some(document), _) => {
+                let key = into.map_or_else(|| session.key(), |target| target.key.clone());
+                let request = DocumentRequest {
+                    session_id: session.id.clone(),
+                    canonical_path_key: key,
+                    fairy_file: into.map(|target| target.fairy_file.clone()),
+                };
+                let dir = into.map(|target| target.dir.as_path());
+                self.instantiate_document(&request, &document, dir)
+                    .await
+                    .map_err(failed)?
+            }
+            (None, Some(project)) => self
+                .instantiate(&session.id, "", &project, saved_revision)
+                .await
+                .map_err(failed)?,
+            (None, None) => return Err(Rebuild::Failed("the session has no project".into())),
+        };
         for batch in batches {
             if batch.expected_revision != status.revision {
-                gave_up(&"the project on disk no longer matches its applied batches");
-                return None;
+                return Err(Rebuild::Failed(
+                    "the project no longer matches its applied batches".into(),
+                ));
             }
             status = instance
                 .apply(batch.expected_revision, &batch.operations)
                 .await
-                .map_err(|error| gave_up(&error))
-                .ok()?
+                .map_err(|error| Rebuild::Failed(error.to_string()))?
                 .status;
         }
-        Some((instance, status))
+        Ok((instance, status))
     }
 
     fn snapshot(&self, session: &Session, status: &SessionStatus) -> SessionSnapshot {
         snapshot(
             &self.capabilities,
             &session.id,
-            &session.project,
+            session.canonical_project_path(),
             status,
-            session.lock.is_some(),
+            session.lock_held(),
         )
     }
 
-    async fn open_session(&self, call: &Call, input: OpenSessionInput) -> Reply {
-        let session_id = uuid::Uuid::new_v4().to_string();
-        let opened = self
-            .open(&session_id, &input.project_path)
-            .await
-            .and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot.revision)));
-        match opened {
-            Ok((data, revision)) => Reply {
-                envelope: call.success(SessionRef::new(&session_id, Some(revision)), data),
-                is_error: false,
-            },
-            Err(failure) => Reply {
-                envelope: call.failure(SessionRef::default(), failure),
-                is_error: true,
-            },
-        }
-    }
-
+    /// Opens a project directory in a new session `session_id`.
     async fn open(&self, session_id: &str, project_path: &str) -> Result<SessionSnapshot, Failure> {
         let project = sandbox::resolve_project(project_path, &self.config.roots)
             .map_err(|refusal| refused(refusal, project_path))?;
-        self.registry.reserve(session_id, &project.key).map_err(|error| {
-            Failure::from(match error {
-                ReserveError::Full { max_sessions } => BackendError::SessionLimitExceeded {
-                    message: format!(
-                        "This server already has {max_sessions} open sessions; close one before opening another."
-                    ),
-                    max_sessions,
-                },
-                ReserveError::Conflict { holder } => BackendError::LockConflict {
-                    message: "This project is already open in another session; use that session or close it first.".into(),
-                    kind: LockConflictKind::InProcessSessionExists,
-                    canonical_path_key: project.key.clone(),
-                    holder_session_id: holder,
-                    lock_file_path: None,
-                },
-            })
-        })?;
+        self.registry
+            .reserve(session_id, &project.key)
+            .map_err(|error| reserve_failed(error, session_id, &project.key))?;
         let project_lock = match ProjectLock::acquire(&project.dir, session_id, &project.key) {
             Ok(held) => Some(held),
-            Err(LockError::Held { path, holder }) => {
-                self.registry.release(&project.key);
-                let by = holder
-                    .map(|pid| format!("process {pid}"))
-                    .unwrap_or_else(|| "another program".into());
-                return Err(BackendError::LockConflict {
-                    message: format!(
-                        "This project is open in another server ({by} holds its lock file); close that session or server first. A lock left by a process that has exited is taken over automatically."
-                    ),
-                    kind: LockConflictKind::AdvisoryLockConflict,
-                    canonical_path_key: project.key.clone(),
-                    holder_session_id: None,
-                    lock_file_path: Some(path.to_string_lossy().into_owned()),
+            Err(error) => match advisory(error, &project.key) {
+                Ok(()) => None,
+                Err(failure) => {
+                    self.registry.release(&project.key);
+                    return Err(failure);
                 }
-                .into());
-            }
-            Err(error @ LockError::Unavailable { .. }) => {
-                // Opening still works; other processes are just not kept out.
-                tracing::warn!("project opened without its advisory lock: {error}");
-                None
-            }
+            },
         };
         match self
             .instantiate(session_id, project_path, &project, 0)
             .await
         {
             Ok((instance, status)) => {
-                let snapshot = snapshot(
-                    &self.capabilities,
-                    session_id,
-                    &project,
-                    &status,
-                    project_lock.is_some(),
-                );
-                self.events.emit(
-                    session_id,
-                    &project.key,
-                    "session.opened",
-                    Some(status.revision),
-                    Vec::new(),
-                    None,
-                );
-                self.registry
-                    .insert(session_id.to_string(), project, instance, project_lock);
-                tracing::info!(session = %session_id, "opened session");
-                Ok(snapshot)
+                let home = Home::Directory {
+                    project,
+                    lock: project_lock,
+                };
+                Ok(self.opened(session_id, home, instance, &status))
             }
             Err(failure) => {
                 self.registry.release(&project.key);
                 Err(failure)
             }
         }
+    }
+
+    /// Registers an opened session: its first cache entry, `session.opened`, and the
+    /// snapshot `openSession` and `openProjectSession` answer with.
+    fn opened(
+        &self,
+        session_id: &str,
+        home: Home,
+        instance: Instance,
+        status: &SessionStatus,
+    ) -> SessionSnapshot {
+        let session = self.registry.insert(session_id.to_string(), home, instance);
+        let key = session.key();
+        self.cache.index(session_id, &key, status, true);
+        self.events.emit(
+            session_id,
+            &key,
+            Happened::new("session.opened", Some(status.revision)),
+        );
+        tracing::info!(session = %session_id, "opened session");
+        self.snapshot(&session, status)
+    }
+
+    /// `openProjectSession`: a session over a project given as a document, in an instance
+    /// with no preopen. The component decodes and checks the document before the session
+    /// id and project key are claimed (as upstream normalizes first), so a malformed one
+    /// leaves nothing behind.
+    async fn open_project(
+        &self,
+        method: &Method,
+        mut input: Value,
+    ) -> Result<SessionSnapshot, Failure> {
+        if input.get("storage").is_some() {
+            return Err(BackendError::invalid_input(
+                "storage is a host object of the upstream SDK (a filesystem adapter) and has no MCP form; leave it out. To write the project, call materializeSession with targetPath after opening.",
+                Some("/storage".into()),
+            )
+            .into());
+        }
+        // The document may carry megabytes of byte values: it is taken out while the rest
+        // is decoded, never copied.
+        let project = input
+            .get_mut("project")
+            .map(std::mem::take)
+            .unwrap_or(Value::Null);
+        let parsed = match OpenProjectSessionInput::deserialize(&input) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                if let Some(slot) = input.get_mut("project") {
+                    *slot = project;
+                }
+                return Err(explain::input(method, &input, &error.to_string()).into());
+            }
+        };
+        let session_id = match parsed.session_id {
+            Some(id) => {
+                if !id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c))
+                {
+                    return Err(BackendError::invalid_input(
+                        "sessionId may hold only letters, digits and - . _ ~, so that resource URIs (openfairygui://backend/session/{sessionId}) can name it.",
+                        Some("/sessionId".into()),
+                    )
+                    .into());
+                }
+                id
+            }
+            None => uuid::Uuid::new_v4().to_string(),
+        };
+        if self.registry.id_taken(&session_id) {
+            return Err(id_conflict(&session_id));
+        }
+        let canonical_project_path = parsed
+            .canonical_project_path
+            .unwrap_or_else(|| format!("memory://{session_id}"));
+        let key = parsed
+            .canonical_path_key
+            .unwrap_or_else(|| canonical_project_path.to_lowercase());
+        let document =
+            serde_json::to_string(&project).map_err(|cause| Failure::internal(&cause))?;
+        let request = DocumentRequest {
+            session_id: session_id.clone(),
+            canonical_path_key: key.clone(),
+            fairy_file: None,
+        };
+        let (instance, status) = match self.instantiate_document(&request, &document, None).await {
+            Ok(opened) => opened,
+            Err(mut failure) => {
+                explain_document(&mut failure, method, &mut input, project);
+                return Err(failure);
+            }
+        };
+        if let Err(error) = self.registry.reserve(&session_id, &key) {
+            instance.close().await;
+            return Err(reserve_failed(error, &session_id, &key));
+        }
+        let home = Home::Document {
+            document: Arc::new(document),
+            canonical_project_path,
+            key,
+        };
+        Ok(self.opened(&session_id, home, instance, &status))
+    }
+
+    /// Writes a document session's project into `target_path` and makes the session that
+    /// project's. A fresh instance whose only preopen is the target directory opens the
+    /// same document, replays the batches applied since, and materializes; only then does
+    /// it replace the session's instance, with the directory's key and advisory lock. On
+    /// any failure the session is as it was (a directory this created is removed again
+    /// when nothing was written into it).
+    async fn bind(
+        &self,
+        session: &Session,
+        target_path: &str,
+        expected: Option<u64>,
+        reason: Option<String>,
+    ) -> Outcome {
+        let target = sandbox::resolve_target(target_path, &self.config.roots)
+            .map_err(|refusal| self.target_refused(refusal, target_path))?;
+        let mut slot = session.instance.lock().await;
+        if slot.is_none() {
+            return Err(BackendError::session_not_found(&session.id).into());
+        }
+        if session.document().is_none() {
+            // Written into a directory by a call that held the instance first.
+            drop(slot);
+            self.check_save_target(&session.id, target_path)?;
+            return self
+                .write(&session.id, expected, Write::Materialize { reason })
+                .await;
+        }
+        if session.replay().is_none() {
+            return Err(BackendError::CapabilityUnavailable {
+                message: "This session applied more transactions since it opened than the server keeps (64 MiB) to rebuild it in a directory, so it cannot be written there; nothing was written. Read the model with readSessionState and readResourceBytes, open it again with openProjectSession, and materialize that session.".into(),
+                capability: "fileSystem".into(),
+            }
+            .into());
+        }
+        self.registry
+            .claim_for(session, &target.key)
+            .map_err(|error| reserve_failed(error, &session.id, &target.key))?;
+        let created = match target.create(&self.config.roots) {
+            Ok(created) => created,
+            Err(error) => {
+                self.registry.release(&target.key);
+                tracing::warn!(session = %session.id, "cannot create {}: {error}", target.dir.display());
+                return Err(BackendError::PathPolicyViolation {
+                    message: format!(
+                        "targetPath could not be made a directory ({error}); nothing was written. Name a directory inside the allowed project roots."
+                    ),
+                    policy: "materialize_target".into(),
+                    attempted_path: target_path.to_string(),
+                    allowed_path: self.roots_text(),
+                }
+                .into());
+            }
+        };
+        let undo = |registry: &Registry| {
+            registry.release(&target.key);
+            Target::remove_created(&created);
+        };
+        let project_lock = match ProjectLock::acquire(&target.dir, &session.id, &target.key) {
+            Ok(held) => Some(held),
+            Err(error) => match advisory(error, &target.key) {
+                Ok(()) => None,
+                Err(failure) => {
+                    undo(&self.registry);
+                    return Err(failure);
+                }
+            },
+        };
+        self.events.emit(
+            &session.id,
+            &target.key,
+            Happened::new("save.started", None)
+                .payload(json!({ "materialize": true, "targetPath": target_path })),
+        );
+        let (mut instance, _) = match self.rebuild(session, Some(&target)).await {
+            Ok(rebuilt) => rebuilt,
+            Err(why) => {
+                tracing::error!(session = %session.id, "the session cannot be rebuilt in {}: {why}", target.dir.display());
+                drop(project_lock);
+                undo(&self.registry);
+                let failure = Failure::from(BackendError::unhandled(UnhandledReason::Internal));
+                self.save_failed(session, &failure);
+                return Err(failure);
+            }
+        };
+        match instance.materialize(expected).await {
+            Ok(reply) => {
+                if let Some(old) = slot.replace(instance) {
+                    old.close().await;
+                }
+                self.registry
+                    .rebind(session, target.project(), project_lock);
+                let status = reply.status;
+                let snapshot = self.snapshot(session, &status);
+                let skipped_paths = reply.skipped_paths.clone();
+                let disk = self.saved(session, reply);
+                tracing::info!(session = %session.id, dir = %target.dir.display(), "wrote a document session into a directory");
+                let data = Data::typed(&MaterializeSessionData {
+                    session_id: snapshot.session_id,
+                    canonical_project_path: snapshot.canonical_project_path,
+                    revision: snapshot.revision,
+                    last_saved_revision: snapshot.last_saved_revision,
+                    dirty: snapshot.dirty,
+                    uam_fidelity: snapshot.uam_fidelity,
+                    lock_held: snapshot.lock_held,
+                    capabilities: snapshot.capabilities,
+                    mode: MaterializeMode::FullProject,
+                    reason,
+                    materialize_revision: status.revision,
+                    save_revision: status.last_saved_revision,
+                    skipped_paths,
+                    diagnostics: Vec::new(),
+                    disk,
+                })?;
+                Ok((data, Some(status.revision)))
+            }
+            Err(error) => {
+                instance.close().await;
+                drop(project_lock);
+                undo(&self.registry);
+                let mut failure = match error {
+                    CallError::Backend(error) => Failure::from(*error),
+                    other => {
+                        tracing::error!(session = %session.id, "materializing into {} failed: {other}", target.dir.display());
+                        Failure::from(unhandled(&other))
+                    }
+                };
+                if let Some(status) = failure.status {
+                    failure.session = Some(self.snapshot(session, &status));
+                }
+                self.save_failed(session, &failure);
+                Err(failure)
+            }
+        }
+    }
+
+    /// A refused `targetPath` of a document session.
+    fn target_refused(&self, refusal: TargetRefusal, target_path: &str) -> Failure {
+        let message = match refusal {
+            TargetRefusal::NotAllowed => "targetPath is outside the allowed project roots; nothing was written. Name a new directory inside one of them (allowedPath).".to_string(),
+            TargetRefusal::HoldsProject(entry) => format!(
+                "targetPath already holds a FairyGUI project ({entry}); nothing was written. Name a directory without one: writing there would mix two projects. To edit that project, open it with openSession."
+            ),
+            TargetRefusal::NotADirectory => "targetPath names something that is not a directory (or cannot be read); nothing was written. Name a directory, or a .fairy file in one.".to_string(),
+            TargetRefusal::NotUtf8 => "targetPath is not valid UTF-8 on this system; nothing was written.".to_string(),
+        };
+        BackendError::PathPolicyViolation {
+            message,
+            policy: "materialize_target".into(),
+            attempted_path: target_path.to_string(),
+            allowed_path: self.roots_text(),
+        }
+        .into()
+    }
+
+    /// The allowed roots as `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS` lists them.
+    fn roots_text(&self) -> String {
+        std::env::join_paths(&self.config.roots)
+            .map(|joined| joined.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    #[allow(clippy::ptr_arg)] // passed on to the bindings, which take `&String`
+    async fn instantiate_document(
+        &self,
+        request: &DocumentRequest,
+        document: &String,
+        dir: Option<&std::path::Path>,
+    ) -> Result<(Instance, SessionStatus), Failure> {
+        let runtime = self.runtime().await.map_err(|error| {
+            tracing::error!("backend component unavailable: {error:#}");
+            Failure::from(BackendError::unhandled(UnhandledReason::Internal))
+        })?;
+        runtime
+            .open_document(request, document, dir)
+            .await
+            .map_err(|error| match error {
+                CallError::Backend(error) => Failure::from(*error),
+                other => {
+                    tracing::error!("opening a project document failed: {other}");
+                    Failure::from(unhandled(&other))
+                }
+            })
     }
 
     async fn instantiate(
@@ -783,28 +1140,19 @@ impl Service {
             Some(instance) => instance.status().await.ok().filter(|status| status.dirty),
             None => None,
         };
+        let key = session.key();
         self.events.emit(
             session_id,
-            &session.project.key,
-            "session.closeRequested",
-            None,
-            Vec::new(),
-            None,
+            &key,
+            Happened::new("session.closeRequested", None),
         );
         self.registry.remove(session_id);
         if let Some(instance) = slot.take() {
             instance.close().await;
         }
-        self.events.emit(
-            session_id,
-            &session.project.key,
-            "session.closed",
-            None,
-            Vec::new(),
-            None,
-        );
-        // A closed session's events go with it, as upstream does.
-        self.events.forget(session_id);
+        self.events
+            .emit(session_id, &key, Happened::new("session.closed", None));
+        self.forget(session_id);
         tracing::info!(session = %session_id, "closed session");
         let mut data = Data::value(json!({ "sessionId": session_id, "closed": true }));
         if let Some(status) = unsaved {
@@ -826,6 +1174,21 @@ impl Service {
         }
         Ok((data, None))
     }
+
+    /// A closed session's events and cache entry go with it, as upstream does.
+    fn forget(&self, session_id: &str) {
+        self.events.forget(session_id);
+        self.cache.forget(session_id);
+    }
+}
+
+/// Why a session could not be rebuilt on a fresh instance.
+#[derive(Debug, thiserror::Error)]
+enum Rebuild {
+    #[error("its applied batches outgrew the journal")]
+    JournalOverflowed,
+    #[error("{0}")]
+    Failed(String),
 }
 
 /// Which write a save call asked for.
@@ -844,19 +1207,104 @@ enum Applied {
 fn snapshot(
     capabilities: &Capabilities,
     session_id: &str,
-    project: &sandbox::ResolvedProject,
+    canonical_project_path: String,
     status: &SessionStatus,
     lock_held: bool,
 ) -> SessionSnapshot {
     SessionSnapshot {
         session_id: session_id.to_string(),
-        canonical_project_path: project.dir.to_string_lossy().into_owned(),
+        canonical_project_path,
         revision: status.revision,
         last_saved_revision: status.last_saved_revision,
         dirty: status.dirty,
         uam_fidelity: status.fidelity.to_contract(),
         lock_held,
         capabilities: capabilities.clone(),
+    }
+}
+
+/// Why a new session (or a session's new directory) could not be registered.
+fn reserve_failed(error: ReserveError, session_id: &str, key: &str) -> Failure {
+    Failure::from(match error {
+        ReserveError::Full { max_sessions } => BackendError::SessionLimitExceeded {
+            message: format!(
+                "This server already has {max_sessions} open sessions; close one before opening another."
+            ),
+            max_sessions,
+        },
+        ReserveError::Conflict { holder } => BackendError::LockConflict {
+            message: "This project is already open in another session; use that session or close it first.".into(),
+            kind: LockConflictKind::InProcessSessionExists,
+            canonical_path_key: key.to_string(),
+            holder_session_id: holder,
+            lock_file_path: None,
+        },
+        ReserveError::IdTaken => return id_conflict(session_id),
+    })
+}
+
+fn id_conflict(session_id: &str) -> Failure {
+    BackendError::SessionIdConflict {
+        message: format!(
+            "Session id {session_id} is already in use by an open session; choose another id, or leave sessionId out and let the server choose one."
+        ),
+        session_id: session_id.to_string(),
+    }
+    .into()
+}
+
+/// An advisory lock that could not be taken: another process holding it is a conflict;
+/// a lock that cannot be created at all (a read-only parent directory) is not, and the
+/// session goes on without it (`lockHeld` false).
+fn advisory(error: LockError, key: &str) -> Result<(), Failure> {
+    match error {
+        LockError::Held { path, holder } => {
+            let by = holder
+                .map(|pid| format!("process {pid}"))
+                .unwrap_or_else(|| "another program".into());
+            Err(BackendError::LockConflict {
+                message: format!(
+                    "This project is open in another server ({by} holds its lock file); close that session or server first. A lock left by a process that has exited is taken over automatically."
+                ),
+                kind: LockConflictKind::AdvisoryLockConflict,
+                canonical_path_key: key.to_string(),
+                holder_session_id: None,
+                lock_file_path: Some(path.to_string_lossy().into_owned()),
+            }
+            .into())
+        }
+        error @ LockError::Unavailable { .. } => {
+            tracing::warn!("project opened without its advisory lock: {error}");
+            Ok(())
+        }
+    }
+}
+
+/// Puts the component's refusal of a document it could not decode at the deepest failing
+/// field, when the component could only say the document as a whole is malformed (serde
+/// locates a failure by line and column): the schema check finds the field.
+fn explain_document(failure: &mut Failure, method: &Method, input: &mut Value, project: Value) {
+    let BackendError::InvalidInput {
+        path: Some(path), ..
+    } = &failure.error
+    else {
+        return;
+    };
+    if path != "/project" {
+        return;
+    }
+    if let Some(object) = input.as_object_mut() {
+        object.insert("project".into(), project);
+    }
+    let explained = explain::input(method, input, failure.error.message());
+    let deeper = matches!(
+        &explained,
+        BackendError::InvalidInput { path: Some(path), .. } if path.starts_with("/project/")
+    );
+    if deeper {
+        failure.error = explained;
+        // meta.diagnostics mirror the error; the component's words must not stay there.
+        failure.diagnostics.clear();
     }
 }
 

@@ -11,13 +11,32 @@ use crate::sandbox::ResolvedProject;
 /// A live session: its project and its component instance (one call at a time).
 pub struct Session {
     pub id: String,
-    pub project: ResolvedProject,
     pub instance: tokio::sync::Mutex<Option<Instance>>,
-    /// The advisory lock beside the project, released when the session goes; `None` when
-    /// it could not be taken (a read-only parent directory), so `lockHeld` says false.
-    pub lock: Option<ProjectLock>,
+    /// Where the project lives; changes once, when a document session is materialized
+    /// into a directory (while its instance is locked).
+    home: Mutex<Home>,
     last_used: Mutex<Instant>,
     journal: Mutex<Journal>,
+}
+
+/// Where a session's project lives.
+pub enum Home {
+    /// A project directory the session was opened from or written into.
+    Directory {
+        project: ResolvedProject,
+        /// The advisory lock beside the project, released when the session goes; `None`
+        /// when it could not be taken (a read-only parent directory), so `lockHeld` says
+        /// false.
+        lock: Option<ProjectLock>,
+    },
+    /// A project given as a document (`openProjectSession`): no file access. The document
+    /// is kept because it is the base the session is rebuilt from (with the journal's
+    /// batches), after a backend failure or in the directory it is materialized into.
+    Document {
+        document: Arc<String>,
+        canonical_project_path: String,
+        key: String,
+    },
 }
 
 /// Most bytes of applied batches a session keeps for recovery; past this a backend
@@ -44,6 +63,54 @@ pub struct AppliedBatch {
 }
 
 impl Session {
+    fn home(&self) -> MutexGuard<'_, Home> {
+        lock(&self.home)
+    }
+
+    /// The project's identity (one session per key).
+    pub fn key(&self) -> String {
+        match &*self.home() {
+            Home::Directory { project, .. } => project.key.clone(),
+            Home::Document { key, .. } => key.clone(),
+        }
+    }
+
+    /// `canonicalProjectPath` of results: the directory, or the name a document was given.
+    pub fn canonical_project_path(&self) -> String {
+        match &*self.home() {
+            Home::Directory { project, .. } => project.dir.to_string_lossy().into_owned(),
+            Home::Document {
+                canonical_project_path,
+                ..
+            } => canonical_project_path.clone(),
+        }
+    }
+
+    pub fn lock_held(&self) -> bool {
+        matches!(&*self.home(), Home::Directory { lock: Some(_), .. })
+    }
+
+    /// The project directory, for a session that has one.
+    pub fn directory(&self) -> Option<ResolvedProject> {
+        match &*self.home() {
+            Home::Directory { project, .. } => Some(project.clone()),
+            Home::Document { .. } => None,
+        }
+    }
+
+    /// The document a session was opened from, while it has no directory.
+    pub fn document(&self) -> Option<Arc<String>> {
+        match &*self.home() {
+            Home::Directory { .. } => None,
+            Home::Document { document, .. } => Some(document.clone()),
+        }
+    }
+
+    /// The session's project now lives in `project` (a document written there).
+    fn bind(&self, project: ResolvedProject, lock: Option<ProjectLock>) {
+        *self.home() = Home::Directory { project, lock };
+    }
+
     /// Records a batch that applied.
     pub fn record(&self, batch: AppliedBatch) {
         let mut journal = lock(&self.journal);
@@ -89,8 +156,14 @@ impl Session {
 /// Why a session could not be registered.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ReserveError {
-    Full { max_sessions: u32 },
-    Conflict { holder: Option<String> },
+    Full {
+        max_sessions: u32,
+    },
+    Conflict {
+        holder: Option<String>,
+    },
+    /// The session id is taken by an open or opening session.
+    IdTaken,
 }
 
 #[derive(Default)]
@@ -122,9 +195,14 @@ impl Registry {
         }
     }
 
-    /// Claims a project for a new session id, checking capacity first.
+    /// Claims a project for a new session id, checking the id and capacity first.
     pub fn reserve(&self, session_id: &str, key: &str) -> Result<(), ReserveError> {
         let mut table = lock(&self.table);
+        if table.sessions.contains_key(session_id)
+            || table.claims.values().any(|holder| holder == session_id)
+        {
+            return Err(ReserveError::IdTaken);
+        }
         if table.claims.len() as u32 >= self.max_sessions {
             return Err(ReserveError::Full {
                 max_sessions: self.max_sessions,
@@ -138,24 +216,49 @@ impl Registry {
         Ok(())
     }
 
+    /// Whether an open or opening session has this id.
+    pub fn id_taken(&self, session_id: &str) -> bool {
+        let table = lock(&self.table);
+        table.sessions.contains_key(session_id)
+            || table.claims.values().any(|holder| holder == session_id)
+    }
+
     /// Releases a claim whose open failed.
     pub fn release(&self, key: &str) {
         lock(&self.table).claims.remove(key);
     }
 
-    /// Registers an opened session under its claim.
-    pub fn insert(
+    /// Claims a second project key for an open session that is being written there; the
+    /// session counts once against the limit, so only conflicts are refused.
+    pub fn claim_for(&self, session: &Session, key: &str) -> Result<(), ReserveError> {
+        let mut table = lock(&self.table);
+        if let Some(holder) = table.claims.get(key) {
+            let holder = table.sessions.contains_key(holder).then(|| holder.clone());
+            return Err(ReserveError::Conflict { holder });
+        }
+        table.claims.insert(key.to_string(), session.id.clone());
+        Ok(())
+    }
+
+    /// Moves a session to the directory it was written into (claimed with
+    /// [`Registry::claim_for`]): the old key is freed.
+    pub fn rebind(
         &self,
-        id: String,
+        session: &Session,
         project: ResolvedProject,
-        instance: Instance,
         project_lock: Option<ProjectLock>,
-    ) -> Arc<Session> {
+    ) {
+        let old = session.key();
+        session.bind(project, project_lock);
+        lock(&self.table).claims.remove(&old);
+    }
+
+    /// Registers an opened session under its claim.
+    pub fn insert(&self, id: String, home: Home, instance: Instance) -> Arc<Session> {
         let session = Arc::new(Session {
             id: id.clone(),
-            project,
             instance: tokio::sync::Mutex::new(Some(instance)),
-            lock: project_lock,
+            home: Mutex::new(home),
             last_used: Mutex::new(Instant::now()),
             journal: Mutex::new(Journal::default()),
         });
@@ -176,7 +279,7 @@ impl Registry {
     pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
         let mut table = lock(&self.table);
         let session = table.sessions.remove(id)?;
-        table.claims.remove(&session.project.key);
+        table.claims.remove(&session.key());
         Some(session)
     }
 

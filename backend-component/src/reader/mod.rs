@@ -21,6 +21,7 @@ mod values;
 
 pub(crate) use package::{DeclaredFile, declared_file};
 pub(crate) use project::SETTINGS_FILES;
+pub(crate) use values::{canonical_dir, is_safe_file_name};
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;

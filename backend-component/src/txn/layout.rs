@@ -33,7 +33,7 @@ pub(super) fn file_path(package_name: &str, branch: &str, folder: &str, file: &s
 
 /// The project-relative path the reader gives a resource of package `package_name`:
 /// `<root><folder><file>` with a canonical folder (`/` or `/a/b/`).
-pub(super) fn derived_source_path(package_name: &str, resource: &UamResource) -> String {
+pub(crate) fn derived_source_path(package_name: &str, resource: &UamResource) -> String {
     file_path(
         package_name,
         resource.branch(),
