@@ -244,7 +244,7 @@ pub const METHODS: &[Method] = &[
         name: "saveSession",
         tool: "openfairygui_backend_save_session",
         title: "Save Backend Session",
-        description: "Writes the session's edits into the opened project: only files whose content changed are written, and inside them only the edited attributes and elements (formatting, attribute order and unknown content stay byte for byte). The new bytes are read back and must give exactly the session's model before anything is written; all files change together or none do. A save without edits writes nothing. Pass expectedRevision (the revision you previewed). May fail with: session_not_found, stale_write, path_policy_violation (targetPath is not the opened project: saving is not Save As), uam_fidelity_unsupported (a file could not be read at open, or would not read back as the model; nothing written), save_partial_failure (reason changed_on_disk: someone edited those files on disk since the session read them, nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose; reason io: see diskMayBePartiallyUpdated and recoveryPaths), lock_conflict, capability_unavailable (a session opened with openProjectSession has no directory yet: materializeSession with targetPath first).",
+        description: "Writes the session's edits into the opened project: only files whose content changed are written, and inside them only the edited attributes and elements (formatting, attribute order and unknown content stay byte for byte). The new bytes are read back and must give exactly the session's model before anything is written; all files change together or none do. A save without edits writes nothing. Pass expectedRevision (the revision you previewed). May fail with: session_not_found, stale_write, path_policy_violation (targetPath is not the opened project: saving is not Save As), uam_fidelity_unsupported (a file could not be read at open, or would not read back as the model; nothing written), save_partial_failure (reason changed_on_disk: someone edited those files on disk since the session read them, nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose; reason io: see diskMayBePartiallyUpdated and recoveryPaths), lock_conflict, capability_unavailable (a session opened with openProjectSession has no directory yet: materializeSession with targetPath first); with force or mode, as materializeSession: materialize_validation_failed, write_failed.",
         read_only: false,
         destructive: true,
         idempotent: false,
@@ -377,6 +377,63 @@ mod tests {
                 method.tool,
                 format!("openfairygui_backend_{}", snake(method.name))
             );
+        }
+    }
+
+    /// Upstream 3.0.0's 17 methods in its order, which tools/list and capabilities follow.
+    const UPSTREAM: [&str; 17] = [
+        "getCapabilities",
+        "openSession",
+        "openProjectSession",
+        "getSession",
+        "getProjectOutline",
+        "queryEntity",
+        "readSessionState",
+        "readResourceBytes",
+        "validateSession",
+        "preflightTransaction",
+        "applyTransaction",
+        "saveSession",
+        "materializeSession",
+        "closeSession",
+        "getEvents",
+        "getCacheSnapshot",
+        "refreshCache",
+    ];
+
+    #[test]
+    fn methods_follow_upstreams_order_with_search_after_read_session_state() {
+        let upstream: Vec<&str> = METHODS
+            .iter()
+            .map(|m| m.name)
+            .filter(|name| *name != "searchProject")
+            .collect();
+        assert_eq!(upstream, UPSTREAM);
+        let read = METHODS
+            .iter()
+            .position(|m| m.name == "readSessionState")
+            .unwrap();
+        assert_eq!(METHODS[read + 1].name, "searchProject");
+    }
+
+    #[test]
+    fn every_description_ends_with_what_the_method_may_fail_with() {
+        for method in METHODS.iter().filter(|m| !m.errors.is_empty()) {
+            let (_, failures) = method
+                .description
+                .rsplit_once("May fail with: ")
+                .unwrap_or_else(|| panic!("{} names no failures", method.name));
+            for code in method
+                .errors
+                .iter()
+                .filter(|c| **c != "mcp_response_budget_exceeded")
+            {
+                assert!(
+                    failures.contains(code),
+                    "{} does not name {code}",
+                    method.name
+                );
+            }
         }
     }
 

@@ -91,9 +91,16 @@ async fn every_request_on_a_session_is_one_guest_call() {
             "readResourceBytes",
             json!({ "sessionId": id, "expectedRevision": 1, "selector": { "packageId": "main0001", "resourceId": "img0" } }),
         ),
+        ("refreshCache", json!({ "sessionId": id })),
     ] {
         let (envelope, made) = calls(method, input).await;
         assert_eq!(made, 1, "{method}: {envelope}");
         assert_eq!(envelope["meta"]["revision"], 1, "{method}: {envelope}");
     }
+
+    // The cache is the host's index of what the component reported: reading it is no call.
+    let (cached, made) = calls("getCacheSnapshot", json!({ "sessionId": id })).await;
+    assert_eq!(made, 0, "{cached}");
+    assert_eq!(cached["data"]["entries"][0]["revision"], 1);
+    assert_eq!(cached["meta"]["revision"], 1);
 }

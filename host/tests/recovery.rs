@@ -111,3 +111,61 @@ async fn a_session_that_cannot_be_rebuilt_is_closed() {
     let gone = call(&service, "getSession", json!({ "sessionId": id })).await;
     assert_eq!(gone["error"]["code"], "session_not_found");
 }
+
+/// A session opened from a document is rebuilt from that document: it never had files.
+#[tokio::test]
+async fn a_document_session_is_rebuilt_from_its_document() {
+    let (root, service, disk) = opened_example(16 << 20).await;
+    let state = call(&service, "readSessionState", json!({ "sessionId": disk })).await;
+    let mut project = state["data"]["project"].clone();
+    for package in project["packages"].as_array_mut().unwrap() {
+        let package_id = package["id"].clone();
+        for resource in package["resources"].as_array_mut().unwrap() {
+            if resource["kind"] == "component" {
+                continue;
+            }
+            let read = call(
+                &service,
+                "readResourceBytes",
+                json!({ "sessionId": disk, "expectedRevision": 0, "selector": { "packageId": package_id, "resourceId": resource["id"] } }),
+            )
+            .await;
+            resource["sourceBytes"] = read["data"]["sourceBytes"].clone();
+        }
+    }
+    call(&service, "closeSession", json!({ "sessionId": disk })).await;
+    // Not even the project directory is needed.
+    std::fs::remove_dir_all(root.path().join("example")).unwrap();
+    let opened = call(
+        &service,
+        "openProjectSession",
+        json!({ "project": project, "sessionId": "doc" }),
+    )
+    .await;
+    assert_eq!(opened["ok"], true, "{opened}");
+    let applied = call(
+        &service,
+        "applyTransaction",
+        json!({ "sessionId": "doc", "expectedRevision": 0, "operations": retitle("Kept") }),
+    )
+    .await;
+    assert_eq!(applied["ok"], true, "{applied}");
+    let failed = call(
+        &service,
+        "applyTransaction",
+        json!({ "sessionId": "doc", "expectedRevision": 1, "operations": oversized() }),
+    )
+    .await;
+    assert_eq!(failed["error"]["code"], "backend_unhandled_error");
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("restored"),
+        "{failed}"
+    );
+    assert_eq!(title(&service, "doc").await, "Kept");
+    let session = call(&service, "getSession", json!({ "sessionId": "doc" })).await;
+    assert_eq!(session["data"]["revision"], 1);
+    assert_eq!(session["data"]["canonicalProjectPath"], "memory://doc");
+}

@@ -237,6 +237,9 @@ pub const BYTES: &str = "openfairygui_backend_read_resource_bytes";
 pub const CLOSE: &str = "openfairygui_backend_close_session";
 pub const CAPABILITIES: &str = "openfairygui_backend_get_capabilities";
 pub const SEARCH: &str = "openfairygui_backend_search_project";
+pub const OPEN_PROJECT: &str = "openfairygui_backend_open_project_session";
+pub const CACHE: &str = "openfairygui_backend_get_cache_snapshot";
+pub const REFRESH: &str = "openfairygui_backend_refresh_cache";
 
 /// A tool's full output schema, as `--full-schemas` advertises it.
 pub fn full_output_schema(tool: &str) -> Value {

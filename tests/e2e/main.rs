@@ -46,5 +46,11 @@ mod saving;
 /// A save killed at each step of its commit, and the recovery of the next open.
 mod crash;
 
+/// Sessions over a project given as a document, and their first write into a directory.
+mod memory;
+
+/// The derived cache: entries, refreshes and their events.
+mod cache;
+
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;

@@ -23,10 +23,12 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
         [
             CAPABILITIES,
             OPEN,
+            OPEN_PROJECT,
             GET,
             OUTLINE,
             QUERY,
             STATE,
+            SEARCH,
             BYTES,
             "openfairygui_backend_validate_session",
             "openfairygui_backend_preflight_transaction",
@@ -35,9 +37,10 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             "openfairygui_backend_materialize_session",
             CLOSE,
             "openfairygui_backend_get_events",
-            SEARCH,
+            CACHE,
+            REFRESH,
         ],
-        "tools are listed in method order"
+        "tools are listed in upstream's method order, with search after read_session_state"
     );
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for token in instructions
@@ -67,10 +70,62 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
         "saving is served, and capabilities say so"
     );
     let methods: Vec<String> = serde_json::from_value(capabilities["methods"].clone()).unwrap();
+    let backend_methods: Vec<String> = server
+        .tools()
+        .iter()
+        .map(|tool| {
+            let meta = tool.meta.as_ref().expect("_meta");
+            meta.get("openfairygui/backendMethod")
+                .and_then(|method| method.as_str())
+                .unwrap()
+                .to_string()
+        })
+        .collect();
     assert_eq!(
-        methods.len(),
-        names.len(),
-        "capabilities list exactly the served methods"
+        methods, backend_methods,
+        "capabilities list exactly the served methods, in tool order"
+    );
+    assert_eq!(
+        capabilities["runtime"]["cache"],
+        json!({ "derivedReadOnly": true, "keyedBy": "sessionId", "refreshMode": "synchronous", "sourceOfTruth": false, "refreshMethod": "refreshCache" })
+    );
+    // The annotations of the new tools, as upstream's table gives them.
+    let annotations = |name: &str| {
+        let tool = server.tools().iter().find(|t| t.name == name).unwrap();
+        let a = tool.annotations.as_ref().unwrap();
+        (
+            tool.title.clone().or(a.title.clone()),
+            a.read_only_hint,
+            a.destructive_hint,
+            a.idempotent_hint,
+        )
+    };
+    assert_eq!(
+        annotations(OPEN_PROJECT),
+        (
+            Some("Open Project Session".into()),
+            Some(false),
+            Some(false),
+            Some(false)
+        )
+    );
+    assert_eq!(
+        annotations(CACHE),
+        (
+            Some("Get Cache Snapshot".into()),
+            Some(true),
+            None,
+            Some(true)
+        )
+    );
+    assert_eq!(
+        annotations(REFRESH),
+        (
+            Some("Refresh Cache".into()),
+            Some(false),
+            Some(false),
+            Some(false)
+        )
     );
 
     let mut output_schemas = std::collections::BTreeSet::new();

@@ -25,7 +25,7 @@ async fn read(server: &Server, uri: &str) -> (String, String) {
     }
 }
 
-async fn read_json(server: &Server, uri: &str) -> Value {
+pub(crate) async fn read_json(server: &Server, uri: &str) -> Value {
     let (text, mime) = read(server, uri).await;
     assert_eq!(mime, "application/json", "{uri}");
     serde_json::from_str(&text).unwrap_or_else(|error| panic!("{uri} is not JSON: {error}"))
@@ -67,7 +67,17 @@ async fn every_listed_and_indexed_document_is_readable() {
         .into_iter()
         .map(|template| template.uri_template.clone())
         .collect();
-    assert_eq!(templates.len(), 5);
+    assert_eq!(
+        templates,
+        [
+            "openfairygui://docs/methods/{method}",
+            "openfairygui://docs/diagnostics/{code}",
+            "openfairygui://contracts/operations/{kind}",
+            "openfairygui://backend/session/{sessionId}",
+            "openfairygui://backend/session/{sessionId}/outline",
+            "openfairygui://backend/cache/{sessionId}",
+        ]
+    );
     assert!(
         templates.iter().all(|t| !t.contains("events")),
         "events are polled through the tool, not a resource"
@@ -75,9 +85,9 @@ async fn every_listed_and_indexed_document_is_readable() {
 
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
-    // workflow, contracts, diagnostics, operations; 15 methods; 41 operations; 105 codes
+    // workflow, contracts, diagnostics, operations; 18 methods; 41 operations; 105 codes
     // (upstream's 103, invalid_input and unknown_tool).
-    assert_eq!(documents.len(), 4 + 15 + 41 + 105);
+    assert_eq!(documents.len(), 4 + 18 + 41 + 105);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;
@@ -185,6 +195,8 @@ async fn unknown_resources_are_protocol_errors_and_the_server_keeps_serving() {
         "openfairygui://contracts/operations/__proto__",
         "openfairygui://backend/session/",
         "openfairygui://backend/session/a/b/outline",
+        "openfairygui://backend/cache/",
+        "openfairygui://backend/cache/a/b",
         "file:///etc/passwd",
     ] {
         let result = server

@@ -289,13 +289,15 @@ async fn stale_revision_recovery() {
         [
             "session.opened",
             "transaction.applied",
+            "cache.invalidated",
             "transaction.rejected",
-            "transaction.applied"
+            "transaction.applied",
+            "cache.invalidated"
         ]
     );
-    let rejected = &events["events"][2];
+    let rejected = &events["events"][3];
     assert_eq!(rejected["diagnostics"][0]["code"], "stale_write");
-    let cursor = events["events"][1]["sequence"]
+    let cursor = events["events"][2]["sequence"]
         .as_u64()
         .unwrap()
         .to_string();
@@ -311,7 +313,7 @@ async fn stale_revision_recovery() {
     let same = server
         .ok(
             EVENTS,
-            json!({ "sessionId": id, "after": events["events"][1]["sequence"], "limit": 1 }),
+            json!({ "sessionId": id, "after": events["events"][2]["sequence"], "limit": 1 }),
         )
         .await;
     assert_eq!(same["events"], later["events"]);
