@@ -330,6 +330,13 @@ async fn document_sessions_refuse_what_they_cannot_be() {
         "{error}"
     );
 
+    // A document serde cannot locate the fault in is explained at the field by its schema.
+    let mut bent = document.clone();
+    bent["settings"] = json!("none");
+    let error = server.err(OPEN_PROJECT, json!({ "project": bent })).await;
+    assert_eq!(error["code"], "invalid_input");
+    assert_eq!(error["path"], "/project/settings", "{error}");
+
     // Bytes as integer arrays (upstream's form) open the same project.
     let id = server.open(&workspace.path().join("source")).await;
     let as_ints = document_of(&server, &id, true).await;
