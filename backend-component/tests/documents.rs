@@ -160,7 +160,8 @@ fn shapes_no_reader_produces_are_refused_at_their_field() {
     let (cp, component) = first(&base, "component");
     let at =
         |p: usize, r: usize, field: &str| format!("/project/packages/{p}/resources/{r}/{field}");
-    let cases: Vec<(Box<dyn Fn(&mut Value)>, String)> = vec![
+    type Bend = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(Bend, String)> = vec![
         (
             Box::new(move |d: &mut Value| {
                 d["packages"][p]["resources"][image]["path"] = json!("/a")
