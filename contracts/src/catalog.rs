@@ -100,12 +100,12 @@ guides! {
     UnknownTool = "unknown_tool", B, RefreshAndReplan, "No tool has that name. List the tools (tools/list) and call one of the names it returns; nothing was changed.";
     // Backend: host actions.
     SessionCloseFailed = "session_close_failed", B, HostAction, "The session could not release its lock and stays open. Retry closeSession; if it keeps failing, restart the server.";
-    PathPolicyViolation = "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened.";
+    PathPolicyViolation = "path_policy_violation", B, HostAction, "The target path is not allowed. Save only to the project that was opened; write a session opened from a document only into a new folder inside the allowed roots.";
     ProjectRootNotAllowed = "project_root_not_allowed", B, HostAction, "The project is outside the allowed project roots. Ask the user to start the server with --project-dir covering it.";
     SessionLimitExceeded = "session_limit_exceeded", B, HostAction, "Too many sessions are open. Close a session you no longer need, then open again.";
-    SessionIdConflict = "session_id_conflict", B, HostAction, "That session id is already in use. Let the backend choose the id.";
+    SessionIdConflict = "session_id_conflict", B, HostAction, "That session id is already in use. Leave sessionId out to let the server choose one, or choose another.";
     LockConflict = "lock_conflict", B, HostAction, "The project is already open in another session of this server. Use that session, or close it first.";
-    CapabilityUnavailable = "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available.";
+    CapabilityUnavailable = "capability_unavailable", B, HostAction, "This server cannot do that here. Check getCapabilities for what is available; a session opened from a document saves only after materializeSession with targetPath.";
     UamFidelityUnsupported = "uam_fidelity_unsupported", B, HostAction, "A project file could not be read when the session opened, so the model cannot be written back faithfully and writes are refused. Ask the user to make the file readable, then reopen the session.";
     SavePartialFailure = "save_partial_failure", B, HostAction, "The save did not complete; the edits are still in the session. For reason changed_on_disk nothing was written: the files in conflicts changed on disk, so ask the user before reopening or overwriting. For reason io check diskMayBePartiallyUpdated and recoveryPaths before retrying.";
     WriteFailed = "write_failed", B, HostAction, "Writing the project failed. Check the failed paths and the disk, then retry.";

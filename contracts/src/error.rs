@@ -102,6 +102,18 @@ pub enum DiskConflictKind {
     Unreadable,
 }
 
+/// Which rule a refused path broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TargetPolicy {
+    /// A session opened from disk writes only the project it opened.
+    SaveTarget,
+    /// A session opened from a document is written only into a directory inside the
+    /// allowed roots that holds no project yet.
+    MaterializeTarget,
+}
+
 /// One file that stopped a save.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -342,7 +354,7 @@ pub enum BackendError {
     /// a directory inside the allowed roots that holds no project yet).
     PathPolicyViolation {
         message: String,
-        policy: String,
+        policy: TargetPolicy,
         attempted_path: String,
         /// What the call may name instead: the opened project (`save_target`), or the
         /// allowed project roots separated as in `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS`
@@ -760,7 +772,7 @@ pub fn examples() -> Vec<BackendError> {
         },
         BackendError::PathPolicyViolation {
             message: "elsewhere".into(),
-            policy: "save_target".into(),
+            policy: TargetPolicy::SaveTarget,
             attempted_path: "/tmp/x".into(),
             allowed_path: "/p".into(),
         },

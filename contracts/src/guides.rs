@@ -199,15 +199,20 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 user to restart the server; save first if the session has edits.",
         },
         C::PathPolicyViolation => &GuideText {
-            meaning: "A save was aimed somewhere other than the opened project: `targetPath` of \
-                `openfairygui_backend_save_session` may only name the opened project (its folder or \
-                its `.fairy` file). Saving writes back to the project that was opened; it is not \
-                Save As. Nothing was written and the edits stay in the session.",
-            confirm: "Compare `error.attemptedPath` (what you sent) with `error.allowedPath` (the \
-                project as it was opened).",
-            fix: "Save again without `targetPath` (or with the opened project's path). To keep a \
-                copy elsewhere, the user copies the project folder with their own tools after \
-                saving.",
+            meaning: "A write was aimed somewhere it may not go, and nothing was written; the edits \
+                stay in the session. `error.policy` says which rule: `save_target` (a session \
+                opened from disk saves and materializes only into the project it opened, its \
+                folder or its `.fairy` file: saving is not Save As) or `materialize_target` (a \
+                session opened with `openfairygui_backend_open_project_session` is written by \
+                `openfairygui_backend_materialize_session` only into a folder inside the allowed \
+                project roots that holds no FairyGUI project yet).",
+            confirm: "Compare `error.attemptedPath` (what you sent) with `error.allowedPath`: the \
+                project as it was opened, or, for `materialize_target`, the allowed roots.",
+            fix: "For `save_target`, save again without `targetPath` (or with the opened project's \
+                path); to keep a copy elsewhere, the user copies the project folder with their own \
+                tools after saving. For `materialize_target`, name a new folder inside one of the \
+                allowed roots (it is created), not one that already holds a `.fairy` file, \
+                `assets` or `settings`.",
         },
         C::ProjectRootNotAllowed => &GuideText {
             meaning: "The project path is outside every directory this server may open. The \
@@ -235,12 +240,13 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 the user to restart the server with a higher `--max-sessions`.",
         },
         C::SessionIdConflict => &GuideText {
-            meaning: "A session id chosen by the caller is already in use. This server always \
-                picks session ids itself (random UUIDs), so it does not raise this code; it is \
-                listed for hosts that let callers choose ids.",
-            confirm: "In upstream's shape, `error.sessionId` is the id that is taken.",
-            fix: "Let the server choose: call `openfairygui_backend_open_session` and use the \
-                `sessionId` it returns.",
+            meaning: "The `sessionId` given to `openfairygui_backend_open_project_session` is \
+                already the id of an open (or opening) session, so no second session gets it; \
+                nothing was opened.",
+            confirm: "`error.sessionId` is the id that is taken; \
+                `openfairygui_backend_get_session` with it shows the session that has it.",
+            fix: "Leave `sessionId` out and use the id the server returns, or choose another one; \
+                close the old session first if it is yours and no longer needed.",
         },
         C::LockConflict => &GuideText {
             meaning: "The project is already open elsewhere, so a second session is refused: two \
@@ -261,11 +267,15 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         C::CapabilityUnavailable => &GuideText {
             meaning: "The request needs something this server does not offer here, such as \
                 publishing, or a save through storage that cannot be written (the project \
-                folder is read-only to the server). Upstream raises it when a required adapter is \
-                missing.",
+                folder is read-only to the server), or a save of a session opened from a \
+                document (`openfairygui_backend_open_project_session`), which has no folder yet \
+                (`error.capability` is `fileSystem`). Upstream raises it when a required adapter \
+                is missing.",
             confirm: "`openfairygui_backend_get_capabilities` lists the served methods and what \
                 each supports; `error.capability` names what was missing.",
-            fix: "Stay within the capabilities. If the project folder cannot be written, tell \
+            fix: "Stay within the capabilities. For a session opened from a document, write it \
+                into a new folder first with `openfairygui_backend_materialize_session` and \
+                `targetPath`; after that it saves. If the project folder cannot be written, tell \
                 the user: the edits stay in the session until it is closed.",
         },
         C::UamFidelityUnsupported => &GuideText {
@@ -1734,10 +1744,12 @@ mod tests {
             "advisory_lock_conflict",
             "changed_on_disk",
             "io",
+            "save_target",
+            "materialize_target",
         ];
         use crate::error::{
             LockConflictKind, OpenFailureReason, PreviewFailureReason, QueryFailureReason,
-            ReadFailureReason, SaveFailureReason,
+            ReadFailureReason, SaveFailureReason, TargetPolicy,
         };
         for reason in REASONS {
             let wire = serde_json::Value::String(reason.to_string());
@@ -1746,6 +1758,7 @@ mod tests {
                 || serde_json::from_value::<ReadFailureReason>(wire.clone()).is_ok()
                 || serde_json::from_value::<PreviewFailureReason>(wire.clone()).is_ok()
                 || serde_json::from_value::<LockConflictKind>(wire.clone()).is_ok()
+                || serde_json::from_value::<TargetPolicy>(wire.clone()).is_ok()
                 || serde_json::from_value::<SaveFailureReason>(wire).is_ok();
             assert!(real, "{reason} is not a failure reason of the contract");
         }

@@ -15,7 +15,9 @@ use ofgui_contracts::api::{
     SaveSessionInput, SearchProjectInput, SessionInput, SessionSnapshot, TransactionInput,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
-use ofgui_contracts::error::{BackendError, ErrorCode, LockConflictKind, UnhandledReason};
+use ofgui_contracts::error::{
+    BackendError, ErrorCode, LockConflictKind, TargetPolicy, UnhandledReason,
+};
 use ofgui_contracts::methods::Method;
 use serde::Deserialize as _;
 use serde_json::{Value, json};
@@ -499,7 +501,7 @@ impl Service {
         }
         Err(BackendError::PathPolicyViolation {
             message: "A session opened from disk writes only the project it opened; targetPath names somewhere else. Nothing was written and the edits stay in the session. Save without targetPath.".into(),
-            policy: "save_target".into(),
+            policy: TargetPolicy::SaveTarget,
             attempted_path: target.to_string(),
             allowed_path: project.dir.to_string_lossy().into_owned(),
         }
@@ -960,7 +962,7 @@ impl Service {
                     message: format!(
                         "targetPath could not be made a directory ({error}); nothing was written. Name a directory inside the allowed project roots."
                     ),
-                    policy: "materialize_target".into(),
+                    policy: TargetPolicy::MaterializeTarget,
                     attempted_path: target_path.to_string(),
                     allowed_path: self.roots_text(),
                 }
@@ -1061,7 +1063,7 @@ impl Service {
         };
         BackendError::PathPolicyViolation {
             message,
-            policy: "materialize_target".into(),
+            policy: TargetPolicy::MaterializeTarget,
             attempted_path: target_path.to_string(),
             allowed_path: self.roots_text(),
         }
