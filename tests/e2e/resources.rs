@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use crate::harness::*;
 
 /// Reads a resource and returns its text and mime type; panics on a protocol error.
-async fn read(server: &Server, uri: &str) -> (String, String) {
+pub(crate) async fn read(server: &Server, uri: &str) -> (String, String) {
     let result = server
         .client
         .read_resource(ReadResourceRequestParams::new(uri))
@@ -67,7 +67,17 @@ async fn every_listed_and_indexed_document_is_readable() {
         .into_iter()
         .map(|template| template.uri_template.clone())
         .collect();
-    assert_eq!(templates.len(), 5);
+    assert_eq!(
+        templates,
+        [
+            "openfairygui://docs/methods/{method}",
+            "openfairygui://docs/cli/{command}",
+            "openfairygui://docs/diagnostics/{code}",
+            "openfairygui://contracts/operations/{kind}",
+            "openfairygui://backend/session/{sessionId}",
+            "openfairygui://backend/session/{sessionId}/outline",
+        ]
+    );
     assert!(
         templates.iter().all(|t| !t.contains("events")),
         "events are polled through the tool, not a resource"
@@ -75,9 +85,9 @@ async fn every_listed_and_indexed_document_is_readable() {
 
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
-    // workflow, contracts, diagnostics, operations; 15 methods; 41 operations; 105 codes
-    // (upstream's 103, invalid_input and unknown_tool).
-    assert_eq!(documents.len(), 4 + 15 + 41 + 105);
+    // workflow, contracts, diagnostics, operations; 15 methods; 5 command line outputs;
+    // 41 operations; 105 codes (upstream's 103, invalid_input and unknown_tool).
+    assert_eq!(documents.len(), 4 + 15 + 5 + 41 + 105);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;
