@@ -35,6 +35,41 @@ pub enum ExitStatus {
 }
 
 impl ExitStatus {
+    /// Every status, in order.
+    pub const ALL: [ExitStatus; 6] = [
+        Self::Success,
+        Self::Refused,
+        Self::Unusable,
+        Self::Incomplete,
+        Self::SaveFailed,
+        Self::Internal,
+    ];
+
+    /// What the status means, for any command.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::Success => "success (validate: valid)",
+            Self::Refused => {
+                "the project said no: invalid (validate), the batch refused (apply), no such entity or package (query, outline)"
+            }
+            Self::Unusable => {
+                "bad arguments, a malformed target or batch file, an unknown document, or a project that cannot be opened"
+            }
+            Self::Incomplete => "validate: no errors, but some source could not be checked",
+            Self::SaveFailed => "apply --save: the save was refused or failed",
+            Self::Internal => "the server failed (a backend fault or a budget)",
+        }
+    }
+
+    /// Every status with its meaning, as the top-level `--help` shows them.
+    pub fn help() -> String {
+        let mut text = String::from("Exit status of validate, outline, query, apply and docs:");
+        for status in Self::ALL {
+            text.push_str(&format!("\n  {}  {}", status.code(), status.meaning()));
+        }
+        text
+    }
+
     /// The process exit status.
     pub fn code(self) -> u8 {
         match self {

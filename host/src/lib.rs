@@ -1,11 +1,12 @@
 //! ofgui-mcp-host: serves FairyGUI projects to AI agents over MCP.
 //!
 //! The host is thin: protocol ([`mcp`], with [`resources`] and [`prompts`]), sandbox ([`sandbox`]), session bookkeeping,
-//! locks and limits ([`sessions`], [`lock`], [`service`]). Project semantics live in the backend component,
+//! locks and limits ([`sessions`], [`lock`], [`service`]), and the command line beside the server ([`commands`]). Project semantics live in the backend component,
 //! which [`runtime`] runs with wasmtime, one instance per session.
 
 pub mod bindings;
 pub mod cli;
+pub mod commands;
 mod engine_config;
 pub mod envelope;
 pub mod events;
@@ -20,4 +21,3 @@ pub mod sandbox;
 pub mod service;
 pub mod sessions;
 pub mod stdio;
-pub mod validate_cli;

@@ -1,8 +1,10 @@
-//! `ofgui-mcp-host`: MCP over stdio. Stdout carries protocol only; logs go to stderr.
+//! `ofgui-mcp-host`: MCP over stdio, and the command line commands beside it. Stdout
+//! carries protocol (or a command's output) only; logs go to stderr.
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use ofgui_contracts::error::{BackendError, UnhandledReason};
 use ofgui_host::cli::{Args, Command};
 use ofgui_host::mcp::OfguiServer;
 use ofgui_host::runtime::{ComponentSource, Runtime};
@@ -11,18 +13,25 @@ use ofgui_host::stdio::LineTransport;
 use rmcp::ServiceExt;
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    if let Some(Command::Validate { project, json }) = &args.command {
-        // A CLI report, not a server: quiet logs unless asked for.
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(error) => return usage_error(error),
+    };
+    if let Some(cli) = args.command.as_ref().and_then(Command::cli) {
+        // A command's output, not a server: quiet logs unless asked for.
         init_logging("warn");
         return match tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
         {
-            Ok(runtime) => runtime.block_on(ofgui_host::validate_cli::run(&args, project, *json)),
+            Ok(runtime) => {
+                let command = args.command.as_ref().unwrap_or(&Command::Serve);
+                runtime.block_on(ofgui_host::commands::run(&args, command, cli))
+            }
             Err(error) => {
-                eprintln!("ofgui-mcp-host: {error}");
-                ExitCode::from(2)
+                eprintln!("ofgui-mcp-host: no async runtime: {error}");
+                let error = BackendError::unhandled(UnhandledReason::Internal);
+                ofgui_host::commands::fail(cli, wants_json(), error)
             }
         };
     }
@@ -34,6 +43,39 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Arguments clap refused (exit status 2), or `--help` / `--version` (0). A command asked
+/// for `--json` still prints its one JSON document: an `invalid_input` failure.
+fn usage_error(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let informational = matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let cli = std::env::args()
+        .skip(1)
+        .find_map(|arg| ofgui_contracts::cli::by_name(&arg));
+    if let (false, Some(cli), true) = (informational, cli, wants_json()) {
+        // clap's account, up to its usage lines, on one line.
+        let rendered = error.render().to_string();
+        let message = rendered
+            .lines()
+            .take_while(|line| !line.trim().is_empty())
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let message = message.trim_start_matches("error: ");
+        let refusal = BackendError::invalid_input(message.to_string(), None);
+        return ofgui_host::commands::fail(cli, true, refusal);
+    }
+    error.exit()
+}
+
+fn wants_json() -> bool {
+    std::env::args().skip(1).any(|arg| arg == "--json")
 }
 
 fn init_logging(default: &str) {
@@ -61,7 +103,11 @@ fn run(args: Args) -> anyhow::Result<()> {
             };
             runtime.block_on(serve(config, args.text_content, schemas))
         }
-        Command::Validate { .. } => anyhow::bail!("validate is handled before serving"),
+        Command::Validate { .. }
+        | Command::Outline { .. }
+        | Command::Query { .. }
+        | Command::Apply { .. }
+        | Command::Docs { .. } => anyhow::bail!("command line commands are handled before serving"),
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {
                 anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");

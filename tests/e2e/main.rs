@@ -28,7 +28,7 @@ mod sandbox;
 /// validateSession on the corpora and on deliberately broken copies.
 mod validation;
 
-/// The `validate` command line for CI users.
+/// The command line for people and CI jobs: validate, outline, query, apply, docs.
 mod cli;
 
 /// Preflight, apply and events: the upstream agent editing tasks.
