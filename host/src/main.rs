@@ -17,17 +17,16 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(error) => return usage_error(error),
     };
-    if let Some(cli) = args.command.as_ref().and_then(Command::cli) {
+    if let Some(command) = &args.command
+        && let Some(cli) = command.cli()
+    {
         // A command's output, not a server: quiet logs unless asked for.
         init_logging("warn");
         return match tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
         {
-            Ok(runtime) => {
-                let command = args.command.as_ref().unwrap_or(&Command::Serve);
-                runtime.block_on(ofgui_host::commands::run(&args, command, cli))
-            }
+            Ok(runtime) => runtime.block_on(ofgui_host::commands::run(&args, command, cli)),
             Err(error) => {
                 eprintln!("ofgui-mcp-host: no async runtime: {error}");
                 let error = BackendError::unhandled(UnhandledReason::Internal);
