@@ -6,10 +6,10 @@
 //! the backend itself answers that the project has no such entity.
 
 use ofgui_contracts::api::{OutlineNode, OutlinePackage, OutlineResource, ProjectOutline};
+use ofgui_contracts::error::BackendError;
 use serde_json::json;
 
 use super::Project;
-use ofgui_contracts::error::BackendError;
 
 /// A name that fits several entities: their ids.
 pub(super) struct Ambiguous {
@@ -99,36 +99,87 @@ pub(super) fn package_id(outline: &ProjectOutline, given: &str) -> Result<String
         .to_string())
 }
 
-/// The id of the resource `given` names in `package` (only components where
-/// `components_only`), or `given` itself when none fits.
-pub(super) fn resource_id(
-    package: Option<&OutlinePackage>,
-    given: &str,
-    components_only: bool,
-) -> Result<String, Ambiguous> {
-    let resources = package
-        .and_then(|package| package.resources.as_deref())
-        .unwrap_or_default()
-        .iter()
-        .filter(|resource| !components_only || resource.component.is_some());
-    Ok(find(resources, given, true)?
-        .map_or(given, |resource| &resource.id)
-        .to_string())
+/// A package and maybe one of its resources, by exact ids (or as given, where the
+/// project has nothing of that name).
+pub(super) struct Located {
+    pub package_id: String,
+    pub resource_id: Option<String>,
+    /// The package's outline, when the project has the package and a resource was named.
+    outline: Option<ProjectOutline>,
 }
 
-/// The id of the display node `given` names in `component`, or `given` itself.
-pub(super) fn node_id(
-    component: Option<&OutlineResource>,
-    given: &str,
-) -> Result<String, Ambiguous> {
-    let nodes = component
-        .and_then(|resource| resource.component.as_ref())
-        .map(|component| component.display_list.as_slice())
-        .unwrap_or_default()
-        .iter();
-    Ok(find(nodes, given, false)?
-        .map_or(given, |node| &node.id)
-        .to_string())
+impl Located {
+    /// Looks up `<package>[/<resource>]` (only components where `components_only`);
+    /// `ambiguous` turns a name that fits several into the caller's failure.
+    pub(super) async fn look_up(
+        project: &Project,
+        package: &str,
+        resource: Option<&str>,
+        components_only: bool,
+        ambiguous: impl Fn(Ambiguous, &str) -> BackendError,
+    ) -> Result<Located, BackendError> {
+        let packages = packages(project).await?;
+        let package_id = package_id(&packages, package).map_err(|a| ambiguous(a, "package"))?;
+        let Some(resource) = resource else {
+            return Ok(Located {
+                package_id,
+                resource_id: None,
+                outline: None,
+            });
+        };
+        // Only a package the project has can be read for names; otherwise the backend
+        // answers for the ids as given.
+        let outline: Option<ProjectOutline> =
+            match packages.packages.iter().any(|p| p.id == package_id) {
+                true => Some(
+                    project
+                        .call(
+                            "getProjectOutline",
+                            json!({
+                                "sessionId": project.session_id(),
+                                "scope": { "packageIds": [package_id] }
+                            }),
+                        )
+                        .await?,
+                ),
+                false => None,
+            };
+        let resources = outline
+            .as_ref()
+            .and_then(|outline| outline.packages.first())
+            .and_then(|package| package.resources.as_deref())
+            .unwrap_or_default()
+            .iter()
+            .filter(|resource| !components_only || resource.component.is_some());
+        let resource_id = find(resources, resource, true)
+            .map_err(|a| ambiguous(a, "resource"))?
+            .map_or(resource, |resource| &resource.id)
+            .to_string();
+        Ok(Located {
+            package_id,
+            resource_id: Some(resource_id),
+            outline,
+        })
+    }
+
+    /// The id of the display node `given` names in the located component, or `given`.
+    pub(super) fn node_id(&self, given: &str) -> Result<String, Ambiguous> {
+        let nodes = self
+            .outline
+            .as_ref()
+            .and_then(|outline| outline.packages.first())
+            .and_then(|package| package.resources.as_deref())
+            .unwrap_or_default()
+            .iter()
+            .find(|resource| Some(&resource.id) == self.resource_id.as_ref())
+            .and_then(|resource| resource.component.as_ref())
+            .map(|component| component.display_list.as_slice())
+            .unwrap_or_default()
+            .iter();
+        Ok(find(nodes, given, false)?
+            .map_or(given, |node| &node.id)
+            .to_string())
+    }
 }
 
 /// The outline of the packages alone (ids, names, resource counts), to resolve a name.
@@ -137,19 +188,6 @@ pub(super) async fn packages(project: &Project) -> Result<ProjectOutline, Backen
         .call(
             "getProjectOutline",
             json!({ "sessionId": project.session_id(), "detail": "packages" }),
-        )
-        .await
-}
-
-/// The full outline of one package, by exact id.
-pub(super) async fn package(
-    project: &Project,
-    package_id: &str,
-) -> Result<ProjectOutline, BackendError> {
-    project
-        .call(
-            "getProjectOutline",
-            json!({ "sessionId": project.session_id(), "scope": { "packageIds": [package_id] } }),
         )
         .await
 }

@@ -8,7 +8,7 @@ use ofgui_contracts::cli::ExitStatus;
 use ofgui_contracts::error::{BackendError, ReadFailureReason};
 use serde_json::{Value, json};
 
-use super::names::{self, Ambiguous};
+use super::names::{self, Ambiguous, Located};
 use super::{Done, Project};
 use crate::cli::Args;
 
@@ -48,35 +48,22 @@ pub(super) async fn run(args: &Args, path: &Path, scope: Scope<'_>) -> Result<Do
         if scope.packages_only {
             input["detail"] = json!("packages");
         }
-        if !scope.packages.is_empty() || component.is_some() {
+        if !scope.packages.is_empty() {
             let packages = names::packages(project).await?;
-            if !scope.packages.is_empty() {
-                let ids = scope
-                    .packages
-                    .iter()
-                    .map(|given| names::package_id(&packages, given))
-                    .collect::<Result<Vec<String>, _>>()
-                    .map_err(|a| ambiguous(a, "package"))?;
-                input["scope"] = json!({ "packageIds": ids });
-            }
-            if let Some((package, component)) = component {
-                let package_id =
-                    names::package_id(&packages, package).map_err(|a| ambiguous(a, "package"))?;
-                // A package the project does not have is left to the backend to refuse.
-                let outline = match packages.packages.iter().any(|p| p.id == package_id) {
-                    true => Some(names::package(project, &package_id).await?),
-                    false => None,
-                };
-                let component_id = names::resource_id(
-                    outline.as_ref().and_then(|o| o.packages.first()),
-                    component,
-                    true,
-                )
-                .map_err(|a| ambiguous(a, "component"))?;
-                input["scope"] = json!({ "component": {
-                    "packageId": package_id, "componentResourceId": component_id
-                } });
-            }
+            let ids = scope
+                .packages
+                .iter()
+                .map(|given| names::package_id(&packages, given))
+                .collect::<Result<Vec<String>, _>>()
+                .map_err(|a| ambiguous(a, "package"))?;
+            input["scope"] = json!({ "packageIds": ids });
+        }
+        if let Some((package, component)) = component {
+            let located =
+                Located::look_up(project, package, Some(component), true, ambiguous).await?;
+            input["scope"] = json!({ "component": {
+                "packageId": located.package_id, "componentResourceId": located.resource_id
+            } });
         }
         let outline: ProjectOutline = project.call("getProjectOutline", input).await?;
         let text = text(project, &outline, component.is_some());

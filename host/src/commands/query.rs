@@ -9,13 +9,13 @@ use std::path::Path;
 
 use ofgui_contracts::api::{
     ComponentSelector, ControllerSelector, DisplayNodeSelector, EntityTarget, PackageSelector,
-    ProjectOutline, QueryEntityData, ResourceSelector, TransitionSelector,
+    QueryEntityData, ResourceSelector, TransitionSelector,
 };
 use ofgui_contracts::cli::ExitStatus;
 use ofgui_contracts::error::{BackendError, QueryFailureReason};
 use serde_json::{Value, json};
 
-use super::names::{self, Ambiguous};
+use super::names::{Ambiguous, Located};
 use super::{Done, Project};
 use crate::cli::Args;
 
@@ -118,37 +118,27 @@ impl Target {
             | Target::Transition(package, component, _) => (package, Some(component), true, None),
             Target::Node(package, component, node) => (package, Some(component), true, Some(node)),
         };
-        let packages = names::packages(project).await?;
-        let package_id =
-            names::package_id(&packages, package).map_err(|a| ambiguous(a, "package"))?;
-        let known = packages.packages.iter().any(|p| p.id == package_id);
-        // Only a package the project has can be read for names; otherwise the backend
-        // answers for the ids as given.
-        let outline: Option<ProjectOutline> = match (known, resource) {
-            (true, Some(_)) => Some(names::package(project, &package_id).await?),
-            _ => None,
-        };
-        let outline_package = outline.as_ref().and_then(|o| o.packages.first());
-        let resource_id = match resource {
-            Some(resource) => Some(
-                names::resource_id(outline_package, resource, component_only)
-                    .map_err(|a| ambiguous(a, "resource"))?,
+        let located = Located::look_up(
+            project,
+            package,
+            resource.map(String::as_str),
+            component_only,
+            ambiguous,
+        )
+        .await?;
+        let node_id = match node {
+            Some(node) => Some(
+                located
+                    .node_id(node)
+                    .map_err(|a| ambiguous(a, "display node"))?,
             ),
             None => None,
         };
-        let component = outline_package
-            .and_then(|p| p.resources.as_deref())
-            .and_then(|resources| {
-                resources
-                    .iter()
-                    .find(|r| Some(&r.id) == resource_id.as_ref())
-            });
-        let node_id = match node {
-            Some(node) => {
-                Some(names::node_id(component, node).map_err(|a| ambiguous(a, "display node"))?)
-            }
-            None => None,
-        };
+        let Located {
+            package_id,
+            resource_id,
+            ..
+        } = located;
         let resource_id = resource_id.unwrap_or_default();
         let target = match self {
             Target::Package(_) => EntityTarget::Package {
