@@ -787,3 +787,25 @@ fn usage_errors_and_help() {
         assert!(text(&output).contains("Exit status:"), "{command} --help");
     }
 }
+
+#[tokio::test]
+async fn a_project_open_in_a_server_is_locked_for_the_command_line_until_closed() {
+    let workspace = Workspace::new();
+    let unity = workspace.add("unity", &unity_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&unity).await;
+
+    let output = ofgui(&["validate", path(&unity), "--json"]);
+    assert_status(&output, 2);
+    let document = json_output("validate", &output);
+    assert_eq!(document["error"]["code"], "lock_conflict");
+    assert_eq!(document["error"]["kind"], "advisory_lock_conflict");
+
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+    let output = ofgui(&["validate", path(&unity), "--json"]);
+    assert_status(&output, 1);
+    assert_eq!(
+        json_output("validate", &output)["data"]["status"],
+        "invalid"
+    );
+}
