@@ -6,6 +6,7 @@
 
 pub mod bindings;
 pub mod cli;
+pub mod compose;
 mod engine_config;
 pub mod envelope;
 pub mod events;
@@ -13,6 +14,7 @@ pub mod explain;
 pub mod input;
 pub mod lock;
 pub mod mcp;
+pub mod policy;
 pub mod prompts;
 pub mod resources;
 pub mod runtime;

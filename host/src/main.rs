@@ -4,11 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ofgui_host::cli::{Args, Command};
-use ofgui_host::mcp::OfguiServer;
+use ofgui_host::compose::ServerBuilder;
 use ofgui_host::runtime::{ComponentSource, Runtime};
 use ofgui_host::service::Service;
-use ofgui_host::stdio::LineTransport;
-use rmcp::ServiceExt;
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -93,17 +91,10 @@ async fn serve(
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
-    let server = OfguiServer::new(service, text_content, schemas);
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let (transport, writer) = LineTransport::new(stdin, stdout);
-    match server.serve(transport).await {
-        Ok(running) => {
-            running.waiting().await?;
-        }
-        // A client that closes stdin before initializing is not an error.
-        Err(error) => tracing::info!("client left before initializing: {error}"),
-    }
-    // Everything answered so far reaches the client before the process ends.
-    writer.finish().await?;
+    let server = ServerBuilder::new(service)
+        .text_content(text_content)
+        .schemas(schemas)
+        .build()?;
+    server.serve_stdio().await?;
     Ok(())
 }
