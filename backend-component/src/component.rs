@@ -15,7 +15,7 @@ use bindings::exports::ofgui::backend::session::{
     self as wit, BytesReply, ErrorCode as WitCode, Guest, GuestProject, OpenRequest, Reply,
     SaveReply, SessionStatus, UamFidelity,
 };
-use ofgui_contracts::api::{self, ResourceSelector};
+use ofgui_contracts::api::{self, Change as ImpactChange, ResourceSelector};
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use serde_json::Value;
@@ -159,6 +159,31 @@ impl GuestProject for ProjectSession {
 
     fn materialize(&self, expected_revision: Option<u64>) -> WitResult<SaveReply> {
         self.write(true, expected_revision)
+    }
+
+    fn planned_writes(
+        &self,
+        materialize: bool,
+        expected_revision: Option<u64>,
+    ) -> WitResult<wit::PlannedWrites> {
+        let session = self.session.borrow();
+        match session.planned_writes(&StdFs::new("."), materialize, expected_revision) {
+            Ok(files) => Ok(wit::PlannedWrites {
+                status: to_wit_status(session.status()),
+                files: files
+                    .into_iter()
+                    .map(|file| wit::PlannedFile {
+                        path: file.path,
+                        change: match file.change {
+                            ImpactChange::Added => wit::FileChange::Added,
+                            ImpactChange::Updated => wit::FileChange::Updated,
+                            ImpactChange::Removed => wit::FileChange::Removed,
+                        },
+                    })
+                    .collect(),
+            }),
+            Err(rejected) => Err(refused(&session, rejected)),
+        }
     }
 }
 

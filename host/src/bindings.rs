@@ -19,8 +19,8 @@ use ofgui_contracts::error::{
 use serde_json::{Map, Value};
 
 pub use exports::ofgui::backend::session::{
-    BackendError, BytesReply, ErrorCode as WitCode, OpenRequest, Reply, SaveReply, SessionStatus,
-    UamFidelity,
+    BackendError, BytesReply, ErrorCode as WitCode, FileChange, OpenRequest, PlannedFile,
+    PlannedWrites, Reply, SaveReply, SessionStatus, UamFidelity,
 };
 
 /// A failure the component reported, as contract types.

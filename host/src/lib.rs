@@ -7,6 +7,7 @@
 pub mod bindings;
 pub mod cli;
 pub mod compose;
+pub mod confirm;
 mod engine_config;
 pub mod envelope;
 pub mod events;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use ofgui_host::cli::{Args, Command};
 use ofgui_host::compose::ServerBuilder;
+use ofgui_host::confirm::ConfirmWrites;
 use ofgui_host::runtime::{ComponentSource, Runtime};
 use ofgui_host::service::Service;
 
@@ -57,7 +58,12 @@ fn run(args: Args) -> anyhow::Result<()> {
             } else {
                 ofgui_host::mcp::Schemas::Lean
             };
-            runtime.block_on(serve(config, args.text_content, schemas))
+            runtime.block_on(serve(
+                config,
+                args.text_content,
+                schemas,
+                args.confirm_writes,
+            ))
         }
         Command::Validate { .. } => anyhow::bail!("validate is handled before serving"),
         Command::Precompile => {
@@ -85,16 +91,22 @@ async fn serve(
     config: ofgui_host::service::ServiceConfig,
     text_content: ofgui_host::mcp::TextContent,
     schemas: ofgui_host::mcp::Schemas,
+    confirm_writes: bool,
 ) -> anyhow::Result<()> {
     tracing::info!(roots = ?config.roots, "serving MCP on stdio");
     ofgui_host::mcp::warm_up_tools(schemas);
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
-    let server = ServerBuilder::new(service)
+    let mut builder = ServerBuilder::new(service.clone())
         .text_content(text_content)
-        .schemas(schemas)
-        .build()?;
+        .schemas(schemas);
+    if confirm_writes {
+        for tool in ofgui_host::confirm::GATED_TOOLS {
+            builder = builder.policy(tool, ConfirmWrites::new(service.clone()));
+        }
+    }
+    let server = builder.build()?;
     server.serve_stdio().await?;
     Ok(())
 }

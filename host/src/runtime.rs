@@ -20,7 +20,8 @@ use wasmtime::{Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
-    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, SaveReply, SessionStatus,
+    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, PlannedWrites, SaveReply,
+    SessionStatus,
 };
 use crate::sandbox::ResolvedProject;
 
@@ -266,6 +267,15 @@ impl Instance {
         operations: &String,
     ) -> Result<GuestReply, CallError> {
         reply(call!(self, call_apply, expected_revision, operations)?)
+    }
+
+    pub async fn planned_writes(
+        &mut self,
+        materialize: bool,
+        expected_revision: Option<u64>,
+    ) -> Result<PlannedWrites, CallError> {
+        call!(self, call_planned_writes, materialize, expected_revision)?
+            .map_err(CallError::from_guest)
     }
 
     pub async fn preflight(

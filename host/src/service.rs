@@ -21,7 +21,7 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::bindings::{GuestReply, OpenRequest, SessionStatus};
+use crate::bindings::{GuestReply, OpenRequest, PlannedWrites, SessionStatus};
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
 use crate::events::EventLog;
 use crate::explain;
@@ -403,6 +403,20 @@ impl Service {
                 Err(failure)
             }
         }
+    }
+
+    /// The files a save (or materialize) of a session would change at `expected`,
+    /// without writing: what a person confirming the write is shown.
+    pub async fn planned_writes(
+        &self,
+        session_id: &str,
+        materialize: bool,
+        expected: u64,
+    ) -> Result<PlannedWrites, Failure> {
+        self.on_session(session_id, async |_, instance| {
+            instance.planned_writes(materialize, Some(expected)).await
+        })
+        .await
     }
 
     /// `targetPath` of a save may only name the opened project (its directory or its
