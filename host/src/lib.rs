@@ -14,6 +14,7 @@ pub mod input;
 pub mod lock;
 pub mod mcp;
 pub mod prompts;
+pub mod report;
 pub mod resources;
 pub mod runtime;
 pub mod sandbox;
