@@ -6,6 +6,7 @@
 
 pub mod bindings;
 pub mod cli;
+pub mod completions;
 mod engine_config;
 pub mod envelope;
 pub mod events;
@@ -13,6 +14,7 @@ pub mod explain;
 pub mod input;
 pub mod lock;
 pub mod mcp;
+pub mod notify;
 pub mod prompts;
 pub mod report;
 pub mod resources;
