@@ -46,5 +46,8 @@ mod saving;
 /// A save killed at each step of its commit, and the recovery of the next open.
 mod crash;
 
+/// Completions, resource subscriptions, log messages and progress (beyond upstream).
+mod notifications;
+
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;
