@@ -6,6 +6,7 @@
 
 pub mod bindings;
 pub mod cli;
+pub mod completions;
 pub mod compose;
 pub mod confirm;
 mod engine_config;
@@ -15,8 +16,10 @@ pub mod explain;
 pub mod input;
 pub mod lock;
 pub mod mcp;
+pub mod notify;
 pub mod policy;
 pub mod prompts;
+pub mod report;
 pub mod resources;
 pub mod runtime;
 pub mod sandbox;

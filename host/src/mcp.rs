@@ -14,13 +14,18 @@ use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::{self, Method};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
+    InitializeRequestParams, InitializeResult, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, RoleServer};
+// MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
+#[allow(deprecated)]
+use rmcp::model::{SetLevelRequestMethod, SetLevelRequestParams};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, Peer, ServiceExt as _};
 use serde_json::{Value, json};
 use tracing::Instrument;
@@ -28,10 +33,11 @@ use tracing::Instrument;
 use crate::compose::{Composition, HostTool, ToolCall};
 use crate::envelope::{self, Call, Envelope, Failure, SessionRef};
 use crate::input;
+use crate::notify::{self, Connection};
 use crate::policy::Gate;
 use crate::service::Service;
 use crate::stdio::LineTransport;
-use crate::{prompts, resources};
+use crate::{completions, prompts, resources};
 
 /// What the server tells every client at `initialize`, unless the embedding host
 /// replaces it ([`crate::compose::ServerBuilder::instructions`]).
@@ -63,8 +69,7 @@ const SUMMARY_POINTER: &str = "Result available in structuredContent.backendResu
 /// Most diagnostic codes a failure summary lists.
 const SUMMARY_MAX_CODES: usize = 32;
 
-/// The MCP handler.
-#[derive(Clone)]
+/// The MCP handler of one client connection.
 pub struct OfguiServer {
     service: Arc<Service>,
     text_content: TextContent,
@@ -72,6 +77,23 @@ pub struct OfguiServer {
     composition: Arc<Composition>,
     /// The tool list with the composition's changes, made on first use.
     composed_tools: Arc<OnceLock<Vec<Tool>>>,
+    /// This connection's subscriptions, log level and forwarding task.
+    connection: Connection,
+}
+
+/// A clone serves another connection: it shares the service, the settings and the
+/// composition, not this connection's subscriptions and log level.
+impl Clone for OfguiServer {
+    fn clone(&self) -> Self {
+        Self {
+            service: self.service.clone(),
+            text_content: self.text_content,
+            schemas: self.schemas,
+            composition: self.composition.clone(),
+            composed_tools: self.composed_tools.clone(),
+            connection: Connection::default(),
+        }
+    }
 }
 
 impl OfguiServer {
@@ -97,6 +119,7 @@ impl OfguiServer {
             schemas,
             composition: Arc::new(composition),
             composed_tools: Arc::new(OnceLock::new()),
+            connection: Connection::default(),
         }
     }
 
@@ -402,12 +425,17 @@ pub fn warm_up_tools(schemas: Schemas) {
 }
 
 impl ServerHandler for OfguiServer {
+    // MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
+    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_resources_subscribe()
                 .enable_prompts()
+                .enable_completions()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -420,6 +448,17 @@ impl ServerHandler for OfguiServer {
                 .clone()
                 .unwrap_or_else(|| INSTRUCTIONS.to_string()),
         )
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        // A handshake-era connection gets updates and background notices pushed.
+        self.connection.start(&self.service, context.peer.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn list_tools(
@@ -437,9 +476,15 @@ impl ServerHandler for OfguiServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let span = tracing::info_span!("ofgui.tool", name = %request.name);
         let started = std::time::Instant::now();
+        let method = methods::by_tool(&request.name).map(|method| method.name);
+        let call = self
+            .call(&request.name, request.arguments, Some(context.peer.clone()))
+            .instrument(span);
         let result = self
-            .call(&request.name, request.arguments, Some(context.peer))
-            .instrument(span)
+            .connection
+            .serve(&context, method, call, |result| {
+                result.is_error == Some(true)
+            })
             .await;
         tracing::debug!(tool = %request.name, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "tool call");
         Ok(result.into())
@@ -466,10 +511,61 @@ impl ServerHandler for OfguiServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let contents = resources::read(&self.service, &request.uri).await?;
-        Ok(ReadResourceResult::new(vec![contents]).into())
+        let read = resources::read(&self.service, &request.uri);
+        let contents = self.connection.serve(&context, None, read, Result::is_err);
+        Ok(ReadResourceResult::new(vec![contents.await?]).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        completions::complete(&self.service, &request).map(CompleteResult::new)
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // 2026-07-28 has no logging/setLevel: each request's _meta names its level.
+        if !notify::handshake_era(&context) {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
+        self.connection.set_level(request.level);
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.connection.subscribe(&self.service, &request.uri)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.connection.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(notify::accepted_filter(&self.service, requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        notify::listen(&self.service, context).await
     }
 
     async fn list_prompts(

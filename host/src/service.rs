@@ -23,10 +23,11 @@ use tokio::sync::OnceCell;
 
 use crate::bindings::{GuestReply, OpenRequest, PlannedWrites, SessionStatus};
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
-use crate::events::EventLog;
+use crate::events::{EventLog, Notice, Recovered};
 use crate::explain;
 use crate::lock::{LockError, ProjectLock};
 use crate::policy::{Blocked, Gate};
+use crate::report;
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
 use crate::sessions::{AppliedBatch, Registry, ReserveError, Session};
@@ -145,7 +146,8 @@ impl Service {
             self.registry.remove(&session.id);
             instance.close().await;
             self.events.forget(&session.id);
-            tracing::info!(session = %session.id, "closed idle session");
+            self.events
+                .notice(Notice::idle_closed(&session.id, timeout));
         }
     }
 
@@ -180,6 +182,22 @@ impl Service {
 
     pub fn capabilities(&self) -> &Capabilities {
         &self.capabilities
+    }
+
+    /// What happens to sessions, as it happens (for resource subscriptions and log
+    /// messages).
+    pub fn events(&self) -> &EventLog {
+        &self.events
+    }
+
+    /// The ids of the open sessions.
+    pub fn session_ids(&self) -> Vec<String> {
+        self.registry.ids()
+    }
+
+    /// Whether a session is open (without renewing its idle timer).
+    pub fn is_open(&self, session_id: &str) -> bool {
+        self.registry.contains(session_id)
     }
 
     /// Runs one method on arguments that passed the input budget.
@@ -393,6 +411,8 @@ impl Service {
                     Vec::new(),
                     Some(json!({ "operationCount": input.operations.len() })),
                 );
+                self.events
+                    .changed(&session.id, status.revision, status.dirty);
                 let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
                 Ok((data, Some(status.revision)))
             }
@@ -474,6 +494,11 @@ impl Service {
         match result {
             Ok(reply) => {
                 session.saved(reply.status.revision);
+                if !reply.recovered_paths.is_empty() {
+                    let how = Recovered::CompletedOrUndone;
+                    let notice = Notice::save_recovered(&session.id, how, &reply.recovered_paths);
+                    self.events.notice(notice);
+                }
                 let snapshot = self.snapshot(&session, &reply.status);
                 let disk = DiskChanges {
                     written_paths: reply.written_paths,
@@ -493,6 +518,8 @@ impl Service {
                         "removedPaths": disk.removed_paths,
                     })),
                 );
+                self.events
+                    .changed(&session.id, reply.status.revision, reply.status.dirty);
                 let data = match write {
                     Write::Save => Data::typed(&SaveSessionData {
                         session_id: snapshot.session_id,
@@ -614,13 +641,15 @@ impl Service {
                 slot.take();
                 if let Some((instance, status)) = self.restore(&session).await {
                     *slot = Some(instance);
-                    tracing::warn!(session = %session.id, revision = status.revision, "session restored on a fresh backend instance");
+                    self.events
+                        .notice(Notice::session_rebuilt(&session.id, status.revision));
                     let mut failure = Failure::from(restored(&other, status.revision));
                     failure.status = Some(status);
                     return Err(failure);
                 }
                 self.registry.remove(&session.id);
                 self.events.forget(&session.id);
+                self.events.notice(Notice::session_lost(&session.id));
                 Err(unhandled(&other).into())
             }
         }
@@ -706,7 +735,13 @@ impl Service {
             })
         })?;
         let project_lock = match ProjectLock::acquire(&project.dir, session_id, &project.key) {
-            Ok(held) => Some(held),
+            Ok(held) => {
+                if let Some(pid) = held.taken_over_from() {
+                    let notice = Notice::lock_taken_over(session_id, held.path(), pid);
+                    self.events.notice(notice);
+                }
+                Some(held)
+            }
             Err(LockError::Held { path, holder }) => {
                 self.registry.release(&project.key);
                 let by = holder
@@ -729,6 +764,7 @@ impl Service {
                 None
             }
         };
+        report::progress("reading the project").await;
         match self
             .instantiate(session_id, project_path, &project, 0)
             .await
@@ -749,6 +785,8 @@ impl Service {
                     Vec::new(),
                     None,
                 );
+                self.events
+                    .changed(session_id, status.revision, status.dirty);
                 self.registry
                     .insert(session_id.to_string(), project, instance, project_lock);
                 tracing::info!(session = %session_id, "opened session");
@@ -781,7 +819,7 @@ impl Service {
             canonical_path_key: project.key.clone(),
             revision,
         };
-        runtime
+        let opened = runtime
             .open(&request, project)
             .await
             .map_err(|error| match error {
@@ -790,7 +828,12 @@ impl Service {
                     tracing::error!("opening {} failed: {other}", project.dir.display());
                     Failure::from(unhandled(&other))
                 }
-            })
+            })?;
+        if let Some((how, paths)) = opened.recovery.recovered() {
+            self.events
+                .notice(Notice::save_recovered(session_id, how, paths));
+        }
+        Ok((opened.instance, opened.status))
     }
 
     async fn close_session(&self, session_id: &str) -> Outcome {

@@ -49,5 +49,8 @@ mod crash;
 /// `--confirm-writes`: the user confirms each write through elicitation.
 mod confirm;
 
+/// Completions, resource subscriptions, log messages and progress (beyond upstream).
+mod notifications;
+
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;
