@@ -21,7 +21,6 @@ pub mod guides;
 pub mod methods;
 pub mod num;
 pub mod ops;
-#[cfg(feature = "schema")]
 pub mod portable;
 #[cfg(feature = "schema")]
 pub mod schema;

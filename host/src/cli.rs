@@ -61,6 +61,12 @@ pub struct Args {
     #[arg(long)]
     pub full_schemas: bool,
 
+    /// Ask the user, through MCP elicitation, to confirm every save_session and
+    /// materialize_session, showing the files the write would change; a client that
+    /// cannot ask gets a refusal, never a silent write.
+    #[arg(long)]
+    pub confirm_writes: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

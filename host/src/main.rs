@@ -6,11 +6,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use ofgui_contracts::error::{BackendError, UnhandledReason};
 use ofgui_host::cli::{Args, Command};
-use ofgui_host::mcp::OfguiServer;
+use ofgui_host::compose::ServerBuilder;
+use ofgui_host::confirm::ConfirmWrites;
 use ofgui_host::runtime::{ComponentSource, Runtime};
 use ofgui_host::service::Service;
-use ofgui_host::stdio::LineTransport;
-use rmcp::ServiceExt;
 
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
@@ -100,7 +99,12 @@ fn run(args: Args) -> anyhow::Result<()> {
             } else {
                 ofgui_host::mcp::Schemas::Lean
             };
-            runtime.block_on(serve(config, args.text_content, schemas))
+            runtime.block_on(serve(
+                config,
+                args.text_content,
+                schemas,
+                args.confirm_writes,
+            ))
         }
         Command::Validate { .. }
         | Command::Outline { .. }
@@ -132,23 +136,22 @@ async fn serve(
     config: ofgui_host::service::ServiceConfig,
     text_content: ofgui_host::mcp::TextContent,
     schemas: ofgui_host::mcp::Schemas,
+    confirm_writes: bool,
 ) -> anyhow::Result<()> {
     tracing::info!(roots = ?config.roots, "serving MCP on stdio");
     ofgui_host::mcp::warm_up_tools(schemas);
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
-    let server = OfguiServer::new(service, text_content, schemas);
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let (transport, writer) = LineTransport::new(stdin, stdout);
-    match server.serve(transport).await {
-        Ok(running) => {
-            running.waiting().await?;
+    let mut builder = ServerBuilder::new(service.clone())
+        .text_content(text_content)
+        .schemas(schemas);
+    if confirm_writes {
+        for tool in ofgui_host::confirm::GATED_TOOLS {
+            builder = builder.policy(tool, ConfirmWrites::new(service.clone()));
         }
-        // A client that closes stdin before initializing is not an error.
-        Err(error) => tracing::info!("client left before initializing: {error}"),
     }
-    // Everything answered so far reaches the client before the process ends.
-    writer.finish().await?;
+    let server = builder.build()?;
+    server.serve_stdio().await?;
     Ok(())
 }

@@ -49,7 +49,7 @@ const PROMPTS: &[Definition] = &[
         name: "openfairygui_poll_runtime_state",
         title: "Poll OpenFairyGUI Runtime State",
         description: "Follow what happens in a session by polling its events.",
-        text: "Poll openfairygui_backend_get_events for the session. Start without a cursor, then pass the last event's sequence (the number as returned) as after on the next call. If the reply is event_cursor_invalid, the cursor expired or is unknown: call again without after and continue from the events it returns. There are no subscriptions; polling is the only way to follow events. Use openfairygui_backend_get_session for the current revision and dirty flag.",
+        text: "Poll openfairygui_backend_get_events for the session. Start without a cursor, then pass the last event's sequence (the number as returned) as after on the next call. If the reply is event_cursor_invalid, the cursor expired or is unknown: call again without after and continue from the events it returns. There are no event subscriptions; polling is the only way to follow events. Use openfairygui_backend_get_session for the current revision and dirty flag; a client that supports MCP resource subscriptions can instead subscribe to the session's resource, openfairygui://backend/session/{sessionId}, to be told when they change.",
     },
 ];
 

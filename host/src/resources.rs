@@ -19,6 +19,7 @@ use rmcp::ErrorData;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 
+use crate::events::SessionChange;
 use crate::service::Service;
 
 const JSON: &str = "application/json";
@@ -281,19 +282,59 @@ pub fn document(uri: &str) -> Result<Option<(&'static str, String)>, BrokenContr
 
 /// A session view: the backend's envelope, unchanged.
 async fn read_session(service: &Service, uri: &str) -> Result<String, ErrorData> {
-    if let Some(rest) = uri.strip_prefix(SESSION_PREFIX) {
-        let (session_id, method) = match rest.strip_suffix("/outline") {
-            Some(session_id) => (session_id, "getProjectOutline"),
-            None => (rest, "getSession"),
-        };
-        if !session_id.is_empty() && !session_id.contains('/') {
-            return backend(service, method, json!({ "sessionId": session_id })).await;
-        }
+    if let Some((session_id, view)) = SessionView::parse(uri) {
+        return backend(service, view.method(), json!({ "sessionId": session_id })).await;
     }
     Err(ErrorData::resource_not_found(
         format!("No resource {uri}; list the resources and templates for the available URIs."),
         Some(json!({ "uri": uri })),
     ))
+}
+
+/// The views of an open session, each a resource (`openfairygui://backend/session/…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionView {
+    /// `…/{sessionId}`: the `getSession` envelope.
+    Session,
+    /// `…/{sessionId}/outline`: the `getProjectOutline` envelope.
+    Outline,
+}
+
+impl SessionView {
+    pub const ALL: [SessionView; 2] = [SessionView::Session, SessionView::Outline];
+
+    /// The session id and view a session resource URI names.
+    pub fn parse(uri: &str) -> Option<(&str, SessionView)> {
+        let rest = uri.strip_prefix(SESSION_PREFIX)?;
+        let (session_id, view) = match rest.strip_suffix("/outline") {
+            Some(session_id) => (session_id, SessionView::Outline),
+            None => (rest, SessionView::Session),
+        };
+        (!session_id.is_empty() && !session_id.contains('/')).then_some((session_id, view))
+    }
+
+    pub fn uri(self, session_id: &str) -> String {
+        match self {
+            SessionView::Session => format!("{SESSION_PREFIX}{session_id}"),
+            SessionView::Outline => format!("{SESSION_PREFIX}{session_id}/outline"),
+        }
+    }
+
+    fn method(self) -> &'static str {
+        match self {
+            SessionView::Session => "getSession",
+            SessionView::Outline => "getProjectOutline",
+        }
+    }
+
+    /// Whether a change of the session changes what this view reads. The outline shows
+    /// the revision but not the save state, so a save leaves it as it was.
+    pub fn shows(self, change: &SessionChange) -> bool {
+        !matches!(
+            (self, change),
+            (SessionView::Outline, SessionChange::Saved { .. })
+        )
+    }
 }
 
 /// A backend method's envelope, unchanged.

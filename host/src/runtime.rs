@@ -20,7 +20,8 @@ use wasmtime::{Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
-    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, SaveReply, SessionStatus,
+    Backend, BackendPre, BytesReply, GuestError, GuestReply, OpenRequest, PlannedWrites, Recovery,
+    SaveReply, SessionStatus,
 };
 use crate::sandbox::ResolvedProject;
 
@@ -130,6 +131,15 @@ pub struct Instance {
     calls: Arc<AtomicU64>,
 }
 
+/// A project the component just opened.
+pub struct OpenedProject {
+    pub instance: Instance,
+    /// The session's first status.
+    pub status: SessionStatus,
+    /// What opening did about a save an earlier process did not finish.
+    pub recovery: Recovery,
+}
+
 impl Runtime {
     /// Builds the engine and loads the component: the embedded machine code when it fits
     /// this machine, else from the compile cache in `cache_dir`, else by compiling it.
@@ -181,13 +191,13 @@ impl Runtime {
         self.source
     }
 
-    /// Instantiates the component with `project.dir` as its only preopen (read-only) and
-    /// opens the project in it; gives the instance and the session's first status.
+    /// Instantiates the component with `project.dir` as its only preopen and opens the
+    /// project in it.
     pub async fn open(
         &self,
         request: &OpenRequest,
         project: &ResolvedProject,
-    ) -> Result<(Instance, SessionStatus), CallError> {
+    ) -> Result<OpenedProject, CallError> {
         let ctx = crate::sandbox::wasi_context(&project.dir).map_err(CallError::Setup)?;
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.limits.memory_bytes)
@@ -211,7 +221,7 @@ impl Runtime {
             .instantiate_async(&mut store)
             .await
             .map_err(CallError::from_wasmtime)?;
-        let (project, status) = backend
+        let opened = backend
             .ofgui_backend_session()
             .project()
             .call_open(&mut store, request)
@@ -221,11 +231,15 @@ impl Runtime {
         let instance = Instance {
             store,
             backend,
-            project,
+            project: opened.project,
             deadline_ticks,
             calls: self.calls.clone(),
         };
-        Ok((instance, status))
+        Ok(OpenedProject {
+            instance,
+            status: opened.status,
+            recovery: opened.recovery,
+        })
     }
 }
 
@@ -266,6 +280,15 @@ impl Instance {
         operations: &String,
     ) -> Result<GuestReply, CallError> {
         reply(call!(self, call_apply, expected_revision, operations)?)
+    }
+
+    pub async fn planned_writes(
+        &mut self,
+        materialize: bool,
+        expected_revision: Option<u64>,
+    ) -> Result<PlannedWrites, CallError> {
+        call!(self, call_planned_writes, materialize, expected_revision)?
+            .map_err(CallError::from_guest)
     }
 
     pub async fn preflight(

@@ -21,11 +21,13 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::bindings::{GuestReply, OpenRequest, SessionStatus};
+use crate::bindings::{GuestReply, OpenRequest, PlannedWrites, SessionStatus};
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
-use crate::events::EventLog;
+use crate::events::{EventLog, Notice, Recovered};
 use crate::explain;
 use crate::lock::{LockError, ProjectLock};
+use crate::policy::{Blocked, Gate};
+use crate::report;
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal};
 use crate::sessions::{AppliedBatch, Registry, ReserveError, Session};
@@ -40,6 +42,20 @@ pub struct ServiceConfig {
     pub idle_timeout: Duration,
     pub cache_dir: Option<PathBuf>,
     pub limits: InstanceLimits,
+}
+
+impl ServiceConfig {
+    /// The defaults of `ofgui-mcp-host` (32 sessions, 30 minutes idle expiry, the user
+    /// cache directory) for projects in `roots`, which must be existing directories.
+    pub fn with_roots(roots: &[PathBuf]) -> anyhow::Result<ServiceConfig> {
+        Ok(ServiceConfig {
+            roots: sandbox::canonical_roots(roots)?,
+            max_sessions: 32,
+            idle_timeout: Duration::from_secs(1800),
+            cache_dir: crate::runtime::default_cache_dir(),
+            limits: InstanceLimits::default(),
+        })
+    }
 }
 
 /// The backend service shared by all MCP requests.
@@ -130,7 +146,8 @@ impl Service {
             self.registry.remove(&session.id);
             instance.close().await;
             self.events.forget(&session.id);
-            tracing::info!(session = %session.id, "closed idle session");
+            self.events
+                .notice(Notice::idle_closed(&session.id, timeout));
         }
     }
 
@@ -167,24 +184,65 @@ impl Service {
         &self.capabilities
     }
 
+    /// What happens to sessions, as it happens (for resource subscriptions and log
+    /// messages).
+    pub fn events(&self) -> &EventLog {
+        &self.events
+    }
+
+    /// The ids of the open sessions.
+    pub fn session_ids(&self) -> Vec<String> {
+        self.registry.ids()
+    }
+
+    /// Whether a session is open (without renewing its idle timer).
+    pub fn is_open(&self, session_id: &str) -> bool {
+        self.registry.contains(session_id)
+    }
+
     /// Runs one method on arguments that passed the input budget.
     pub async fn call(&self, method: &Method, input: Value) -> Reply {
+        self.call_gated(method, input, None).await
+    }
+
+    /// Runs one method; a host policy's `gate`, when given, is consulted after the input
+    /// decoded and before the backend is called, and may refuse the call.
+    pub async fn call_gated(&self, method: &Method, input: Value, gate: Option<&Gate>) -> Reply {
         let call = Call::start(method.stage);
         let session_id = input
             .get("sessionId")
             .and_then(Value::as_str)
             .map(str::to_string);
-        if method.name == "openSession" {
-            return match parse::<OpenSessionInput>(method, &input) {
-                Ok(input) => self.open_session(&call, input).await,
-                Err(failure) => Reply {
-                    envelope: call.failure(SessionRef::default(), failure),
-                    is_error: true,
-                },
-            };
+        let reference = SessionRef {
+            id: session_id.as_deref(),
+            revision: None,
+        };
+        let failed = |failure: Failure| Reply {
+            envelope: call.failure(reference, failure),
+            is_error: true,
+        };
+        // The policy sees the input as sent, and only once it decoded.
+        let wire = gate.map(|_| input.clone());
+        let request = match Request::decode(method, input) {
+            Ok(request) => request,
+            Err(failure) => return failed(failure),
+        };
+        if let (Some(gate), Some(wire)) = (gate, wire) {
+            match gate.check(method, wire).await {
+                Ok(()) => {}
+                Err(Blocked::Denied(error)) => {
+                    return Reply {
+                        envelope: call.denied(reference, error),
+                        is_error: true,
+                    };
+                }
+                Err(Blocked::Failed(failure)) => return failed(failure),
+            }
         }
-        let outcome = self.dispatch(method, input).await;
-        match outcome {
+        if let Request::OpenSession(input) = request {
+            return self.open_session(&call, input).await;
+        }
+        match self.run(request).await {
             Ok((data, revision)) => Reply {
                 envelope: call.success(
                     SessionRef {
@@ -195,27 +253,15 @@ impl Service {
                 ),
                 is_error: false,
             },
-            Err(failure) => Reply {
-                envelope: call.failure(
-                    SessionRef {
-                        id: session_id.as_deref(),
-                        revision: None,
-                    },
-                    failure,
-                ),
-                is_error: true,
-            },
+            Err(failure) => failed(failure),
         }
     }
 
-    async fn dispatch(&self, method: &Method, input: Value) -> Outcome {
-        match method.name {
-            "getCapabilities" => {
-                parse::<NoInput>(method, &input)?;
-                Ok((Data::typed(&self.capabilities)?, None))
-            }
-            "getSession" => {
-                let input = parse::<SessionInput>(method, &input)?;
+    async fn run(&self, request: Request) -> Outcome {
+        match request {
+            Request::GetCapabilities => Ok((Data::typed(&self.capabilities)?, None)),
+            Request::OpenSession(_) => Err(Failure::internal(&"openSession is run by call")),
+            Request::GetSession(input) => {
                 self.on_session(&input.session_id, async |session, instance| {
                     let status = instance.status().await?;
                     Ok((status, self.snapshot(session, &status)))
@@ -223,8 +269,7 @@ impl Service {
                 .await
                 .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
             }
-            "getProjectOutline" => {
-                let input = parse::<OutlineInput>(method, &input)?;
+            Request::Outline(input) => {
                 // The component decodes the whole input (scope, page, …) itself.
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
@@ -233,8 +278,7 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "searchProject" => {
-                let input = parse::<SearchProjectInput>(method, &input)?;
+            Request::Search(input) => {
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.search(&text).await
@@ -242,16 +286,13 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "validateSession" => {
-                let input = parse::<SessionInput>(method, &input)?;
-                self.on_session(&input.session_id, async |_, instance| {
+            Request::Validate(input) => self
+                .on_session(&input.session_id, async |_, instance| {
                     instance.validate().await
                 })
                 .await
-                .and_then(reply_data)
-            }
-            "queryEntity" => {
-                let input = parse::<QueryEntityInput>(method, &input)?;
+                .and_then(reply_data),
+            Request::Query(input) => {
                 let target = encode(&input.target)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.query_entity(&target).await
@@ -259,8 +300,7 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "readSessionState" => {
-                let input = parse::<ReadSessionStateInput>(method, &input)?;
+            Request::ReadState(input) => {
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.read_state(&text).await
@@ -268,8 +308,7 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "readResourceBytes" => {
-                let input = parse::<ReadResourceBytesInput>(method, &input)?;
+            Request::ReadBytes(input) => {
                 let reply = self
                     .on_session(&input.session_id, async |_, instance| {
                         instance
@@ -294,13 +333,8 @@ impl Service {
                 ]);
                 Ok((Data::value(data), Some(reply.status.revision)))
             }
-            "preflightTransaction" | "applyTransaction" => {
-                let input = parse_transaction(method, input)?;
-                self.transaction(method.name == "applyTransaction", input)
-                    .await
-            }
-            "getEvents" => {
-                let input = parse::<EventsInput>(method, &input)?;
+            Request::Transaction { apply, input } => self.transaction(apply, input).await,
+            Request::Events(input) => {
                 let status = self
                     .on_session(&input.session_id, async |_, instance| {
                         instance.status().await
@@ -316,12 +350,8 @@ impl Service {
                     .map_err(Failure::from)?;
                 Ok((Data::typed(&data)?, Some(status.revision)))
             }
-            "closeSession" => {
-                let input = parse::<SessionInput>(method, &input)?;
-                self.close_session(&input.session_id).await
-            }
-            "saveSession" => {
-                let input = parse::<SaveSessionInput>(method, &input)?;
+            Request::Close(input) => self.close_session(&input.session_id).await,
+            Request::Save(input) => {
                 if let Some(target) = &input.target_path {
                     self.check_save_target(&input.session_id, target)?;
                 }
@@ -335,19 +365,13 @@ impl Service {
                 self.write(&input.session_id, input.expected_revision, write)
                     .await
             }
-            "materializeSession" => {
-                let input = parse::<MaterializeSessionInput>(method, &input)?;
+            Request::Materialize(input) => {
                 let write = Write::Materialize {
                     reason: input.reason,
                 };
                 self.write(&input.session_id, input.expected_revision, write)
                     .await
             }
-            other => Err(BackendError::UnknownTool {
-                message: format!("No method named {other} is served."),
-                tool_name: other.to_string(),
-            }
-            .into()),
         }
     }
 
@@ -387,6 +411,8 @@ impl Service {
                     Vec::new(),
                     Some(json!({ "operationCount": input.operations.len() })),
                 );
+                self.events
+                    .changed(&session.id, status.revision, status.dirty);
                 let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
                 Ok((data, Some(status.revision)))
             }
@@ -397,6 +423,20 @@ impl Service {
                 Err(failure)
             }
         }
+    }
+
+    /// The files a save (or materialize) of a session would change at `expected`,
+    /// without writing: what a person confirming the write is shown.
+    pub async fn planned_writes(
+        &self,
+        session_id: &str,
+        materialize: bool,
+        expected: u64,
+    ) -> Result<PlannedWrites, Failure> {
+        self.on_session(session_id, async |_, instance| {
+            instance.planned_writes(materialize, Some(expected)).await
+        })
+        .await
     }
 
     /// `targetPath` of a save may only name the opened project (its directory or its
@@ -454,6 +494,11 @@ impl Service {
         match result {
             Ok(reply) => {
                 session.saved(reply.status.revision);
+                if !reply.recovered_paths.is_empty() {
+                    let how = Recovered::CompletedOrUndone;
+                    let notice = Notice::save_recovered(&session.id, how, &reply.recovered_paths);
+                    self.events.notice(notice);
+                }
                 let snapshot = self.snapshot(&session, &reply.status);
                 let disk = DiskChanges {
                     written_paths: reply.written_paths,
@@ -473,6 +518,8 @@ impl Service {
                         "removedPaths": disk.removed_paths,
                     })),
                 );
+                self.events
+                    .changed(&session.id, reply.status.revision, reply.status.dirty);
                 let data = match write {
                     Write::Save => Data::typed(&SaveSessionData {
                         session_id: snapshot.session_id,
@@ -594,13 +641,15 @@ impl Service {
                 slot.take();
                 if let Some((instance, status)) = self.restore(&session).await {
                     *slot = Some(instance);
-                    tracing::warn!(session = %session.id, revision = status.revision, "session restored on a fresh backend instance");
+                    self.events
+                        .notice(Notice::session_rebuilt(&session.id, status.revision));
                     let mut failure = Failure::from(restored(&other, status.revision));
                     failure.status = Some(status);
                     return Err(failure);
                 }
                 self.registry.remove(&session.id);
                 self.events.forget(&session.id);
+                self.events.notice(Notice::session_lost(&session.id));
                 Err(unhandled(&other).into())
             }
         }
@@ -686,7 +735,13 @@ impl Service {
             })
         })?;
         let project_lock = match ProjectLock::acquire(&project.dir, session_id, &project.key) {
-            Ok(held) => Some(held),
+            Ok(held) => {
+                if let Some(pid) = held.taken_over_from() {
+                    let notice = Notice::lock_taken_over(session_id, held.path(), pid);
+                    self.events.notice(notice);
+                }
+                Some(held)
+            }
             Err(LockError::Held { path, holder }) => {
                 self.registry.release(&project.key);
                 let by = holder
@@ -709,6 +764,7 @@ impl Service {
                 None
             }
         };
+        report::progress("reading the project").await;
         match self
             .instantiate(session_id, project_path, &project, 0)
             .await
@@ -729,6 +785,8 @@ impl Service {
                     Vec::new(),
                     None,
                 );
+                self.events
+                    .changed(session_id, status.revision, status.dirty);
                 self.registry
                     .insert(session_id.to_string(), project, instance, project_lock);
                 tracing::info!(session = %session_id, "opened session");
@@ -761,7 +819,7 @@ impl Service {
             canonical_path_key: project.key.clone(),
             revision,
         };
-        runtime
+        let opened = runtime
             .open(&request, project)
             .await
             .map_err(|error| match error {
@@ -770,7 +828,12 @@ impl Service {
                     tracing::error!("opening {} failed: {other}", project.dir.display());
                     Failure::from(unhandled(&other))
                 }
-            })
+            })?;
+        if let Some((how, paths)) = opened.recovery.recovered() {
+            self.events
+                .notice(Notice::save_recovered(session_id, how, paths));
+        }
+        Ok((opened.instance, opened.status))
     }
 
     async fn close_session(&self, session_id: &str) -> Outcome {
@@ -935,6 +998,61 @@ fn explain_operation(failure: &mut Failure, operations: &[Value]) {
 /// Decodes a method's top-level arguments; what they carry for the backend (targets,
 /// operations) is decoded by the component. A refusal names the deepest failing field
 /// in plain words ([`explain`]).
+/// A method's input, decoded strictly: what [`Service::run`] runs.
+enum Request {
+    GetCapabilities,
+    OpenSession(OpenSessionInput),
+    GetSession(SessionInput),
+    Outline(OutlineInput),
+    Search(SearchProjectInput),
+    Validate(SessionInput),
+    Query(QueryEntityInput),
+    ReadState(ReadSessionStateInput),
+    ReadBytes(ReadResourceBytesInput),
+    Transaction {
+        apply: bool,
+        input: TransactionInput,
+    },
+    Events(EventsInput),
+    Close(SessionInput),
+    Save(SaveSessionInput),
+    Materialize(MaterializeSessionInput),
+}
+
+impl Request {
+    fn decode(method: &Method, input: Value) -> Result<Request, Failure> {
+        Ok(match method.name {
+            "getCapabilities" => {
+                parse::<NoInput>(method, &input)?;
+                Request::GetCapabilities
+            }
+            "openSession" => Request::OpenSession(parse(method, &input)?),
+            "getSession" => Request::GetSession(parse(method, &input)?),
+            "getProjectOutline" => Request::Outline(parse(method, &input)?),
+            "searchProject" => Request::Search(parse(method, &input)?),
+            "validateSession" => Request::Validate(parse(method, &input)?),
+            "queryEntity" => Request::Query(parse(method, &input)?),
+            "readSessionState" => Request::ReadState(parse(method, &input)?),
+            "readResourceBytes" => Request::ReadBytes(parse(method, &input)?),
+            "preflightTransaction" | "applyTransaction" => Request::Transaction {
+                apply: method.name == "applyTransaction",
+                input: parse_transaction(method, input)?,
+            },
+            "getEvents" => Request::Events(parse(method, &input)?),
+            "closeSession" => Request::Close(parse(method, &input)?),
+            "saveSession" => Request::Save(parse(method, &input)?),
+            "materializeSession" => Request::Materialize(parse(method, &input)?),
+            other => {
+                return Err(BackendError::UnknownTool {
+                    message: format!("No method named {other} is served."),
+                    tool_name: other.to_string(),
+                }
+                .into());
+            }
+        })
+    }
+}
+
 fn parse<T: serde::de::DeserializeOwned>(method: &Method, input: &Value) -> Result<T, Failure> {
     T::deserialize(input).map_err(|error| explain::input(method, input, &error.to_string()).into())
 }

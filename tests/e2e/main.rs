@@ -46,5 +46,11 @@ mod saving;
 /// A save killed at each step of its commit, and the recovery of the next open.
 mod crash;
 
+/// `--confirm-writes`: the user confirms each write through elicitation.
+mod confirm;
+
+/// Completions, resource subscriptions, log messages and progress (beyond upstream).
+mod notifications;
+
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;
