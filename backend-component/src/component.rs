@@ -13,9 +13,9 @@ use std::cell::RefCell;
 
 use bindings::exports::ofgui::backend::session::{
     self as wit, BytesReply, DocumentRequest, ErrorCode as WitCode, Guest, GuestProject,
-    OpenRequest, ProjectSummary, Reply, SaveReply, SessionStatus, UamFidelity,
+    OpenRequest, Opened, ProjectSummary, Reply, SaveReply, SessionStatus, UamFidelity,
 };
-use ofgui_contracts::api::{self, ResourceSelector};
+use ofgui_contracts::api::{self, Change as ImpactChange, ResourceSelector};
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use serde_json::Value;
@@ -39,7 +39,7 @@ struct ProjectSession {
 type WitResult<T> = Result<T, wit::BackendError>;
 
 impl GuestProject for ProjectSession {
-    fn open(request: OpenRequest) -> WitResult<(wit::Project, SessionStatus)> {
+    fn open(request: OpenRequest) -> WitResult<Opened> {
         let names = Names {
             session_id: request.session_id,
             project_path: request.project_path,
@@ -49,24 +49,37 @@ impl GuestProject for ProjectSession {
         let fs = StdFs::new(".");
         // A save interrupted by a crash is finished or undone before anything is read,
         // so the session sees the old project or the new one, never a mix.
-        if let Err(error) = commit::recover(&fs) {
-            return Err(to_wit(
-                BackendError::ProjectOpenFailed {
-                    message: error.to_string(),
-                    reason: ofgui_contracts::error::OpenFailureReason::ProjectReadFailed,
-                    project_path: names.project_path,
-                },
-                &[],
-                None,
-            ));
-        }
+        let recovery = match commit::recover(&fs) {
+            Ok(recovery) => recovery,
+            Err(error) => {
+                return Err(to_wit(
+                    BackendError::ProjectOpenFailed {
+                        message: error.to_string(),
+                        reason: ofgui_contracts::error::OpenFailureReason::ProjectReadFailed,
+                        project_path: names.project_path,
+                    },
+                    &[],
+                    None,
+                ));
+            }
+        };
         let session = Session::open(&fs, names, &request.fairy_file, request.revision)
             .map_err(|error| to_wit(error, &[], None))?;
         let status = to_wit_status(session.status());
         let project = wit::Project::new(ProjectSession {
             session: RefCell::new(session),
         });
-        Ok((project, status))
+        Ok(Opened {
+            project,
+            status,
+            recovery: match recovery {
+                commit::Recovery::Clean => wit::Recovery::Clean,
+                commit::Recovery::RolledBack { discarded } => wit::Recovery::Undone(discarded),
+                commit::Recovery::RolledForward { completed, .. } => {
+                    wit::Recovery::Completed(completed)
+                }
+            },
+        })
     }
 
     fn open_document(
@@ -177,6 +190,31 @@ impl GuestProject for ProjectSession {
 
     fn materialize(&self, expected_revision: Option<u64>) -> WitResult<SaveReply> {
         self.write(true, expected_revision)
+    }
+
+    fn planned_writes(
+        &self,
+        materialize: bool,
+        expected_revision: Option<u64>,
+    ) -> WitResult<wit::PlannedWrites> {
+        let session = self.session.borrow();
+        match session.planned_writes(&StdFs::new("."), materialize, expected_revision) {
+            Ok(files) => Ok(wit::PlannedWrites {
+                status: to_wit_status(session.status()),
+                files: files
+                    .into_iter()
+                    .map(|file| wit::PlannedFile {
+                        path: file.path,
+                        change: match file.change {
+                            ImpactChange::Added => wit::FileChange::Added,
+                            ImpactChange::Updated => wit::FileChange::Updated,
+                            ImpactChange::Removed => wit::FileChange::Removed,
+                        },
+                    })
+                    .collect(),
+            }),
+            Err(rejected) => Err(refused(&session, rejected)),
+        }
     }
 }
 

@@ -611,11 +611,7 @@ impl Session {
         fs: &dyn ProjectFsWrite,
         expected_revision: Option<u64>,
     ) -> Result<SaveReport, BackendError> {
-        let disk = self.storage("saveSession")?;
-        self.check_write(expected_revision)?;
-        let plan = self
-            .plan(disk)
-            .map_err(|unwritable| self.unfaithful(unwritable))?;
+        let plan = self.save_plan(expected_revision)?;
         self.commit(fs, plan, false)
     }
 
@@ -630,12 +626,65 @@ impl Session {
         })
     }
 
+    /// What a save would change now, after the checks a save makes first.
+    fn save_plan(&self, expected_revision: Option<u64>) -> Result<Plan, BackendError> {
+        let disk = self.storage("saveSession")?;
+        self.check_write(expected_revision)?;
+        self.plan(disk)
+            .map_err(|unwritable| self.unfaithful(unwritable))
+    }
+
+    /// The files a save (or, with `materialize`, a materialize) would write, create or
+    /// remove now, after the same checks, without writing anything: what a host shows a
+    /// person who confirms the write.
+    pub fn planned_writes(
+        &self,
+        fs: &dyn ProjectFs,
+        materialize: bool,
+        expected_revision: Option<u64>,
+    ) -> Result<Vec<FileImpact>, Rejected> {
+        let plan = if materialize {
+            self.materialize_plan(fs, expected_revision)?
+        } else {
+            self.save_plan(expected_revision)?
+        };
+        let mut files: Vec<FileImpact> = plan
+            .changes
+            .iter()
+            .map(|change| FileImpact {
+                path: change.path().to_string(),
+                kind: FileKind::File,
+                change: match change {
+                    Change::Write {
+                        expect: Expect::Absent,
+                        ..
+                    } => ImpactChange::Added,
+                    Change::Write { .. } => ImpactChange::Updated,
+                    Change::Remove { .. } => ImpactChange::Removed,
+                },
+            })
+            .collect();
+        files.sort();
+        Ok(files)
+    }
+
     /// Writes every file of the model in the editor's canonical layout, after validation.
     pub fn materialize(
         &mut self,
         fs: &dyn ProjectFsWrite,
         expected_revision: Option<u64>,
     ) -> Result<SaveReport, Rejected> {
+        let plan = self.materialize_plan(fs, expected_revision)?;
+        Ok(self.commit(fs, plan, true)?)
+    }
+
+    /// What a materialize would change now: every canonical file that differs from the
+    /// disk, and the removals; refused when the project does not validate.
+    fn materialize_plan(
+        &self,
+        fs: &dyn ProjectFs,
+        expected_revision: Option<u64>,
+    ) -> Result<Plan, Rejected> {
         let disk = self.storage("materializeSession")?;
         self.check_write(expected_revision)?;
         let report = self.validate();
@@ -705,7 +754,7 @@ impl Session {
                 write => Some(write),
             })
             .collect();
-        Ok(self.commit(fs, plan, true)?)
+        Ok(plan)
     }
 
     /// The files the disk holds that the model no longer describes: source documents

@@ -1,5 +1,6 @@
 //! Documentation views of the contract: one method's wire schema, one operation's schema,
-//! the operation catalog, the diagnostic catalog and one diagnostic guide.
+//! one command line output's schema, the operation catalog, the diagnostic catalog and one
+//! diagnostic guide.
 //!
 //! Schemas and catalogs are derived from the generated snapshot ([`crate::CONTRACT_JSON`])
 //! or the catalog tables, so the documents an agent reads are the schemas the server
@@ -33,6 +34,12 @@ pub fn method_doc(snapshot: &Value, method: &str) -> Option<Value> {
         fields.insert("contractDigest".into(), snapshot["digest"].clone());
     }
     Some(doc)
+}
+
+/// The schema of one command's `--json` output (`openfairygui://docs/cli/{command}`).
+pub fn cli_doc(snapshot: &Value, command: &str) -> Option<Value> {
+    crate::cli::by_name(command)?;
+    snapshot["cli"].get(command).cloned()
 }
 
 /// One operation kind as a self-contained JSON Schema: the kind's branch of the
@@ -228,6 +235,25 @@ mod tests {
             assert!(doc["inputSchema"].is_object() && doc["outputSchema"].is_object());
         }
         assert!(method_doc(&snapshot, "hostPublish").is_none());
+    }
+
+    #[test]
+    fn every_command_has_its_output_schema() {
+        let snapshot = snapshot();
+        for command in crate::cli::COMMANDS {
+            let doc = cli_doc(&snapshot, command.name).unwrap();
+            assert_eq!(doc["$id"], command.docs_uri());
+            assert_eq!(
+                doc["exitCodes"].as_array().unwrap().len(),
+                command.exits.len()
+            );
+            assert_eq!(
+                doc.pointer("/oneOf/0/properties/command/const"),
+                Some(&json!(command.name))
+            );
+        }
+        assert!(cli_doc(&snapshot, "serve").is_none());
+        assert!(cli_doc(&snapshot, "__proto__").is_none());
     }
 
     #[test]

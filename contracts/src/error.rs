@@ -138,6 +138,8 @@ pub enum UnhandledReason {
     Deadline,
     /// The backend component exceeded its memory limit; its session was closed.
     OutOfMemory,
+    /// A policy of the host embedding the server failed to decide; nothing was called.
+    Policy,
     /// The host failed for another reason.
     Internal,
 }
@@ -632,6 +634,9 @@ impl BackendError {
             }
             UnhandledReason::OutOfMemory => {
                 "Backend tool execution failed: the backend ran out of memory and its session was closed."
+            }
+            UnhandledReason::Policy => {
+                "Backend tool execution failed: the host's policy for this tool could not decide, so the backend was not called and nothing changed."
             }
             UnhandledReason::Internal => "Backend tool execution failed.",
         };

@@ -3,7 +3,8 @@
 //! Everything an agent or a host sees crosses the wire as one of these types: the
 //! Unified Authoring Model ([`uam`]), the method inputs and outputs ([`api`]), the
 //! response envelope ([`envelope`]) and its errors ([`error`]), the diagnostic catalog
-//! ([`catalog`]) and the method catalog ([`methods`]). With the `schema` feature the
+//! ([`catalog`]), the method catalog ([`methods`]) and the command line's outputs
+//! ([`cli`]). With the `schema` feature the
 //! JSON Schemas committed under `contracts/generated/` are derived from these types
 //! ([`schema`]).
 
@@ -11,6 +12,7 @@ pub mod api;
 pub mod bytes;
 pub mod capabilities;
 pub mod catalog;
+pub mod cli;
 pub mod diagnostics;
 pub mod docs;
 pub mod envelope;
@@ -19,7 +21,6 @@ pub mod guides;
 pub mod methods;
 pub mod num;
 pub mod ops;
-#[cfg(feature = "schema")]
 pub mod portable;
 #[cfg(feature = "schema")]
 pub mod schema;

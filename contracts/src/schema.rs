@@ -20,6 +20,7 @@ use crate::api::{
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
+use crate::cli::{ApplyData, COMMANDS, CliCommand, CliFailure, CliSuccess, DocumentData};
 use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, Failure, Success};
 use crate::error::BackendError;
 use crate::methods::{MCP_ERROR_CODES, METHODS, Method};
@@ -236,6 +237,86 @@ fn collect_refs(value: &Value, used: &mut std::collections::BTreeSet<String>) {
     }
 }
 
+/// The error codes a command's `--json` failure may carry: those of the methods it calls,
+/// and the MCP layer's own (a malformed argument is `invalid_input`).
+pub fn cli_error_codes(command: &CliCommand) -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = Vec::new();
+    let methods = command
+        .methods
+        .iter()
+        .filter_map(|name| crate::methods::by_name(name));
+    for code in methods
+        .flat_map(|method| method.errors.iter())
+        .chain(MCP_ERROR_CODES)
+    {
+        if !codes.contains(code) {
+            codes.push(code);
+        }
+    }
+    codes
+}
+
+/// The schema of a command's `--json` output, as `openfairygui://docs/cli/{command}`
+/// serves it: `{ok: true, command, data}` or `{ok: false, command, error}` with the
+/// command's error codes, and the command's exit statuses under `exitCodes`.
+pub fn cli_schema(command: &CliCommand) -> Value {
+    let mut generator = generator();
+    let success = match command.name {
+        "validate" => generator.subschema_for::<CliSuccess<ValidationReport>>(),
+        "outline" => generator.subschema_for::<CliSuccess<ProjectOutline>>(),
+        "query" => generator.subschema_for::<CliSuccess<QueryEntityData>>(),
+        "apply" => generator.subschema_for::<CliSuccess<ApplyData>>(),
+        "docs" => generator.subschema_for::<CliSuccess<DocumentData>>(),
+        other => unreachable!("no output type for command {other}"),
+    };
+    let failure = generator.subschema_for::<CliFailure>();
+    let mut definitions = generator.take_definitions(true);
+
+    // The envelope names its command; the failure carries only the command's codes.
+    let command_const = json!({ "type": "string", "const": command.name });
+    let mut success = resolve(&success.to_value(), &definitions).clone();
+    let mut failure = resolve(&failure.to_value(), &definitions).clone();
+    let all_errors = failure
+        .pointer("/properties/error")
+        .map(|error| resolve(error, &definitions).clone())
+        .unwrap_or(Value::Null);
+    let errors = error_subset(&all_errors, &definitions, &cli_error_codes(command));
+    if let Some(error) = failure.pointer_mut("/properties/error") {
+        *error = errors;
+    }
+    for (envelope, title) in [(&mut success, "Success"), (&mut failure, "Failure")] {
+        if let Some(property) = envelope.pointer_mut("/properties/command") {
+            *property = command_const.clone();
+        }
+        if let Value::Object(object) = envelope {
+            object.insert("title".into(), json!(format!("{}{title}", command.name)));
+        }
+    }
+    definitions
+        .retain(|name, _| !name.starts_with("CliSuccess") && !name.starts_with("CliFailure"));
+
+    let exit_codes: Vec<Value> = command
+        .exits
+        .iter()
+        .map(|(status, meaning)| json!({ "status": status.code(), "meaning": meaning }))
+        .collect();
+    let mut schema = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": command.docs_uri(),
+        "title": format!("ofgui-mcp-host {} --json", command.name),
+        "description": format!(
+            "{}: the one JSON document `ofgui-mcp-host {} --json` prints. `ok` says whether the command produced its data; the exit status (exitCodes) says what it means.",
+            command.title, command.name
+        ),
+        "exitCodes": exit_codes,
+        "oneOf": [success, failure],
+        "definitions": Value::Object(definitions),
+    });
+    prune_unused_definitions(&mut schema);
+    crate::portable::portable(&mut schema);
+    schema
+}
+
 /// The MCP annotations of a method's tool.
 pub fn annotations(method: &Method) -> Value {
     let mut annotations = Map::new();
@@ -276,6 +357,10 @@ pub fn snapshot() -> Value {
         .iter()
         .filter_map(|guide| crate::docs::diagnostic_doc(guide.code))
         .collect();
+    let cli: Map<String, Value> = COMMANDS
+        .iter()
+        .map(|command| (command.name.to_string(), cli_schema(command)))
+        .collect();
     let mut snapshot = json!({
         "schemaVersion": SNAPSHOT_SCHEMA_VERSION,
         "versions": {
@@ -284,6 +369,7 @@ pub fn snapshot() -> Value {
         },
         "tools": tools,
         "diagnostics": diagnostics,
+        "cli": cli,
     });
     let digest = hex(&Sha256::digest(
         serde_json::to_vec(&snapshot).unwrap_or_default(),
@@ -469,6 +555,37 @@ mod tests {
                 assert!(problems.is_empty(), "{} {key}: {problems:#?}", tool["name"]);
             }
         }
+    }
+
+    /// The command line's schemas are in the same subset, and accept what they describe.
+    #[test]
+    fn cli_schemas_are_portable_and_narrowed() {
+        for command in COMMANDS {
+            let schema = cli_schema(command);
+            let problems = crate::portable::problems(&schema);
+            assert!(problems.is_empty(), "{}: {problems:#?}", command.name);
+            let codes: Vec<&str> = schema["oneOf"][1]["properties"]["error"]["oneOf"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|variant| {
+                    let variant = resolve(variant, schema["definitions"].as_object().unwrap());
+                    variant["properties"]["code"]["const"].as_str().unwrap()
+                })
+                .collect();
+            assert_eq!(
+                codes.len(),
+                cli_error_codes(command).len(),
+                "{}",
+                command.name
+            );
+            assert!(codes.contains(&"invalid_input"), "{}", command.name);
+        }
+        let apply = cli_schema(crate::cli::by_name("apply").unwrap());
+        let text = apply.to_string();
+        assert!(text.contains("transaction_unsupported") && text.contains("save_partial_failure"));
+        let docs = cli_schema(crate::cli::by_name("docs").unwrap()).to_string();
+        assert!(!docs.contains("project_open_failed"));
     }
 
     /// The default list fits a model's context; each lean tool keeps its description.

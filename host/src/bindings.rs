@@ -18,9 +18,12 @@ use ofgui_contracts::error::{
 };
 use serde_json::{Map, Value};
 
+use crate::events::Recovered;
+
 pub use exports::ofgui::backend::session::{
-    BackendError, BytesReply, DocumentRequest, ErrorCode as WitCode, OpenRequest, ProjectSummary,
-    Reply, SaveReply, SessionStatus, UamFidelity,
+    BackendError, BytesReply, DocumentRequest, ErrorCode as WitCode, FileChange, OpenRequest,
+    PlannedFile, PlannedWrites, ProjectSummary, Recovery, Reply, SaveReply, SessionStatus,
+    UamFidelity,
 };
 
 /// A failure the component reported, as contract types.
@@ -101,6 +104,18 @@ impl GuestReply {
 
 fn decode_diagnostics(text: &str) -> Result<Vec<BackendDiagnostic>, String> {
     serde_json::from_str(text).map_err(|cause| cause.to_string())
+}
+
+impl Recovery {
+    /// How an interrupted save was recovered and the paths the component reports for it;
+    /// `None` when no save was interrupted.
+    pub fn recovered(&self) -> Option<(Recovered, &[String])> {
+        match self {
+            Recovery::Clean => None,
+            Recovery::Undone(staged) => Some((Recovered::Undone, staged)),
+            Recovery::Completed(changed) => Some((Recovered::Completed, changed)),
+        }
+    }
 }
 
 impl UamFidelity {

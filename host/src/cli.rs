@@ -13,8 +13,17 @@ use crate::service::ServiceConfig;
 
 /// Serves FairyGUI projects to AI agents over MCP (stdio), each project in its own
 /// sandboxed WebAssembly session.
+///
+/// The validate, outline, query, apply and docs commands do the same work for people and
+/// CI jobs: each opens one project in the same sandbox, prints text (or, with --json, one
+/// JSON document) and ends with a documented exit status (see each command's --help).
 #[derive(Debug, Parser)]
-#[command(name = "ofgui-mcp-host", version, about)]
+#[command(
+    name = "ofgui-mcp-host",
+    version,
+    about,
+    after_help = ofgui_contracts::cli::ExitStatus::help()
+)]
 pub struct Args {
     /// A directory agents may open projects in (repeatable). Defaults to the roots in
     /// OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS, else the current directory.
@@ -52,6 +61,12 @@ pub struct Args {
     #[arg(long)]
     pub full_schemas: bool,
 
+    /// Ask the user, through MCP elicitation, to confirm every save_session and
+    /// materialize_session, showing the files the write would change; a client that
+    /// cannot ask gets a refusal, never a silent write.
+    #[arg(long)]
+    pub confirm_writes: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -63,18 +78,140 @@ pub enum Command {
     /// Make sure the first session opens without compiling: compile the backend into the
     /// cache now if the compiled copy built into the binary does not fit this machine.
     Precompile,
-    /// Validate a project and print the report. Exit status: 0 valid, 1 invalid,
-    /// 2 bad arguments or unreadable project, 3 incomplete (some source could not be checked).
+    /// Validate a project and print the report.
+    #[command(after_help = exit_help("validate"))]
     Validate {
         /// The project directory or its .fairy file.
         project: PathBuf,
-        /// Print the report as JSON instead of text.
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print a project's packages, resources and components (with their node,
+    /// controller and transition counts).
+    #[command(after_help = exit_help("outline"))]
+    Outline {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// Only this package, by id or name (repeatable).
+        #[arg(long = "package", value_name = "ID|NAME", conflicts_with_all = ["component"])]
+        packages: Vec<String>,
+        /// Only this component, with every display node, controller page and transition:
+        /// `<package>/<component>`, each by id or name.
+        #[arg(long, value_name = "PACKAGE/COMPONENT")]
+        component: Option<String>,
+        /// Only the packages, with their resource counts.
+        #[arg(long, conflicts_with_all = ["component"])]
+        packages_only: bool,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print one entity's properties.
+    #[command(after_help = format!("{TARGET_HELP}\n\n{}", exit_help("query")))]
+    Query {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// What to read (see below).
+        target: String,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Preview a batch of operations: what it would change, entities and files. With
+    /// --save, apply it and save the project.
+    #[command(after_help = format!("{BATCH_HELP}\n\n{}", exit_help("apply")))]
+    Apply {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// The batch: a JSON file holding the operations array, or an object with
+        /// `operations` (`-` reads standard input).
+        batch: PathBuf,
+        /// Apply the batch at revision 0 and save: write the changed files.
         #[arg(long)]
-        json: bool,
+        save: bool,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print the installed documentation: the list of documents, or one document by id
+    /// (`workflow`, `operations/<kind>`, `methods/<method>`, `diagnostics/<code>`,
+    /// `cli/<command>`, `index`), with the text its MCP resource serves.
+    #[command(after_help = exit_help("docs"))]
+    Docs {
+        /// The document's id; omitted, the list of documents.
+        id: Option<String>,
+        #[command(flatten)]
+        output: Output,
     },
 }
 
+/// How a command prints its result.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct Output {
+    /// Print one JSON document instead of text: `{ok, command, data}` or `{ok, command,
+    /// error}`; its schema is `ofgui-mcp-host docs cli/<command>`
+    /// (openfairygui://docs/cli/<command>).
+    #[arg(long)]
+    pub json: bool,
+}
+
+const TARGET_HELP: &str = "\
+Targets (each <package>, <component> and <node> by id or name; controllers and
+transitions by name):
+  project
+  package:<package>
+  resource:<package>/<resource>
+  component:<package>/<component>
+  node:<package>/<component>/<node>
+  controller:<package>/<component>/<controller>
+  transition:<package>/<component>/<transition>
+  {\"kind\": …, \"selector\": {…}}   the MCP query target, as JSON";
+
+const BATCH_HELP: &str = "\
+A batch is what openfairygui_backend_apply_transaction takes as `operations`: for
+each operation, its `kind` and fields (`ofgui-mcp-host docs operations/<kind>`). It runs
+all or nothing on the project as it is on disk (revision 0).";
+
+/// The exit statuses of a command, for its `--help`.
+fn exit_help(command: &str) -> String {
+    ofgui_contracts::cli::by_name(command)
+        .map(|command| command.exit_help())
+        .unwrap_or_default()
+}
+
+impl Command {
+    /// The command line command this is, if it is one (not `serve` or `precompile`).
+    pub fn cli(&self) -> Option<&'static ofgui_contracts::cli::CliCommand> {
+        let name = match self {
+            Command::Serve | Command::Precompile => return None,
+            Command::Validate { .. } => "validate",
+            Command::Outline { .. } => "outline",
+            Command::Query { .. } => "query",
+            Command::Apply { .. } => "apply",
+            Command::Docs { .. } => "docs",
+        };
+        ofgui_contracts::cli::by_name(name)
+    }
+}
+
 impl Args {
+    /// The configuration of a command line command's service: the one project's
+    /// directory as the only allowed root, one session, no idle expiry.
+    pub fn project_config(&self, root: PathBuf) -> ServiceConfig {
+        ServiceConfig {
+            roots: vec![root],
+            max_sessions: 1,
+            idle_timeout: Duration::ZERO,
+            cache_dir: self.cache_dir(),
+            limits: InstanceLimits::default(),
+        }
+    }
+
+    fn cache_dir(&self) -> Option<PathBuf> {
+        if self.no_cache {
+            None
+        } else {
+            self.cache_dir.clone().or_else(default_cache_dir)
+        }
+    }
+
     /// Validates the arguments into the service configuration.
     pub fn config(&self) -> Result<ServiceConfig> {
         let mut roots = self.project_dirs.clone();
@@ -90,16 +227,11 @@ impl Args {
                 roots.push(std::env::current_dir()?);
             }
         }
-        let cache_dir = if self.no_cache {
-            None
-        } else {
-            self.cache_dir.clone().or_else(default_cache_dir)
-        };
         Ok(ServiceConfig {
             roots: canonical_roots(&roots)?,
             max_sessions: self.max_sessions,
             idle_timeout: Duration::from_secs(self.idle_timeout_secs),
-            cache_dir,
+            cache_dir: self.cache_dir(),
             limits: InstanceLimits::default(),
         })
     }

@@ -8,8 +8,8 @@ use ofgui_contracts::envelope::{
     ResponseMeta, Stage, Warning,
 };
 use ofgui_contracts::error::{BackendError, UnhandledReason};
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use crate::bindings::{GuestError, SessionStatus};
 
@@ -248,6 +248,28 @@ impl Call {
         };
         serde_json::to_value(&envelope)
             .and_then(|value| {
+                Ok(Envelope {
+                    text: serde_json::to_string(&value)?,
+                    value: Some(value),
+                    session_id: session.id.map(str::to_string),
+                })
+            })
+            .unwrap_or_else(|cause| self.unencodable(session, &cause))
+    }
+
+    /// `{ok: false, meta, error}` of a call a host policy refused: `error` is the
+    /// policy's own (checked against its failure schema), mirrored in meta.diagnostics.
+    pub fn denied(&self, session: SessionRef<'_>, error: Map<String, Value>) -> Envelope {
+        let text = |key: &str| error.get(key).and_then(Value::as_str).unwrap_or_default();
+        let diagnostics = vec![BackendDiagnostic::error(text("code"), text("message"))];
+        let meta = self.meta(session, diagnostics);
+        serde_json::to_value(&meta)
+            .and_then(|meta| {
+                let value = object([
+                    ("ok", Value::Bool(false)),
+                    ("meta", meta),
+                    ("error", Value::Object(error)),
+                ]);
                 Ok(Envelope {
                     text: serde_json::to_string(&value)?,
                     value: Some(value),

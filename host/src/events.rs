@@ -1,4 +1,6 @@
-//! The event log: what happened to each session, polled with a cursor.
+//! The event log: what happened to each session, polled with a cursor; and what the
+//! service publishes as it happens, for the protocol layer to push to clients: session
+//! changes (resource subscriptions) and notices a user should see (log messages).
 //!
 //! Sequence numbers are shared by all sessions of the server; each session keeps its
 //! latest [`RETENTION`] events, and its buffer goes away when it closes.
@@ -11,20 +13,195 @@ use ofgui_contracts::api::{BackendEvent, EventsData};
 use ofgui_contracts::envelope::{BackendDiagnostic, False};
 use ofgui_contracts::error::BackendError;
 use serde_json::Value;
+use tokio::sync::broadcast;
+
+use crate::report;
 
 /// Events kept per session.
 pub const RETENTION: usize = ofgui_contracts::capabilities::EVENT_RETENTION as usize;
+
+/// Changes and notices buffered for a slow listener before it is told it lagged.
+const PUBLISHED_CAPACITY: usize = 256;
 
 #[derive(Default)]
 struct Log {
     last_sequence: u64,
     buffers: HashMap<String, VecDeque<BackendEvent>>,
+    /// The last published `(revision, dirty)` of each open session.
+    states: HashMap<String, (u64, bool)>,
+}
+
+/// What changed in an open session, as its resources show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionChange {
+    /// The revision moved (an applied batch): the session and its outline changed.
+    Revised { session_id: String, revision: u64 },
+    /// Only the save state changed (a save or materialize): the session changed, its
+    /// outline (which shows no save state) did not.
+    Saved { session_id: String, revision: u64 },
+    /// The session closed (closed, idle, or lost with its backend): its resources now
+    /// read as `session_not_found`, for good (ids are never reused).
+    Closed { session_id: String },
+}
+
+impl SessionChange {
+    pub fn session_id(&self) -> &str {
+        match self {
+            SessionChange::Revised { session_id, .. }
+            | SessionChange::Saved { session_id, .. }
+            | SessionChange::Closed { session_id } => session_id,
+        }
+    }
+}
+
+/// How much a notice matters, on the syslog scale MCP log messages use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NoticeLevel {
+    /// Normal but significant (an idle session closed).
+    Notice,
+    /// Something recovered from a failure (a save completed or undone at open, a
+    /// session rebuilt, a stale lock taken over).
+    Warning,
+    /// Something lost (a session that could not be rebuilt was closed).
+    Error,
+}
+
+/// Something a user should know that no result says, e.g. that an interrupted save
+/// was completed when the project was opened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub level: NoticeLevel,
+    /// What it is about, e.g. `save.recovered` (the logger of the MCP message).
+    pub topic: &'static str,
+    pub message: String,
+    /// Facts for programs: always `sessionId` when there is one, plus paths etc.
+    pub data: Value,
+}
+
+/// Most paths a notice names in its message (`data.paths` has them all).
+const NOTICE_MAX_PATHS: usize = 5;
+
+/// How a save an earlier process did not finish was recovered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovered {
+    /// Interrupted before its commit point: undone, its staged files removed.
+    Undone,
+    /// Interrupted after its commit point: completed.
+    Completed,
+    /// One of the two (a save reply does not say which).
+    CompletedOrUndone,
+}
+
+impl Notice {
+    /// A save an earlier process did not finish (it died while writing) was recovered;
+    /// `paths` as the recovery reports them.
+    pub fn save_recovered(session_id: &str, how: Recovered, paths: &[String]) -> Notice {
+        let mut named = paths
+            .iter()
+            .take(NOTICE_MAX_PATHS)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if paths.len() > NOTICE_MAX_PATHS {
+            named.push_str(&format!(" and {} more", paths.len() - NOTICE_MAX_PATHS));
+        }
+        let (message, recovery) = match how {
+            Recovered::Undone => (
+                format!(
+                    "An earlier save of this project was interrupted before it took effect (its server stopped while writing); opening undid it, so the project is as it was before that save. The files it had staged were removed: {named}."
+                ),
+                "undone",
+            ),
+            Recovered::Completed => (
+                format!(
+                    "An earlier save of this project was interrupted after it took effect (its server stopped while writing); opening completed it, so the project is as that save meant it. Files it changed: {named}."
+                ),
+                "completed",
+            ),
+            Recovered::CompletedOrUndone => (
+                format!(
+                    "An earlier save of this project was interrupted (its server stopped while writing); this save first completed or undid it, so the files on disk are consistent. Paths it touched: {named}."
+                ),
+                "completedOrUndone",
+            ),
+        };
+        Notice {
+            level: NoticeLevel::Warning,
+            topic: "save.recovered",
+            message,
+            data: serde_json::json!({ "sessionId": session_id, "recovery": recovery, "paths": paths }),
+        }
+    }
+
+    /// The session's backend failed and the session was rebuilt on a fresh one.
+    pub fn session_rebuilt(session_id: &str, revision: u64) -> Notice {
+        Notice {
+            level: NoticeLevel::Warning,
+            topic: "session.rebuilt",
+            message: format!(
+                "The backend of session {session_id} failed; the session was rebuilt on a fresh backend (the project read again, its unsaved edits replayed) and is at revision {revision}."
+            ),
+            data: serde_json::json!({ "sessionId": session_id, "revision": revision }),
+        }
+    }
+
+    /// The session's backend failed and the session could not be rebuilt.
+    pub fn session_lost(session_id: &str) -> Notice {
+        Notice {
+            level: NoticeLevel::Error,
+            topic: "session.lost",
+            message: format!(
+                "The backend of session {session_id} failed and the session could not be rebuilt (the project changed on disk, or its edits outgrew the replay journal); it was closed and its unsaved edits are lost. Open the project again."
+            ),
+            data: serde_json::json!({ "sessionId": session_id }),
+        }
+    }
+
+    /// A clean session was closed after being idle for `idle`.
+    pub fn idle_closed(session_id: &str, idle: std::time::Duration) -> Notice {
+        Notice {
+            level: NoticeLevel::Notice,
+            topic: "session.idleClosed",
+            message: format!(
+                "Session {session_id} had no unsaved edits and was idle for {} s; it was closed. Open the project again to go on.",
+                idle.as_secs()
+            ),
+            data: serde_json::json!({ "sessionId": session_id, "idleSeconds": idle.as_secs() }),
+        }
+    }
+
+    /// The project's lock file was left by a process that no longer runs.
+    pub fn lock_taken_over(session_id: &str, lock_file: &std::path::Path, pid: u32) -> Notice {
+        Notice {
+            level: NoticeLevel::Warning,
+            topic: "lock.takenOver",
+            message: format!(
+                "The project's lock file was left by process {pid}, which no longer runs (a server that stopped without closing its session); it was taken over."
+            ),
+            data: serde_json::json!({
+                "sessionId": session_id,
+                "lockFile": lock_file.to_string_lossy(),
+                "pid": pid,
+            }),
+        }
+    }
 }
 
 /// All sessions' events.
-#[derive(Default)]
 pub struct EventLog {
     log: Mutex<Log>,
+    changes: broadcast::Sender<SessionChange>,
+    notices: broadcast::Sender<Notice>,
+}
+
+impl Default for EventLog {
+    fn default() -> Self {
+        Self {
+            log: Mutex::default(),
+            changes: broadcast::channel(PUBLISHED_CAPACITY).0,
+            notices: broadcast::channel(PUBLISHED_CAPACITY).0,
+        }
+    }
 }
 
 /// What happened, before the log gives it a sequence and a time.
@@ -88,13 +265,66 @@ impl EventLog {
         }
     }
 
-    /// Forgets a closed session's events.
+    /// Forgets a closed session's events and publishes that it closed.
     pub fn forget(&self, session_id: &str) {
-        self.log
+        let mut log = self
+            .log
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .buffers
-            .remove(session_id);
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        log.buffers.remove(session_id);
+        log.states.remove(session_id);
+        // No listener is fine: nobody watches.
+        let _ = self.changes.send(SessionChange::Closed {
+            session_id: session_id.to_string(),
+        });
+    }
+
+    /// Records a session's revision and save state (at open, after an apply, a save);
+    /// publishes a change when either differs from what was last recorded.
+    pub fn changed(&self, session_id: &str, revision: u64, dirty: bool) {
+        let mut log = self
+            .log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let before = log.states.insert(session_id.to_string(), (revision, dirty));
+        let session_id = session_id.to_string();
+        let change = match before {
+            Some(before) if before == (revision, dirty) => return,
+            Some((before, _)) if before == revision => SessionChange::Saved {
+                session_id,
+                revision,
+            },
+            _ => SessionChange::Revised {
+                session_id,
+                revision,
+            },
+        };
+        let _ = self.changes.send(change);
+    }
+
+    /// Session changes from now on, in the order they happened.
+    pub fn watch_changes(&self) -> broadcast::Receiver<SessionChange> {
+        self.changes.subscribe()
+    }
+
+    /// Tells the user something. A notice raised while a client's call is served goes
+    /// to that client with the call ([`report`]); one raised outside any call (idle
+    /// expiry) goes to every client watching [`EventLog::watch_notices`].
+    pub fn notice(&self, notice: Notice) {
+        let (level, topic, message) = (notice.level, notice.topic, notice.message.clone());
+        match level {
+            NoticeLevel::Notice => tracing::info!(topic, "{message}"),
+            NoticeLevel::Warning => tracing::warn!(topic, "{message}"),
+            NoticeLevel::Error => tracing::error!(topic, "{message}"),
+        }
+        if let Some(notice) = report::notice(notice) {
+            let _ = self.notices.send(notice);
+        }
+    }
+
+    /// Notices raised outside any call, from now on.
+    pub fn watch_notices(&self) -> broadcast::Receiver<Notice> {
+        self.notices.subscribe()
     }
 
     /// The events after `after`, at most `limit`.

@@ -20,6 +20,8 @@ pub struct ProjectLock {
     name: String,
     path: PathBuf,
     owner: Owner,
+    /// The process whose stale lock this one replaced.
+    taken_over_from: Option<u32>,
 }
 
 /// What the lock file records.
@@ -73,6 +75,7 @@ impl ProjectLock {
             canonical_path_key: key.to_string(),
             created_at: chrono::Utc::now().to_rfc3339(),
         };
+        let mut taken_over_from = None;
         // Twice at most: once more after removing a stale lock.
         for _ in 0..2 {
             let mut options = OpenOptions::new();
@@ -91,17 +94,15 @@ impl ProjectLock {
                         name,
                         path,
                         owner,
+                        taken_over_from,
                     });
                 }
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
                     let holder = read_owner(&dir, &name);
                     match holder {
                         Some(holder) if !process_alive(holder.pid) => {
-                            tracing::warn!(
-                                lock = %path.display(),
-                                pid = holder.pid,
-                                "taking over a lock left by a process that no longer runs"
-                            );
+                            // The caller tells the user (see `taken_over_from`).
+                            taken_over_from = Some(holder.pid);
                             match dir.remove_file(&name) {
                                 Ok(()) => continue,
                                 Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
@@ -124,6 +125,11 @@ impl ProjectLock {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The process id of a dead holder whose lock this one took over, if any.
+    pub fn taken_over_from(&self) -> Option<u32> {
+        self.taken_over_from
     }
 }
 
@@ -181,6 +187,7 @@ mod tests {
     fn a_second_holder_is_refused_until_the_first_lets_go() {
         let (_root, dir) = project();
         let first = ProjectLock::acquire(&dir, "s1", "k").unwrap();
+        assert_eq!(first.taken_over_from(), None);
         assert!(first.path().ends_with(".Game.openfairygui.backend.lock"));
         let second = ProjectLock::acquire(&dir, "s2", "k").unwrap_err();
         assert!(
@@ -202,6 +209,7 @@ mod tests {
         )
         .unwrap();
         let lock = ProjectLock::acquire(&dir, "s1", "k").unwrap();
+        assert_eq!(lock.taken_over_from(), Some(2147483646));
         let owner: Owner = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(owner.session_id, "s1");
         drop(lock);

@@ -1,28 +1,35 @@
-//! `ofgui-mcp-host`: MCP over stdio. Stdout carries protocol only; logs go to stderr.
+//! `ofgui-mcp-host`: MCP over stdio, and the command line commands beside it. Stdout
+//! carries protocol (or a command's output) only; logs go to stderr.
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use ofgui_contracts::error::{BackendError, UnhandledReason};
 use ofgui_host::cli::{Args, Command};
-use ofgui_host::mcp::OfguiServer;
+use ofgui_host::compose::ServerBuilder;
+use ofgui_host::confirm::ConfirmWrites;
 use ofgui_host::runtime::{ComponentSource, Runtime};
 use ofgui_host::service::Service;
-use ofgui_host::stdio::LineTransport;
-use rmcp::ServiceExt;
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    if let Some(Command::Validate { project, json }) = &args.command {
-        // A CLI report, not a server: quiet logs unless asked for.
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(error) => return usage_error(error),
+    };
+    if let Some(command) = &args.command
+        && let Some(cli) = command.cli()
+    {
+        // A command's output, not a server: quiet logs unless asked for.
         init_logging("warn");
         return match tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
         {
-            Ok(runtime) => runtime.block_on(ofgui_host::validate_cli::run(&args, project, *json)),
+            Ok(runtime) => runtime.block_on(ofgui_host::commands::run(&args, command, cli)),
             Err(error) => {
-                eprintln!("ofgui-mcp-host: {error}");
-                ExitCode::from(2)
+                eprintln!("ofgui-mcp-host: no async runtime: {error}");
+                let error = BackendError::unhandled(UnhandledReason::Internal);
+                ofgui_host::commands::fail(cli, wants_json(), error)
             }
         };
     }
@@ -34,6 +41,39 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Arguments clap refused (exit status 2), or `--help` / `--version` (0). A command asked
+/// for `--json` still prints its one JSON document: an `invalid_input` failure.
+fn usage_error(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let informational = matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let cli = std::env::args()
+        .skip(1)
+        .find_map(|arg| ofgui_contracts::cli::by_name(&arg));
+    if let (false, Some(cli), true) = (informational, cli, wants_json()) {
+        // clap's account, up to its usage lines, on one line.
+        let rendered = error.render().to_string();
+        let message = rendered
+            .lines()
+            .take_while(|line| !line.trim().is_empty())
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let message = message.trim_start_matches("error: ");
+        let refusal = BackendError::invalid_input(message.to_string(), None);
+        return ofgui_host::commands::fail(cli, true, refusal);
+    }
+    error.exit()
+}
+
+fn wants_json() -> bool {
+    std::env::args().skip(1).any(|arg| arg == "--json")
 }
 
 fn init_logging(default: &str) {
@@ -59,9 +99,18 @@ fn run(args: Args) -> anyhow::Result<()> {
             } else {
                 ofgui_host::mcp::Schemas::Lean
             };
-            runtime.block_on(serve(config, args.text_content, schemas))
+            runtime.block_on(serve(
+                config,
+                args.text_content,
+                schemas,
+                args.confirm_writes,
+            ))
         }
-        Command::Validate { .. } => anyhow::bail!("validate is handled before serving"),
+        Command::Validate { .. }
+        | Command::Outline { .. }
+        | Command::Query { .. }
+        | Command::Apply { .. }
+        | Command::Docs { .. } => anyhow::bail!("command line commands are handled before serving"),
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {
                 anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");
@@ -87,23 +136,22 @@ async fn serve(
     config: ofgui_host::service::ServiceConfig,
     text_content: ofgui_host::mcp::TextContent,
     schemas: ofgui_host::mcp::Schemas,
+    confirm_writes: bool,
 ) -> anyhow::Result<()> {
     tracing::info!(roots = ?config.roots, "serving MCP on stdio");
     ofgui_host::mcp::warm_up_tools(schemas);
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
-    let server = OfguiServer::new(service, text_content, schemas);
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let (transport, writer) = LineTransport::new(stdin, stdout);
-    match server.serve(transport).await {
-        Ok(running) => {
-            running.waiting().await?;
+    let mut builder = ServerBuilder::new(service.clone())
+        .text_content(text_content)
+        .schemas(schemas);
+    if confirm_writes {
+        for tool in ofgui_host::confirm::GATED_TOOLS {
+            builder = builder.policy(tool, ConfirmWrites::new(service.clone()));
         }
-        // A client that closes stdin before initializing is not an error.
-        Err(error) => tracing::info!("client left before initializing: {error}"),
     }
-    // Everything answered so far reaches the client before the process ends.
-    writer.finish().await?;
+    let server = builder.build()?;
+    server.serve_stdio().await?;
     Ok(())
 }

@@ -4,31 +4,44 @@
 //! backend failures all come back as `isError` results whose
 //! `structuredContent.backendResult` is a schema-valid failure envelope.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
+
+use futures::FutureExt as _;
 
 use ofgui_contracts::envelope::Stage;
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::{self, Method};
-use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
+    InitializeRequestParams, InitializeResult, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, RoleServer};
-use serde_json::Value;
+// MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
+#[allow(deprecated)]
+use rmcp::model::{SetLevelRequestMethod, SetLevelRequestParams};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
+use rmcp::{ErrorData, Peer, ServiceExt as _};
+use serde_json::{Value, json};
 use tracing::Instrument;
 
+use crate::compose::{Composition, HostTool, ToolCall};
 use crate::envelope::{self, Call, Envelope, Failure, SessionRef};
 use crate::input;
+use crate::notify::{self, Connection};
+use crate::policy::Gate;
 use crate::service::Service;
-use crate::{prompts, resources};
+use crate::stdio::LineTransport;
+use crate::{completions, prompts, resources};
 
-/// What the server tells every client at `initialize`.
-const INSTRUCTIONS: &str = "\
+/// What the server tells every client at `initialize`, unless the embedding host
+/// replaces it ([`crate::compose::ServerBuilder::instructions`]).
+pub const INSTRUCTIONS: &str = "\
 ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
 1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots); openfairygui_backend_open_project_session opens a project given as a UAM document instead, written to disk only by openfairygui_backend_materialize_session with targetPath.
 2. Read openfairygui_backend_get_project_outline for exact ids and the current revision (on a large project: detail packages first, then scope.packageIds or scope.component, or page.limit with page.cursor).
@@ -56,26 +69,109 @@ const SUMMARY_POINTER: &str = "Result available in structuredContent.backendResu
 /// Most diagnostic codes a failure summary lists.
 const SUMMARY_MAX_CODES: usize = 32;
 
-/// The MCP handler.
-#[derive(Clone)]
+/// The MCP handler of one client connection.
 pub struct OfguiServer {
     service: Arc<Service>,
     text_content: TextContent,
     schemas: Schemas,
+    composition: Arc<Composition>,
+    /// The tool list with the composition's changes, made on first use.
+    composed_tools: Arc<OnceLock<Vec<Tool>>>,
+    /// This connection's subscriptions, log level and forwarding task.
+    connection: Connection,
+}
+
+/// A clone serves another connection: it shares the service, the settings and the
+/// composition, not this connection's subscriptions and log level.
+impl Clone for OfguiServer {
+    fn clone(&self) -> Self {
+        Self {
+            service: self.service.clone(),
+            text_content: self.text_content,
+            schemas: self.schemas,
+            composition: self.composition.clone(),
+            composed_tools: self.composed_tools.clone(),
+            connection: Connection::default(),
+        }
+    }
 }
 
 impl OfguiServer {
+    /// The server with nothing composed in; see [`crate::compose::ServerBuilder`].
     pub fn new(service: Arc<Service>, text_content: TextContent, schemas: Schemas) -> Self {
+        let composition = Composition {
+            instructions: None,
+            host_tools: Vec::new(),
+            policies: Default::default(),
+        };
+        Self::composed(service, text_content, schemas, composition)
+    }
+
+    pub(crate) fn composed(
+        service: Arc<Service>,
+        text_content: TextContent,
+        schemas: Schemas,
+        composition: Composition,
+    ) -> Self {
         Self {
             service,
             text_content,
             schemas,
+            composition: Arc::new(composition),
+            composed_tools: Arc::new(OnceLock::new()),
+            connection: Connection::default(),
         }
     }
 
-    /// Runs one tool call to completion; never fails at the protocol level.
-    pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> CallToolResult {
+    /// The tools this server lists: ours, changed by the composition, then the host's.
+    pub fn tools(&self) -> Result<Vec<Tool>, ErrorData> {
+        // A tool list that does not parse is a broken build: say so, never list nothing.
+        let broken = |error: &String| {
+            ErrorData::internal_error(format!("the server's tool list is broken: {error}"), None)
+        };
+        let base = parsed_tools(self.schemas).as_ref().map_err(broken)?;
+        let composition = &self.composition;
+        if composition.policies.is_empty() && composition.host_tools.is_empty() {
+            return Ok(base.clone());
+        }
+        Ok(self
+            .composed_tools
+            .get_or_init(|| compose_tools(base, composition))
+            .clone())
+    }
+
+    /// Serves MCP on stdin and stdout until the client leaves; everything answered
+    /// reaches the client before this returns.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        let (stdin, stdout) = rmcp::transport::stdio_pipes();
+        let (transport, writer) = LineTransport::new(stdin, stdout);
+        match self.serve(transport).await {
+            Ok(running) => {
+                running.waiting().await.map_err(std::io::Error::other)?;
+            }
+            // A client that closes stdin before initializing is not an error.
+            Err(error) => tracing::info!("client left before initializing: {error}"),
+        }
+        writer.finish().await
+    }
+
+    /// Runs one tool call to completion; never fails at the protocol level. `peer` is
+    /// the client, for host policies and tools that talk to it.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        peer: Option<Peer<RoleServer>>,
+    ) -> CallToolResult {
         let Some(method) = methods::by_tool(name) else {
+            if let Some(tool) = self
+                .composition
+                .host_tools
+                .iter()
+                .find(|tool| tool.tool.name == name)
+            {
+                return host_tool(tool, arguments.unwrap_or_default(), peer).await;
+            }
             let call = Call::start(Stage::Runtime);
             let failure = Failure::from(BackendError::UnknownTool {
                 message: format!("No tool named {name}; list the tools for the available names."),
@@ -88,7 +184,15 @@ impl OfguiServer {
             let call = Call::start(method.stage);
             return self.tool_result(call.failure(SessionRef::default(), failure), true);
         }
-        let mut reply = self.service.call(method, input).await;
+        let gate = self
+            .composition
+            .policies
+            .get(method.tool)
+            .map(|policy| Gate {
+                policy: policy.clone(),
+                peer,
+            });
+        let mut reply = self.service.call_gated(method, input, gate.as_ref()).await;
         let envelope_len = reply.envelope.text.len();
         let text = self.text(&mut reply.envelope, reply.is_error);
         let oversized = method
@@ -138,6 +242,65 @@ impl OfguiServer {
         };
         self.tool_result(call.failure(reference, failure), true)
     }
+}
+
+/// Runs a host tool; a handler that panics answers `isError`, its words kept in the log.
+async fn host_tool(
+    tool: &HostTool,
+    arguments: JsonObject,
+    peer: Option<Peer<RoleServer>>,
+) -> CallToolResult {
+    let call = ToolCall { arguments, peer };
+    match AssertUnwindSafe((tool.handler)(call)).catch_unwind().await {
+        Ok(result) => result,
+        Err(_) => {
+            tracing::error!(tool = %tool.tool.name, "host tool panicked");
+            CallToolResult::error(vec![ContentBlock::text(
+                "The host's tool failed; nothing else was affected.",
+            )])
+        }
+    }
+}
+
+/// The tool list with a composition's changes: each policy-gated tool advertises the
+/// union of its own output and its policy's failure, marked `openfairygui/hostPolicy`,
+/// and host tools follow ours.
+fn compose_tools(base: &[Tool], composition: &Composition) -> Vec<Tool> {
+    let mut tools: Vec<Tool> = base
+        .iter()
+        .map(|tool| {
+            let Some(policy) = composition.policies.get(tool.name.as_ref()) else {
+                return tool.clone();
+            };
+            let mut tool = tool.clone();
+            if let Some(output) = &tool.output_schema {
+                let mut output = Value::Object(output.as_ref().clone());
+                if let Some(own) = output.pointer_mut("/properties/backendResult") {
+                    let mut union = json!({ "anyOf": [own.take(), {
+                        "type": "object",
+                        "description": "The host's policy refused the call; the backend was not called.",
+                        "properties": {
+                            "ok": { "const": false },
+                            "meta": { "type": "object" },
+                            "error": policy.failure_schema(),
+                        },
+                        "required": ["ok", "meta", "error"],
+                    }] });
+                    ofgui_contracts::portable::portable(&mut union);
+                    *own = union;
+                }
+                if let Value::Object(output) = output {
+                    tool.output_schema = Some(Arc::new(output));
+                }
+            }
+            let mut meta = tool.meta.take().unwrap_or_default();
+            meta.0.insert("openfairygui/hostPolicy".into(), Value::Bool(true));
+            tool.meta = Some(meta);
+            tool
+        })
+        .collect();
+    tools.extend(composition.host_tools.iter().map(|tool| tool.tool.clone()));
+    tools
 }
 
 /// The `_meta` key under which a tool result hands its envelope, as JSON text, to the
@@ -262,19 +425,40 @@ pub fn warm_up_tools(schemas: Schemas) {
 }
 
 impl ServerHandler for OfguiServer {
+    // MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
+    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_resources_subscribe()
                 .enable_prompts()
+                .enable_completions()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new(
             "ofgui-mcp-host",
             env!("CARGO_PKG_VERSION"),
         ))
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(
+            self.composition
+                .instructions
+                .clone()
+                .unwrap_or_else(|| INSTRUCTIONS.to_string()),
+        )
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        // A handshake-era connection gets updates and background notices pushed.
+        self.connection.start(&self.service, context.peer.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn list_tools(
@@ -282,23 +466,25 @@ impl ServerHandler for OfguiServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        // A tool list that does not parse is a broken build: say so, never list nothing.
-        let tools = parsed_tools(self.schemas).as_ref().map_err(|error| {
-            ErrorData::internal_error(format!("the server's tool list is broken: {error}"), None)
-        })?;
-        Ok(ListToolsResult::with_all_items(tools.clone()))
+        Ok(ListToolsResult::with_all_items(self.tools()?))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let span = tracing::info_span!("ofgui.tool", name = %request.name);
         let started = std::time::Instant::now();
+        let method = methods::by_tool(&request.name).map(|method| method.name);
+        let call = self
+            .call(&request.name, request.arguments, Some(context.peer.clone()))
+            .instrument(span);
         let result = self
-            .call(&request.name, request.arguments)
-            .instrument(span)
+            .connection
+            .serve(&context, method, call, |result| {
+                result.is_error == Some(true)
+            })
             .await;
         tracing::debug!(tool = %request.name, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "tool call");
         Ok(result.into())
@@ -325,10 +511,61 @@ impl ServerHandler for OfguiServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let contents = resources::read(&self.service, &request.uri).await?;
-        Ok(ReadResourceResult::new(vec![contents]).into())
+        let read = resources::read(&self.service, &request.uri);
+        let contents = self.connection.serve(&context, None, read, Result::is_err);
+        Ok(ReadResourceResult::new(vec![contents.await?]).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        completions::complete(&self.service, &request).map(CompleteResult::new)
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // 2026-07-28 has no logging/setLevel: each request's _meta names its level.
+        if !notify::handshake_era(&context) {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
+        self.connection.set_level(request.level);
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.connection.subscribe(&self.service, &request.uri)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.connection.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(notify::accepted_filter(&self.service, requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        notify::listen(&self.service, context).await
     }
 
     async fn list_prompts(

@@ -1,5 +1,6 @@
-//! MCP resources: the contract as documents (method and operation schemas, diagnostic
-//! guides, the workflow) and read-only views of open sessions.
+//! MCP resources: the contract as documents (method, operation and command line output
+//! schemas, diagnostic guides, the workflow) and read-only views of open sessions. The
+//! `docs` command prints the same documents.
 //!
 //! Documents are derived from the generated contract, so they are the schemas the server
 //! enforces. Session views return the backend envelope unchanged, so a missing session
@@ -9,6 +10,7 @@
 use std::sync::OnceLock;
 
 use ofgui_contracts::catalog::{self, GUIDES};
+use ofgui_contracts::cli::COMMANDS;
 use ofgui_contracts::docs;
 use ofgui_contracts::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
 use ofgui_contracts::methods::{self, METHODS};
@@ -17,6 +19,7 @@ use rmcp::ErrorData;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 
+use crate::events::SessionChange;
 use crate::service::Service;
 
 const JSON: &str = "application/json";
@@ -77,6 +80,11 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         "openfairygui://docs/methods/{method}",
         "openfairygui_method_schema",
         "One method's input and output schema",
+    ),
+    (
+        "openfairygui://docs/cli/{command}",
+        "openfairygui_cli_schema",
+        "The JSON document one ofgui-mcp-host command prints with --json, and its exit statuses",
     ),
     (
         "openfairygui://docs/diagnostics/{code}",
@@ -172,43 +180,120 @@ pub fn templates() -> Vec<ResourceTemplate> {
 
 /// Reads one resource.
 pub async fn read(service: &Service, uri: &str) -> Result<ResourceContents, ErrorData> {
-    let (mime, text) = match uri {
-        INDEX => (JSON, pretty(&index()?)?),
-        WORKFLOW => (MARKDOWN, WORKFLOW_TEXT.to_string()),
-        METHOD_CATALOG => (JSON, pretty(&docs::method_catalog(snapshot()?))?),
-        DIAGNOSTICS => (JSON, pretty(&docs::diagnostic_catalog())?),
-        OPERATIONS => (JSON, pretty(&docs::operation_catalog(snapshot()?))?),
-        CAPABILITIES => (JSON, backend(service, "getCapabilities", json!({})).await?),
-        _ => (JSON, read_template(service, uri).await?),
+    let broken = |error: BrokenContract| ErrorData::internal_error(error.to_string(), None);
+    let (mime, text) = match document(uri).map_err(broken)? {
+        Some(document) => document,
+        None if uri == CAPABILITIES => {
+            (JSON, backend(service, "getCapabilities", json!({})).await?)
+        }
+        None => (JSON, read_session(service, uri).await?),
     };
     Ok(ResourceContents::text(text, uri).with_mime_type(mime))
 }
 
-async fn read_template(service: &Service, uri: &str) -> Result<String, ErrorData> {
-    let not_found = || {
-        ErrorData::resource_not_found(
-            format!("No resource {uri}; list the resources and templates for the available URIs."),
-            Some(json!({ "uri": uri })),
-        )
-    };
-    let found = |doc: Option<Value>| doc.ok_or_else(not_found).and_then(|doc| pretty(&doc));
-    if let Some(method) = uri.strip_prefix("openfairygui://docs/methods/") {
-        return found(docs::method_doc(snapshot()?, method));
-    }
-    if let Some(code) = uri.strip_prefix("openfairygui://docs/diagnostics/") {
-        return found(docs::diagnostic_doc(code));
-    }
-    if let Some(kind) = uri.strip_prefix("openfairygui://contracts/operations/") {
-        return found(docs::operation_schema(snapshot()?, kind));
-    }
-    if let Some(rest) = uri.strip_prefix(SESSION_PREFIX) {
-        let (session_id, method) = match rest.strip_suffix("/outline") {
-            Some(session_id) => (session_id, "getProjectOutline"),
-            None => (rest, "getSession"),
-        };
-        if !session_id.is_empty() && !session_id.contains('/') {
-            return backend(service, method, json!({ "sessionId": session_id })).await;
+/// The server's contract did not parse: a broken build.
+#[derive(Debug, thiserror::Error)]
+#[error("the server's contract is broken: {0}")]
+pub struct BrokenContract(String);
+
+/// One document of the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    pub id: String,
+    pub title: String,
+    pub uri: String,
+}
+
+impl Document {
+    fn new(id: impl Into<String>, title: impl Into<String>, uri: impl Into<String>) -> Self {
+        Document {
+            id: id.into(),
+            title: title.into(),
+            uri: uri.into(),
         }
+    }
+}
+
+/// Every installed document, in index order. The index itself is not among them.
+pub fn documents() -> Vec<Document> {
+    let mut documents = vec![
+        Document::new("workflow", "How to inspect and edit a project", WORKFLOW),
+        Document::new(
+            "contracts",
+            "Methods, their tools and schemas",
+            METHOD_CATALOG,
+        ),
+        Document::new("diagnostics", "Diagnostic catalog", DIAGNOSTICS),
+        Document::new("operations", "Operation catalog", OPERATIONS),
+    ];
+    documents.extend(METHODS.iter().map(|method| {
+        Document::new(
+            format!("methods/{}", method.name),
+            method.title,
+            docs::method_uri(method.name),
+        )
+    }));
+    documents.extend(COMMANDS.iter().map(|command| {
+        Document::new(
+            format!("cli/{}", command.name),
+            format!("ofgui-mcp-host {} --json: {}", command.name, command.title),
+            command.docs_uri(),
+        )
+    }));
+    documents.extend(OPERATION_KINDS.iter().map(|kind| {
+        Document::new(
+            format!("operations/{kind}"),
+            *kind,
+            docs::operation_uri(kind),
+        )
+    }));
+    documents.extend(GUIDES.iter().map(|guide| {
+        Document::new(
+            format!("diagnostics/{}", guide.code),
+            guide.code,
+            catalog::docs_uri(guide.code),
+        )
+    }));
+    documents
+}
+
+/// The index as a document of its own (`ofgui-mcp-host docs index`).
+pub fn index_document() -> Document {
+    Document::new("index", "Documentation index", INDEX)
+}
+
+/// An installed document's mime type and text, by URI: what the resource serves and
+/// `ofgui-mcp-host docs` prints. `None` when no document has that URI (session views and
+/// capabilities are not documents).
+pub fn document(uri: &str) -> Result<Option<(&'static str, String)>, BrokenContract> {
+    let json = |doc: Option<Value>| doc.map(|doc| pretty(&doc).map(|text| (JSON, text)));
+    let found = match uri {
+        INDEX => json(Some(index()?)),
+        WORKFLOW => Some(Ok((MARKDOWN, WORKFLOW_TEXT.to_string()))),
+        METHOD_CATALOG => json(Some(docs::method_catalog(snapshot()?))),
+        DIAGNOSTICS => json(Some(docs::diagnostic_catalog())),
+        OPERATIONS => json(Some(docs::operation_catalog(snapshot()?))),
+        _ => {
+            if let Some(method) = uri.strip_prefix("openfairygui://docs/methods/") {
+                json(docs::method_doc(snapshot()?, method))
+            } else if let Some(command) = uri.strip_prefix("openfairygui://docs/cli/") {
+                json(docs::cli_doc(snapshot()?, command))
+            } else if let Some(code) = uri.strip_prefix("openfairygui://docs/diagnostics/") {
+                json(docs::diagnostic_doc(code))
+            } else if let Some(kind) = uri.strip_prefix("openfairygui://contracts/operations/") {
+                json(docs::operation_schema(snapshot()?, kind))
+            } else {
+                None
+            }
+        }
+    };
+    found.transpose()
+}
+
+/// A session view: the backend's envelope, unchanged.
+async fn read_session(service: &Service, uri: &str) -> Result<String, ErrorData> {
+    if let Some((session_id, view)) = SessionView::parse(uri) {
+        return backend(service, view.method(), json!({ "sessionId": session_id })).await;
     }
     if let Some(session_id) = uri.strip_prefix(CACHE_PREFIX)
         && !session_id.is_empty()
@@ -221,7 +306,56 @@ async fn read_template(service: &Service, uri: &str) -> Result<String, ErrorData
         )
         .await;
     }
-    Err(not_found())
+    Err(ErrorData::resource_not_found(
+        format!("No resource {uri}; list the resources and templates for the available URIs."),
+        Some(json!({ "uri": uri })),
+    ))
+}
+
+/// The views of an open session, each a resource (`openfairygui://backend/session/…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionView {
+    /// `…/{sessionId}`: the `getSession` envelope.
+    Session,
+    /// `…/{sessionId}/outline`: the `getProjectOutline` envelope.
+    Outline,
+}
+
+impl SessionView {
+    pub const ALL: [SessionView; 2] = [SessionView::Session, SessionView::Outline];
+
+    /// The session id and view a session resource URI names.
+    pub fn parse(uri: &str) -> Option<(&str, SessionView)> {
+        let rest = uri.strip_prefix(SESSION_PREFIX)?;
+        let (session_id, view) = match rest.strip_suffix("/outline") {
+            Some(session_id) => (session_id, SessionView::Outline),
+            None => (rest, SessionView::Session),
+        };
+        (!session_id.is_empty() && !session_id.contains('/')).then_some((session_id, view))
+    }
+
+    pub fn uri(self, session_id: &str) -> String {
+        match self {
+            SessionView::Session => format!("{SESSION_PREFIX}{session_id}"),
+            SessionView::Outline => format!("{SESSION_PREFIX}{session_id}/outline"),
+        }
+    }
+
+    fn method(self) -> &'static str {
+        match self {
+            SessionView::Session => "getSession",
+            SessionView::Outline => "getProjectOutline",
+        }
+    }
+
+    /// Whether a change of the session changes what this view reads. The outline shows
+    /// the revision but not the save state, so a save leaves it as it was.
+    pub fn shows(self, change: &SessionChange) -> bool {
+        !matches!(
+            (self, change),
+            (SessionView::Outline, SessionChange::Saved { .. })
+        )
+    }
 }
 
 /// A backend method's envelope, unchanged.
@@ -232,22 +366,11 @@ async fn backend(service: &Service, method: &str, input: Value) -> Result<String
 }
 
 /// Every document, by id and URI.
-fn index() -> Result<Value, ErrorData> {
-    let mut documents = vec![
-        json!({ "id": "workflow", "title": "How to inspect and edit a project", "uri": WORKFLOW }),
-        json!({ "id": "contracts", "title": "Methods, their tools and schemas", "uri": METHOD_CATALOG }),
-        json!({ "id": "diagnostics", "title": "Diagnostic catalog", "uri": DIAGNOSTICS }),
-        json!({ "id": "operations", "title": "Operation catalog", "uri": OPERATIONS }),
-    ];
-    documents.extend(METHODS.iter().map(|method| {
-        json!({ "id": format!("methods/{}", method.name), "title": method.title, "uri": docs::method_uri(method.name) })
-    }));
-    documents.extend(OPERATION_KINDS.iter().map(|kind| {
-        json!({ "id": format!("operations/{kind}"), "title": kind, "uri": docs::operation_uri(kind) })
-    }));
-    documents.extend(GUIDES.iter().map(|guide| {
-        json!({ "id": format!("diagnostics/{}", guide.code), "title": guide.code, "uri": catalog::docs_uri(guide.code) })
-    }));
+fn index() -> Result<Value, BrokenContract> {
+    let documents: Vec<Value> = documents()
+        .into_iter()
+        .map(|doc| json!({ "id": doc.id, "title": doc.title, "uri": doc.uri }))
+        .collect();
     Ok(json!({
         "packageVersion": env!("CARGO_PKG_VERSION"),
         "contractVersion": CONTRACT_VERSION,
@@ -259,19 +382,16 @@ fn index() -> Result<Value, ErrorData> {
 
 /// The contract snapshot, parsed on first use (resources are read rarely; start-up
 /// should not pay for them).
-fn snapshot() -> Result<&'static Value, ErrorData> {
+fn snapshot() -> Result<&'static Value, BrokenContract> {
     static SNAPSHOT: OnceLock<Result<Value, String>> = OnceLock::new();
     SNAPSHOT
         .get_or_init(|| {
             serde_json::from_str(ofgui_contracts::CONTRACT_JSON).map_err(|error| error.to_string())
         })
         .as_ref()
-        .map_err(|error| {
-            ErrorData::internal_error(format!("the server's contract is broken: {error}"), None)
-        })
+        .map_err(|error| BrokenContract(error.clone()))
 }
 
-fn pretty(value: &Value) -> Result<String, ErrorData> {
-    serde_json::to_string_pretty(value)
-        .map_err(|error| ErrorData::internal_error(error.to_string(), None))
+fn pretty(value: &Value) -> Result<String, BrokenContract> {
+    serde_json::to_string_pretty(value).map_err(|error| BrokenContract(error.to_string()))
 }

@@ -21,7 +21,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
     Backend, BackendPre, BytesReply, DocumentRequest, GuestError, GuestReply, OpenRequest,
-    SaveReply, SessionStatus,
+    PlannedWrites, Recovery, SaveReply, SessionStatus,
 };
 use crate::sandbox::ResolvedProject;
 
@@ -131,6 +131,15 @@ pub struct Instance {
     calls: Arc<AtomicU64>,
 }
 
+/// A project the component just opened.
+pub struct OpenedProject {
+    pub instance: Instance,
+    /// The session's first status.
+    pub status: SessionStatus,
+    /// What opening did about a save an earlier process did not finish.
+    pub recovery: Recovery,
+}
+
 impl Runtime {
     /// Builds the engine and loads the component: the embedded machine code when it fits
     /// this machine, else from the compile cache in `cache_dir`, else by compiling it.
@@ -183,21 +192,33 @@ impl Runtime {
     }
 
     /// Instantiates the component with `project.dir` as its only preopen and opens the
-    /// project in it; gives the instance and the session's first status.
+    /// project in it; gives the instance, its first status and what opening did about an
+    /// interrupted save.
     pub async fn open(
         &self,
         request: &OpenRequest,
         project: &ResolvedProject,
-    ) -> Result<(Instance, SessionStatus), CallError> {
+    ) -> Result<OpenedProject, CallError> {
         let (mut store, backend, deadline_ticks) = self.instantiate(Some(&project.dir)).await?;
-        let (project, status) = backend
+        let opened = backend
             .ofgui_backend_session()
             .project()
             .call_open(&mut store, request)
             .await
             .map_err(CallError::from_wasmtime)?
             .map_err(CallError::from_guest)?;
-        Ok(self.instance(store, backend, project, deadline_ticks, status))
+        let (instance, status) = self.instance(
+            store,
+            backend,
+            opened.project,
+            deadline_ticks,
+            opened.status,
+        );
+        Ok(OpenedProject {
+            instance,
+            status,
+            recovery: opened.recovery,
+        })
     }
 
     /// Instantiates the component with `dir` as its only preopen, or with none at all, and
@@ -309,6 +330,15 @@ impl Instance {
         operations: &String,
     ) -> Result<GuestReply, CallError> {
         reply(call!(self, call_apply, expected_revision, operations)?)
+    }
+
+    pub async fn planned_writes(
+        &mut self,
+        materialize: bool,
+        expected_revision: Option<u64>,
+    ) -> Result<PlannedWrites, CallError> {
+        call!(self, call_planned_writes, materialize, expected_revision)?
+            .map_err(CallError::from_guest)
     }
 
     pub async fn preflight(

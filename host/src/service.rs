@@ -23,12 +23,16 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::bindings::{DocumentRequest, GuestReply, OpenRequest, SaveReply, SessionStatus};
+use crate::bindings::{
+    DocumentRequest, GuestReply, OpenRequest, PlannedWrites, SaveReply, SessionStatus,
+};
 use crate::cache::Cache;
 use crate::envelope::{self, Call, Data, Envelope, Failure, SessionRef};
-use crate::events::{EventLog, Happened};
+use crate::events::{EventLog, Happened, Notice, Recovered};
 use crate::explain;
 use crate::lock::{LockError, ProjectLock};
+use crate::policy::{Blocked, Gate};
+use crate::report;
 use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal, Target, TargetRefusal};
 use crate::sessions::{AppliedBatch, Home, Registry, ReserveError, Session};
@@ -43,6 +47,20 @@ pub struct ServiceConfig {
     pub idle_timeout: Duration,
     pub cache_dir: Option<PathBuf>,
     pub limits: InstanceLimits,
+}
+
+impl ServiceConfig {
+    /// The defaults of `ofgui-mcp-host` (32 sessions, 30 minutes idle expiry, the user
+    /// cache directory) for projects in `roots`, which must be existing directories.
+    pub fn with_roots(roots: &[PathBuf]) -> anyhow::Result<ServiceConfig> {
+        Ok(ServiceConfig {
+            roots: sandbox::canonical_roots(roots)?,
+            max_sessions: 32,
+            idle_timeout: Duration::from_secs(1800),
+            cache_dir: crate::runtime::default_cache_dir(),
+            limits: InstanceLimits::default(),
+        })
+    }
 }
 
 /// The backend service shared by all MCP requests.
@@ -135,7 +153,8 @@ impl Service {
             self.registry.remove(&session.id);
             instance.close().await;
             self.forget(&session.id);
-            tracing::info!(session = %session.id, "closed idle session");
+            self.events
+                .notice(Notice::idle_closed(&session.id, timeout));
         }
     }
 
@@ -172,73 +191,116 @@ impl Service {
         &self.capabilities
     }
 
+    /// What happens to sessions, as it happens (for resource subscriptions and log
+    /// messages).
+    pub fn events(&self) -> &EventLog {
+        &self.events
+    }
+
+    /// The ids of the open sessions.
+    pub fn session_ids(&self) -> Vec<String> {
+        self.registry.ids()
+    }
+
+    /// Whether a session is open (without renewing its idle timer).
+    pub fn is_open(&self, session_id: &str) -> bool {
+        self.registry.contains(session_id)
+    }
+
     /// Runs one method on arguments that passed the input budget.
     pub async fn call(&self, method: &Method, input: Value) -> Reply {
+        self.call_gated(method, input, None).await
+    }
+
+    /// Runs one method; a host policy's `gate`, when given, is consulted after the input
+    /// decoded and before the backend is called, and may refuse the call.
+    pub async fn call_gated(&self, method: &Method, input: Value, gate: Option<&Gate>) -> Reply {
         let call = Call::start(method.stage);
         let session_id = input
             .get("sessionId")
             .and_then(Value::as_str)
             .map(str::to_string);
-        // An open names its session only once it succeeds.
-        if matches!(method.name, "openSession" | "openProjectSession") {
-            let opened = if method.name == "openSession" {
-                match parse::<OpenSessionInput>(method, &input) {
-                    Ok(input) => {
-                        let session_id = uuid::Uuid::new_v4().to_string();
-                        self.open(&session_id, &input.project_path).await
-                    }
-                    Err(failure) => Err(failure),
-                }
-            } else {
-                self.open_project(method, input).await
-            };
-            return match opened.and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot))) {
-                Ok((data, snapshot)) => Reply {
-                    envelope: call.success(
-                        SessionRef::new(&snapshot.session_id, Some(snapshot.revision)),
-                        data,
-                    ),
-                    is_error: false,
-                },
-                Err(failure) => Reply {
-                    envelope: call.failure(SessionRef::default(), failure),
+        let reference = SessionRef {
+            id: session_id.as_deref(),
+            revision: None,
+        };
+        let failed = |failure: Failure| Reply {
+            envelope: call.failure(reference, failure),
+            is_error: true,
+        };
+        // The policy sees the input as sent, and only once it decoded.
+        let wire = gate.map(|_| input.clone());
+        let request = match Request::decode(method, input) {
+            Ok(request) => request,
+            Err(failure) => {
+                // An open names no session until it succeeds.
+                let reference = match method.name {
+                    "openSession" | "openProjectSession" => SessionRef::default(),
+                    _ => reference,
+                };
+                return Reply {
+                    envelope: call.failure(reference, failure),
                     is_error: true,
-                },
-            };
+                };
+            }
+        };
+        if let (Some(gate), Some(wire)) = (gate, wire) {
+            match gate.check(method, wire).await {
+                Ok(()) => {}
+                Err(Blocked::Denied(error)) => {
+                    return Reply {
+                        envelope: call.denied(reference, error),
+                        is_error: true,
+                    };
+                }
+                Err(Blocked::Failed(failure)) => return failed(failure),
+            }
         }
-        let outcome = self.dispatch(method, input).await;
-        match outcome {
-            Ok((data, revision)) => Reply {
-                envelope: call.success(
-                    SessionRef {
-                        id: session_id.as_deref(),
-                        revision,
+        // An open names its session only once it succeeds.
+        let opening = match request {
+            Request::Open(opening) => opening,
+            Request::Work(work) => {
+                return match self.run(work).await {
+                    Ok((data, revision)) => Reply {
+                        envelope: call.success(
+                            SessionRef {
+                                id: session_id.as_deref(),
+                                revision,
+                            },
+                            data,
+                        ),
+                        is_error: false,
                     },
+                    Err(failure) => failed(failure),
+                };
+            }
+        };
+        let opened = match opening {
+            Opening::Directory(input) => {
+                let session_id = uuid::Uuid::new_v4().to_string();
+                self.open(&session_id, &input.project_path).await
+            }
+            Opening::Document(document) => self.open_project(method, document).await,
+        };
+        match opened.and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot))) {
+            Ok((data, snapshot)) => Reply {
+                envelope: call.success(
+                    SessionRef::new(&snapshot.session_id, Some(snapshot.revision)),
                     data,
                 ),
                 is_error: false,
             },
             Err(failure) => Reply {
-                envelope: call.failure(
-                    SessionRef {
-                        id: session_id.as_deref(),
-                        revision: None,
-                    },
-                    failure,
-                ),
+                envelope: call.failure(SessionRef::default(), failure),
                 is_error: true,
             },
         }
     }
 
-    async fn dispatch(&self, method: &Method, input: Value) -> Outcome {
-        match method.name {
-            "getCapabilities" => {
-                parse::<NoInput>(method, &input)?;
-                Ok((Data::typed(&self.capabilities)?, None))
-            }
-            "getSession" => {
-                let input = parse::<SessionInput>(method, &input)?;
+    async fn run(&self, work: Work) -> Outcome {
+        match work {
+            Work::GetCapabilities => Ok((Data::typed(&self.capabilities)?, None)),
+            Work::GetSession(input) => {
                 self.on_session(&input.session_id, async |session, instance| {
                     let status = instance.status().await?;
                     Ok((status, self.snapshot(session, &status)))
@@ -246,8 +308,7 @@ impl Service {
                 .await
                 .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
             }
-            "getProjectOutline" => {
-                let input = parse::<OutlineInput>(method, &input)?;
+            Work::Outline(input) => {
                 // The component decodes the whole input (scope, page, …) itself.
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
@@ -256,8 +317,7 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "searchProject" => {
-                let input = parse::<SearchProjectInput>(method, &input)?;
+            Work::Search(input) => {
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.search(&text).await
@@ -265,16 +325,13 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "validateSession" => {
-                let input = parse::<SessionInput>(method, &input)?;
-                self.on_session(&input.session_id, async |_, instance| {
+            Work::Validate(input) => self
+                .on_session(&input.session_id, async |_, instance| {
                     instance.validate().await
                 })
                 .await
-                .and_then(reply_data)
-            }
-            "queryEntity" => {
-                let input = parse::<QueryEntityInput>(method, &input)?;
+                .and_then(reply_data),
+            Work::Query(input) => {
                 let target = encode(&input.target)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.query_entity(&target).await
@@ -282,8 +339,7 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "readSessionState" => {
-                let input = parse::<ReadSessionStateInput>(method, &input)?;
+            Work::ReadState(input) => {
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
                     instance.read_state(&text).await
@@ -291,8 +347,7 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            "readResourceBytes" => {
-                let input = parse::<ReadResourceBytesInput>(method, &input)?;
+            Work::ReadBytes(input) => {
                 let reply = self
                     .on_session(&input.session_id, async |_, instance| {
                         instance
@@ -317,13 +372,8 @@ impl Service {
                 ]);
                 Ok((Data::value(data), Some(reply.status.revision)))
             }
-            "preflightTransaction" | "applyTransaction" => {
-                let input = parse_transaction(method, input)?;
-                self.transaction(method.name == "applyTransaction", input)
-                    .await
-            }
-            "getEvents" => {
-                let input = parse::<EventsInput>(method, &input)?;
+            Work::Transaction { apply, input } => self.transaction(apply, input).await,
+            Work::Events(input) => {
                 let status = self
                     .on_session(&input.session_id, async |_, instance| {
                         instance.status().await
@@ -339,12 +389,8 @@ impl Service {
                     .map_err(Failure::from)?;
                 Ok((Data::typed(&data)?, Some(status.revision)))
             }
-            "closeSession" => {
-                let input = parse::<SessionInput>(method, &input)?;
-                self.close_session(&input.session_id).await
-            }
-            "getCacheSnapshot" => {
-                let input = parse::<SessionInput>(method, &input)?;
+            Work::Close(input) => self.close_session(&input.session_id).await,
+            Work::CacheSnapshot(input) => {
                 // The cache is the host's own index: reading it asks nothing of the backend,
                 // which is asked for the revision only if there is no entry (upstream's
                 // `cacheRevision` then).
@@ -365,8 +411,7 @@ impl Service {
                 let revision = snapshot.cache_revision;
                 Ok((Data::typed(&snapshot)?, Some(revision)))
             }
-            "refreshCache" => {
-                let input = parse::<RefreshCacheInput>(method, &input)?;
+            Work::RefreshCache(input) => {
                 let (key, status) = self
                     .on_session(&input.session_id, async |session, instance| {
                         Ok((session.key(), instance.status().await?))
@@ -384,8 +429,7 @@ impl Service {
                 let snapshot = Cache::of(entry);
                 Ok((Data::typed(&snapshot)?, Some(status.revision)))
             }
-            "saveSession" => {
-                let input = parse::<SaveSessionInput>(method, &input)?;
+            Work::Save(input) => {
                 if let Some(target) = &input.target_path {
                     self.check_save_target(&input.session_id, target)?;
                 }
@@ -399,8 +443,7 @@ impl Service {
                 self.write(&input.session_id, input.expected_revision, write)
                     .await
             }
-            "materializeSession" => {
-                let input = parse::<MaterializeSessionInput>(method, &input)?;
+            Work::Materialize(input) => {
                 let Some(session) = self.registry.get(&input.session_id) else {
                     return Err(BackendError::session_not_found(&input.session_id).into());
                 };
@@ -421,11 +464,6 @@ impl Service {
                     }
                 }
             }
-            other => Err(BackendError::UnknownTool {
-                message: format!("No method named {other} is served."),
-                tool_name: other.to_string(),
-            }
-            .into()),
         }
     }
 
@@ -471,6 +509,8 @@ impl Service {
                     Happened::new("cache.invalidated", Some(status.revision))
                         .cache_revision(entry.revision),
                 );
+                self.events
+                    .changed(&session.id, status.revision, status.dirty);
                 let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
                 Ok((data, Some(status.revision)))
             }
@@ -481,6 +521,20 @@ impl Service {
                 Err(failure)
             }
         }
+    }
+
+    /// The files a save (or materialize) of a session would change at `expected`,
+    /// without writing: what a person confirming the write is shown.
+    pub async fn planned_writes(
+        &self,
+        session_id: &str,
+        materialize: bool,
+        expected: u64,
+    ) -> Result<PlannedWrites, Failure> {
+        self.on_session(session_id, async |_, instance| {
+            instance.planned_writes(materialize, Some(expected)).await
+        })
+        .await
     }
 
     /// `targetPath` of a save may only name the opened project (its directory or its
@@ -581,6 +635,11 @@ impl Service {
     fn saved(&self, session: &Session, reply: SaveReply) -> DiskChanges {
         let status = reply.status;
         session.saved(status.revision);
+        if !reply.recovered_paths.is_empty() {
+            let how = Recovered::CompletedOrUndone;
+            let notice = Notice::save_recovered(&session.id, how, &reply.recovered_paths);
+            self.events.notice(notice);
+        }
         let key = session.key();
         let disk = DiskChanges {
             written_paths: reply.written_paths,
@@ -605,6 +664,8 @@ impl Service {
             &key,
             Happened::new("cache.updated", Some(status.revision)).cache_revision(entry.revision),
         );
+        self.events
+            .changed(&session.id, status.revision, status.dirty);
         disk
     }
 
@@ -699,13 +760,15 @@ impl Service {
                 slot.take();
                 if let Some((instance, status)) = self.restore(&session).await {
                     *slot = Some(instance);
-                    tracing::warn!(session = %session.id, revision = status.revision, "session restored on a fresh backend instance");
+                    self.events
+                        .notice(Notice::session_rebuilt(&session.id, status.revision));
                     let mut failure = Failure::from(restored(&other, status.revision));
                     failure.status = Some(status);
                     return Err(failure);
                 }
                 self.registry.remove(&session.id);
                 self.forget(&session.id);
+                self.events.notice(Notice::session_lost(&session.id));
                 Err(unhandled(&other).into())
             }
         }
@@ -786,7 +849,7 @@ impl Service {
             .reserve(session_id, &project.key)
             .map_err(|error| reserve_failed(error, session_id, &project.key))?;
         let project_lock = match ProjectLock::acquire(&project.dir, session_id, &project.key) {
-            Ok(held) => Some(held),
+            Ok(held) => Some(self.noted(session_id, held)),
             Err(error) => match advisory(error, &project.key) {
                 Ok(()) => None,
                 Err(failure) => {
@@ -795,6 +858,7 @@ impl Service {
                 }
             },
         };
+        report::progress("reading the project").await;
         match self
             .instantiate(session_id, project_path, &project, 0)
             .await
@@ -830,6 +894,8 @@ impl Service {
             &key,
             Happened::new("session.opened", Some(status.revision)),
         );
+        self.events
+            .changed(session_id, status.revision, status.dirty);
         tracing::info!(session = %session_id, "opened session");
         self.snapshot(&session, status)
     }
@@ -974,7 +1040,7 @@ impl Service {
             Target::remove_created(&created);
         };
         let project_lock = match ProjectLock::acquire(&target.dir, &session.id, &target.key) {
-            Ok(held) => Some(held),
+            Ok(held) => Some(self.noted(&session.id, held)),
             Err(error) => match advisory(error, &target.key) {
                 Ok(()) => None,
                 Err(failure) => {
@@ -1120,7 +1186,7 @@ impl Service {
             canonical_path_key: project.key.clone(),
             revision,
         };
-        runtime
+        let opened = runtime
             .open(&request, project)
             .await
             .map_err(|error| match error {
@@ -1129,7 +1195,22 @@ impl Service {
                     tracing::error!("opening {} failed: {other}", project.dir.display());
                     Failure::from(unhandled(&other))
                 }
-            })
+            })?;
+        if let Some((how, paths)) = opened.recovery.recovered() {
+            self.events
+                .notice(Notice::save_recovered(session_id, how, paths));
+        }
+        Ok((opened.instance, opened.status))
+    }
+
+    /// A lock just taken, after telling the user when it was taken over from a process
+    /// that no longer runs.
+    fn noted(&self, session_id: &str, held: ProjectLock) -> ProjectLock {
+        if let Some(pid) = held.taken_over_from() {
+            self.events
+                .notice(Notice::lock_taken_over(session_id, held.path(), pid));
+        }
+        held
     }
 
     async fn close_session(&self, session_id: &str) -> Outcome {
@@ -1379,6 +1460,82 @@ fn explain_operation(failure: &mut Failure, operations: &[Value]) {
         failure.error = explain::operation(operation.0, operation.1, refused);
         // meta.diagnostics mirror the error; the component's words must not stay there.
         failure.diagnostics.clear();
+    }
+}
+
+/// A method's input, decoded strictly.
+enum Request {
+    /// Opens run apart: they make the session they name.
+    Open(Opening),
+    Work(Work),
+}
+
+/// How a session is opened.
+enum Opening {
+    Directory(OpenSessionInput),
+    /// Its document is decoded by the component, in [`Service::open_project`].
+    Document(Value),
+}
+
+/// What [`Service::run`] runs.
+enum Work {
+    GetCapabilities,
+    GetSession(SessionInput),
+    Outline(OutlineInput),
+    Search(SearchProjectInput),
+    Validate(SessionInput),
+    Query(QueryEntityInput),
+    ReadState(ReadSessionStateInput),
+    ReadBytes(ReadResourceBytesInput),
+    Transaction {
+        apply: bool,
+        input: TransactionInput,
+    },
+    Events(EventsInput),
+    Close(SessionInput),
+    CacheSnapshot(SessionInput),
+    RefreshCache(RefreshCacheInput),
+    Save(SaveSessionInput),
+    Materialize(MaterializeSessionInput),
+}
+
+impl Request {
+    fn decode(method: &Method, input: Value) -> Result<Request, Failure> {
+        let work = match method.name {
+            "openSession" => {
+                return Ok(Request::Open(Opening::Directory(parse(method, &input)?)));
+            }
+            "openProjectSession" => return Ok(Request::Open(Opening::Document(input))),
+            "getCapabilities" => {
+                parse::<NoInput>(method, &input)?;
+                Work::GetCapabilities
+            }
+            "getSession" => Work::GetSession(parse(method, &input)?),
+            "getProjectOutline" => Work::Outline(parse(method, &input)?),
+            "searchProject" => Work::Search(parse(method, &input)?),
+            "validateSession" => Work::Validate(parse(method, &input)?),
+            "queryEntity" => Work::Query(parse(method, &input)?),
+            "readSessionState" => Work::ReadState(parse(method, &input)?),
+            "readResourceBytes" => Work::ReadBytes(parse(method, &input)?),
+            "preflightTransaction" | "applyTransaction" => Work::Transaction {
+                apply: method.name == "applyTransaction",
+                input: parse_transaction(method, input)?,
+            },
+            "getEvents" => Work::Events(parse(method, &input)?),
+            "closeSession" => Work::Close(parse(method, &input)?),
+            "getCacheSnapshot" => Work::CacheSnapshot(parse(method, &input)?),
+            "refreshCache" => Work::RefreshCache(parse(method, &input)?),
+            "saveSession" => Work::Save(parse(method, &input)?),
+            "materializeSession" => Work::Materialize(parse(method, &input)?),
+            other => {
+                return Err(BackendError::UnknownTool {
+                    message: format!("No method named {other} is served."),
+                    tool_name: other.to_string(),
+                }
+                .into());
+            }
+        };
+        Ok(Request::Work(work))
     }
 }
 

@@ -275,6 +275,18 @@ impl Registry {
         session
     }
 
+    /// Whether a session is open; unlike [`Registry::get`], not a use of it.
+    pub fn contains(&self, id: &str) -> bool {
+        lock(&self.table).sessions.contains_key(id)
+    }
+
+    /// The ids of the open sessions, sorted.
+    pub fn ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = lock(&self.table).sessions.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
     /// Removes a session and frees its project.
     pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
         let mut table = lock(&self.table);

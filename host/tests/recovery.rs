@@ -10,6 +10,8 @@
 mod common;
 
 use common::{call, opened_example};
+use ofgui_host::events::{NoticeLevel, SessionChange};
+use ofgui_host::report;
 use ofgui_host::service::Service;
 use serde_json::{Value, json};
 
@@ -56,10 +58,14 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
         assert_eq!(applied["ok"], true, "{applied}");
     }
 
-    let failed = call(
-        &service,
-        "applyTransaction",
-        json!({ "sessionId": id, "expectedRevision": 2, "operations": oversized() }),
+    let mut changes = service.events().watch_changes();
+    let (failed, notices) = report::scope(
+        None,
+        call(
+            &service,
+            "applyTransaction",
+            json!({ "sessionId": id, "expectedRevision": 2, "operations": oversized() }),
+        ),
     )
     .await;
     assert_eq!(
@@ -68,6 +74,17 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
     );
     let message = failed["error"]["message"].as_str().unwrap();
     assert!(message.contains("restored"), "{message}");
+    // The user is told, with the call; the session's resources did not change.
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(
+        (notices[0].level, notices[0].topic),
+        (NoticeLevel::Warning, "session.rebuilt")
+    );
+    assert_eq!(notices[0].data, json!({ "sessionId": id, "revision": 2 }));
+    assert!(
+        changes.try_recv().is_err(),
+        "a rebuilt session is unchanged"
+    );
 
     // Same session, same revision, both edits still there, still editable.
     let session = call(&service, "getSession", json!({ "sessionId": id })).await;
@@ -95,13 +112,26 @@ async fn a_session_that_cannot_be_rebuilt_is_closed() {
     let project = root.path().join("example");
     // The project is gone from disk, so a fresh instance has nothing to read.
     std::fs::remove_dir_all(&project).unwrap();
-    let failed = call(
-        &service,
-        "applyTransaction",
-        json!({ "sessionId": id, "expectedRevision": 0, "operations": oversized() }),
+    let mut changes = service.events().watch_changes();
+    let (failed, notices) = report::scope(
+        None,
+        call(
+            &service,
+            "applyTransaction",
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": oversized() }),
+        ),
     )
     .await;
     assert_eq!(failed["error"]["code"], "backend_unhandled_error");
+    // The user is told the session is lost; its subscribers, that it closed.
+    let topics: Vec<_> = notices.iter().map(|n| (n.level, n.topic)).collect();
+    assert_eq!(topics, [(NoticeLevel::Error, "session.lost")]);
+    assert_eq!(
+        changes.try_recv().unwrap(),
+        SessionChange::Closed {
+            session_id: id.clone()
+        }
+    );
     assert!(
         failed["error"]["message"]
             .as_str()

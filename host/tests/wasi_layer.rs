@@ -56,7 +56,7 @@ async fn open(
     runtime
         .open(&request(&project), &project)
         .await
-        .map(|(instance, _)| instance)
+        .map(|opened| opened.instance)
 }
 
 #[tokio::test]

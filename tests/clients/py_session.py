@@ -7,7 +7,10 @@ Usage: py_session.py --project DIR --server-log FILE [--mode legacy|auto] -- SER
 
 Does what an agent does with one project (list, read the docs, open, outline, search, query,
 read, validate, preflight, apply, save, events, close) and exits non-zero on the first
-failure. Every tool result is held to the tool's advertised output schema by the SDK itself
+failure. On the way it uses the MCP features beyond upstream: progress of the open, the
+completion of a resource-template argument, and a subscription to its session resource
+(`resources/subscribe` on the handshake protocol, `subscriptions/listen` on 2026-07-28) that
+must report the apply. Every tool result is held to the tool's advertised output schema by the SDK itself
 (`ClientSession.call_tool` validates successes; failures are validated explicitly here).
 The SDK's own warnings go to stderr through `logging` and `warnings`; the caller treats any
 stderr output as a failure, so nothing here silences them.
@@ -20,11 +23,16 @@ import json
 import logging
 import sys
 import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.subscriptions import ResourceUpdated
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.types import ResourceTemplateReference, ResourceUpdatedNotification
 
 PREFIX = "openfairygui_backend_"
 
@@ -52,12 +60,21 @@ class Session:
             if not tool.output_schema:
                 fail(f"{name} advertises no outputSchema, so nothing would validate its results")
 
-    async def call(self, short: str, arguments: dict[str, Any], expect_ok: bool = True) -> Any:
+    async def call(
+        self, short: str, arguments: dict[str, Any], expect_ok: bool = True, progress: list[Any] | None = None
+    ) -> Any:
         name = PREFIX + short
         if name not in self.tools:
             fail(f"{name} is not in tools/list")
+
+        async def record(done: float, total: float | None, message: str | None) -> None:
+            assert progress is not None
+            progress.append((done, total, message))
+
         # Raises RuntimeError when a successful result does not match the output schema.
-        result = await self.client.call_tool(name, arguments)
+        result = await self.client.call_tool(
+            name, arguments, progress_callback=record if progress is not None else None
+        )
         if result.is_error:
             # The SDK skips failures; an agent still reads them, so hold them to the schema too.
             await self.client.session.validate_tool_result(name, result)
@@ -85,11 +102,65 @@ async def check_validator_rejects(client: Client, tool: str, sample: Any) -> Non
     fail(f"the SDK accepted a result that breaks {tool}'s output schema; validation is not running")
 
 
+MODERN = "2026-07-28"
+
+
+class Updates:
+    """`notifications/resources/updated` of the handshake protocol, from the message handler."""
+
+    def __init__(self) -> None:
+        self.uris: list[str] = []
+        self.arrived = anyio.Event()
+
+    async def handle(self, message: Any) -> None:
+        if isinstance(message, ResourceUpdatedNotification):
+            self.uris.append(message.params.uri)
+            self.arrived.set()
+
+
+@asynccontextmanager
+async def watch(client: Client, updates: Updates, uri: str) -> AsyncIterator[Callable[[], Awaitable[None]]]:
+    """Subscribes to `uri` the way the negotiated protocol offers; yields a wait for its update."""
+    if client.protocol_version == MODERN:
+        async with client.listen(resource_subscriptions=[uri]) as subscription:
+            if subscription.honored.resource_subscriptions != [uri]:
+                fail(f"the server did not honour the subscription to {uri}: {subscription.honored}")
+
+            async def next_update() -> None:
+                with anyio.fail_after(30):
+                    event = await subscription.__anext__()
+                if event != ResourceUpdated(uri=uri):
+                    fail(f"expected an update of {uri}, got {event}")
+
+            yield next_update
+        return
+
+    async def updated() -> None:
+        with anyio.fail_after(30):
+            await updates.arrived.wait()
+        if updates.uris != [uri]:
+            fail(f"expected one update of {uri}, got {updates.uris}")
+
+    # resources/subscribe is the handshake protocol's way (the SDK flags it as superseded
+    # by listen, which this protocol does not have).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        await client.subscribe_resource(uri)
+    yield updated
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        await client.unsubscribe_resource(uri)
+
+
 async def run(project: str, server: list[str], server_log: str, mode: str) -> dict[str, Any]:
     params = StdioServerParameters(command=server[0], args=server[1:], env={"OFGUI_LOG": "warn"})
+    updates = Updates()
     with open(server_log, "w", encoding="utf-8") as errlog:
-        # Apart from the mode, the SDK's defaults, as an agent host would use them.
-        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+        # Apart from the mode and a handler for resource updates, the SDK's defaults, as an
+        # agent host would use them.
+        async with Client(stdio_client(params, errlog=errlog), mode=mode, message_handler=updates.handle) as client:
+            if mode == "legacy" and client.protocol_version == MODERN:
+                fail("legacy mode negotiated the 2026 protocol")
             s = Session(client)
             await s.list_tools()
 
@@ -98,8 +169,16 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
             if not index:
                 fail("the docs index is empty")
 
-            opened = await s.call("open_session", {"projectPath": project})
+            progress: list[Any] = []
+            opened = await s.call("open_session", {"projectPath": project}, progress=progress)
             sid = opened["sessionId"]
+            if [done for done, _, _ in progress] != [0, 1, 2] or {total for _, total, _ in progress} != {2}:
+                fail(f"open_session progress should go 0, 1, 2 of 2: {progress}")
+
+            template = ResourceTemplateReference(uri="openfairygui://backend/session/{sessionId}")
+            completed = await client.complete(template, {"name": "sessionId", "value": sid[:4].upper()})
+            if completed.completion.values != [sid] or completed.completion.total != 1:
+                fail(f"completing sessionId from {sid[:4].upper()!r} gave {completed.completion}")
             await s.call("get_project_outline", {"sessionId": sid})
             light = await s.call("get_project_outline", {"sessionId": sid, "detail": "packages"})
             if not light["packages"]:
@@ -137,7 +216,9 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
                 ],
             }
             await s.call("preflight_transaction", batch)
-            applied = await s.call("apply_transaction", batch)
+            async with watch(client, updates, f"openfairygui://backend/session/{sid}") as updated:
+                applied = await s.call("apply_transaction", batch)
+                await updated()
             after = applied["revision"]
             if after != revision + 1:
                 fail(f"apply_transaction moved the revision from {revision} to {after}")
@@ -158,6 +239,7 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
                 "protocolVersion": client.protocol_version,
                 "tools": len(s.tools),
                 "calls": s.calls,
+                "subscription": "subscriptions/listen" if client.protocol_version == MODERN else "resources/subscribe",
             }
 
 

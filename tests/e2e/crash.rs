@@ -31,8 +31,8 @@ fn batch() -> Value {
 }
 
 /// A server spoken to line by line, its stdout and stderr read on their own threads.
-struct RawServer {
-    child: Child,
+pub(crate) struct RawServer {
+    pub(crate) child: Child,
     stdin: ChildStdin,
     stdout: Receiver<String>,
     stderr: Receiver<String>,
@@ -124,7 +124,7 @@ impl RawServer {
     }
 
     /// Waits until the backend reports that the save stopped at the fault.
-    fn wait_for_fault(&mut self) -> String {
+    pub(crate) fn wait_for_fault(&mut self) -> String {
         loop {
             let line = self
                 .stderr
@@ -138,7 +138,7 @@ impl RawServer {
 }
 
 /// Opens, applies the batch and saves; with a fault the save is left hanging at it.
-fn edit_and_save(root: &Path, project: &Path, fault: Option<&str>) -> RawServer {
+pub(crate) fn edit_and_save(root: &Path, project: &Path, fault: Option<&str>) -> RawServer {
     let mut server = RawServer::start(root, fault);
     let id = server.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
     server.call(

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::OnceLock;
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, Tool};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{CallToolRequestParams, ProtocolVersion, RequestMetaObject, Tool};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value};
 use tokio::process::Command;
 
@@ -91,10 +91,20 @@ pub fn warm_compile_cache() {
     });
 }
 
-/// One running server and its MCP client.
-pub struct Server {
-    pub client: RunningService<RoleClient, ()>,
+/// One running server and its MCP client, whose handler `H` receives what the server
+/// pushes (`()` ignores it).
+pub struct Server<H: ClientHandler = ()> {
+    pub client: RunningService<RoleClient, H>,
     tools: Vec<Tool>,
+}
+
+/// How a client starts its MCP lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// The `initialize` handshake (protocol 2025-11-25 and before).
+    Handshake,
+    /// `server/discover` and per-request metadata (protocol 2026-07-28).
+    Discover,
 }
 
 impl Server {
@@ -103,6 +113,18 @@ impl Server {
     }
 
     pub async fn start_with(roots: &[&Path], extra: &[&str]) -> Server {
+        Server::connect(roots, extra, (), Lifecycle::Handshake).await
+    }
+}
+
+impl<H: ClientHandler> Server<H> {
+    /// Starts a server and connects `handler`'s client to it.
+    pub async fn connect(
+        roots: &[&Path],
+        extra: &[&str],
+        handler: H,
+        lifecycle: Lifecycle,
+    ) -> Server<H> {
         tokio::task::spawn_blocking(warm_compile_cache)
             .await
             .expect("warm-up");
@@ -116,7 +138,18 @@ impl Server {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("spawn ofgui-mcp-host");
-        let client = ().serve(transport).await.expect("MCP handshake");
+        let client = match lifecycle {
+            Lifecycle::Handshake => handler.serve(transport).await.expect("MCP handshake"),
+            Lifecycle::Discover => handler
+                .serve_with_lifecycle(
+                    transport,
+                    ClientLifecycleMode::Discover {
+                        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                    },
+                )
+                .await
+                .expect("MCP discover"),
+        };
         let tools = client.list_all_tools().await.expect("tools/list");
         Server { client, tools }
     }
@@ -139,8 +172,19 @@ impl Server {
         tool: &str,
         arguments: Option<Map<String, Value>>,
     ) -> (Value, bool) {
+        self.call_with_meta(tool, arguments, None).await
+    }
+
+    /// [`Server::call_raw`] with the request's `_meta` (a log level, …).
+    pub async fn call_with_meta(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        meta: Option<RequestMetaObject>,
+    ) -> (Value, bool) {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
+        params.meta = meta;
         let result = self
             .client
             .call_tool(params)

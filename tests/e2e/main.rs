@@ -28,7 +28,7 @@ mod sandbox;
 /// validateSession on the corpora and on deliberately broken copies.
 mod validation;
 
-/// The `validate` command line for CI users.
+/// The command line for people and CI jobs: validate, outline, query, apply, docs.
 mod cli;
 
 /// Preflight, apply and events: the upstream agent editing tasks.
@@ -51,6 +51,12 @@ mod memory;
 
 /// The derived cache: entries, refreshes and their events.
 mod cache;
+
+/// `--confirm-writes`: the user confirms each write through elicitation.
+mod confirm;
+
+/// Completions, resource subscriptions, log messages and progress (beyond upstream).
+mod notifications;
 
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;

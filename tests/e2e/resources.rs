@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use crate::harness::*;
 
 /// Reads a resource and returns its text and mime type; panics on a protocol error.
-async fn read(server: &Server, uri: &str) -> (String, String) {
+pub(crate) async fn read(server: &Server, uri: &str) -> (String, String) {
     let result = server
         .client
         .read_resource(ReadResourceRequestParams::new(uri))
@@ -71,6 +71,7 @@ async fn every_listed_and_indexed_document_is_readable() {
         templates,
         [
             "openfairygui://docs/methods/{method}",
+            "openfairygui://docs/cli/{command}",
             "openfairygui://docs/diagnostics/{code}",
             "openfairygui://contracts/operations/{kind}",
             "openfairygui://backend/session/{sessionId}",
@@ -85,9 +86,9 @@ async fn every_listed_and_indexed_document_is_readable() {
 
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
-    // workflow, contracts, diagnostics, operations; 18 methods; 41 operations; 105 codes
-    // (upstream's 103, invalid_input and unknown_tool).
-    assert_eq!(documents.len(), 4 + 18 + 41 + 105);
+    // workflow, contracts, diagnostics, operations; 18 methods; 5 command line outputs;
+    // 41 operations; 105 codes (upstream's 103, invalid_input and unknown_tool).
+    assert_eq!(documents.len(), 4 + 18 + 5 + 41 + 105);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;

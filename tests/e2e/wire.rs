@@ -10,14 +10,14 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use crate::harness::*;
 
 /// The server spoken to line by line, without an MCP client in between.
-struct Wire {
+pub(crate) struct Wire {
     _child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
 
 impl Wire {
-    async fn start(root: &std::path::Path) -> Wire {
+    pub(crate) async fn start(root: &std::path::Path) -> Wire {
         tokio::task::spawn_blocking(warm_compile_cache)
             .await
             .unwrap();
@@ -48,7 +48,7 @@ impl Wire {
         wire
     }
 
-    async fn send(&mut self, line: &str) {
+    pub(crate) async fn send(&mut self, line: &str) {
         self.stdin.write_all(line.as_bytes()).await.unwrap();
         self.stdin.write_all(b"\n").await.unwrap();
         self.stdin.flush().await.unwrap();
@@ -56,7 +56,7 @@ impl Wire {
 
     /// The next message, waiting at most 60 s (an unanswered request is a failure, not
     /// a hang).
-    async fn next(&mut self) -> Value {
+    pub(crate) async fn next(&mut self) -> Value {
         let mut line = String::new();
         let read = tokio::time::timeout(
             std::time::Duration::from_secs(60),

@@ -70,6 +70,9 @@ pub async fn opened_example(memory_bytes: usize) -> (tempfile::TempDir, Arc<Serv
         json!({ "projectPath": project.to_string_lossy() }),
     )
     .await;
-    let id = opened["data"]["sessionId"].as_str().unwrap().to_string();
+    let id = opened["data"]["sessionId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{opened}"))
+        .to_string();
     (root, service, id)
 }

@@ -1,0 +1,372 @@
+//! The command line's contract: its commands, their exit statuses and the JSON document
+//! each prints with `--json`.
+//!
+//! Every `--json` output is one envelope, `{ok: true, command, data}` or `{ok: false,
+//! command, error}`, where `error` is the [`BackendError`] an MCP envelope would carry
+//! (same stable `code`, same fields). `ok` says whether the command produced its data;
+//! the exit status says what it means for a CI job (a `validate` of an invalid project is
+//! `ok: true` with status 1). The schemas are generated from these types into the
+//! contract snapshot and served at `openfairygui://docs/cli/{command}`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::{DiskChanges, GeneratedValues, TransactionPreview};
+use crate::envelope::{False, True};
+use crate::error::{BackendError, QueryFailureReason, ReadFailureReason};
+
+/// What a command's exit status says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// The command did what it was asked (`validate`: the project is valid).
+    Success,
+    /// The project said no: it is invalid (`validate`), it refused the batch (`apply`),
+    /// or it has no such entity or package (`query`, `outline`).
+    Refused,
+    /// The command could not run: bad arguments, a target or batch file that is
+    /// malformed or not JSON, an unknown document, a project that cannot be opened.
+    Unusable,
+    /// `validate`: no errors, but some source could not be checked; not a pass.
+    Incomplete,
+    /// `apply --save`: the batch applied but the save was refused or failed; the error
+    /// says what, if anything, was written.
+    SaveFailed,
+    /// The server failed (a backend fault or a budget); not the project's fault.
+    Internal,
+}
+
+impl ExitStatus {
+    /// Every status, in order.
+    pub const ALL: [ExitStatus; 6] = [
+        Self::Success,
+        Self::Refused,
+        Self::Unusable,
+        Self::Incomplete,
+        Self::SaveFailed,
+        Self::Internal,
+    ];
+
+    /// What the status means, for any command.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::Success => "success (validate: valid)",
+            Self::Refused => {
+                "the project said no: invalid (validate), the batch refused (apply), no such entity or package (query, outline)"
+            }
+            Self::Unusable => {
+                "bad arguments, a malformed target or batch file, an unknown document, or a project that cannot be opened"
+            }
+            Self::Incomplete => "validate: no errors, but some source could not be checked",
+            Self::SaveFailed => "apply --save: the save was refused or failed",
+            Self::Internal => "the server failed (a backend fault or a budget)",
+        }
+    }
+
+    /// Every status with its meaning, as the top-level `--help` shows them.
+    pub fn help() -> String {
+        let mut text = String::from("Exit status of validate, outline, query, apply and docs:");
+        for status in Self::ALL {
+            text.push_str(&format!("\n  {}  {}", status.code(), status.meaning()));
+        }
+        text
+    }
+
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Self::Success => 0,
+            Self::Refused => 1,
+            Self::Unusable => 2,
+            Self::Incomplete => 3,
+            Self::SaveFailed => 4,
+            Self::Internal => 5,
+        }
+    }
+
+    /// The status a failure ends a command with.
+    pub fn for_error(error: &BackendError) -> Self {
+        use BackendError as E;
+        match error {
+            E::TransactionUnsupported(_) | E::SelectorAmbiguity(_) => Self::Refused,
+            E::EntityQueryFailed { reason, .. } => match reason {
+                QueryFailureReason::NotFound | QueryFailureReason::Ambiguous => Self::Refused,
+                QueryFailureReason::InvalidQuery => Self::Unusable,
+                QueryFailureReason::ResponseBudgetExceeded | QueryFailureReason::NonJsonValue => {
+                    Self::Internal
+                }
+            },
+            E::SessionReadFailed { reason, .. } => match reason {
+                ReadFailureReason::NotFound
+                | ReadFailureReason::Ambiguous
+                | ReadFailureReason::UnsupportedResource => Self::Refused,
+                ReadFailureReason::InvalidQuery => Self::Unusable,
+                ReadFailureReason::BytesUnavailable
+                | ReadFailureReason::ResponseBudgetExceeded
+                | ReadFailureReason::NonJsonValue => Self::Internal,
+            },
+            E::InvalidInput { .. }
+            | E::UnknownTool { .. }
+            | E::ProjectRootNotAllowed { .. }
+            | E::ProjectOpenFailed { .. }
+            | E::LockConflict { .. }
+            | E::SessionLimitExceeded { .. }
+            | E::SessionIdConflict { .. }
+            | E::CapabilityUnavailable { .. }
+            | E::PathPolicyViolation { .. } => Self::Unusable,
+            E::UamFidelityUnsupported { .. }
+            | E::SavePartialFailure { .. }
+            | E::WriteFailed { .. }
+            | E::MaterializeValidationFailed { .. } => Self::SaveFailed,
+            // The command line owns its session and its revisions: these mean it is broken.
+            E::SessionNotFound { .. }
+            | E::StaleRead { .. }
+            | E::StaleWrite { .. }
+            | E::EventCursorInvalid { .. }
+            | E::TransactionPreviewFailed { .. }
+            | E::McpResponseBudgetExceeded { .. }
+            | E::BackendUnhandledError { .. } => Self::Internal,
+        }
+    }
+}
+
+/// One command of the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CliCommand {
+    /// The subcommand (`apply`).
+    pub name: &'static str,
+    /// One line: what it prints.
+    pub title: &'static str,
+    /// The backend methods it calls, in order; its failures are theirs.
+    pub methods: &'static [&'static str],
+    /// Each exit status it may end with, and what that means for this command.
+    pub exits: &'static [(ExitStatus, &'static str)],
+}
+
+const UNUSABLE_PROJECT: &str =
+    "bad arguments, or the project cannot be opened (missing, not a project, locked)";
+const INTERNAL: &str = "the server failed (a backend fault or a budget)";
+
+/// Every command, in the order `--help` lists them.
+pub const COMMANDS: &[CliCommand] = &[
+    CliCommand {
+        name: "validate",
+        title: "The project's validation report",
+        methods: &["openSession", "validateSession", "closeSession"],
+        exits: &[
+            (ExitStatus::Success, "valid"),
+            (ExitStatus::Refused, "invalid"),
+            (ExitStatus::Unusable, UNUSABLE_PROJECT),
+            (
+                ExitStatus::Incomplete,
+                "incomplete: no errors, but some source could not be checked",
+            ),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
+        name: "outline",
+        title: "The project's packages, resources and components",
+        methods: &["openSession", "getProjectOutline", "closeSession"],
+        exits: &[
+            (ExitStatus::Success, "the outline was printed"),
+            (
+                ExitStatus::Refused,
+                "the project has no such package or component",
+            ),
+            (ExitStatus::Unusable, UNUSABLE_PROJECT),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
+        name: "query",
+        title: "One entity's properties",
+        methods: &[
+            "openSession",
+            "getProjectOutline",
+            "queryEntity",
+            "closeSession",
+        ],
+        exits: &[
+            (ExitStatus::Success, "the entity was printed"),
+            (
+                ExitStatus::Refused,
+                "the project has no such entity, or the name fits several",
+            ),
+            (
+                ExitStatus::Unusable,
+                "bad arguments or a malformed target, or the project cannot be opened",
+            ),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
+        name: "apply",
+        title: "What a batch of operations changes; with --save, the files it wrote",
+        methods: &[
+            "openSession",
+            "preflightTransaction",
+            "applyTransaction",
+            "saveSession",
+            "closeSession",
+        ],
+        exits: &[
+            (
+                ExitStatus::Success,
+                "previewed, or (with --save) applied and saved",
+            ),
+            (
+                ExitStatus::Refused,
+                "the project's rules refused the batch; nothing changed",
+            ),
+            (
+                ExitStatus::Unusable,
+                "bad arguments, a batch file that cannot be read or is not a batch, or the project cannot be opened",
+            ),
+            (
+                ExitStatus::SaveFailed,
+                "the save was refused or failed (the error says what was written)",
+            ),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
+        name: "docs",
+        title: "The installed documentation: the index or one document",
+        methods: &[],
+        exits: &[
+            (ExitStatus::Success, "the document was printed"),
+            (ExitStatus::Unusable, "no document has that id"),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+];
+
+impl CliCommand {
+    /// The URI of the schema of this command's `--json` output.
+    pub fn docs_uri(&self) -> String {
+        docs_uri(self.name)
+    }
+
+    /// The exit statuses as `--help` shows them.
+    pub fn exit_help(&self) -> String {
+        let mut text = String::from("Exit status:");
+        for (status, meaning) in self.exits {
+            text.push_str(&format!("\n  {}  {meaning}", status.code()));
+        }
+        text
+    }
+}
+
+/// The command named `name`.
+pub fn by_name(name: &str) -> Option<&'static CliCommand> {
+    COMMANDS.iter().find(|command| command.name == name)
+}
+
+/// The URI of the schema of a command's `--json` output.
+pub fn docs_uri(command: &str) -> String {
+    format!("openfairygui://docs/cli/{command}")
+}
+
+/// `--json` output of a command that produced its data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CliSuccess<T> {
+    pub ok: True,
+    /// The subcommand that ran.
+    pub command: String,
+    pub data: T,
+}
+
+/// `--json` output of a command that failed: the failure as the MCP envelope carries it
+/// (a stable `code`, a `message` and the code's own fields; its guide is
+/// `ofgui-mcp-host docs diagnostics/<code>`). There is never a `data` key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CliFailure {
+    pub ok: False,
+    /// The subcommand that ran.
+    pub command: String,
+    // Undocumented on purpose: a described `$ref` becomes an `allOf` the generator
+    // would have to see through to narrow the codes.
+    pub error: BackendError,
+}
+
+/// `apply` output: the preview, or what the save wrote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(
+    tag = "mode",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum ApplyData {
+    /// Without `--save`: the batch ran on a copy at revision 0 and nothing was written.
+    Preview {
+        /// The preflight of the batch: the entities it changes and the files a save
+        /// would touch.
+        preview: TransactionPreview,
+    },
+    /// With `--save`: the batch applied at revision 0 and the project was saved.
+    Saved {
+        /// The revision saved (1).
+        revision: u64,
+        /// What the server filled in for fields the operations left out.
+        generated: Vec<GeneratedValues>,
+        /// What the save changed on disk.
+        disk: DiskChanges,
+    },
+}
+
+/// `docs` output: one installed document, with the text its resource serves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DocumentData {
+    /// The document's id in the index (`index` for the index itself).
+    pub id: String,
+    pub title: String,
+    /// The MCP resource that serves the same text.
+    pub uri: String,
+    /// `application/json` or `text/markdown`.
+    pub mime_type: String,
+    pub text: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_code_has_an_exit_status_of_its_command() {
+        for error in crate::error::examples() {
+            let status = ExitStatus::for_error(&error);
+            assert_ne!(status, ExitStatus::Success, "{}", error.code());
+            assert_ne!(status, ExitStatus::Incomplete, "{}", error.code());
+        }
+        let refused = crate::error::examples()
+            .into_iter()
+            .find(|error| error.code().as_str() == "transaction_unsupported")
+            .unwrap();
+        assert_eq!(ExitStatus::for_error(&refused).code(), 1);
+    }
+
+    #[test]
+    fn commands_are_unique_and_document_their_statuses() {
+        for (index, command) in COMMANDS.iter().enumerate() {
+            assert_eq!(by_name(command.name), Some(command));
+            assert!(COMMANDS[..index].iter().all(|c| c.name != command.name));
+            assert_eq!(command.exits[0].0, ExitStatus::Success);
+            for method in command.methods {
+                assert!(crate::methods::by_name(method).is_some(), "{method}");
+            }
+        }
+        assert!(
+            by_name("validate")
+                .unwrap()
+                .exit_help()
+                .contains("\n  3  incomplete")
+        );
+    }
+}
