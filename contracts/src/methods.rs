@@ -5,8 +5,31 @@
 
 use crate::envelope::Stage;
 
-/// Error codes the MCP layer can return for any tool.
-pub const MCP_ERROR_CODES: &[&str] = &["invalid_input", "backend_unhandled_error"];
+/// What the MCP layer itself may answer any tool with, and when.
+pub const MCP_FAILURES: &[Fails] = &[
+    Fails::new(
+        "invalid_input",
+        "an argument does not fit the input schema: error.path names the field",
+    ),
+    Fails::new(
+        "backend_unhandled_error",
+        "the backend failed on this call, nothing changed, re-read before retrying",
+    ),
+];
+
+/// A code a method may fail with, and briefly when (and what to do); `when` may be
+/// empty where the code's guide says it all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fails {
+    pub code: &'static str,
+    pub when: &'static str,
+}
+
+impl Fails {
+    pub const fn new(code: &'static str, when: &'static str) -> Fails {
+        Fails { code, when }
+    }
+}
 
 /// One method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +39,8 @@ pub struct Method {
     /// The MCP tool name (`openfairygui_backend_get_project_outline`).
     pub tool: &'static str,
     pub title: &'static str,
+    /// What it does and what it needs; the tool's description adds what it may fail on
+    /// ([`Method::tool_description`]).
     pub description: &'static str,
     pub read_only: bool,
     pub destructive: bool,
@@ -23,8 +48,9 @@ pub struct Method {
     pub stage: Stage,
     /// Cap on the complete serialized tool result, when the result can be large.
     pub max_response_bytes: Option<u64>,
-    /// Backend error codes this method can return (MCP-level codes are added for all).
-    pub errors: &'static [&'static str],
+    /// Backend error codes this method can return, with when (the MCP layer's own,
+    /// [`MCP_FAILURES`], come with every tool).
+    pub errors: &'static [Fails],
     /// Where the input carries file bytes, as dotted paths with `*` for any array index
     /// (`operations.*.sourceBytes`). Only there do arrays count as bytes in the input
     /// budget (up to 8 MiB per request) and may strings hold base64.
@@ -48,7 +74,7 @@ pub const METHODS: &[Method] = &[
         name: "getCapabilities",
         tool: "openfairygui_backend_get_capabilities",
         title: "Get Backend Capabilities",
-        description: "Returns what this backend can do: contract versions, the methods it serves, read limits, supported resource/node/gear kinds and the sandbox and session policy. Takes no arguments and never fails.",
+        description: "Returns what this backend can do: contract versions, the methods it serves in tool order, read limits, the supported resource, node and gear kinds, the sandbox and session policy, and the cache. Needs nothing: call it first.",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -61,17 +87,26 @@ pub const METHODS: &[Method] = &[
         name: "openSession",
         tool: "openfairygui_backend_open_session",
         title: "Open Backend Session",
-        description: "Opens a FairyGUI project (its directory or its .fairy file, inside the server's allowed project roots) in a sandboxed session and returns the session at revision 0. One session per project at a time. May fail with: project_root_not_allowed, project_open_failed (reason: project_not_found, no_project_file, multiple_project_files, not_a_project_file, symbolic_link_unsupported, hard_link_unsupported, access_denied, project_read_failed), lock_conflict, session_limit_exceeded.",
+        description: "Opens a FairyGUI project (its directory or its .fairy file) in a sandboxed session and returns the session at revision 0 with its sessionId; one session per project at a time. Needs a projectPath inside the server's allowed project roots (a relative path resolves against the first root) that no other session or server has open.",
         read_only: false,
         destructive: false,
         idempotent: false,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
-            "project_root_not_allowed",
-            "project_open_failed",
-            "lock_conflict",
-            "session_limit_exceeded",
+            Fails::new(
+                "project_root_not_allowed",
+                "projectPath is outside the allowed roots",
+            ),
+            Fails::new(
+                "project_open_failed",
+                "reason says why: project_not_found, no_project_file, multiple_project_files (open the .fairy file itself), not_a_project_file, symbolic_link_unsupported, hard_link_unsupported, access_denied, project_read_failed",
+            ),
+            Fails::new(
+                "lock_conflict",
+                "another session or server has the project open: use or close it",
+            ),
+            Fails::new("session_limit_exceeded", "close a session first"),
         ],
         byte_paths: &[],
     },
@@ -79,16 +114,22 @@ pub const METHODS: &[Method] = &[
         name: "openProjectSession",
         tool: "openfairygui_backend_open_project_session",
         title: "Open Project Session",
-        description: "Opens a session over a project given as a document instead of a directory: project is the whole UAM (as readSessionState returns it) with each asset's file bytes in sourceBytes (integers 0..255 or base64; at most 8 MiB in all). The session has no file access: lockHeld is false, canonicalProjectPath is memory://<sessionId> unless given. Reading, searching, validating, previewing and applying work as on any session; saveSession answers capability_unavailable until materializeSession with targetPath writes the project into a new directory inside the allowed roots, after which the session is that project's. May fail with: invalid_input (path names the field no project on disk could read as), session_id_conflict, lock_conflict (kind in_process_session_exists: canonicalPathKey is open), session_limit_exceeded.",
+        description: "Opens a session over a project given as a document instead of a directory: project is the whole UAM (as readSessionState returns it) with each asset's file bytes in sourceBytes (integers 0..255 or base64; at most 8 MiB in all). The session has no file access: lockHeld is false, canonicalProjectPath is memory://<sessionId> unless given. Reading, searching, validating, previewing and applying work as on any session; saveSession answers capability_unavailable until materializeSession with targetPath writes the project into a new directory inside the allowed roots, after which the session is that project's. Needs a complete document: invalid_input names the field no project on disk could read as.",
         read_only: false,
         destructive: false,
         idempotent: false,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
-            "session_id_conflict",
-            "lock_conflict",
-            "session_limit_exceeded",
+            Fails::new(
+                "session_id_conflict",
+                "choose another sessionId, or leave it out",
+            ),
+            Fails::new(
+                "lock_conflict",
+                "kind in_process_session_exists: canonicalPathKey is open in another session",
+            ),
+            Fails::new("session_limit_exceeded", "close a session first"),
         ],
         byte_paths: &["project.packages.*.resources.*.sourceBytes"],
     },
@@ -96,30 +137,42 @@ pub const METHODS: &[Method] = &[
         name: "getSession",
         tool: "openfairygui_backend_get_session",
         title: "Get Backend Session",
-        description: "Returns the session's current revision, dirty flag, fidelity and lock state. May fail with: session_not_found.",
+        description: "Returns the session's current revision, last saved revision, dirty flag, fidelity and lock state. Needs an open session (sessionId from open_session).",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: None,
-        errors: &["session_not_found"],
+        errors: &[Fails::new(
+            "session_not_found",
+            "never opened, closed, or closed after idling clean: open the project again",
+        )],
         byte_paths: &[],
     },
     Method {
         name: "getProjectOutline",
         tool: "openfairygui_backend_get_project_outline",
         title: "Get Project Outline",
-        description: "Returns the project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions. No property payloads and no bytes: query entities for those. Without options it is the whole project; on a large project first ask detail: packages (ids, names and resource counts only), then scope to some packages (scope.packageIds) or one component (scope.component), or page it (page.limit packages per answer; pass nextCursor back as page.cursor). May fail with: session_not_found, session_read_failed (reason: not_found, ambiguous or unsupported_resource for a scope naming nothing usable), stale_read (a cursor from an earlier revision: start again without it).",
+        description: "Returns the project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions. No property payloads and no bytes: query entities for those. Without options it is the whole project; on a large project first ask detail: packages (ids, names and resource counts only), then scope to some packages (scope.packageIds) or one component (scope.component), or page it (page.limit packages per answer; pass nextCursor back as page.cursor). Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
-            "session_not_found",
-            "session_read_failed",
-            "stale_read",
-            "mcp_response_budget_exceeded",
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "session_read_failed",
+                "reason not_found, ambiguous or unsupported_resource: the scope names nothing usable",
+            ),
+            Fails::new(
+                "stale_read",
+                "a page cursor from an earlier revision: start again without it",
+            ),
+            Fails::new(
+                "mcp_response_budget_exceeded",
+                "the answer is over 16 MiB: ask detail packages, a scope or a page",
+            ),
         ],
         byte_paths: &[],
     },
@@ -127,30 +180,45 @@ pub const METHODS: &[Method] = &[
         name: "queryEntity",
         tool: "openfairygui_backend_query_entity",
         title: "Query Entity Properties",
-        description: "Returns the properties of one entity by exact ids from the outline: the project, a package, a resource, a component, a display node, a controller or a transition. May fail with: session_not_found, entity_query_failed (reason: invalid_query, not_found, ambiguous, response_budget_exceeded).",
+        description: "Returns the properties of one entity: the project, a package, a resource, a component, a display node, a controller or a transition. Needs an open session and exact ids from the outline, search or an earlier query; controllers, transitions and settings come as complete snapshots to edit and send back whole.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: None,
-        errors: &["session_not_found", "entity_query_failed"],
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "entity_query_failed",
+                "reason invalid_query: the target is malformed, not_found: no such entity, ambiguous: the project repeats the id, response_budget_exceeded: over 256 KiB",
+            ),
+        ],
         byte_paths: &[],
     },
     Method {
         name: "readSessionState",
         tool: "openfairygui_backend_read_session_state",
         title: "Read Session State",
-        description: "Returns the committed model (UAM) without resource bytes, with the revision, dirty flag and the diagnostics found while reading the project. Without options it is the whole project, which may exceed the 4 MiB budget on large projects: scope it to some packages (scope.packageIds) or one component (scope.component), or page it (page.limit packages per answer; pass nextCursor back as page.cursor). May fail with: session_not_found, stale_read (expectedRevision is not current, or a cursor from an earlier revision), session_read_failed (reason: response_budget_exceeded: read less at once; not_found, ambiguous or unsupported_resource for a scope naming nothing usable).",
+        description: "Returns the committed model (UAM) without resource bytes, with the revision, dirty flag and the diagnostics found while reading the project. Without options it is the whole project, which may exceed the 4 MiB budget on large projects: scope it to some packages (scope.packageIds) or one component (scope.component), or page it (page.limit packages per answer; pass nextCursor back as page.cursor). Needs an open session; expectedRevision, when given, must be current.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
-            "session_not_found",
-            "stale_read",
-            "session_read_failed",
-            "mcp_response_budget_exceeded",
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_read",
+                "expectedRevision is not current, or a cursor is from an earlier revision: re-read",
+            ),
+            Fails::new(
+                "session_read_failed",
+                "reason response_budget_exceeded: read less at once, not_found, ambiguous or unsupported_resource: the scope names nothing usable",
+            ),
+            Fails::new(
+                "mcp_response_budget_exceeded",
+                "the answer is over 16 MiB: scope or page it",
+            ),
         ],
         byte_paths: &[],
     },
@@ -158,17 +226,26 @@ pub const METHODS: &[Method] = &[
         name: "searchProject",
         tool: "openfairygui_backend_search_project",
         title: "Search Project",
-        description: "Finds display nodes and resources by name (part of it), text (part of what a node shows: text, title, prompt, list item titles), kind (node or resource kind) or url (the resource a ui:// URL names, and every node that refers to it); every given criterion must match, case is ignored. Each match carries target (pass it to queryEntity; its selector is what operations take), kind, name, package and component path, and where the text or reference was found. 50 matches per answer unless page.limit says otherwise; nextCursor continues. May be scoped like getProjectOutline (scope.packageIds or scope.component). May fail with: session_not_found, session_read_failed (reason: not_found for a url or scope naming nothing, ambiguous, unsupported_resource), stale_read (a cursor from an earlier revision).",
+        description: "Finds display nodes and resources by name (part of it), text (part of what a node shows: text, title, prompt, list item titles), kind (node or resource kind) or url (the resource a ui:// URL names, and every node that refers to it); every given criterion must match, case is ignored. Each match carries target (pass it to queryEntity; its selector is what operations take), kind, name, package and component path, and where the text or reference was found. 50 matches per answer unless page.limit says otherwise; nextCursor continues. May be scoped like getProjectOutline (scope.packageIds or scope.component). Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
-            "session_not_found",
-            "session_read_failed",
-            "stale_read",
-            "mcp_response_budget_exceeded",
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "session_read_failed",
+                "reason not_found: the url or scope names nothing, ambiguous, unsupported_resource",
+            ),
+            Fails::new(
+                "stale_read",
+                "a cursor from an earlier revision: search again without it",
+            ),
+            Fails::new(
+                "mcp_response_budget_exceeded",
+                "ask fewer matches with page.limit",
+            ),
         ],
         byte_paths: &[],
     },
@@ -176,17 +253,20 @@ pub const METHODS: &[Method] = &[
         name: "readResourceBytes",
         tool: "openfairygui_backend_read_resource_bytes",
         title: "Read Resource Bytes",
-        description: "Returns one asset's primary file bytes (base64) as read when the session opened. expectedRevision is required. May fail with: session_not_found, stale_read, session_read_failed (reason: not_found, ambiguous, unsupported_resource for components, bytes_unavailable when the file was missing, response_budget_exceeded over 1 MiB).",
+        description: "Returns one asset's primary file bytes (base64) as the session holds them, edits included. Needs an open session, expectedRevision equal to the current revision, and the id of an asset resource (not a component).",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
-            "session_not_found",
-            "stale_read",
-            "session_read_failed",
-            "mcp_response_budget_exceeded",
+            Fails::new("session_not_found", ""),
+            Fails::new("stale_read", "re-read the revision"),
+            Fails::new(
+                "session_read_failed",
+                "reason not_found, ambiguous, unsupported_resource (a component), bytes_unavailable (the file was missing or unreadable at open), response_budget_exceeded (over 1 MiB)",
+            ),
+            Fails::new("mcp_response_budget_exceeded", ""),
         ],
         byte_paths: &[],
     },
@@ -194,31 +274,46 @@ pub const METHODS: &[Method] = &[
         name: "validateSession",
         tool: "openfairygui_backend_validate_session",
         title: "Validate Project Session",
-        description: "Validates the committed project and returns a report: status (valid, invalid, incomplete), complete, and sorted diagnostics with severity, code, model path, message, packageId, resourceId, nodeId and sourcePath. Checks malformed files, invalid values, geometry that overflows the editor, structural rules (ids, names, folders, paths differing only in case), every ui:// and resource reference, and the source files themselves (missing or present only with other letter case, empty, corrupt PNG/JPEG/SVG/JTA, Git LFS pointers; SVGs with a DTD or active content are reported unchecked). An invalid project is a successful call: require status valid and complete true. Read-only. May fail with: session_not_found.",
+        description: "Validates the committed project and returns a report: status (valid, invalid, incomplete), complete, and sorted diagnostics with severity, code, model path, message, packageId, resourceId, nodeId and sourcePath. Checks malformed files, invalid values, geometry that overflows the editor, structural rules (ids, names, folders, paths differing only in case), every ui:// and resource reference, and the source files themselves (missing or present only with other letter case, empty, corrupt PNG/JPEG/SVG/JTA, Git LFS pointers; SVGs with a DTD or active content are reported unchecked). An invalid project is a successful call: require status valid and complete true. Read-only. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
-        errors: &["session_not_found", "mcp_response_budget_exceeded"],
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new("mcp_response_budget_exceeded", ""),
+        ],
         byte_paths: &[],
     },
     Method {
         name: "preflightTransaction",
         tool: "openfairygui_backend_preflight_transaction",
         title: "Preview UAM Transaction",
-        description: "Runs a batch of operations on a copy of the session and returns exactly what it would change: entities (by exact ids, with the fields that change) and the files a save would touch. Nothing changes and no revision is reserved; use the same input as applyTransaction. `generated` lists what the server filled in for fields an operation left out (addResource's id, folder, flags, image or movie clip block, dimensions), as the apply will. May fail with: session_not_found, stale_write (expectedRevision is not current: re-read and re-plan), transaction_unsupported (every problem listed in error.issues and meta.diagnostics, e.g. invalid_display_node_selector, invalid_display_node_payload, display_node_props_unchanged, unavailable_resource_source_bytes, unsupported_operation_batch), selector_ambiguity, transaction_preview_failed.",
+        description: "Runs a batch of operations on a copy of the session and returns exactly what it would change: entities (by exact ids, with the fields that change) and the files a save would touch. Nothing changes and no revision is reserved; use the same input as applyTransaction. `generated` lists what the server filled in for fields an operation left out (addResource's id, folder, flags, image or movie clip block, dimensions), as the apply will. Needs an open session, expectedRevision equal to the current revision, ids from the outline, search or queries, and each operation in its kind's schema (openfairygui://contracts/operations/{kind}).",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
-            "session_not_found",
-            "stale_write",
-            "transaction_unsupported",
-            "selector_ambiguity",
-            "transaction_preview_failed",
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_write",
+                "expectedRevision is not current: re-read and re-plan",
+            ),
+            Fails::new(
+                "transaction_unsupported",
+                "every problem is in error.issues and meta.diagnostics with its operation index and a remediation, e.g. invalid_display_node_selector, invalid_display_node_payload, display_node_props_unchanged, unavailable_resource_source_bytes, unsupported_operation_batch",
+            ),
+            Fails::new(
+                "selector_ambiguity",
+                "the project repeats an id the batch names: resolve it in the FairyGUI editor",
+            ),
+            Fails::new(
+                "transaction_preview_failed",
+                "the preview is over 2000 entries or 256 KiB: split the batch",
+            ),
         ],
         byte_paths: TRANSACTION_BYTE_PATHS,
     },
@@ -226,17 +321,26 @@ pub const METHODS: &[Method] = &[
         name: "applyTransaction",
         tool: "openfairygui_backend_apply_transaction",
         title: "Apply UAM Transaction",
-        description: "Applies a batch of 1 to 1000 operations (the 41 kinds: settings, resources, folders, branches, packages, components, display nodes, controllers, transitions, gears) all or nothing, at expectedRevision. On success the revision advances by one and the session is dirty; on failure nothing changes and every problem is reported with its operation index. Edits stay in the session until saveSession writes them. addResource needs only kind, fileName and sourceBytes: the id, folder (/), flags, image or movie clip block and dimensions are derived, and `generated` lists each value chosen. May fail with: session_not_found, stale_write (re-read the outline and entities, re-plan, never retry blindly), transaction_unsupported, selector_ambiguity.",
+        description: "Applies a batch of 1 to 1000 operations (the 41 kinds: settings, resources, folders, branches, packages, components, display nodes, controllers, transitions, gears) all or nothing, at expectedRevision. On success the revision advances by one and the session is dirty; on failure nothing changes and every problem is reported with its operation index. Edits stay in the session until saveSession writes them. addResource needs only kind, fileName and sourceBytes: the id, folder (/), flags, image or movie clip block and dimensions are derived, and `generated` lists each value chosen. Needs the same as preflightTransaction: preview first.",
         read_only: false,
         destructive: true,
         idempotent: false,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
-            "session_not_found",
-            "stale_write",
-            "transaction_unsupported",
-            "selector_ambiguity",
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_write",
+                "re-read the outline and entities, re-plan, never retry blindly",
+            ),
+            Fails::new(
+                "transaction_unsupported",
+                "nothing changed, every problem is listed with its operation index",
+            ),
+            Fails::new(
+                "selector_ambiguity",
+                "the project repeats an id the batch names",
+            ),
         ],
         byte_paths: TRANSACTION_BYTE_PATHS,
     },
@@ -244,22 +348,37 @@ pub const METHODS: &[Method] = &[
         name: "saveSession",
         tool: "openfairygui_backend_save_session",
         title: "Save Backend Session",
-        description: "Writes the session's edits into the opened project: only files whose content changed are written, and inside them only the edited attributes and elements (formatting, attribute order and unknown content stay byte for byte). The new bytes are read back and must give exactly the session's model before anything is written; all files change together or none do. A save without edits writes nothing. Pass expectedRevision (the revision you previewed). May fail with: session_not_found, stale_write, path_policy_violation (targetPath is not the opened project: saving is not Save As), uam_fidelity_unsupported (a file could not be read at open, or would not read back as the model; nothing written), save_partial_failure (reason changed_on_disk: someone edited those files on disk since the session read them, nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose; reason io: see diskMayBePartiallyUpdated and recoveryPaths), lock_conflict, capability_unavailable (a session opened with openProjectSession has no directory yet: materializeSession with targetPath first); with force or mode, as materializeSession: materialize_validation_failed, write_failed.",
+        description: "Writes the session's edits into the opened project: only files whose content changed are written, and inside them only the edited attributes and elements (formatting, attribute order and unknown content stay byte for byte). The new bytes are read back and must give exactly the session's model before anything is written; all files change together or none do. A save without edits writes nothing. Needs a session opened from a directory (a document session is written first with materializeSession and targetPath) and expectedRevision, the revision you previewed.",
         read_only: false,
         destructive: true,
         idempotent: false,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
-            "session_not_found",
-            "stale_write",
-            "path_policy_violation",
-            "uam_fidelity_unsupported",
-            "save_partial_failure",
-            "materialize_validation_failed",
-            "write_failed",
-            "lock_conflict",
-            "capability_unavailable",
+            Fails::new("session_not_found", ""),
+            Fails::new("stale_write", "re-read, save the revision you previewed"),
+            Fails::new(
+                "path_policy_violation",
+                "targetPath is not the opened project: saving is not Save As",
+            ),
+            Fails::new(
+                "uam_fidelity_unsupported",
+                "a file could not be read at open, or would not read back as the model, nothing written: materializeSession rewrites the project instead",
+            ),
+            Fails::new(
+                "save_partial_failure",
+                "reason changed_on_disk: someone edited those files on disk since the session read them, nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose, reason io: see diskMayBePartiallyUpdated and recoveryPaths",
+            ),
+            Fails::new(
+                "materialize_validation_failed",
+                "force or mode asked for a materialize and the project does not validate",
+            ),
+            Fails::new("write_failed", "that materialize could not write"),
+            Fails::new("lock_conflict", ""),
+            Fails::new(
+                "capability_unavailable",
+                "the session has no directory (opened from a document), or its directory is read-only",
+            ),
         ],
         byte_paths: &[],
     },
@@ -267,21 +386,30 @@ pub const METHODS: &[Method] = &[
         name: "materializeSession",
         tool: "openfairygui_backend_materialize_session",
         title: "Materialize Backend Session",
-        description: "Rewrites every project file the model describes in the FairyGUI editor's canonical layout, even without edits: the escape hatch when a patch save is refused. The project must validate first. Files whose canonical form equals what is on disk are left alone (skippedPaths). Unlike saveSession it overwrites changes made on disk since the session read them. For a session opened with openProjectSession, targetPath (a directory inside the allowed roots holding no project; created when missing; the project file is <dir>.fairy unless targetPath names a .fairy file) says where: the project is written there, the session takes its lock and from then on is that project's, so saveSession works. May fail with: session_not_found, stale_write, path_policy_violation (policy materialize_target: targetPath is outside the allowed roots, holds a project or is not a directory; policy save_target: a session opened from disk only materializes into its own project), capability_unavailable (no targetPath for a session without a directory), uam_fidelity_unsupported, materialize_validation_failed (the issues are in meta.diagnostics; nothing written), write_failed, lock_conflict.",
+        description: "Rewrites every project file the model describes in the FairyGUI editor's canonical layout, even without edits: the escape hatch when a patch save is refused. Files whose canonical form equals what is on disk are left alone (skippedPaths). Unlike saveSession it overwrites changes made on disk since the session read them: ask the user first. A session opened from a document is written into targetPath, a new directory inside the allowed roots, and is that project's from then on. Needs a project that validates (no errors).",
         read_only: false,
         destructive: true,
         idempotent: false,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
-            "session_not_found",
-            "stale_write",
-            "path_policy_violation",
-            "capability_unavailable",
-            "uam_fidelity_unsupported",
-            "materialize_validation_failed",
-            "write_failed",
-            "lock_conflict",
+            Fails::new("session_not_found", ""),
+            Fails::new("stale_write", ""),
+            Fails::new(
+                "path_policy_violation",
+                "targetPath is outside the allowed roots, already holds a project, or is not the opened project",
+            ),
+            Fails::new("uam_fidelity_unsupported", ""),
+            Fails::new(
+                "materialize_validation_failed",
+                "the errors are in meta.diagnostics, nothing written",
+            ),
+            Fails::new("write_failed", ""),
+            Fails::new("lock_conflict", ""),
+            Fails::new(
+                "capability_unavailable",
+                "a document session given no targetPath, or a read-only directory",
+            ),
         ],
         byte_paths: &[],
     },
@@ -289,29 +417,35 @@ pub const METHODS: &[Method] = &[
         name: "closeSession",
         tool: "openfairygui_backend_close_session",
         title: "Close Backend Session",
-        description: "Closes the session and releases the project and its lock. Unsaved edits are discarded; the result then warns with the revisions lost, so save first. May fail with: session_not_found.",
+        description: "Closes the session and releases the project and its lock. Unsaved edits are discarded; the result then warns with the revisions lost, so save first. Needs an open session.",
         read_only: false,
         destructive: false,
         idempotent: false,
         stage: Stage::Runtime,
         max_response_bytes: None,
-        errors: &["session_not_found"],
+        errors: &[Fails::new("session_not_found", "")],
         byte_paths: &[],
     },
     Method {
         name: "getEvents",
         tool: "openfairygui_backend_get_events",
         title: "Get Runtime Events",
-        description: "Polls what happened to a session (session.opened, transaction.applied, transaction.rejected, save.started, save.completed, save.failed, cache.invalidated, cache.updated, session.closeRequested) after a cursor: pass the last sequence you saw as `after`. Sequences are shared by all sessions; each session keeps its latest 1000 events. May fail with: session_not_found, event_cursor_invalid (malformed, expired or unknown cursor: poll again without `after`).",
+        description: "Polls what happened to a session (session.opened, transaction.applied, transaction.rejected, save.started, save.completed, save.failed, cache.invalidated, cache.updated, session.closeRequested, session.closed) after a cursor: pass the last sequence you saw as `after`. Sequences are shared by all sessions; each session keeps its latest 1000 events. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Runtime,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
-            "session_not_found",
-            "event_cursor_invalid",
-            "mcp_response_budget_exceeded",
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "event_cursor_invalid",
+                "a malformed, expired or unknown cursor: poll again without after",
+            ),
+            Fails::new(
+                "mcp_response_budget_exceeded",
+                "ask fewer events with limit",
+            ),
         ],
         byte_paths: &[],
     },
@@ -319,29 +453,53 @@ pub const METHODS: &[Method] = &[
         name: "getCacheSnapshot",
         tool: "openfairygui_backend_get_cache_snapshot",
         title: "Get Cache Snapshot",
-        description: "Returns the session's derived cache entry: canonicalPathKey, revision, lastSavedRevision, dirty, valid, indexedAt and a summary (packageCount, resourceCount). The entry is made at open and after each save, and goes invalid (valid false, at the new revision) after an edit or a failed save until refreshCache; it is an index, never the source of truth. May fail with: session_not_found.",
+        description: "Returns the session's derived cache entry: canonicalPathKey, revision, lastSavedRevision, dirty, valid, indexedAt and a summary (packageCount, resourceCount). The entry is made at open and after each save, and goes invalid (valid false, at the new revision) after an edit or a failed save until refreshCache; it is an index, never the source of truth. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
         stage: Stage::Read,
         max_response_bytes: None,
-        errors: &["session_not_found"],
+        errors: &[Fails::new("session_not_found", "")],
         byte_paths: &[],
     },
     Method {
         name: "refreshCache",
         tool: "openfairygui_backend_refresh_cache",
         title: "Refresh Cache",
-        description: "Rebuilds the session's cache entry from its current state, synchronously, and returns the snapshot with the valid entry; records a cache.updated event whose payload names reason (manual unless given: session_open or after_save). May fail with: session_not_found.",
+        description: "Rebuilds the session's cache entry from its current state, synchronously, and returns the snapshot with the valid entry; records a cache.updated event whose payload names reason (manual unless given: session_open or after_save). Needs an open session.",
         read_only: false,
         destructive: false,
         idempotent: false,
         stage: Stage::Runtime,
         max_response_bytes: None,
-        errors: &["session_not_found"],
+        errors: &[Fails::new("session_not_found", "")],
         byte_paths: &[],
     },
 ];
+
+impl Method {
+    /// Every code a call of this method can answer with: its own, then the MCP layer's.
+    pub fn error_codes(&self) -> Vec<&'static str> {
+        self.failures().map(|fails| fails.code).collect()
+    }
+
+    fn failures(&self) -> impl Iterator<Item = &'static Fails> {
+        self.errors.iter().chain(MCP_FAILURES)
+    }
+
+    /// The tool's description: what it does and needs, then "May fail on:" with every
+    /// code of [`Method::error_codes`] and when.
+    pub fn tool_description(&self) -> String {
+        let failures: Vec<String> = self
+            .failures()
+            .map(|fails| match fails.when {
+                "" => fails.code.to_string(),
+                when => format!("{} ({when})", fails.code),
+            })
+            .collect();
+        format!("{} May fail on: {}.", self.description, failures.join("; "))
+    }
+}
 
 /// The method behind a tool name.
 pub fn by_tool(tool: &str) -> Option<&'static Method> {
@@ -417,23 +575,24 @@ mod tests {
     }
 
     #[test]
-    fn every_description_ends_with_what_the_method_may_fail_with() {
-        for method in METHODS.iter().filter(|m| !m.errors.is_empty()) {
-            let (_, failures) = method
-                .description
-                .rsplit_once("May fail with: ")
+    fn every_tool_description_ends_with_every_code_it_may_fail_on() {
+        for method in METHODS {
+            let description = method.tool_description();
+            let (own, failures) = description
+                .rsplit_once(" May fail on: ")
                 .unwrap_or_else(|| panic!("{} names no failures", method.name));
-            for code in method
-                .errors
-                .iter()
-                .filter(|c| **c != "mcp_response_budget_exceeded")
-            {
-                assert!(
-                    failures.contains(code),
-                    "{} does not name {code}",
-                    method.name
-                );
-            }
+            assert!(!own.contains("May fail"), "{}: {own}", method.name);
+            assert!(
+                own.contains("Needs"),
+                "{} names no preconditions",
+                method.name
+            );
+            let named: Vec<&str> = failures
+                .trim_end_matches('.')
+                .split("; ")
+                .map(|entry| entry.split(' ').next().unwrap_or_default())
+                .collect();
+            assert_eq!(named, method.error_codes(), "{}", method.name);
         }
     }
 

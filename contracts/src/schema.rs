@@ -23,7 +23,7 @@ use crate::catalog::GUIDES;
 use crate::cli::{ApplyData, COMMANDS, CliCommand, CliFailure, CliSuccess, DocumentData};
 use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, Failure, Success};
 use crate::error::BackendError;
-use crate::methods::{MCP_ERROR_CODES, METHODS, Method};
+use crate::methods::{MCP_FAILURES, METHODS, Method};
 
 /// Version of the snapshot layout itself.
 pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
@@ -131,13 +131,6 @@ fn resolve<'a>(schema: &'a Value, definitions: &'a Map<String, Value>) -> &'a Va
     }
 }
 
-/// The error codes a method's output may carry.
-pub fn error_codes(method: &Method) -> Vec<&'static str> {
-    let mut codes: Vec<&'static str> = method.errors.to_vec();
-    codes.extend_from_slice(MCP_ERROR_CODES);
-    codes
-}
-
 /// The output schema of a method: `{backendResult: success | failure}`.
 pub fn output_schema(method: &Method) -> Value {
     let mut generator = generator();
@@ -146,7 +139,7 @@ pub fn output_schema(method: &Method) -> Value {
     let mut definitions = generator.take_definitions(true);
 
     // Narrow the failure's `error` to this method's codes, under a method-specific name.
-    let codes = error_codes(method);
+    let codes = method.error_codes();
     let failure_value = resolve(&failure.to_value(), &definitions).clone();
     let all_errors = failure_value
         .pointer("/properties/error")
@@ -246,10 +239,10 @@ pub fn cli_error_codes(command: &CliCommand) -> Vec<&'static str> {
         .iter()
         .filter_map(|name| crate::methods::by_name(name));
     for code in methods
-        .flat_map(|method| method.errors.iter())
-        .chain(MCP_ERROR_CODES)
+        .flat_map(|method| method.error_codes())
+        .chain(MCP_FAILURES.iter().map(|fails| fails.code))
     {
-        if !codes.contains(code) {
+        if !codes.contains(&code) {
             codes.push(code);
         }
     }
@@ -340,7 +333,7 @@ pub fn snapshot() -> Value {
                 "name": method.tool,
                 "backendMethod": method.name,
                 "title": method.title,
-                "description": method.description,
+                "description": method.tool_description(),
                 "annotations": annotations(method),
                 "stage": method.stage,
                 "inputSchema": input_schema(method),
@@ -499,7 +492,7 @@ fn lean_output(method: &Method) -> Value {
                     "error": {
                         "type": "object",
                         "properties": {
-                            "code": { "type": "string", "enum": error_codes(method) },
+                            "code": { "type": "string", "enum": method.error_codes() },
                             "message": { "type": "string" }
                         },
                         "required": ["code", "message"]

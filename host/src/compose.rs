@@ -148,7 +148,10 @@ impl ServerBuilder {
         let mut names: Vec<&str> = Vec::new();
         for tool in &self.host_tools {
             let name = tool.tool.name.as_ref();
-            if methods::by_tool(name).is_some() || names.contains(&name) {
+            if methods::by_tool(name).is_some()
+                || name == crate::mcp::DOCS_TOOL
+                || names.contains(&name)
+            {
                 return Err(ComposeError::DuplicateTool(name.to_string()));
             }
             names.push(name);

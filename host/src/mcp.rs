@@ -163,6 +163,9 @@ impl OfguiServer {
         arguments: Option<JsonObject>,
         peer: Option<Peer<RoleServer>>,
     ) -> CallToolResult {
+        if name == DOCS_TOOL {
+            return docs_read(arguments);
+        }
         let Some(method) = methods::by_tool(name) else {
             if let Some(tool) = self
                 .composition
@@ -293,6 +296,14 @@ fn compose_tools(base: &[Tool], composition: &Composition) -> Vec<Tool> {
                     tool.output_schema = Some(Arc::new(output));
                 }
             }
+            if let Some(description) = &tool.description {
+                tool.description = Some(
+                    format!(
+                        "{description} The host running this server gates this tool with a policy, which may refuse a call with an error of its own (the output schema's second branch)."
+                    )
+                    .into(),
+                );
+            }
             let mut meta = tool.meta.take().unwrap_or_default();
             meta.0.insert("openfairygui/hostPolicy".into(), Value::Bool(true));
             tool.meta = Some(meta);
@@ -407,7 +418,8 @@ pub enum Schemas {
     Full,
 }
 
-/// The tool list, parsed once from the contract compiled into the binary.
+/// The tool list, parsed once from the contract compiled into the binary: the backend
+/// tools, then `openfairygui_docs_read`.
 fn parsed_tools(schemas: Schemas) -> &'static Result<Vec<Tool>, String> {
     static LEAN: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
     static FULL: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
@@ -415,7 +427,78 @@ fn parsed_tools(schemas: Schemas) -> &'static Result<Vec<Tool>, String> {
         Schemas::Lean => (&LEAN, ofgui_contracts::TOOLS_JSON),
         Schemas::Full => (&FULL, ofgui_contracts::TOOLS_FULL_JSON),
     };
-    cell.get_or_init(|| serde_json::from_str(text).map_err(|error| error.to_string()))
+    cell.get_or_init(|| {
+        let mut tools: Vec<Tool> = serde_json::from_str(text).map_err(|error| error.to_string())?;
+        let digest = tools
+            .first()
+            .and_then(|tool| tool.meta.as_ref())
+            .and_then(|meta| meta.0.get("openfairygui/contractDigest").cloned());
+        tools.push(docs_tool(digest));
+        Ok(tools)
+    })
+}
+
+/// The name of the documentation tool (upstream's, for clients that read no resources).
+pub const DOCS_TOOL: &str = "openfairygui_docs_read";
+
+/// `openfairygui_docs_read`: one installed document by id. Like upstream's it has no
+/// output schema: it answers with the document's text.
+fn docs_tool(digest: Option<Value>) -> Tool {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "id": {
+                "type": "string", "minLength": 1, "maxLength": 256, "default": "index",
+                "description": "A document id from the index: index, workflow, restore-limits, skill, contracts, diagnostics, operations, operations/<kind>, methods/<method>, diagnostics/<code>, cli/<command>."
+            }
+        },
+        "additionalProperties": false,
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("the schema is an object literal")
+    };
+    let mut tool = Tool::new(
+        DOCS_TOOL,
+        "Reads one installed document by id, the same texts the openfairygui://docs resources serve, for clients that do not read resources: without id (or with id index) the index of every document as compact JSON, otherwise the document (Markdown or JSON). Start with index, then workflow. Needs nothing. May fail on: an id the index does not list (isError; read index for the ids).",
+        Arc::new(schema),
+    )
+    .with_title("Read installed documentation")
+    .with_annotations(
+        rmcp::model::ToolAnnotations::new()
+            .read_only(true)
+            .idempotent(true)
+            .open_world(false),
+    );
+    if let Some(digest) = digest {
+        let mut meta = JsonObject::new();
+        meta.insert("openfairygui/contractDigest".into(), digest);
+        tool.meta = Some(MetaObject(meta));
+    }
+    tool
+}
+
+/// Answers `openfairygui_docs_read`.
+fn docs_read(arguments: Option<JsonObject>) -> CallToolResult {
+    let arguments = arguments.unwrap_or_default();
+    let refused = |text: &str| CallToolResult::error(vec![ContentBlock::text(text)]);
+    if arguments.keys().any(|key| key != "id") {
+        return refused("openfairygui_docs_read takes only id; read index for the ids.");
+    }
+    let id = match arguments.get("id") {
+        None => "index",
+        Some(Value::String(id)) if !id.is_empty() && id.len() <= 256 => id.as_str(),
+        Some(_) => {
+            return refused("id must be a document id of 1 to 256 characters from the index.");
+        }
+    };
+    match resources::read_by_id(id) {
+        Ok(Some(text)) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        Ok(None) => refused("Unknown document ID; read index for available IDs."),
+        Err(error) => {
+            tracing::error!("{error}");
+            refused("The server's documentation is broken; nothing else is affected.")
+        }
+    }
 }
 
 /// Parses the tool list on a blocking thread at start-up, so the client's first

@@ -27,6 +27,8 @@ const MARKDOWN: &str = "text/markdown";
 
 const INDEX: &str = "openfairygui://docs/index";
 const WORKFLOW: &str = "openfairygui://docs/workflow";
+const RESTORE_LIMITS: &str = "openfairygui://docs/restore-limits";
+const SKILL: &str = "openfairygui://docs/skill";
 const METHOD_CATALOG: &str = "openfairygui://docs/contracts";
 const DIAGNOSTICS: &str = "openfairygui://docs/diagnostics";
 const OPERATIONS: &str = "openfairygui://contracts/operations";
@@ -46,6 +48,18 @@ const RESOURCES: &[(&str, &str, &str, &str)] = &[
         WORKFLOW,
         "openfairygui_docs_workflow",
         "How to inspect and edit a project",
+        MARKDOWN,
+    ),
+    (
+        RESTORE_LIMITS,
+        "openfairygui_docs_restore-limits",
+        "What can be recovered, and what cannot",
+        MARKDOWN,
+    ),
+    (
+        SKILL,
+        "openfairygui_docs_skill",
+        "Editing FairyGUI projects with this server, in one page",
         MARKDOWN,
     ),
     (
@@ -112,6 +126,12 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         "An open session's derived cache entry (the getCacheSnapshot envelope)",
     ),
 ];
+
+/// What unsaved edits, saves and the project survive, for agents (upstream's recovery
+/// boundary document, in our words).
+const RESTORE_LIMITS_TEXT: &str = include_str!("../docs/restore-limits.md");
+/// The one page an agent needs to start (upstream's navigation skill, in our words).
+const SKILL_TEXT: &str = include_str!("../docs/skill.md");
 
 const WORKFLOW_TEXT: &str = "\
 # Inspecting and editing a FairyGUI project
@@ -219,6 +239,16 @@ pub fn documents() -> Vec<Document> {
     let mut documents = vec![
         Document::new("workflow", "How to inspect and edit a project", WORKFLOW),
         Document::new(
+            "restore-limits",
+            "What can be recovered, and what cannot",
+            RESTORE_LIMITS,
+        ),
+        Document::new(
+            "skill",
+            "Editing FairyGUI projects with this server, in one page",
+            SKILL,
+        ),
+        Document::new(
             "contracts",
             "Methods, their tools and schemas",
             METHOD_CATALOG,
@@ -257,6 +287,30 @@ pub fn documents() -> Vec<Document> {
     documents
 }
 
+/// The document with this id in the index (the index itself is `index`). Ids are looked
+/// up, never read as paths.
+pub fn document_by_id(id: &str) -> Option<Document> {
+    let index = index_document();
+    if index.id == id {
+        return Some(index);
+    }
+    documents().into_iter().find(|document| document.id == id)
+}
+
+/// What `openfairygui_docs_read` answers for `id`: the index as compact JSON, any other
+/// document as its resource serves it; `None` when the index lists no such id.
+pub fn read_by_id(id: &str) -> Result<Option<String>, BrokenContract> {
+    if id == "index" {
+        return serde_json::to_string(&index()?)
+            .map(Some)
+            .map_err(|error| BrokenContract(error.to_string()));
+    }
+    let Some(found) = document_by_id(id) else {
+        return Ok(None);
+    };
+    Ok(document(&found.uri)?.map(|(_, text)| text))
+}
+
 /// The index as a document of its own (`ofgui-mcp-host docs index`).
 pub fn index_document() -> Document {
     Document::new("index", "Documentation index", INDEX)
@@ -270,6 +324,8 @@ pub fn document(uri: &str) -> Result<Option<(&'static str, String)>, BrokenContr
     let found = match uri {
         INDEX => json(Some(index()?)),
         WORKFLOW => Some(Ok((MARKDOWN, WORKFLOW_TEXT.to_string()))),
+        RESTORE_LIMITS => Some(Ok((MARKDOWN, RESTORE_LIMITS_TEXT.to_string()))),
+        SKILL => Some(Ok((MARKDOWN, SKILL_TEXT.to_string()))),
         METHOD_CATALOG => json(Some(docs::method_catalog(snapshot()?))),
         DIAGNOSTICS => json(Some(docs::diagnostic_catalog())),
         OPERATIONS => json(Some(docs::operation_catalog(snapshot()?))),

@@ -57,8 +57,12 @@ class Session:
             if cursor is None:
                 break
         for name, tool in self.tools.items():
-            if not tool.output_schema:
+            # Every backend tool's results are held to its output schema; the docs tool,
+            # like upstream's, answers with text only.
+            if name.startswith(PREFIX) and not tool.output_schema:
                 fail(f"{name} advertises no outputSchema, so nothing would validate its results")
+        if "openfairygui_docs_read" not in self.tools:
+            fail("openfairygui_docs_read is not in tools/list")
 
     async def call(
         self, short: str, arguments: dict[str, Any], expect_ok: bool = True, progress: list[Any] | None = None

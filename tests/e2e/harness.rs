@@ -217,6 +217,22 @@ impl<H: ClientHandler> Server<H> {
         let parsed: Value = serde_json::from_str(&text).expect("text is JSON");
         assert_eq!(parsed, envelope, "text content must equal backendResult");
         if let Some(tool) = self.tools.iter().find(|t| t.name == tool) {
+            // Every code a tool answers with is one its description tells the model of.
+            if let Some(code) = envelope.pointer("/error/code").and_then(Value::as_str) {
+                let description = tool.description.as_deref().unwrap_or_default();
+                let (_, failures) = description
+                    .rsplit_once("May fail on: ")
+                    .unwrap_or_else(|| panic!("{} names no failures", tool.name));
+                let named = failures
+                    .trim_end_matches('.')
+                    .split("; ")
+                    .any(|entry| entry.split(' ').next() == Some(code));
+                assert!(
+                    named,
+                    "{} answered {code}, which its description does not name",
+                    tool.name
+                );
+            }
             // The advertised schema may be lean; results are held to the full one.
             let advertised = Value::Object(
                 tool.output_schema

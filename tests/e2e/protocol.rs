@@ -39,8 +39,9 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             "openfairygui_backend_get_events",
             CACHE,
             REFRESH,
+            "openfairygui_docs_read",
         ],
-        "tools are listed in upstream's method order, with search after read_session_state"
+        "tools are listed in upstream's method order, with search after read_session_state, then docs_read"
     );
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for token in instructions
@@ -127,10 +128,26 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
         )
     );
 
+    // The docs tool carries the contract digest, no backend method and, as upstream's,
+    // no output schema: it answers with text.
+    let docs = server.tools().last().unwrap();
+    assert_eq!(docs.name, "openfairygui_docs_read");
+    let docs_meta = docs.meta.as_ref().expect("_meta");
+    assert!(docs_meta.get("openfairygui/backendMethod").is_none());
+    assert!(docs.output_schema.is_none());
+    assert_eq!(
+        docs.annotations.as_ref().unwrap().read_only_hint,
+        Some(true)
+    );
+    let backend_tools = &server.tools()[..server.tools().len() - 1];
     let mut output_schemas = std::collections::BTreeSet::new();
-    for tool in server.tools() {
+    for tool in backend_tools {
         let meta = tool.meta.as_ref().expect("_meta");
         assert!(meta.get("openfairygui/backendMethod").is_some());
+        assert_eq!(
+            meta.get("openfairygui/contractDigest"),
+            docs_meta.get("openfairygui/contractDigest")
+        );
         let digest = meta
             .get("openfairygui/contractDigest")
             .and_then(|d| d.as_str())
@@ -155,7 +172,7 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
     }
     assert_eq!(
         output_schemas.len(),
-        server.tools().len(),
+        backend_tools.len(),
         "output schemas are method-specific"
     );
 }

@@ -48,6 +48,8 @@ async fn every_listed_and_indexed_document_is_readable() {
         [
             "openfairygui://docs/index",
             "openfairygui://docs/workflow",
+            "openfairygui://docs/restore-limits",
+            "openfairygui://docs/skill",
             "openfairygui://docs/contracts",
             "openfairygui://docs/diagnostics",
             "openfairygui://contracts/operations",
@@ -86,9 +88,9 @@ async fn every_listed_and_indexed_document_is_readable() {
 
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
-    // workflow, contracts, diagnostics, operations; 18 methods; 5 command line outputs;
+    // workflow, restore-limits, skill, contracts, diagnostics, operations; 18 methods; 5 command line outputs;
     // 41 operations; 105 codes (upstream's 103, invalid_input and unknown_tool).
-    assert_eq!(documents.len(), 4 + 18 + 5 + 41 + 105);
+    assert_eq!(documents.len(), 6 + 18 + 5 + 41 + 105);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;
@@ -393,4 +395,44 @@ async fn prompts_work_as_written() {
     assert_eq!(next["events"], json!([]));
 
     server.ok(CLOSE, json!({ "sessionId": id })).await;
+}
+
+/// `openfairygui_docs_read` reads the documents the resources serve, by index id: the
+/// index as compact JSON, every other document with the resource's very text; an id the
+/// index does not list (a path among them) is an error, never a file read.
+#[tokio::test]
+async fn docs_read_serves_every_indexed_document_by_id() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let docs = async |arguments: Value| {
+        let Value::Object(arguments) = arguments else {
+            unreachable!()
+        };
+        let mut params = rmcp::model::CallToolRequestParams::new("openfairygui_docs_read");
+        params.arguments = Some(arguments);
+        let result = server.client.call_tool(params).await.unwrap();
+        let text = result.content[0].as_text().unwrap().text.clone();
+        (text, result.is_error == Some(true))
+    };
+    let (index, is_error) = docs(json!({})).await;
+    assert!(!is_error);
+    assert!(!index.contains('\n'), "the index is compact JSON");
+    let index: Value = serde_json::from_str(&index).unwrap();
+    let (resource, _) = read(&server, "openfairygui://docs/index").await;
+    assert_eq!(index, serde_json::from_str::<Value>(&resource).unwrap());
+    let documents = index["documents"].as_array().unwrap();
+    for document in documents {
+        let id = document["id"].as_str().unwrap();
+        let (text, is_error) = docs(json!({ "id": id })).await;
+        assert!(!is_error, "{id}: {text}");
+        let (served, _) = read(&server, document["uri"].as_str().unwrap()).await;
+        assert_eq!(text, served, "{id}");
+    }
+    for id in ["../secret", "workflow/../../etc/passwd", "nope"] {
+        let (text, is_error) = docs(json!({ "id": id })).await;
+        assert!(is_error, "{id}");
+        assert_eq!(text, "Unknown document ID; read index for available IDs.");
+    }
+    let (_, is_error) = docs(json!({ "id": 7 })).await;
+    assert!(is_error);
 }

@@ -21,16 +21,20 @@ pub(super) fn run(id: Option<&str>) -> Result<Done, BackendError> {
         return Done::new(&data, text, ExitStatus::Success);
     };
     // Ids are looked up in the index, never read as paths; a document's URI names it too.
-    let document = std::iter::once(&index)
-        .chain(&documents)
-        .find(|document| document.id == id || document.uri == id)
+    let document = resources::document_by_id(id)
+        .or_else(|| {
+            std::iter::once(&index)
+                .chain(&documents)
+                .find(|document| document.uri == id)
+                .cloned()
+        })
         .ok_or_else(|| {
             BackendError::invalid_input(
                 format!("No document {id:?}; `ofgui-mcp-host docs` lists them."),
                 None,
             )
         })?;
-    let data = data(document)?;
+    let data = data(&document)?;
     let mut text = data.text.clone();
     if !text.ends_with('\n') {
         text.push('\n');
