@@ -183,7 +183,7 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
             completed = await client.complete(template, {"name": "sessionId", "value": sid[:4].upper()})
             if completed.completion.values != [sid] or completed.completion.total != 1:
                 fail(f"completing sessionId from {sid[:4].upper()!r} gave {completed.completion}")
-            await s.call("get_project_outline", {"sessionId": sid})
+            outline = await s.call("get_project_outline", {"sessionId": sid})
             light = await s.call("get_project_outline", {"sessionId": sid, "detail": "packages"})
             if not light["packages"]:
                 fail("the outline lists no packages")
@@ -207,6 +207,27 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
                 {"sessionId": sid, "expectedRevision": revision, "scope": {"packageIds": [package]}},
             )
             await s.call("validate_session", {"sessionId": sid})
+            image = next(
+                (
+                    (p["id"], r["id"])
+                    for p in outline["packages"]
+                    for r in p["resources"]
+                    if r["kind"] == "image"
+                ),
+                None,
+            )
+            if image is None:
+                fail("the outline lists no image")
+            read = await s.call(
+                "read_resource_bytes",
+                {
+                    "sessionId": sid,
+                    "expectedRevision": revision,
+                    "selector": {"packageId": image[0], "resourceId": image[1]},
+                },
+            )
+            if not read["sourceBytes"]:
+                fail(f"read_resource_bytes gave no bytes for {image}")
 
             batch = {
                 "sessionId": sid,
@@ -232,12 +253,26 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
             events = await s.call("get_events", {"sessionId": sid})
             if not events["events"]:
                 fail("get_events returned no events after open, apply and save")
+            await s.call("get_cache_snapshot", {"sessionId": sid})
+            refreshed = await s.call("refresh_cache", {"sessionId": sid, "reason": "manual"})
+            if not refreshed["entries"] or not refreshed["entries"][0]["valid"]:
+                fail(f"refresh_cache gave no valid entry: {refreshed}")
+            await s.call("get_capabilities", {})
+            await read_every_resource(client, sid)
+            await get_every_prompt(client)
+            await read_docs(client)
+            await document_session(s, sid, light["packages"], project)
             # A failure is part of a session too: it must fit the same schema.
             await s.call("get_session", {"sessionId": "no-such-session"}, expect_ok=False)
             await s.call("close_session", {"sessionId": sid})
 
             sample = await client.call_tool(PREFIX + "get_capabilities", {})
             await check_validator_rejects(client, PREFIX + "get_capabilities", sample)
+            missing = sorted(
+                name[len(PREFIX) :] for name in s.tools if name.startswith(PREFIX) and name[len(PREFIX) :] not in s.calls
+            )
+            if missing:
+                fail(f"the session never called {missing}")
             return {
                 "client": "python mcp",
                 "protocolVersion": client.protocol_version,
@@ -245,6 +280,108 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
                 "calls": s.calls,
                 "subscription": "subscriptions/listen" if client.protocol_version == MODERN else "resources/subscribe",
             }
+
+
+async def read_every_resource(client: Client, sid: str) -> None:
+    """Every listed resource, and one of every template kind, reads as what it says."""
+    listed = await client.list_resources()
+    if len(listed.resources) < 8:
+        fail(f"resources/list has {len(listed.resources)} resources")
+    for resource in listed.resources:
+        read = await client.read_resource(resource.uri)
+        if not read.contents or not read.contents[0].text:
+            fail(f"{resource.uri} reads empty")
+    templates = await client.list_resource_templates()
+    examples = {
+        "openfairygui://docs/methods/{method}": "openfairygui://docs/methods/saveSession",
+        "openfairygui://docs/cli/{command}": "openfairygui://docs/cli/apply",
+        "openfairygui://docs/diagnostics/{code}": "openfairygui://docs/diagnostics/stale_write",
+        "openfairygui://contracts/operations/{kind}": "openfairygui://contracts/operations/addResource",
+        "openfairygui://backend/session/{sessionId}": f"openfairygui://backend/session/{sid}",
+        "openfairygui://backend/session/{sessionId}/outline": f"openfairygui://backend/session/{sid}/outline",
+        "openfairygui://backend/cache/{sessionId}": f"openfairygui://backend/cache/{sid}",
+    }
+    offered = [template.uri_template for template in templates.resource_templates]
+    if sorted(offered) != sorted(examples):
+        fail(f"resource templates changed: {offered}")
+    for template, uri in examples.items():
+        read = await client.read_resource(uri)
+        value = json.loads(read.contents[0].text)
+        if template.startswith("openfairygui://backend/") and value.get("ok") is not True:
+            fail(f"{uri} is not an ok envelope: {read.contents[0].text[:300]}")
+
+
+async def get_every_prompt(client: Client) -> None:
+    prompts = await client.list_prompts()
+    if len(prompts.prompts) != 6:
+        fail(f"prompts/list has {len(prompts.prompts)} prompts")
+    for prompt in prompts.prompts:
+        got = await client.get_prompt(prompt.name)
+        text = got.messages[0].content.text
+        if PREFIX not in text:
+            fail(f"prompt {prompt.name} names no tool")
+
+
+async def read_docs(client: Client) -> None:
+    """openfairygui_docs_read: the index, then a document by its id."""
+    index = await client.call_tool("openfairygui_docs_read", {})
+    if index.is_error:
+        fail("openfairygui_docs_read failed on the index")
+    ids = [document["id"] for document in json.loads(index.content[0].text)["documents"]]
+    workflow = await client.call_tool("openfairygui_docs_read", {"id": "workflow"})
+    if workflow.is_error or "workflow" not in ids:
+        fail("openfairygui_docs_read did not read the workflow")
+    unknown = await client.call_tool("openfairygui_docs_read", {"id": "../secret"})
+    if not unknown.is_error:
+        fail("openfairygui_docs_read read an id the index does not list")
+
+
+async def document_session(s: Session, sid: str, packages: list[dict[str, Any]], project: str) -> None:
+    """A session over one package of the project given as a document, with its files' bytes:
+    it cannot be saved until it is materialized into a new directory, which then holds it."""
+    for package in sorted(packages, key=lambda p: p["resourceCount"])[:5]:
+        state = await s.call(
+            "read_session_state", {"sessionId": sid, "scope": {"packageIds": [package["id"]]}}
+        )
+        document = state["project"]
+        revision = state["revision"]
+        complete = True
+        for resource in document["packages"][0]["resources"]:
+            if resource["kind"] == "component":
+                continue
+            read = await s.client.call_tool(
+                PREFIX + "read_resource_bytes",
+                {
+                    "sessionId": sid,
+                    "expectedRevision": revision,
+                    "selector": {"packageId": package["id"], "resourceId": resource["id"]},
+                },
+            )
+            if read.is_error:
+                complete = False
+                break
+            resource["sourceBytes"] = read.structured_content["backendResult"]["data"]["sourceBytes"]
+            s.calls.append("read_resource_bytes")
+        if not complete:
+            continue
+        opened = await s.call("open_project_session", {"project": document})
+        memory = opened["sessionId"]
+        report = await s.call("validate_session", {"sessionId": memory})
+        if report["status"] != "valid":
+            await s.call("close_session", {"sessionId": memory})
+            continue
+        refused = await s.call("save_session", {"sessionId": memory, "expectedRevision": 0}, expect_ok=False)
+        if refused is not None:
+            fail("a document session saved without a directory")
+        target = project + "-materialized"
+        written = await s.call(
+            "materialize_session", {"sessionId": memory, "expectedRevision": 0, "targetPath": target}
+        )
+        if not written["writtenPaths"] or written["lockHeld"] is not True:
+            fail(f"materialize_session wrote nothing or holds no lock: {written}")
+        await s.call("close_session", {"sessionId": memory})
+        return
+    fail("no small package of the project could be given as a document and materialized")
 
 
 def main() -> None:
