@@ -136,7 +136,8 @@ pub enum UnhandledReason {
     /// The backend call ran past its deadline; its session was restored or closed, as for
     /// a trap.
     Deadline,
-    /// The backend component exceeded its memory limit; its session was closed.
+    /// The backend component asked for more memory than a session may use; its session
+    /// was restored or closed, as for a trap.
     OutOfMemory,
     /// A policy of the host embedding the server failed to decide; nothing was called.
     Policy,

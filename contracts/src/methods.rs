@@ -13,7 +13,7 @@ pub const MCP_FAILURES: &[Fails] = &[
     ),
     Fails::new(
         "backend_unhandled_error",
-        "the backend failed on this call, nothing changed, re-read before retrying",
+        "reason trap, deadline or out_of_memory: the session was restored as the message says, re-read before retrying",
     ),
 ];
 

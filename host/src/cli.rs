@@ -48,6 +48,21 @@ pub struct Args {
     #[arg(long)]
     pub no_cache: bool,
 
+    /// Longest one backend call may run, in seconds. A call past it is stopped within one
+    /// 50 ms tick, and its session restored from the project on disk and the transactions
+    /// applied since its last save.
+    #[arg(long, value_name = "SECS", global = true,
+          default_value_t = InstanceLimits::DEFAULT.call_deadline.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub call_deadline_secs: u64,
+
+    /// Most memory one session's backend may use, in MiB. A call that asks for more is
+    /// stopped and its session restored, as for the deadline.
+    #[arg(long, value_name = "MIB", global = true,
+          default_value_t = (InstanceLimits::DEFAULT.memory_bytes >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(64..=65536))]
+    pub memory_limit_mib: u64,
+
     /// What a tool result's text content holds: `full` (the envelope as JSON, for
     /// clients that show the model only text) or `summary` (a pointer on success, a short
     /// JSON summary on failure; for clients that read structuredContent).
@@ -200,7 +215,14 @@ impl Args {
             max_sessions: 1,
             idle_timeout: Duration::ZERO,
             cache_dir: self.cache_dir(),
-            limits: InstanceLimits::default(),
+            limits: self.limits(),
+        }
+    }
+
+    fn limits(&self) -> InstanceLimits {
+        InstanceLimits {
+            memory_bytes: usize::try_from(self.memory_limit_mib << 20).unwrap_or(usize::MAX),
+            call_deadline: Duration::from_secs(self.call_deadline_secs),
         }
     }
 
@@ -232,7 +254,7 @@ impl Args {
             max_sessions: self.max_sessions,
             idle_timeout: Duration::from_secs(self.idle_timeout_secs),
             cache_dir: self.cache_dir(),
-            limits: InstanceLimits::default(),
+            limits: self.limits(),
         })
     }
 }

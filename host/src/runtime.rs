@@ -11,12 +11,12 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker, ResourceAny, ResourceTable};
-use wasmtime::{Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
+use wasmtime::{Engine, ResourceLimiter, Store, Trap, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
@@ -44,8 +44,18 @@ pub enum ComponentSource {
     Compiled,
 }
 
-/// How often the epoch ticks; deadlines are counted in ticks.
+/// How often the epoch ticks. A running call yields to the scheduler at every tick, so a
+/// busy session never holds a worker thread for longer, and is stopped at the first tick
+/// past its deadline.
 const EPOCH_TICK: Duration = Duration::from_millis(50);
+
+/// How long past its deadline a call waiting on the host (a WASI call that never
+/// returns, where no epoch tick can reach it) is dropped.
+const BACKSTOP_GRACE: Duration = Duration::from_millis(4 * EPOCH_TICK.as_millis() as u64);
+
+/// Most elements a table of one instance may grow to: tables live outside linear memory,
+/// so the memory cap does not bound them.
+const TABLE_ELEMENTS_CAP: usize = 1 << 20;
 
 /// Limits applied to every session instance.
 #[derive(Clone, Copy, Debug)]
@@ -56,12 +66,16 @@ pub struct InstanceLimits {
     pub call_deadline: Duration,
 }
 
+impl InstanceLimits {
+    pub const DEFAULT: InstanceLimits = InstanceLimits {
+        memory_bytes: 1 << 30,
+        call_deadline: Duration::from_secs(60),
+    };
+}
+
 impl Default for InstanceLimits {
     fn default() -> Self {
-        Self {
-            memory_bytes: 1 << 30,
-            call_deadline: Duration::from_secs(60),
-        }
+        Self::DEFAULT
     }
 }
 
@@ -69,7 +83,65 @@ impl Default for InstanceLimits {
 pub struct HostState {
     ctx: WasiCtx,
     table: ResourceTable,
-    limits: StoreLimits,
+    memory: MemoryCap,
+    clock: CallClock,
+}
+
+/// The session's memory cap, remembering that it refused a growth, so that a call it
+/// stopped is told apart from one that trapped for another reason.
+struct MemoryCap {
+    bytes: usize,
+    refused: bool,
+}
+
+/// Refused growth: the call traps with this, and the host reports it as out of memory.
+#[derive(Debug, thiserror::Error)]
+#[error("the backend asked for {desired} bytes of memory, over its cap of {cap}")]
+struct MemoryCapExceeded {
+    desired: usize,
+    cap: usize,
+}
+
+impl ResourceLimiter for MemoryCap {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.bytes {
+            self.refused = true;
+            // Trapping (instead of answering "no") stops the call at once: Rust code in the
+            // guest would abort on the failed allocation anyway, with a less clear trap.
+            return Err(MemoryCapExceeded {
+                desired,
+                cap: self.bytes,
+            }
+            .into());
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= TABLE_ELEMENTS_CAP)
+    }
+}
+
+/// When the running call started and how long it may run.
+struct CallClock {
+    started: Instant,
+    budget: Duration,
+}
+
+impl CallClock {
+    fn expired(&self) -> bool {
+        self.started.elapsed() >= self.budget
+    }
 }
 
 impl WasiView for HostState {
@@ -81,6 +153,24 @@ impl WasiView for HostState {
     }
 }
 
+/// Awaits one call into a session's Store under its deadline: the clock restarts, an epoch
+/// tick past the deadline interrupts guest code, and a call waiting on the host past the
+/// deadline (where no tick reaches it) is dropped. The Store of a call that did not
+/// return normally must not be used again.
+macro_rules! bounded {
+    ($store:expr, $call:expr) => {{
+        let budget = $store.data().clock.budget;
+        $store.data_mut().clock.started = Instant::now();
+        $store.set_epoch_deadline(1);
+        match tokio::time::timeout(budget + BACKSTOP_GRACE, $call).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(_)) if $store.data().memory.refused => Err(CallError::OutOfMemory),
+            Ok(Err(error)) => Err(CallError::from_wasmtime(error)),
+            Err(_elapsed) => Err(CallError::Deadline),
+        }
+    }};
+}
+
 /// The process-wide runtime.
 pub struct Runtime {
     engine: Engine,
@@ -90,6 +180,10 @@ pub struct Runtime {
     limits: InstanceLimits,
     /// Calls into the component so far, across all instances (for logs and tests).
     calls: Arc<AtomicU64>,
+    /// The test-only save fault of `OFGUI_SAVE_FAULT`, for the first instance only: the
+    /// first session opened meets it, and a session restored after it runs clean, so a
+    /// test can watch what the restore did.
+    save_fault: std::sync::Mutex<Option<String>>,
 }
 
 /// A backend call that did not return normally.
@@ -104,6 +198,10 @@ pub enum CallError {
     /// The call ran past its deadline; the instance must not be used again.
     #[error("backend call exceeded its deadline")]
     Deadline,
+    /// The call asked for more memory than the session's cap; the instance must not be
+    /// used again.
+    #[error("backend call exceeded the memory cap")]
+    OutOfMemory,
     /// The instance could not be set up.
     #[error("backend setup failed: {0:#}")]
     Setup(anyhow::Error),
@@ -127,7 +225,6 @@ pub struct Instance {
     store: Store<HostState>,
     backend: Backend,
     project: ResourceAny,
-    deadline_ticks: u64,
     calls: Arc<AtomicU64>,
 }
 
@@ -169,6 +266,7 @@ impl Runtime {
             pre,
             limits,
             calls: Arc::default(),
+            save_fault: std::sync::Mutex::new(std::env::var(crate::sandbox::SAVE_FAULT_ENV).ok()),
         }))
     }
 
@@ -199,21 +297,16 @@ impl Runtime {
         request: &OpenRequest,
         project: &ResolvedProject,
     ) -> Result<OpenedProject, CallError> {
-        let (mut store, backend, deadline_ticks) = self.instantiate(Some(&project.dir)).await?;
-        let opened = backend
-            .ofgui_backend_session()
-            .project()
-            .call_open(&mut store, request)
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::from_guest)?;
-        let (instance, status) = self.instance(
+        let (mut store, backend) = self.instantiate(Some(&project.dir)).await?;
+        let opened = bounded!(
             store,
-            backend,
-            opened.project,
-            deadline_ticks,
-            opened.status,
-        );
+            backend
+                .ofgui_backend_session()
+                .project()
+                .call_open(&mut store, request)
+        )?
+        .map_err(CallError::from_guest)?;
+        let (instance, status) = self.instance(store, backend, opened.project, opened.status);
         Ok(OpenedProject {
             instance,
             status,
@@ -231,15 +324,16 @@ impl Runtime {
         document: &String,
         dir: Option<&Path>,
     ) -> Result<(Instance, SessionStatus), CallError> {
-        let (mut store, backend, deadline_ticks) = self.instantiate(dir).await?;
-        let (project, status) = backend
-            .ofgui_backend_session()
-            .project()
-            .call_open_document(&mut store, request, document)
-            .await
-            .map_err(CallError::from_wasmtime)?
-            .map_err(CallError::from_guest)?;
-        Ok(self.instance(store, backend, project, deadline_ticks, status))
+        let (mut store, backend) = self.instantiate(dir).await?;
+        let (project, status) = bounded!(
+            store,
+            backend
+                .ofgui_backend_session()
+                .project()
+                .call_open_document(&mut store, request, document)
+        )?
+        .map_err(CallError::from_guest)?;
+        Ok(self.instance(store, backend, project, status))
     }
 
     fn instance(
@@ -247,14 +341,12 @@ impl Runtime {
         store: Store<HostState>,
         backend: Backend,
         project: ResourceAny,
-        deadline_ticks: u64,
         status: SessionStatus,
     ) -> (Instance, SessionStatus) {
         let instance = Instance {
             store,
             backend,
             project,
-            deadline_ticks,
             calls: self.calls.clone(),
         };
         (instance, status)
@@ -265,31 +357,41 @@ impl Runtime {
     async fn instantiate(
         &self,
         dir: Option<&Path>,
-    ) -> Result<(Store<HostState>, Backend, u64), CallError> {
-        let ctx = crate::sandbox::wasi_context(dir).map_err(CallError::Setup)?;
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(self.limits.memory_bytes)
-            .trap_on_grow_failure(true)
-            .build();
+    ) -> Result<(Store<HostState>, Backend), CallError> {
+        let save_fault = match self.save_fault.lock() {
+            Ok(mut fault) => fault.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        let ctx =
+            crate::sandbox::wasi_context(dir, save_fault.as_deref()).map_err(CallError::Setup)?;
         let mut store = Store::new(
             &self.engine,
             HostState {
                 ctx,
                 table: ResourceTable::new(),
-                limits,
+                memory: MemoryCap {
+                    bytes: self.limits.memory_bytes,
+                    refused: false,
+                },
+                clock: CallClock {
+                    started: Instant::now(),
+                    budget: self.limits.call_deadline,
+                },
             },
         );
-        store.limiter(|state| &mut state.limits);
-        let deadline_ticks =
-            (self.limits.call_deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
-        store.set_epoch_deadline(deadline_ticks);
+        store.limiter(|state| &mut state.memory);
+        // Each tick either yields (the call goes on, and other tasks get the thread) or,
+        // past the deadline, interrupts the call.
+        store.epoch_deadline_callback(|context| {
+            if context.data().clock.expired() {
+                Err(Trap::Interrupt.into())
+            } else {
+                Ok(UpdateDeadline::Yield(1))
+            }
+        });
         self.calls.fetch_add(1, Ordering::Relaxed);
-        let backend = self
-            .pre
-            .instantiate_async(&mut store)
-            .await
-            .map_err(CallError::from_wasmtime)?;
-        Ok((store, backend, deadline_ticks))
+        let backend = bounded!(store, self.pre.instantiate_async(&mut store))?;
+        Ok((store, backend))
     }
 }
 
@@ -297,15 +399,15 @@ impl Runtime {
 /// traps and component failures into [`CallError`]s.
 macro_rules! call {
     ($instance:ident, $export:ident $(, $arg:expr)*) => {{
-        $instance.store.set_epoch_deadline($instance.deadline_ticks);
         $instance.calls.fetch_add(1, Ordering::Relaxed);
-        $instance
-            .backend
-            .ofgui_backend_session()
-            .project()
-            .$export(&mut $instance.store, $instance.project $(, $arg)*)
-            .await
-            .map_err(CallError::from_wasmtime)
+        bounded!(
+            $instance.store,
+            $instance
+                .backend
+                .ofgui_backend_session()
+                .project()
+                .$export(&mut $instance.store, $instance.project $(, $arg)*)
+        )
     }};
 }
 
@@ -390,9 +492,11 @@ impl Instance {
 
     /// Drops the project resource, then the whole instance with its memory.
     pub async fn close(mut self) {
-        self.store.set_epoch_deadline(self.deadline_ticks);
         // A failure here only means the instance is already unusable; it is dropped either way.
-        let _ = self.project.resource_drop_async(&mut self.store).await;
+        let _ = bounded!(
+            self.store,
+            self.project.resource_drop_async(&mut self.store)
+        );
     }
 }
 

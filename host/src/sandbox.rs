@@ -275,11 +275,15 @@ fn link_count(_: &cap_std::fs::Metadata) -> u64 {
     1
 }
 
+/// The test-only fault specification the host hands to the component (see the backend's
+/// `commit::fault`).
+pub const SAVE_FAULT_ENV: &str = "OFGUI_SAVE_FAULT";
+
 /// The WASI context of a session: the project directory preopened as `.` (none for a
 /// session opened from a document: it has no file access at all), the host's stderr
 /// (where the backend writes the causes of internal failures, beside the host's own log),
 /// and nothing else (no environment, arguments, stdin, stdout or network).
-pub fn wasi_context(project_dir: Option<&Path>) -> Result<WasiCtx> {
+pub fn wasi_context(project_dir: Option<&Path>, save_fault: Option<&str>) -> Result<WasiCtx> {
     let mut builder = WasiCtx::builder();
     // Writable so the session can save (and finish an interrupted save at open); still
     // only this directory, so WASI confines every write to the project.
@@ -287,10 +291,10 @@ pub fn wasi_context(project_dir: Option<&Path>) -> Result<WasiCtx> {
         builder.preopened_dir(project_dir, ".", FsPerms::ReadWrite)?;
     }
     builder.inherit_stderr();
-    // Crash tests stop a save at a chosen step (backend `commit::fault`); unset, nothing
-    // reaches the component.
-    if let Ok(fault) = std::env::var("OFGUI_SAVE_FAULT") {
-        builder.env("OFGUI_SAVE_FAULT", fault);
+    // Crash and runaway tests stop a save at a chosen step (backend `commit::fault`);
+    // without one, nothing reaches the component.
+    if let Some(fault) = save_fault {
+        builder.env(SAVE_FAULT_ENV, fault);
     }
     // Local file reads are short; running them on the calling thread is ~3x faster than
     // a spawn_blocking hop per call.

@@ -758,11 +758,18 @@ impl Service {
             Err(other) => {
                 tracing::error!(session = %session.id, "backend instance failed: {other}");
                 slot.take();
+                let saved_before = session.saved_revision();
                 if let Some((instance, status)) = self.restore(&session).await {
                     *slot = Some(instance);
                     self.events
                         .notice(Notice::session_rebuilt(&session.id, status.revision));
-                    let mut failure = Failure::from(restored(&other, status.revision));
+                    let completed_save = status.last_saved_revision != saved_before;
+                    let mut failure = Failure::from(restored(
+                        &other,
+                        &status,
+                        completed_save,
+                        &self.config.limits,
+                    ));
                     failure.status = Some(status);
                     return Err(failure);
                 }
@@ -810,10 +817,29 @@ impl Service {
                     .await
                     .map_err(failed)?
             }
-            (None, Some(project)) => self
-                .instantiate(&session.id, "", &project, saved_revision)
-                .await
-                .map_err(failed)?,
+            (None, Some(project)) => {
+                let (instance, status, recovered) = self
+                    .instantiate(&session.id, "", &project, saved_revision)
+                    .await
+                    .map_err(failed)?;
+                if recovered != Some(Recovered::Completed) {
+                    (instance, status)
+                } else {
+                    // The call that failed was this session's save (the session holds the
+                    // project's lock), and opening finished it: the disk holds every batch,
+                    // so none is replayed, and the session goes on clean at its revision.
+                    instance.close().await;
+                    let revision = batches
+                        .last()
+                        .map_or(saved_revision, |batch| batch.expected_revision + 1);
+                    let (instance, status, _) = self
+                        .instantiate(&session.id, "", &project, revision)
+                        .await
+                        .map_err(failed)?;
+                    session.saved(revision);
+                    return Ok((instance, status));
+                }
+            }
             (None, None) => return Err(Rebuild::Failed("the session has no project".into())),
         };
         for batch in batches {
@@ -863,7 +889,7 @@ impl Service {
             .instantiate(session_id, project_path, &project, 0)
             .await
         {
-            Ok((instance, status)) => {
+            Ok((instance, status, _)) => {
                 let home = Home::Directory {
                     project,
                     lock: project_lock,
@@ -1172,7 +1198,7 @@ impl Service {
         project_path: &str,
         project: &sandbox::ResolvedProject,
         revision: u64,
-    ) -> Result<(Instance, SessionStatus), Failure> {
+    ) -> Result<(Instance, SessionStatus, Option<Recovered>), Failure> {
         sandbox::check_project_entries(project)
             .map_err(|refusal| refused(refusal, project_path))?;
         let runtime = self.runtime().await.map_err(|error| {
@@ -1196,11 +1222,12 @@ impl Service {
                     Failure::from(unhandled(&other))
                 }
             })?;
-        if let Some((how, paths)) = opened.recovery.recovered() {
+        let recovered = opened.recovery.recovered().map(|(how, paths)| {
             self.events
                 .notice(Notice::save_recovered(session_id, how, paths));
-        }
-        Ok((opened.instance, opened.status))
+            how
+        });
+        Ok((opened.instance, opened.status, recovered))
     }
 
     /// A lock just taken, after telling the user when it was taken over from a process
@@ -1417,15 +1444,47 @@ fn encode<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
     serde_json::to_string(value).map_err(|cause| Failure::internal(&cause))
 }
 
-/// The failure of a call whose session was restored afterwards.
-fn restored(error: &CallError, revision: u64) -> BackendError {
+/// The failure of a call whose session was restored afterwards; `completed_save` when
+/// restoring finished a save the call had taken past its commit point.
+fn restored(
+    error: &CallError,
+    status: &SessionStatus,
+    completed_save: bool,
+    limits: &InstanceLimits,
+) -> BackendError {
     let (what, reason) = match error {
-        CallError::Deadline => ("ran past its deadline", UnhandledReason::Deadline),
-        _ => ("stopped unexpectedly", UnhandledReason::Trap),
+        CallError::Deadline => (
+            format!(
+                "ran past its deadline ({} s per call) on this call",
+                limits.call_deadline.as_secs_f64()
+            ),
+            UnhandledReason::Deadline,
+        ),
+        CallError::OutOfMemory => (
+            format!(
+                "asked for more than a session's {} MiB of memory on this call",
+                limits.memory_bytes >> 20
+            ),
+            UnhandledReason::OutOfMemory,
+        ),
+        _ => (
+            "stopped unexpectedly on this call".to_string(),
+            UnhandledReason::Trap,
+        ),
+    };
+    let revision = status.revision;
+    let outcome = if completed_save {
+        format!(
+            "It had already reached the commit point of a save, which was completed when the session was restored on a fresh backend: the project on disk is at revision {revision} and the session is clean"
+        )
+    } else {
+        format!(
+            "It changed nothing: the session was restored on a fresh backend (the project read again and its applied transactions replayed) and is at revision {revision}"
+        )
     };
     BackendError::BackendUnhandledError {
         message: format!(
-            "Backend tool execution failed: the backend {what} on this call, which changed nothing. The session was restored on a fresh backend (the project read again and its applied transactions replayed) and is at revision {revision}; re-read before retrying."
+            "Backend tool execution failed: the backend {what}. {outcome}; re-read before retrying."
         ),
         reason,
     }
@@ -1434,6 +1493,7 @@ fn restored(error: &CallError, revision: u64) -> BackendError {
 fn unhandled(error: &CallError) -> BackendError {
     BackendError::unhandled(match error {
         CallError::Deadline => UnhandledReason::Deadline,
+        CallError::OutOfMemory => UnhandledReason::OutOfMemory,
         CallError::Trap(_) => UnhandledReason::Trap,
         CallError::Backend(_) | CallError::Setup(_) => UnhandledReason::Internal,
     })

@@ -136,6 +136,11 @@ impl Session {
         (!journal.overflowed).then(|| (journal.saved_revision, journal.batches.clone()))
     }
 
+    /// The revision of the last save (0 before any).
+    pub fn saved_revision(&self) -> u64 {
+        lock(&self.journal).saved_revision
+    }
+
     /// The session saved `revision`: the disk now holds everything applied so far.
     pub fn saved(&self, revision: u64) {
         *lock(&self.journal) = Journal {

@@ -2,7 +2,7 @@
 //! instance from the project files and the transactions applied since open.
 //!
 //! The failure is real: a memory cap small enough for the example project but not for an
-//! oversized batch makes the component trap while taking the batch in.
+//! oversized batch stops the component while it takes the batch in.
 
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -72,8 +72,13 @@ async fn a_trapped_call_leaves_the_session_as_it_was() {
         failed["error"]["code"], "backend_unhandled_error",
         "{failed}"
     );
+    // The cap stopped it, and the answer says so (not a bare trap).
+    assert_eq!(failed["error"]["reason"], "out_of_memory", "{failed}");
     let message = failed["error"]["message"].as_str().unwrap();
-    assert!(message.contains("restored"), "{message}");
+    assert!(
+        message.contains("restored") && message.contains("16 MiB"),
+        "{message}"
+    );
     // The user is told, with the call; the session's resources did not change.
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(

@@ -115,6 +115,11 @@ impl Server {
     pub async fn start_with(roots: &[&Path], extra: &[&str]) -> Server {
         Server::connect(roots, extra, (), Lifecycle::Handshake).await
     }
+
+    /// [`Server::start_with`] with extra environment variables (test-only hooks).
+    pub async fn start_with_env(roots: &[&Path], extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::connect_with_env(roots, extra, env, (), Lifecycle::Handshake).await
+    }
 }
 
 impl<H: ClientHandler> Server<H> {
@@ -122,6 +127,17 @@ impl<H: ClientHandler> Server<H> {
     pub async fn connect(
         roots: &[&Path],
         extra: &[&str],
+        handler: H,
+        lifecycle: Lifecycle,
+    ) -> Server<H> {
+        Self::connect_with_env(roots, extra, &[], handler, lifecycle).await
+    }
+
+    /// [`Server::connect`] with extra environment variables for the server.
+    pub async fn connect_with_env(
+        roots: &[&Path],
+        extra: &[&str],
+        env: &[(&str, &str)],
         handler: H,
         lifecycle: Lifecycle,
     ) -> Server<H> {
@@ -134,6 +150,8 @@ impl<H: ClientHandler> Server<H> {
         }
         command.arg("--cache-dir").arg(cache_dir()).args(extra);
         command.env("OFGUI_LOG", "warn");
+        command.env_remove("OFGUI_SAVE_FAULT");
+        command.envs(env.iter().copied());
         let (transport, _stderr) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()

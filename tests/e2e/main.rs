@@ -46,6 +46,9 @@ mod saving;
 /// A save killed at each step of its commit, and the recovery of the next open.
 mod crash;
 
+/// Runaway calls: stopped at the call deadline or the memory cap, the session restored.
+mod runaway;
+
 /// Sessions over a project given as a document, and their first write into a directory.
 mod memory;
 

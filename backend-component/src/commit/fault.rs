@@ -1,7 +1,8 @@
-//! Fault injection for crash tests: stops, hangs or aborts a commit (or recovery) at a
-//! chosen step. Nothing happens unless a fault is configured: [`configured`] reads
+//! Fault injection for crash and runaway tests: stops, hangs, aborts, spins or exhausts
+//! memory in a commit (or recovery) at a chosen step. Nothing happens unless a fault is configured: [`configured`] reads
 //! [`ENV`], which the host passes into the component only when its own test
-//! configuration sets it (the component sees no environment otherwise).
+//! configuration sets it (the component sees no environment otherwise), and then only
+//! into the first instance it starts, so a session restored after the fault runs clean.
 //!
 //! A specification is `<step>[:<occurrence>][:<action>]`, e.g. `apply:2:hang`: the step
 //! name ([`StepKind::name`]), which occurrence of it (1-based, default 1) and what to do
@@ -10,6 +11,10 @@
 //!   then sleep forever, so an end-to-end test can SIGKILL the server at exactly that
 //!   point once it sees the line;
 //! - `abort`: abort at once (in `backend.wasm` a trap, which the host survives);
+//! - `spin`: print the same line, then compute forever without calling the host (what
+//!   the call deadline must stop);
+//! - `alloc`: print the same line, then allocate and fill memory without bound (what the
+//!   memory cap must stop);
 //! - `stop`: return from the commit as if it crashed (what unit tests use).
 
 use std::ops::ControlFlow;
@@ -24,6 +29,18 @@ pub enum FaultAction {
     Stop,
     Hang,
     Abort,
+    Spin,
+    Alloc,
+}
+
+impl FaultAction {
+    const NAMES: [(&str, FaultAction); 5] = [
+        ("stop", FaultAction::Stop),
+        ("hang", FaultAction::Hang),
+        ("abort", FaultAction::Abort),
+        ("spin", FaultAction::Spin),
+        ("alloc", FaultAction::Alloc),
+    ];
 }
 
 /// One configured fault, counting the steps it has seen.
@@ -59,16 +76,17 @@ impl FaultInjection {
         let mut occurrence = 1;
         let mut action = FaultAction::Hang;
         for part in parts {
-            match part {
-                "stop" => action = FaultAction::Stop,
-                "hang" => action = FaultAction::Hang,
-                "abort" => action = FaultAction::Abort,
-                number => {
-                    occurrence = number.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        format!("{number:?} is not an occurrence or an action (stop, hang, abort)")
-                    })?;
-                }
+            if let Some((_, named)) = FaultAction::NAMES.iter().find(|(name, _)| *name == part) {
+                action = *named;
+                continue;
             }
+            occurrence = part.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                let names: Vec<&str> = FaultAction::NAMES.iter().map(|(name, _)| *name).collect();
+                format!(
+                    "{part:?} is not an occurrence or an action ({})",
+                    names.join(", ")
+                )
+            })?;
         }
         Ok(Self::new(step, occurrence, action))
     }
@@ -88,28 +106,35 @@ impl FaultInjection {
         if self.seen != self.occurrence {
             return ControlFlow::Continue(());
         }
+        let at = format!("{}#{} at {}", step.kind.name(), self.seen, step.path);
         match self.action {
-            FaultAction::Stop => ControlFlow::Break(()),
-            FaultAction::Hang => {
-                eprintln!(
-                    "ofgui-save-fault: reached {}#{} at {}",
-                    step.kind.name(),
-                    self.seen,
-                    step.path
-                );
-                loop {
-                    std::thread::sleep(std::time::Duration::from_secs(3600));
-                }
-            }
+            FaultAction::Stop => return ControlFlow::Break(()),
             FaultAction::Abort => {
-                eprintln!(
-                    "ofgui-save-fault: aborting at {}#{} at {}",
-                    step.kind.name(),
-                    self.seen,
-                    step.path
-                );
+                eprintln!("ofgui-save-fault: aborting at {at}");
                 std::process::abort()
             }
+            FaultAction::Hang | FaultAction::Spin | FaultAction::Alloc => {
+                eprintln!("ofgui-save-fault: reached {at}");
+            }
+        }
+        match self.action {
+            FaultAction::Spin => {
+                let mut turns = 0u64;
+                loop {
+                    turns = std::hint::black_box(turns.wrapping_add(1));
+                }
+            }
+            FaultAction::Alloc => {
+                // Filled, so the pages are really used, and kept, so none is reused.
+                let mut hoard: Vec<Vec<u8>> = Vec::new();
+                loop {
+                    hoard.push(vec![0xA5; 1 << 20]);
+                    std::hint::black_box(&hoard);
+                }
+            }
+            FaultAction::Hang | FaultAction::Stop | FaultAction::Abort => loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            },
         }
     }
 }

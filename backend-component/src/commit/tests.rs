@@ -934,6 +934,19 @@ fn fault_specifications() {
             .contains("commit-point")
     );
     assert!(FaultInjection::parse("stage:0").is_err());
+    assert_eq!(
+        FaultInjection::parse("prepare-journal:spin").unwrap(),
+        FaultInjection::new(StepKind::PrepareJournal, 1, FaultAction::Spin)
+    );
+    assert_eq!(
+        FaultInjection::parse("stage:2:alloc").unwrap(),
+        FaultInjection::new(StepKind::Stage, 2, FaultAction::Alloc)
+    );
+    assert!(
+        FaultInjection::parse("stage:melt")
+            .unwrap_err()
+            .contains("spin, alloc")
+    );
     for step in StepKind::ALL {
         assert_eq!(FaultInjection::parse(step.name()).unwrap().step, step);
     }
