@@ -259,14 +259,13 @@ impl<H: ClientHandler> Server<H> {
                     .as_ref()
                     .clone(),
             );
-            let lean = jsonschema::validator_for(&advertised).expect("output schema compiles");
+            let lean = compiled(&advertised);
             assert!(
                 lean.is_valid(&structured),
                 "{} result does not match its advertised output schema",
                 tool.name
             );
-            let schema = full_output_schema(&tool.name);
-            let validator = jsonschema::validator_for(&schema).expect("output schema compiles");
+            let validator = compiled(&full_output_schema(&tool.name));
             let errors: Vec<String> = validator
                 .iter_errors(&structured)
                 .map(|e| format!("{} at {}", e, e.instance_path()))
@@ -320,6 +319,23 @@ pub const CACHE: &str = "openfairygui_backend_get_cache_snapshot";
 pub const REFRESH: &str = "openfairygui_backend_refresh_cache";
 
 /// A tool's full output schema, as `--full-schemas` advertises it.
+/// `schema` compiled once for the whole test binary: compiling the full output schemas
+/// dominated the cost of a call in debug builds.
+fn compiled(schema: &Value) -> std::sync::Arc<jsonschema::Validator> {
+    let key = schema.to_string();
+    static COMPILED: OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<jsonschema::Validator>>>,
+    > = OnceLock::new();
+    let cache = COMPILED.get_or_init(Default::default);
+    if let Some(validator) = cache.lock().unwrap().get(&key) {
+        return validator.clone();
+    }
+    let validator =
+        std::sync::Arc::new(jsonschema::validator_for(schema).expect("output schema compiles"));
+    cache.lock().unwrap().insert(key, validator.clone());
+    validator
+}
+
 pub fn full_output_schema(tool: &str) -> Value {
     static FULL: OnceLock<Vec<Value>> = OnceLock::new();
     let tools = FULL.get_or_init(|| {
@@ -356,4 +372,28 @@ pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
         }
     }
     files
+}
+
+/// The first display node of the first component: (package id, component id, node id).
+pub fn first_node(outline: &Value) -> (String, String, String) {
+    for package in outline["packages"].as_array().unwrap() {
+        for resource in package["resources"].as_array().unwrap() {
+            if let Some(node) = resource["component"]["displayList"].get(0) {
+                return (
+                    package["id"].as_str().unwrap().into(),
+                    resource["id"].as_str().unwrap().into(),
+                    node["id"].as_str().unwrap().into(),
+                );
+            }
+        }
+    }
+    panic!("no display node");
+}
+
+pub fn move_node(node: &(String, String, String), x: i64) -> Value {
+    serde_json::json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": node.0, "componentResourceId": node.1, "displayNodeId": node.2 },
+        "props": { "position": { "x": x, "y": 12 } }
+    }])
 }

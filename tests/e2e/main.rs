@@ -49,6 +49,9 @@ mod crash;
 /// Runaway calls: stopped at the call deadline or the memory cap, the session restored.
 mod runaway;
 
+/// Sessions driven at once: serialized within, independent between, consistent after.
+mod stress;
+
 /// Sessions over a project given as a document, and their first write into a directory.
 mod memory;
 

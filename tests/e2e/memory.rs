@@ -72,30 +72,6 @@ fn kinds(events: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The first display node of the first component: (package id, component id, node id).
-fn first_node(outline: &Value) -> (String, String, String) {
-    for package in outline["packages"].as_array().unwrap() {
-        for resource in package["resources"].as_array().unwrap() {
-            if let Some(node) = resource["component"]["displayList"].get(0) {
-                return (
-                    package["id"].as_str().unwrap().into(),
-                    resource["id"].as_str().unwrap().into(),
-                    node["id"].as_str().unwrap().into(),
-                );
-            }
-        }
-    }
-    panic!("no display node");
-}
-
-fn move_node(node: &(String, String, String), x: i64) -> Value {
-    json!([{
-        "kind": "setDisplayNodeProps",
-        "selector": { "packageId": node.0, "componentResourceId": node.1, "displayNodeId": node.2 },
-        "props": { "position": { "x": x, "y": 12 } }
-    }])
-}
-
 #[tokio::test]
 async fn a_document_session_is_read_edited_and_written_into_a_new_directory() {
     let (workspace, server, document) = workspace_with_document().await;
