@@ -5,7 +5,9 @@
 //! it over stdio, and times each step from the client's side: request written to response
 //! read. Each figure is the median of several runs; peak RSS is the server's VmHWM.
 //! A second table times a fresh install's first open: the server started on an empty
-//! cache directory and asked to open a project at once.
+//! cache directory and asked to open a project at once. The last two measure the memory
+//! of 32 sessions open at once on copies of the unity corpus, and how long past the call
+//! deadline a runaway save (the backend's test-only `spin` fault) is answered.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -135,6 +137,117 @@ fn main() -> Result<()> {
     );
     println!(
         "\nmedian of {RUNS} runs, each with a new empty --cache-dir; start→open response is from spawning the process to reading the open result, open from writing the request."
+    );
+
+    many_sessions(&host, cache.path(), &projects[0].1)?;
+    runaway(&host, cache.path(), &workspace.join("examples/HelloFairy"))?;
+    Ok(())
+}
+
+/// Sessions opened at once for [`many_sessions`]: the server's default session limit.
+const MANY_SESSIONS: usize = 32;
+
+/// Opens [`MANY_SESSIONS`] copies of `source` in one server and prints its memory with
+/// one session and with all of them open.
+fn many_sessions(host: &Path, cache: &Path, source: &Path) -> Result<()> {
+    let root = tempfile::tempdir()?;
+    for copy in 0..MANY_SESSIONS {
+        copy_tree(source, &root.path().join(format!("copy-{copy}")))?;
+    }
+    let mut client = spawn(host, cache, root.path())?;
+    client.request(
+        "initialize",
+        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
+    )?;
+    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    let pid = client.child.id();
+    let mut opens = Vec::new();
+    let mut with_one = 0;
+    for copy in 0..MANY_SESSIONS {
+        let path = root.path().join(format!("copy-{copy}"));
+        let (_, open) = client.call(
+            "openfairygui_backend_open_session",
+            json!({ "projectPath": path }),
+        )?;
+        opens.push(open);
+        if copy == 0 {
+            with_one = proc_status_kb(pid, "VmRSS:");
+        }
+    }
+    let with_all = proc_status_kb(pid, "VmRSS:");
+    let peak = peak_rss_kb(pid);
+    drop(client);
+    println!(
+        "\n| {MANY_SESSIONS} sessions on copies of fairygui-unity-examples | RSS with 1 open | RSS with {MANY_SESSIONS} open | per further session | peak RSS | open (median) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    println!(
+        "| one server | {:.1} MB | {:.1} MB | {:.1} MB | {:.1} MB | {} |",
+        with_one as f64 / 1024.0,
+        with_all as f64 / 1024.0,
+        with_all.saturating_sub(with_one) as f64 / 1024.0 / (MANY_SESSIONS - 1) as f64,
+        peak as f64 / 1024.0,
+        ms(median(opens)),
+    );
+    Ok(())
+}
+
+/// Saves an edited copy of `example` with the `spin` fault armed and a 1 s call deadline,
+/// and prints how long past the deadline the answer came (the restore included).
+fn runaway(host: &Path, cache: &Path, example: &Path) -> Result<()> {
+    const DEADLINE: Duration = Duration::from_secs(1);
+    let mut overshoots = Vec::new();
+    for _ in 0..RUNS {
+        let root = tempfile::tempdir()?;
+        let project = root.path().join("example");
+        copy_tree(example, &project)?;
+        let mut client = spawn_with(
+            host,
+            cache,
+            root.path(),
+            &["--call-deadline-secs", "1"],
+            &[("OFGUI_SAVE_FAULT", "prepare-journal:spin")],
+        )?;
+        client.request(
+            "initialize",
+            json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
+        )?;
+        client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+        let (opened, _) = client.call(
+            "openfairygui_backend_open_session",
+            json!({ "projectPath": project }),
+        )?;
+        let id = opened["sessionId"].clone();
+        client.call(
+            "openfairygui_backend_apply_transaction",
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": [{
+                "kind": "setDisplayNodeProps",
+                "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" },
+                "props": { "text": "runaway" }
+            }] }),
+        )?;
+        let (envelope, elapsed) = client.envelope(
+            "openfairygui_backend_save_session",
+            json!({ "sessionId": id, "expectedRevision": 1 }),
+        )?;
+        if envelope.pointer("/error/reason") != Some(&json!("deadline")) {
+            bail!("the runaway save was not stopped at its deadline: {envelope}");
+        }
+        overshoots.push(elapsed.saturating_sub(DEADLINE));
+    }
+    overshoots.sort();
+    println!(
+        "\n| runaway save (1 s deadline, bundled example) | answered past the deadline: min | median | max |"
+    );
+    println!("|---|---|---|---|");
+    println!(
+        "| spin fault at the save's first step | {} | {} | {} |",
+        ms(overshoots[0]),
+        ms(overshoots[overshoots.len() / 2]),
+        ms(overshoots[overshoots.len() - 1]),
+    );
+    println!(
+        "\n{RUNS} runs; from the save request to its answer, minus the deadline: the stop (at the first 50 ms epoch tick past the deadline), the save's own work before the fault and the session's restore on a fresh backend."
     );
     Ok(())
 }
@@ -307,12 +420,26 @@ impl Client {
 
 /// Starts the server with `project`'s directory as its only root.
 fn spawn(host: &Path, cache: &Path, project: &Path) -> Result<Client> {
+    spawn_with(host, cache, project, &[], &[])
+}
+
+/// [`spawn`] with extra arguments and environment variables.
+fn spawn_with(
+    host: &Path,
+    cache: &Path,
+    root: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<Client> {
     let mut child = Command::new(host)
         .arg("--project-dir")
-        .arg(project)
+        .arg(root)
         .arg("--cache-dir")
         .arg(cache)
-        .env("OFGUI_LOG", "warn")
+        .args(args)
+        .env("OFGUI_LOG", "error")
+        .env_remove("OFGUI_SAVE_FAULT")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -482,12 +609,17 @@ fn tool_list_sizes(host: &Path, cache: &Path, project: &Path) -> Result<()> {
 
 /// The process's peak resident set size (Linux `VmHWM`), 0 where unavailable.
 fn peak_rss_kb(pid: u32) -> u64 {
+    proc_status_kb(pid, "VmHWM:")
+}
+
+/// A `kB` line of the process's `/proc/<pid>/status`, 0 where unavailable.
+fn proc_status_kb(pid: u32, field: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|status| {
             status
                 .lines()
-                .find(|line| line.starts_with("VmHWM:"))
+                .find(|line| line.starts_with(field))
                 .and_then(|line| line.split_whitespace().nth(1))
                 .and_then(|kb| kb.parse().ok())
         })
