@@ -281,9 +281,10 @@ pub fn check_project_entries(project: &ResolvedProject) -> Result<(), Refusal> {
             )
         })?;
         // The backend names files through WASI, whose paths are UTF-8: a name that is
-        // not can never be reached from the sandbox.
+        // not cannot be listed there, and WASI then fails the whole listing of the
+        // project directory (and so every branch) rather than skip it.
         let Ok(name) = entry.file_name().into_string() else {
-            continue;
+            return Err(not_utf8(&entry.file_name().to_string_lossy()));
         };
         let owned = name == "settings"
             || name == "assets"
@@ -332,9 +333,13 @@ fn check_entry(parent: &Dir, name: &str, relative: &str) -> Result<(), Refusal> 
                     &format!("{relative} cannot be read."),
                 )
             })?;
-            // Not UTF-8: unreachable through WASI (see above).
-            if let Ok(child) = entry.file_name().into_string() {
-                check_entry(&dir, &child, &format!("{relative}/{child}"))?;
+            match entry.file_name().into_string() {
+                Ok(child) => check_entry(&dir, &child, &format!("{relative}/{child}"))?,
+                // The backend lists package directories and their folders; one name it
+                // cannot list would hide everything beside it.
+                Err(child) => {
+                    return Err(not_utf8(&format!("{relative}/{}", child.to_string_lossy())));
+                }
             }
         }
     } else if link_count(&metadata) > 1 {
@@ -346,6 +351,15 @@ fn check_entry(parent: &Dir, name: &str, relative: &str) -> Result<(), Refusal> 
         ));
     }
     Ok(())
+}
+
+fn not_utf8(lossy: &str) -> Refusal {
+    open_refusal(
+        OpenFailureReason::ProjectReadFailed,
+        &format!(
+            "Project entry {lossy} has a name that is not valid UTF-8 (shown here with replacement characters), which ofgui cannot list through its sandbox, so nothing beside it could be read either. Rename it, then open the project again."
+        ),
+    )
 }
 
 #[cfg(unix)]
