@@ -41,6 +41,12 @@ pub fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).expect("copy file");
+            // The corpora are read-only and copying keeps that; a copy is the test's own
+            // and saves refuse read-only files.
+            let mut permissions = std::fs::metadata(&target).expect("copied").permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            permissions.set_readonly(false);
+            std::fs::set_permissions(&target, permissions).expect("make the copy writable");
         }
     }
 }
@@ -115,6 +121,11 @@ impl Server {
     pub async fn start_with(roots: &[&Path], extra: &[&str]) -> Server {
         Server::connect(roots, extra, (), Lifecycle::Handshake).await
     }
+
+    /// A server with extra environment variables (the test-only `OFGUI_SAVE_FAULT`).
+    pub async fn start_env(roots: &[&Path], env: &[(&str, &str)]) -> Server {
+        Server::spawn(roots, &[], env, (), Lifecycle::Handshake).await
+    }
 }
 
 impl<H: ClientHandler> Server<H> {
@@ -122,6 +133,16 @@ impl<H: ClientHandler> Server<H> {
     pub async fn connect(
         roots: &[&Path],
         extra: &[&str],
+        handler: H,
+        lifecycle: Lifecycle,
+    ) -> Server<H> {
+        Server::spawn(roots, extra, &[], handler, lifecycle).await
+    }
+
+    async fn spawn(
+        roots: &[&Path],
+        extra: &[&str],
+        env: &[(&str, &str)],
         handler: H,
         lifecycle: Lifecycle,
     ) -> Server<H> {
@@ -133,7 +154,7 @@ impl<H: ClientHandler> Server<H> {
             command.arg("--project-dir").arg(root);
         }
         command.arg("--cache-dir").arg(cache_dir()).args(extra);
-        command.env("OFGUI_LOG", "warn");
+        command.env("OFGUI_LOG", "warn").envs(env.iter().copied());
         let (transport, _stderr) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()
