@@ -919,7 +919,13 @@ impl Session {
             materialize,
         };
         let mut hook = commit::fault::configured();
-        let committed = commit::commit(fs, &plan, &mut hook).map_err(|e| attempt.failed(e))?;
+        let limited = commit::fault::configured_disk_limit()
+            .map(|free| commit::fault::DiskLimit::new(fs, free));
+        let target: &dyn ProjectFsWrite = match &limited {
+            Some(limited) => limited,
+            None => fs,
+        };
+        let committed = commit::commit(target, &plan, &mut hook).map_err(|e| attempt.failed(e))?;
         if let Some(disk) = &mut self.disk {
             for change in plan.changes {
                 let is_asset = disk.assets.contains_key(change.path())

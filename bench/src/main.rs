@@ -658,6 +658,11 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
             copy_tree(&entry.path(), &target)?;
         } else {
             std::fs::copy(entry.path(), &target)?;
+            // The corpora are read-only and copying keeps that; saves refuse read-only files.
+            let mut permissions = std::fs::metadata(&target)?.permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            permissions.set_readonly(false);
+            std::fs::set_permissions(&target, permissions)?;
         }
     }
     Ok(())

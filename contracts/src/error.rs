@@ -100,6 +100,8 @@ pub enum DiskConflictKind {
     UnknownEntry,
     /// It could not be looked at.
     Unreadable,
+    /// It, or the directory it is in, is read-only on disk.
+    ReadOnly,
 }
 
 /// Which rule a refused path broke.

@@ -359,7 +359,7 @@ pub const METHODS: &[Method] = &[
             Fails::new("stale_write", "re-read, save the revision you previewed"),
             Fails::new(
                 "path_policy_violation",
-                "targetPath is not the opened project: saving is not Save As",
+                "targetPath is not the opened project: saving is not Save As, or the project directory was moved or replaced since it was opened",
             ),
             Fails::new(
                 "uam_fidelity_unsupported",
@@ -367,7 +367,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "save_partial_failure",
-                "reason changed_on_disk: someone edited those files on disk since the session read them, nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose, reason io: see diskMayBePartiallyUpdated and recoveryPaths",
+                "reason changed_on_disk: someone edited those files on disk since the session read them, or a file or its folder is read-only or a link (see conflicts), nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose, reason io: the disk refused a write (full, for one), see diskMayBePartiallyUpdated and recoveryPaths",
             ),
             Fails::new(
                 "materialize_validation_failed",
@@ -397,14 +397,17 @@ pub const METHODS: &[Method] = &[
             Fails::new("stale_write", ""),
             Fails::new(
                 "path_policy_violation",
-                "targetPath is outside the allowed roots, already holds a project, or is not the opened project",
+                "targetPath is outside the allowed roots, already holds a project, or is not the opened project, or the project directory was moved or replaced since it was opened",
             ),
             Fails::new("uam_fidelity_unsupported", ""),
             Fails::new(
                 "materialize_validation_failed",
                 "the errors are in meta.diagnostics, nothing written",
             ),
-            Fails::new("write_failed", ""),
+            Fails::new(
+                "write_failed",
+                "reason changed_on_disk: a file or its folder is read-only (see conflicts), reason io: the disk refused a write",
+            ),
             Fails::new("lock_conflict", ""),
             Fails::new(
                 "capability_unavailable",

@@ -23,6 +23,88 @@ pub struct ResolvedProject {
     pub fairy_file: String,
     /// The identity of the project for one-session-per-project.
     pub key: String,
+    /// The directory's device and inode when it was resolved: a save checks that `dir`
+    /// still names that directory, since the session's preopen does.
+    pub identity: Option<DirIdentity>,
+}
+
+/// What tells one directory from another while both exist (device and inode on Unix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DirIdentity {
+    device: u64,
+    inode: u64,
+}
+
+impl DirIdentity {
+    /// The identity of the directory `path` leads to, when the platform tells.
+    pub fn of(path: &Path) -> Option<DirIdentity> {
+        let metadata = std::fs::metadata(path).ok()?;
+        identity_of(&metadata)
+    }
+}
+
+#[cfg(unix)]
+fn identity_of(metadata: &std::fs::Metadata) -> Option<DirIdentity> {
+    use std::os::unix::fs::MetadataExt;
+    Some(DirIdentity {
+        device: metadata.dev(),
+        inode: metadata.ino(),
+    })
+}
+
+#[cfg(not(unix))]
+fn identity_of(_: &std::fs::Metadata) -> Option<DirIdentity> {
+    None
+}
+
+impl ResolvedProject {
+    /// True while `dir` still resolves, without any symlink, to the directory the session
+    /// opened. A project directory moved away and replaced (by a symlink out of the
+    /// roots, say) is not the project any more: its session must not write or reopen it.
+    pub fn still_in_place(&self) -> bool {
+        let Ok(real) = std::fs::canonicalize(&self.dir) else {
+            return false;
+        };
+        real == self.dir && DirIdentity::of(&self.dir) == self.identity
+    }
+
+    /// The first of `paths` (project-relative, `/`) that is read-only on disk, or whose
+    /// nearest existing directory is: the file or the directory, project-relative. A
+    /// save replaces files by renaming new ones over them, which the system allows for a
+    /// read-only file (and root for a read-only directory), so the check is ofgui's own:
+    /// a read-only file is often one version control has not checked out.
+    pub fn read_only_entry<'a>(&self, paths: impl IntoIterator<Item = &'a str>) -> Option<String> {
+        for path in paths {
+            let segments: Vec<&str> = path.split('/').collect();
+            let plain = segments
+                .iter()
+                .all(|segment| !segment.is_empty() && *segment != "." && *segment != "..");
+            if !plain {
+                continue;
+            }
+            for end in (0..=segments.len()).rev() {
+                let relative = segments[..end].join("/");
+                let Ok(metadata) = std::fs::symlink_metadata(self.dir.join(&relative)) else {
+                    continue;
+                };
+                if metadata.file_type().is_symlink() {
+                    // Refused by the save itself, as not a regular file.
+                    break;
+                }
+                if metadata.permissions().readonly() {
+                    return Some(if relative.is_empty() {
+                        ".".to_string()
+                    } else {
+                        relative
+                    });
+                }
+                if metadata.is_dir() {
+                    break;
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Why a project path was refused.
@@ -84,10 +166,12 @@ pub fn resolve_project(project_path: &str, roots: &[PathBuf]) -> Result<Resolved
         ));
     };
     let key = dir.to_string_lossy().into_owned();
+    let identity = DirIdentity::of(&dir);
     Ok(ResolvedProject {
         dir,
         fairy_file,
         key,
+        identity,
     })
 }
 
@@ -197,9 +281,10 @@ pub fn check_project_entries(project: &ResolvedProject) -> Result<(), Refusal> {
             )
         })?;
         // The backend names files through WASI, whose paths are UTF-8: a name that is
-        // not can never be reached from the sandbox.
+        // not cannot be listed there, and WASI then fails the whole listing of the
+        // project directory (and so every branch) rather than skip it.
         let Ok(name) = entry.file_name().into_string() else {
-            continue;
+            return Err(not_utf8(&entry.file_name().to_string_lossy()));
         };
         let owned = name == "settings"
             || name == "assets"
@@ -248,9 +333,13 @@ fn check_entry(parent: &Dir, name: &str, relative: &str) -> Result<(), Refusal> 
                     &format!("{relative} cannot be read."),
                 )
             })?;
-            // Not UTF-8: unreachable through WASI (see above).
-            if let Ok(child) = entry.file_name().into_string() {
-                check_entry(&dir, &child, &format!("{relative}/{child}"))?;
+            match entry.file_name().into_string() {
+                Ok(child) => check_entry(&dir, &child, &format!("{relative}/{child}"))?,
+                // The backend lists package directories and their folders; one name it
+                // cannot list would hide everything beside it.
+                Err(child) => {
+                    return Err(not_utf8(&format!("{relative}/{}", child.to_string_lossy())));
+                }
             }
         }
     } else if link_count(&metadata) > 1 {
@@ -262,6 +351,15 @@ fn check_entry(parent: &Dir, name: &str, relative: &str) -> Result<(), Refusal> 
         ));
     }
     Ok(())
+}
+
+fn not_utf8(lossy: &str) -> Refusal {
+    open_refusal(
+        OpenFailureReason::ProjectReadFailed,
+        &format!(
+            "Project entry {lossy} has a name that is not valid UTF-8 (shown here with replacement characters), which ofgui cannot list through its sandbox, so nothing beside it could be read either. Rename it, then open the project again."
+        ),
+    )
 }
 
 #[cfg(unix)]
@@ -444,6 +542,7 @@ impl Target {
             dir: self.dir.clone(),
             fairy_file: self.fairy_file.clone(),
             key: self.key.clone(),
+            identity: DirIdentity::of(&self.dir),
         }
     }
 }

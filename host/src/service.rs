@@ -16,7 +16,8 @@ use ofgui_contracts::api::{
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{
-    BackendError, ErrorCode, LockConflictKind, TargetPolicy, UnhandledReason,
+    BackendError, DiskConflict, DiskConflictKind, ErrorCode, LockConflictKind, SaveFailureReason,
+    TargetPolicy, UnhandledReason,
 };
 use ofgui_contracts::methods::Method;
 use serde::Deserialize as _;
@@ -572,8 +573,12 @@ impl Service {
         let key = session.key();
         let emit = |happened: Happened| self.events.emit(&session.id, &key, happened);
         emit(Happened::new("save.started", None).payload(json!({ "materialize": materialize })));
+        let directory = session.directory();
         let result = self
             .on_session(&session.id, async |_, instance| {
+                if let Some(project) = &directory {
+                    guard_disk(&session.id, project, instance, materialize, expected).await?;
+                }
                 if materialize {
                     instance.materialize(expected).await
                 } else {
@@ -816,6 +821,13 @@ impl Service {
                 self.instantiate_document(&request, &document, dir)
                     .await
                     .map_err(failed)?
+            }
+            // A directory moved away and replaced (by a symlink out of the roots, say)
+            // is not the project the session read.
+            (None, Some(project)) if !project.still_in_place() => {
+                return Err(Rebuild::Failed(
+                    "the project directory was moved or replaced".into(),
+                ));
             }
             (None, Some(project)) => {
                 let (instance, status, recovered) = self
@@ -1334,6 +1346,83 @@ fn snapshot(
 }
 
 /// Why a new session (or a session's new directory) could not be registered.
+/// What the host checks before a session writes its directory, beyond what the backend
+/// checks through its preopen: the project path still leads to the directory the session
+/// opened (`path_policy_violation` otherwise), and nothing the write changes is read-only
+/// (`changed_on_disk` with a `read_only` conflict, as the other refusals that leave the
+/// disk as it is).
+async fn guard_disk(
+    session_id: &str,
+    project: &sandbox::ResolvedProject,
+    instance: &mut Instance,
+    materialize: bool,
+    expected: Option<u64>,
+) -> Result<(), CallError> {
+    let refuse = |error: BackendError, status: Option<SessionStatus>| {
+        CallError::Backend(Box::new(crate::bindings::GuestError {
+            error,
+            diagnostics: Vec::new(),
+            status,
+        }))
+    };
+    if !project.still_in_place() {
+        let dir = project.dir.to_string_lossy().into_owned();
+        return Err(refuse(
+            BackendError::PathPolicyViolation {
+                message: "The project directory was moved, deleted or replaced (by a symbolic link, say) since the session opened it, so its path no longer leads to the project the session read. Nothing was written and the edits stay in the session. Put the project directory back where it was, then save again; or close the session and open the project where it is now.".into(),
+                policy: TargetPolicy::SaveTarget,
+                attempted_path: dir.clone(),
+                allowed_path: dir,
+            },
+            None,
+        ));
+    }
+    let planned = instance.planned_writes(materialize, expected).await?;
+    let Some(path) = project.read_only_entry(planned.files.iter().map(|f| f.path.as_str())) else {
+        return Ok(());
+    };
+    let status = planned.status;
+    let conflict = DiskConflict {
+        path: path.clone(),
+        kind: DiskConflictKind::ReadOnly,
+        message: format!("{path} is read-only on disk"),
+    };
+    let message = format!(
+        "Refusing to save: {path} is read-only on disk. Nothing was written and the edits are still in the session. A read-only file or folder is often one that version control (Perforce, say) has not checked out: ask the user to make it writable, then save again."
+    );
+    let error = if materialize {
+        BackendError::WriteFailed {
+            message,
+            session_id: session_id.to_string(),
+            canonical_path_key: project.key.clone(),
+            attempted_revision: status.revision,
+            last_saved_revision: status.last_saved_revision,
+            reason: SaveFailureReason::ChangedOnDisk,
+            written_paths: Vec::new(),
+            skipped_paths: Vec::new(),
+            failed_paths: vec![path],
+            disk_may_be_partially_updated: false,
+            recovery_paths: None,
+            conflicts: vec![conflict],
+        }
+    } else {
+        BackendError::SavePartialFailure {
+            message,
+            session_id: session_id.to_string(),
+            canonical_path_key: project.key.clone(),
+            attempted_revision: status.revision,
+            last_saved_revision: status.last_saved_revision,
+            reason: SaveFailureReason::ChangedOnDisk,
+            committed_paths: Vec::new(),
+            failed_paths: vec![path],
+            disk_may_be_partially_updated: false,
+            recovery_paths: None,
+            conflicts: vec![conflict],
+        }
+    };
+    Err(refuse(error, Some(status)))
+}
+
 fn reserve_failed(error: ReserveError, session_id: &str, key: &str) -> Failure {
     Failure::from(match error {
         ReserveError::Full { max_sessions } => BackendError::SessionLimitExceeded {

@@ -36,6 +36,7 @@ fn unchecked(dir: &Path, fairy_file: &str) -> ResolvedProject {
         dir: dir.to_path_buf(),
         fairy_file: fairy_file.to_string(),
         key: dir.display().to_string(),
+        identity: None,
     }
 }
 

@@ -41,6 +41,12 @@ pub fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).expect("copy file");
+            // The corpora are read-only and copying keeps that; a copy is the test's own
+            // and saves refuse read-only files.
+            let mut permissions = std::fs::metadata(&target).expect("copied").permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            permissions.set_readonly(false);
+            std::fs::set_permissions(&target, permissions).expect("make the copy writable");
         }
     }
 }

@@ -66,3 +66,6 @@ mod notifications;
 
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;
+
+/// Hostile projects and writes under attack: bombs, bad names, links, lies, swaps.
+mod hostile;

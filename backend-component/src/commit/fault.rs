@@ -16,10 +16,21 @@
 //! - `alloc`: print the same line, then allocate and fill memory without bound (what the
 //!   memory cap must stop);
 //! - `stop`: return from the commit as if it crashed (what unit tests use).
+//!
+//! `disk-full:<bytes>[:<saves>]` instead simulates a disk with only `<bytes>` free: the commit
+//! writes through [`DiskLimit`], whose writes past that fail with
+//! [`std::io::ErrorKind::StorageFull`] after writing what fits, as a full disk does. A
+//! small tmpfs would be the real thing, but mounting one needs root and is not portable.
 
+use std::cell::Cell;
+use std::io;
 use std::ops::ControlFlow;
 
 use super::{Step, StepKind};
+use crate::fs::{DirEntry, EntryMeta, ProjectFs, ProjectFsWrite};
+
+/// The prefix of a disk limit specification (`disk-full:<bytes>`).
+const DISK_FULL: &str = "disk-full:";
 
 /// The environment variable holding a fault specification.
 pub const ENV: &str = "OFGUI_SAVE_FAULT";
@@ -142,7 +153,8 @@ impl FaultInjection {
 /// The hook production passes to [`super::commit`]: the fault from [`ENV`] when one is
 /// configured (a malformed one is reported on stderr and ignored), otherwise nothing.
 pub fn configured() -> impl FnMut(Step<'_>) -> ControlFlow<()> {
-    let mut fault = match FaultInjection::from_env() {
+    let disk_limit = std::env::var(ENV).is_ok_and(|spec| spec.trim().starts_with(DISK_FULL));
+    let mut fault = match FaultInjection::from_env().filter(|_| !disk_limit) {
         Some(Ok(fault)) => Some(fault),
         Some(Err(message)) => {
             eprintln!("ofgui-save-fault: ignoring {ENV}: {message}");
@@ -153,5 +165,96 @@ pub fn configured() -> impl FnMut(Step<'_>) -> ControlFlow<()> {
     move |step| match &mut fault {
         Some(fault) => fault.check(step),
         None => ControlFlow::Continue(()),
+    }
+}
+
+/// The free space [`ENV`] gives this commit (`disk-full:<bytes>[:<saves>]`), if any: the
+/// first `<saves>` commits of the instance (all, without it) find only `<bytes>` free,
+/// later ones as much as the disk has, as after the user freed some. A malformed
+/// specification is reported on stderr and ignored.
+pub fn configured_disk_limit() -> Option<u64> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COMMITS: AtomicUsize = AtomicUsize::new(0);
+    let spec = std::env::var(ENV).ok()?;
+    let rest = spec.trim().strip_prefix(DISK_FULL)?;
+    let (bytes, saves) = match rest.split_once(':') {
+        Some((bytes, saves)) => (bytes, Some(saves)),
+        None => (rest, None),
+    };
+    let parsed = bytes.parse::<u64>().ok().zip(match saves {
+        Some(saves) => saves.parse::<usize>().ok(),
+        None => Some(usize::MAX),
+    });
+    let Some((bytes, saves)) = parsed else {
+        eprintln!("ofgui-save-fault: ignoring {ENV}: {rest:?} is not <bytes>[:<saves>]");
+        return None;
+    };
+    (COMMITS.fetch_add(1, Ordering::Relaxed) < saves).then_some(bytes)
+}
+
+/// A filesystem with only so many bytes free: a write that does not fit writes what fits
+/// and then fails as a full disk does. Everything else passes through.
+pub struct DiskLimit<'a> {
+    inner: &'a dyn ProjectFsWrite,
+    free: Cell<u64>,
+}
+
+impl<'a> DiskLimit<'a> {
+    pub fn new(inner: &'a dyn ProjectFsWrite, free: u64) -> Self {
+        Self {
+            inner,
+            free: Cell::new(free),
+        }
+    }
+}
+
+impl ProjectFs for DiskLimit<'_> {
+    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+        self.inner.read(path)
+    }
+
+    fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>> {
+        self.inner.read_dir(path)
+    }
+}
+
+impl ProjectFsWrite for DiskLimit<'_> {
+    fn metadata(&self, path: &str) -> io::Result<EntryMeta> {
+        self.inner.metadata(path)
+    }
+
+    fn write_new_synced(&self, path: &str, bytes: &[u8]) -> io::Result<()> {
+        let free = self.free.get();
+        let fits = usize::try_from(free).map_or(bytes.len(), |free| free.min(bytes.len()));
+        self.free.set(free - fits as u64);
+        if fits == bytes.len() {
+            return self.inner.write_new_synced(path, bytes);
+        }
+        // The part that fits lands on disk, as it would: cleaning it up is the commit's job.
+        self.inner.write_new_synced(path, &bytes[..fits])?;
+        Err(io::Error::new(
+            io::ErrorKind::StorageFull,
+            "no space left on device",
+        ))
+    }
+
+    fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        self.inner.rename(from, to)
+    }
+
+    fn remove_file(&self, path: &str) -> io::Result<()> {
+        self.inner.remove_file(path)
+    }
+
+    fn create_dir(&self, path: &str) -> io::Result<()> {
+        self.inner.create_dir(path)
+    }
+
+    fn remove_dir(&self, path: &str) -> io::Result<()> {
+        self.inner.remove_dir(path)
+    }
+
+    fn sync_dir(&self, path: &str) -> io::Result<()> {
+        self.inner.sync_dir(path)
     }
 }

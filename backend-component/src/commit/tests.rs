@@ -1233,3 +1233,31 @@ impl ProjectFsWrite for FailFs {
         self.inner.sync_dir(path)
     }
 }
+
+#[test]
+fn a_full_disk_fails_the_save_and_leaves_the_old_project_without_leftovers() {
+    let old = project();
+    let plan = big_plan(&old);
+    // No room at all (the journal fails), room for the journal but not for every staged
+    // file, and room for everything.
+    for free in [0, 2_000, 10_000_000] {
+        let dir = fresh(&old);
+        let fs = StdFs::new(dir.path());
+        let full = fault::DiskLimit::new(&fs, free);
+        match commit(&full, &plan, &mut no_faults) {
+            Err(CommitError::WriteFailed {
+                message, leftovers, ..
+            }) => {
+                assert!(free < 10_000_000);
+                assert_eq!(message, "no space left on device");
+                assert_eq!(leftovers, Vec::<String>::new());
+                assert_eq!(snapshot(dir.path()), old, "free {free}");
+            }
+            Ok(_) => {
+                assert_eq!(free, 10_000_000);
+                assert_eq!(snapshot(dir.path()), expected_after(&old, &plan));
+            }
+            Err(other) => panic!("free {free}: {other}"),
+        }
+    }
+}

@@ -120,6 +120,18 @@ pub(crate) fn read_settings(fs: &dyn ProjectFs, st: &mut ReadState) -> Map<Strin
         });
         match parsed {
             Ok(map) => {
+                if let Ok(text) = decode_text(&bytes) {
+                    for finding in ambiguities(text) {
+                        st.diagnostics.push(
+                            ProjectDiagnostic::warning(
+                                Code::InvalidSettingsJson,
+                                format!("{model_path}{}", finding.at),
+                                format!("{path}: {}", finding.message),
+                            )
+                            .in_file(path.clone()),
+                        );
+                    }
+                }
                 settings.insert(key.to_owned(), Value::Object(map));
             }
             Err(message) => st.diagnostics.push(
@@ -134,6 +146,68 @@ pub(crate) fn read_settings(fs: &dyn ProjectFs, st: &mut ReadState) -> Map<Strin
         st.documents.insert(path, bytes);
     }
     settings
+}
+
+/// Something a settings file says that its model cannot hold as written: the file keeps
+/// it (saves patch the file in place), the model holds what JSON readers make of it.
+struct Ambiguity {
+    /// Where, as a model path suffix (`.scrollBars.horizontal`).
+    at: String,
+    message: String,
+}
+
+/// Integers beyond 2^53 (which read as the nearest double, as in the editor's
+/// JavaScript) and keys an object repeats (the last one counts, as in `JSON.parse`).
+fn ambiguities(text: &str) -> Vec<Ambiguity> {
+    use crate::source::json::{JsonDoc, Kind, Node};
+    fn visit(text: &str, node: &Node, at: &str, found: &mut Vec<Ambiguity>) {
+        match &node.kind {
+            Kind::Object(members) => {
+                let mut seen = BTreeSet::new();
+                for member in members {
+                    let here = format!("{at}.{}", member.key);
+                    if !seen.insert(member.key.as_str()) {
+                        found.push(Ambiguity {
+                            at: here.clone(),
+                            message: format!(
+                                "key {:?} appears more than once in one object; the last one counts, as in JSON.parse, and the others are kept in the file but not read",
+                                member.key
+                            ),
+                        });
+                    }
+                    visit(text, &member.value, &here, found);
+                }
+            }
+            Kind::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    visit(text, item, &format!("{at}[{index}]"), found);
+                }
+            }
+            Kind::Scalar => {
+                let raw = &text[node.span.clone()];
+                let digits = raw.strip_prefix('-').unwrap_or(raw);
+                let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                // 2^53 has 16 digits: anything longer, or larger, may not be held exactly.
+                let exact = digits.len() < 16 || digits.parse::<u64>().is_ok_and(|n| n <= 1 << 53);
+                if integer && !exact {
+                    let read = raw
+                        .parse::<f64>()
+                        .map_or_else(|_| raw.to_owned(), |v| v.to_string());
+                    found.push(Ambiguity {
+                        at: at.to_owned(),
+                        message: format!(
+                            "the integer {raw} is too large to be held exactly; it reads as {read} (the file keeps {raw})"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    if let Ok(doc) = JsonDoc::parse(text) {
+        visit(text, &doc.root, "", &mut found);
+    }
+    found
 }
 
 /// Directory names under `dir`, or none (reported unless `dir` is simply absent).
@@ -197,4 +271,21 @@ pub(crate) fn has_packages(fs: &dyn ProjectFs) -> bool {
 
 pub(crate) fn package_dirs(fs: &dyn ProjectFs, st: &mut ReadState) -> Vec<String> {
     list_dirs(fs, "assets", "packages", st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ambiguities;
+
+    #[test]
+    fn repeated_keys_and_inexact_integers_are_found_where_they_stand() {
+        let found = ambiguities(
+            r#"{"font":"Arial","size":9007199254740992,"big":99999999999999999999999,"s":{"a":[1,-12345678901234567890]},"font":"Courier"}"#,
+        );
+        let at: Vec<&str> = found.iter().map(|f| f.at.as_str()).collect();
+        assert_eq!(at, [".big", ".s.a[1]", ".font"]);
+        assert!(found[0].message.contains("99999999999999999999999"));
+        assert!(found[2].message.contains("the last one counts"));
+        assert!(ambiguities(r#"{"a":1.5e300,"b":-9007199254740992}"#).is_empty());
+    }
 }
