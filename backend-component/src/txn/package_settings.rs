@@ -18,10 +18,25 @@
 
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings};
+use ofgui_contracts::uam::PackagePublish;
 
 use super::issue::Issue;
 use super::workspace::{Op, Workspace};
 pub(super) use crate::rules::publish::{Problem, problems};
+
+/// `publish` as the model holds it: an empty name means "the package's name", which is
+/// what a read of the saved file gives, so the model says so too (found by the save fuzz
+/// harness: a model keeping `''` never read back equal).
+pub(super) fn named(
+    publish: Option<&PackagePublish>,
+    package_name: &str,
+) -> Option<PackagePublish> {
+    let mut publish = publish?.clone();
+    if publish.name.is_empty() {
+        publish.name = package_name.to_owned();
+    }
+    Some(publish)
+}
 
 /// Settings with atlases sorted by slot, for comparison.
 fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
@@ -95,6 +110,10 @@ pub(super) fn update(
         compress_png: pkg.compress_png,
         jpeg_quality: pkg.jpeg_quality,
         publish: pkg.publish.clone(),
+    };
+    let settings = &PackageSettings {
+        publish: named(settings.publish.as_ref(), &pkg.name),
+        ..settings.clone()
     };
     if canonical_package_settings(&current) == canonical_package_settings(settings) {
         return Err(vec![at.issue(

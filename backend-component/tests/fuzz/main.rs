@@ -14,6 +14,7 @@ mod driver;
 mod kinds;
 mod mutate;
 mod reader;
+mod regressions;
 mod save;
 
 #[test]

@@ -16,6 +16,7 @@ use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::{MemFs, copy_tree};
 use ofgui_contracts::error::{BackendError, DiskConflictKind};
 use ofgui_contracts::uam::{ComponentModel, UamProject};
+use serde_json::{Value, json};
 
 use crate::decoder::{batch_text, pools};
 use crate::driver::{Log, excerpt};
@@ -131,6 +132,74 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
     }
 }
 
+/// Strings a writer must escape or keep exactly: markup, whitespace XML normalizes,
+/// separators FairyGUI's own formats use, and text beyond ASCII.
+const EDGE_STRINGS: &[&str] = &[
+    "<a & b>",
+    "\"quoted\" 'single'",
+    "line\nbreak",
+    "tab\there",
+    "cr\r\nlf",
+    "  padded  ",
+    "",
+    "a,b;c|d",
+    "100%",
+    "&amp;",
+    "]]>",
+    "\u{00e9}\u{4e2d}\u{1F600}",
+    "\u{7f}",
+    "ui://",
+];
+
+/// Numbers a writer must print so that they read back the same.
+const EDGE_NUMBERS: &[f64] = &[
+    -0.0,
+    0.1,
+    0.30000000000000004,
+    1e-7,
+    1e21,
+    123456789.123456789,
+    -2147483648.0,
+    9007199254740993.0,
+    0.5,
+    -1.0,
+    1e300,
+];
+
+/// Replaces some leaves of an operation (not its kind or selector) by values of the same
+/// type that are hard to write back faithfully.
+fn edge_values(rng: &mut fastrand::Rng, value: &mut Value, depth: usize) -> Vec<String> {
+    let mut changed = Vec::new();
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if depth == 0 && (key == "kind" || key == "selector") {
+                    continue;
+                }
+                changed.extend(edge_values(rng, child, depth + 1));
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                changed.extend(edge_values(rng, child, depth + 1));
+            }
+        }
+        Value::String(text) if rng.usize(..10) == 0 => {
+            let new = EDGE_STRINGS[rng.usize(..EDGE_STRINGS.len())];
+            changed.push(format!("{text:?} → {new:?}"));
+            *text = new.to_string();
+        }
+        Value::Number(number) if rng.usize(..10) == 0 => {
+            let new = EDGE_NUMBERS[rng.usize(..EDGE_NUMBERS.len())];
+            changed.push(format!("{number} → {new}"));
+            *value = json!(new);
+        }
+        Value::Bool(flag) if rng.usize(..10) == 0 => *flag = !*flag,
+        _ => {}
+    }
+    changed
+}
+
 pub fn case(rng: &mut fastrand::Rng, log: &Log) -> Result<(), String> {
     // The experiments copy in a moment; the unity examples (656 files) now and then.
     let pool = &pools()[usize::from(rng.usize(..4) == 0)];
@@ -152,13 +221,24 @@ pub fn case(rng: &mut fastrand::Rng, log: &Log) -> Result<(), String> {
     for round in 0..1 + rng.usize(..5) {
         // One or two accepted batches per save.
         for step in 0..1 + rng.usize(..2) {
-            let (text, how) = batch_text(
+            let (mut text, mut how) = batch_text(
                 rng,
                 session.project(),
                 pool,
                 &format!("s{round}_{step}"),
                 false,
             );
+            if rng.bool() {
+                let mut batch: Value = serde_json::from_str(&text).unwrap();
+                let changed: Vec<String> = batch
+                    .as_array_mut()
+                    .unwrap()
+                    .iter_mut()
+                    .flat_map(|op| edge_values(rng, op, 0))
+                    .collect();
+                text = batch.to_string();
+                how = format!("{how}; edge values {}", changed.join(", "));
+            }
             let revision = session.status().revision;
             if session.apply(revision, &text).is_ok() {
                 log.note(format!(
