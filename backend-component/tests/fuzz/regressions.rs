@@ -101,3 +101,30 @@ fn an_empty_publish_name_is_the_package_name() {
         package_xml(&dir)
     );
 }
+
+/// Found by the save harness: on the global atlas settings a package's own (`paging`
+/// here) have no place in the file; a model keeping them never read back equal, so the
+/// save refused. They now read as a save would leave them.
+#[test]
+fn own_atlas_settings_under_the_global_ones_are_the_defaults() {
+    let (_dir, fs, mut session) = unity_session();
+    let mut batch: serde_json::Value = serde_json::from_str(&publish_batch("", json!([]))).unwrap();
+    let publish = &mut batch[0]["settings"]["publish"];
+    publish["paging"] = json!(true);
+    publish["forceSquare"] = json!(true);
+    publish["maxAtlasIndex"] = json!(20);
+    session.apply(0, &batch.to_string()).unwrap();
+    let package = session
+        .project()
+        .packages
+        .iter()
+        .find(|p| p.id == TEXT_MESH_PRO)
+        .unwrap();
+    let publish = package.publish.as_ref().unwrap();
+    assert!(!publish.paging && !publish.force_square);
+    session.save(&fs, Some(1)).unwrap();
+    assert_eq!(
+        &read_project(&fs, UNITY).unwrap().project,
+        session.project()
+    );
+}
