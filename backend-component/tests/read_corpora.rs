@@ -2,9 +2,8 @@
 //! verified by hand against the files.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io;
 
-use ofgui_backend::fs::{DirEntry, ProjectFs, StdFs};
+use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, ReadError, read_project};
 use ofgui_contracts::Num;
 use ofgui_contracts::diagnostics::{ProjectDiagnosticCode as Code, Severity};
@@ -13,7 +12,7 @@ use ofgui_contracts::uam::{
 };
 use serde_json::json;
 
-use ofgui_backend::testing::{experiments_root, unity_root};
+use ofgui_backend::testing::{MemFs, experiments_root, unity_root};
 
 fn read_unity() -> ProjectSource {
     read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").expect("unity reads")
@@ -565,72 +564,6 @@ fn experiments_settings() {
 }
 
 // ---------------------------------------------------------------- broken projects
-
-/// An in-memory project: files by project-relative path, some marked unreadable.
-#[derive(Default, Clone)]
-struct MemFs {
-    files: BTreeMap<String, Vec<u8>>,
-    denied: BTreeSet<String>,
-}
-
-impl MemFs {
-    fn with(mut self, path: &str, content: impl AsRef<[u8]>) -> Self {
-        self.files
-            .insert(path.to_owned(), content.as_ref().to_vec());
-        self
-    }
-
-    fn deny(mut self, path: &str) -> Self {
-        self.denied.insert(path.to_owned());
-        self
-    }
-}
-
-fn clean(path: &str) -> &str {
-    let path = path.trim_start_matches("./");
-    if path == "." { "" } else { path }
-}
-
-impl ProjectFs for MemFs {
-    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
-        let path = clean(path);
-        if self.denied.contains(path) {
-            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "denied"));
-        }
-        self.files
-            .get(path)
-            .cloned()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file"))
-    }
-
-    fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>> {
-        let path = clean(path);
-        if self.denied.contains(path) {
-            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "denied"));
-        }
-        let prefix = if path.is_empty() {
-            String::new()
-        } else {
-            format!("{path}/")
-        };
-        let mut entries: BTreeMap<String, bool> = BTreeMap::new();
-        for key in self.files.keys() {
-            if let Some(rest) = key.strip_prefix(&prefix) {
-                match rest.split_once('/') {
-                    Some((dir, _)) => entries.insert(dir.to_owned(), true),
-                    None => entries.insert(rest.to_owned(), false),
-                };
-            }
-        }
-        if entries.is_empty() && !path.is_empty() {
-            return Err(io::Error::new(io::ErrorKind::NotFound, "no such directory"));
-        }
-        Ok(entries
-            .into_iter()
-            .map(|(name, is_dir)| DirEntry { name, is_dir })
-            .collect())
-    }
-}
 
 const FAIRY: &str =
     r#"<?xml version="1.0" encoding="utf-8"?><projectDescription id="p1" type="unity"/>"#;

@@ -148,9 +148,10 @@ impl<'t> XmlPatch<'t> {
         self.push(element.range(), text);
     }
 
-    /// Inserts `markup` (one element, lines indented by the document's unit relative to
-    /// its first line) as a child of `parent`, before its `index`-th element child (or
-    /// after the last one), indented like its siblings.
+    /// Inserts `markup` (one element or several, lines indented by the document's unit
+    /// relative to its first line) as a child of `parent`, before its `index`-th element
+    /// child (or after the last one), indented like its siblings. Into a parent without
+    /// element children, call it once: each call opens the parent up.
     pub fn insert_child(&mut self, parent: Node, index: usize, markup: &str) {
         let siblings: Vec<Node> = parent.children().filter(Node::is_element).collect();
         if let Some(sibling) = siblings.get(index) {

@@ -16,12 +16,39 @@
 //! - Lowering `maxAtlasIndex` below the atlas slot of one of the package's folders is
 //!   refused (`invalid_package_settings`): the folder would point past the last slot.
 
+use ofgui_contracts::Num;
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{PackageSettings, UpdatePackageSettings};
+use ofgui_contracts::uam::PackagePublish;
 
 use super::issue::Issue;
 use super::workspace::{Op, Workspace};
 pub(super) use crate::rules::publish::{Problem, problems};
+
+/// `publish` as the model holds it, which is what a read of the saved file gives (found
+/// by the save fuzz harness: a model holding anything else never read back equal, so its
+/// save refused): an empty name means "the package's name"; on the global atlas
+/// settings the file has no place for the package's own, so they read as the defaults
+/// (a size option of `npot` excepted, which older editors' `npot` attribute keeps).
+pub(super) fn as_saved(
+    publish: Option<&PackagePublish>,
+    package_name: &str,
+) -> Option<PackagePublish> {
+    let mut publish = publish?.clone();
+    if publish.name.is_empty() {
+        publish.name = package_name.to_owned();
+    }
+    if publish.use_global_atlas_settings {
+        publish.max_atlas_size = Num(2048.0);
+        if publish.size_option != "npot" {
+            publish.size_option = "pot".to_owned();
+        }
+        publish.force_square = false;
+        publish.allow_rotation = false;
+        publish.paging = false;
+    }
+    Some(publish)
+}
 
 /// Settings with atlases sorted by slot, for comparison.
 fn canonical_package_settings(settings: &PackageSettings) -> PackageSettings {
@@ -95,6 +122,10 @@ pub(super) fn update(
         compress_png: pkg.compress_png,
         jpeg_quality: pkg.jpeg_quality,
         publish: pkg.publish.clone(),
+    };
+    let settings = &PackageSettings {
+        publish: as_saved(settings.publish.as_ref(), &pkg.name),
+        ..settings.clone()
     };
     if canonical_package_settings(&current) == canonical_package_settings(settings) {
         return Err(vec![at.issue(

@@ -156,7 +156,7 @@ pub(super) fn add(
         name: input.name.clone(),
         compress_png: input.compress_png,
         jpeg_quality: input.jpeg_quality,
-        publish: input.publish.clone(),
+        publish: package_settings::as_saved(input.publish.as_ref(), &input.name),
         branch_names: input.branch_names.clone(),
         folders: input.folders.clone(),
         resources: Vec::with_capacity(input.resources.len()),

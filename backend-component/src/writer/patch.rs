@@ -144,11 +144,14 @@ pub fn patch_element(
             patch.replace_element(dom_children[d], &markup.join("\n"));
             removed[d] = false;
         }
-        None => {
-            for new_child in pending {
-                patch.insert_child(dom, end, &new_child.markup());
-            }
+        // One insertion for all of them: into an element without element children each
+        // insertion opens it up (replacing its `/>` or its content), and two such edits
+        // of the same bytes conflict.
+        None if !pending.is_empty() => {
+            let markup: Vec<String> = pending.iter().map(|child| child.markup()).collect();
+            patch.insert_child(dom, end, &markup.join("\n"));
         }
+        None => {}
     }
     for (d, gone) in removed.into_iter().enumerate() {
         if gone {
@@ -311,6 +314,27 @@ mod tests {
         assert!(out.contains(
             "  <displayList>\n    <!-- a comment -->\n    <swf id=\"n9\" name=\"n9\"/>\n    <loader id=\"n3\" name=\"n3\" xy=\"1,1\"/>\n  </displayList>"
         ), "{out}");
+    }
+
+    // Found by the save fuzz harness: a package's `<publish name=""/>` given two atlases.
+    #[test]
+    fn two_new_children_open_up_a_childless_element_once() {
+        for doc in ["<publish name=\"\"/>", "<publish name=\"\"></publish>"] {
+            let dom = Document::parse(doc).unwrap();
+            let old = Element::new("publish", &["name"]);
+            let mut new = old.clone();
+            for name in ["a", "b"] {
+                let mut atlas = Element::new("atlas", &["name"]);
+                atlas.set("name", name);
+                new.children.push(atlas);
+            }
+            let mut patch = XmlPatch::new(doc);
+            patch_element(&mut patch, dom.root_element(), &old, &new, "").unwrap();
+            assert_eq!(
+                patch.finish().unwrap(),
+                "<publish name=\"\">\n  <atlas name=\"a\"/>\n  <atlas name=\"b\"/>\n</publish>"
+            );
+        }
     }
 
     #[test]
