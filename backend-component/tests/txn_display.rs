@@ -1462,6 +1462,21 @@ fn update_transition_edits_an_item_in_place() {
         "invalid_transition_payload",
         "operations[0].transition.name",
     );
+
+    // Files have no place for an item's name.
+    let mut labelled = transition_json(source, MAIN, VIEW, "intro");
+    labelled["items"][0]["name"] = json!("fade");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateTransition", "selector": transition_sel(MAIN, VIEW, "intro"), "transition": labelled }),
+        ],
+    );
+    only(
+        &failure,
+        "invalid_transition_payload",
+        "operations[0].transition.items[0].name",
+    );
 }
 
 #[test]
@@ -1742,6 +1757,17 @@ fn gear_operations_refuse_bad_selectors_and_payloads() {
         "operations[1].gear.states[1].pageId",
     );
     assert_eq!(failure.issues.len(), 2, "{:#?}", failure.issues);
+    // Files have no place for a gear's name (found by the save fuzz harness: the save
+    // refused what the batch had accepted).
+    let mut named = xy.clone();
+    named["name"] = json!("slide");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "updateGear", "selector": gear_sel(MAIN, VIEW, "n1_view", "xy", "state"), "gear": named }),
+        ],
+    );
+    only(&failure, "invalid_gear_payload", "operations[0].gear.name");
 }
 
 #[test]

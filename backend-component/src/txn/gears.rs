@@ -272,6 +272,21 @@ fn check_gear(
         }
         _ => {}
     }
+    let name = match gear.binding() {
+        GearBinding::Display(g) => &g.name,
+        GearBinding::Value(g) => &g.name,
+    };
+    if !name.is_empty() {
+        // The file has no place for it: the save could not write it, and a re-read would
+        // give "".
+        push(
+            Code::InvalidGearPayload,
+            "name",
+            format!(
+                "The {kind} gear of node {node_id} has name {name:?}, but FairyGUI files do not store gear names (a gear is known by its kind and controller); leave name empty."
+            ),
+        );
+    }
     if let GearBinding::Value(g) = gear.binding() {
         for (k, state) in g.states.iter().enumerate() {
             if let Some(value) = &state.value

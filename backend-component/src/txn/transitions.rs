@@ -63,15 +63,30 @@ fn check_transition(
     selector: &TransitionSelector,
     transition: &Transition,
 ) -> Vec<Issue> {
-    if transition.name == selector.transition_name {
-        return Vec::new();
+    let mut issues = Vec::new();
+    if transition.name != selector.transition_name {
+        issues.push(at.issue(
+            Code::InvalidTransitionPayload,
+            "transition.name",
+            format!(
+                "transition.name is {:?} but selector.transitionName is {:?}; they must be equal.",
+                transition.name, selector.transition_name
+            ),
+        ));
     }
-    vec![at.issue(
-        Code::InvalidTransitionPayload,
-        "transition.name",
-        format!(
-            "transition.name is {:?} but selector.transitionName is {:?}; they must be equal.",
-            transition.name, selector.transition_name
-        ),
-    )]
+    // The file has no place for an item's name: the save could not write it, and a
+    // re-read would give "".
+    for (index, item) in transition.items.iter().enumerate() {
+        if !item.name.is_empty() {
+            issues.push(at.issue(
+                Code::InvalidTransitionPayload,
+                &format!("transition.items[{index}].name"),
+                format!(
+                    "transition.items[{index}] has name {:?}, but FairyGUI files do not store the names of transition items; leave name empty.",
+                    item.name
+                ),
+            ));
+        }
+    }
+    issues
 }
