@@ -246,6 +246,19 @@ fn with_code<'a>(diagnostics: &'a [Value], code: &str) -> Vec<&'a Value> {
     diagnostics.iter().filter(|d| d["code"] == code).collect()
 }
 
+/// The codes of `diagnostics`, in order.
+fn code_list(diagnostics: &[Value]) -> Vec<&str> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect()
+}
+
+/// A validation report's findings.
+fn findings(report: &Value) -> &[Value] {
+    report["diagnostics"].as_array().unwrap()
+}
+
 fn codes(diagnostics: &[Value]) -> Vec<String> {
     diagnostics
         .iter()
@@ -306,10 +319,17 @@ async fn xml_bombs_are_diagnosed_and_the_rest_of_the_project_opens() {
         "<packageDescription",
         "<!DOCTYPE packageDescription [<!ENTITY name \"Button.xml\">]>\n<packageDescription",
     );
-    let text = std::fs::read_to_string(entity.join(COMMON_PACKAGE)).unwrap();
-    eprintln!("{text}");
+    // No DTD is expanded: the package file is reported, whole, as invalid.
     let (diagnostics, report) = h.read(&entity).await;
-    eprintln!("entity: {diagnostics:#?} {}", report["status"]);
+    let refused = with_code(&diagnostics, "invalid_package_xml");
+    assert_eq!(refused.len(), 1, "{diagnostics:#?}");
+    assert_eq!(refused[0]["sourcePath"], COMMON_PACKAGE);
+    assert!(
+        refused[0]["message"].as_str().unwrap().contains("DTD"),
+        "{}",
+        refused[0]["message"]
+    );
+    assert_eq!(report["status"], "invalid", "{report}");
 
     // 10,000 nested elements in a component and in package.xml.
     let deep = h.example("deep");
@@ -325,8 +345,10 @@ async fn xml_bombs_are_diagnosed_and_the_rest_of_the_project_opens() {
         "<resources>",
         &format!("<extension>{open}{close}</extension><resources>"),
     );
+    // Deep nesting inside elements the model does not read is kept as it is, not refused.
     let (diagnostics, report) = h.read(&deep).await;
-    eprintln!("deep: {diagnostics:#?} {}", report["status"]);
+    assert_eq!(diagnostics, Vec::<Value>::new());
+    assert_eq!(report["status"], "valid", "{report}");
 
     h.assert_alive().await;
     h.finish();
@@ -418,59 +440,87 @@ async fn file_names_that_are_not_utf8_or_hold_control_characters() {
 #[tokio::test]
 async fn references_and_resource_paths_that_climb_or_hold_nul() {
     let h = Hostile::start().await;
-    for (name, from, to) in [
+    // (case, edit, the one read diagnostic and the file it names)
+    for (name, from, to, code, source) in [
         (
             "dotdot-name",
             "name=\"panel.png\"",
             "name=\"../../../../secret.png\"".to_string(),
+            "unsafe_path",
+            MAIN_PACKAGE,
         ),
         (
             "absolute-path",
             "path=\"/images/\"",
             "path=\"/etc/\"".to_string(),
+            // A package path is relative to the package, leading slash or not.
+            "missing_source",
+            "assets/Main/etc/panel.png",
         ),
         (
             "dotdot-path",
             "path=\"/images/\"",
             "path=\"/../../../../../../\"".to_string(),
+            "unsafe_path",
+            MAIN_PACKAGE,
         ),
         (
             "nul-ref",
             "name=\"panel.png\"",
             "name=\"panel.png&#0;.txt\"".to_string(),
+            "invalid_package_xml",
+            MAIN_PACKAGE,
         ),
         (
             "nul-literal",
             "name=\"panel.png\"",
             "name=\"panel.png\0.txt\"".to_string(),
+            "invalid_package_xml",
+            MAIN_PACKAGE,
         ),
     ] {
         let project = h.example(name);
         edit(&project.join(MAIN_PACKAGE), from, &to);
         let (diagnostics, report) = h.read(&project).await;
-        eprintln!("{name}: {diagnostics:#?} {}", report["status"]);
+        assert_eq!(
+            codes(&diagnostics),
+            [format!("\"{code}\"@\"{source}\"")],
+            "{name}"
+        );
+        assert_eq!(report["status"], "invalid", "{name}: {report}");
     }
-    for (name, from, to) in [
+    // (case, edit, read diagnostics, validation findings)
+    for (name, from, to, read, found) in [
         (
             "ui-dotdot",
             "src=\"btn0\" pkg=\"cmn00001\"",
             "src=\"../../secret\" pkg=\"../..\"",
+            // Ids are looked up, never joined into paths: an unknown one dangles.
+            &[][..],
+            &["dangling_resource_reference"][..],
         ),
         (
             "ui-url",
             "fileName=\"images/panel.png\"",
             "fileName=\"../../../../etc/passwd\"",
+            // An image node's fileName is the editor's note of where the file was; it is
+            // kept and never opened.
+            &[],
+            &[],
         ),
         (
             "ui-nul",
             "src=\"btn0\" pkg=\"cmn00001\"",
             "src=\"btn0&#0;\" pkg=\"cmn00001\"",
+            &["invalid_component_xml"],
+            &["invalid_component_xml"],
         ),
     ] {
         let project = h.example(name);
         edit(&project.join(MAIN_VIEW), from, to);
         let (diagnostics, report) = h.read(&project).await;
-        eprintln!("{name}: {diagnostics:#?} {}", report["status"]);
+        assert_eq!(code_list(&diagnostics), read, "{name}: {diagnostics:#?}");
+        assert_eq!(code_list(findings(&report)), found, "{name}: {report}");
     }
     let loader = h.example("ui-loader");
     edit(
@@ -480,8 +530,21 @@ async fn references_and_resource_paths_that_climb_or_hold_nul() {
             "<loader id=\"n9\" name=\"l\" url=\"ui://../../etc/passwd\" xy=\"0,0\" size=\"10,10\"/><loader id=\"n10\" name=\"m\" url=\"ui://main0001/../../x\" xy=\"0,0\" size=\"10,10\"/></displayList>"
         ),
     );
+    // A loader's url is a reference to resolve, never a path: both dangle.
     let (diagnostics, report) = h.read(&loader).await;
-    eprintln!("loader: {diagnostics:#?} {}", report["status"]);
+    assert_eq!(diagnostics, Vec::<Value>::new());
+    let dangling = findings(&report);
+    assert_eq!(
+        code_list(dangling),
+        ["dangling_resource_reference", "dangling_resource_reference"],
+        "{report}"
+    );
+    assert!(
+        dangling
+            .iter()
+            .all(|d| d["path"].as_str().unwrap().ends_with(".url")),
+        "{report}"
+    );
     h.assert_alive().await;
     h.finish();
 }
@@ -504,13 +567,23 @@ async fn five_thousand_missing_files() {
     let started = std::time::Instant::now();
     let (diagnostics, report) = h.read(&project).await;
     eprintln!(
-        "missing: {:?} {} diagnostics, report {} {} {}",
-        started.elapsed(),
+        "missing: {} diagnostics in {:?}",
         diagnostics.len(),
-        report["status"],
-        report["diagnostics"].as_array().map_or(0, Vec::len),
+        started.elapsed()
+    );
+    // One missing_source per declared file, each naming it; nothing else.
+    assert_eq!(
+        diagnostics.len(),
+        5_000,
+        "{}",
         clip(&format!("{:?}", codes(&diagnostics)))
     );
+    assert!(diagnostics.iter().all(|d| d["code"] == "missing_source"));
+    assert_eq!(
+        diagnostics[0]["sourcePath"],
+        "assets/Main/gone/missing0.png"
+    );
+    assert_eq!(report["status"], "invalid", "{}", clip(&report.to_string()));
     h.assert_alive().await;
     h.finish();
 }
