@@ -756,10 +756,31 @@ async fn settings_numbers_beyond_json_and_duplicate_keys() {
     let text = h
         .call(QUERY, json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" } } }))
         .await;
-    eprintln!(
-        "huge-xy: {diagnostics:#?}\nnode: {}\ntext: {}",
-        clip(&node.0.to_string()),
-        clip(&text.0.to_string())
+    // Read as the nearest doubles, and said so, once per attribute; the file keeps them.
+    let inexact = with_code(&diagnostics, "invalid_project_value");
+    assert_eq!(inexact.len(), 2, "{diagnostics:#?}");
+    assert!(inexact.iter().all(|d| d["severity"] == "warning"));
+    assert!(
+        inexact[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("displayList[0].xy")
+    );
+    assert!(
+        inexact[1]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("displayList[1].fontSize")
+    );
+    assert_eq!(
+        node.0["data"]["entity"]["properties"]["position"],
+        json!({ "x": 1e23, "y": -1e23 }),
+        "{}",
+        clip(&node.0.to_string())
+    );
+    assert_eq!(
+        text.0["data"]["entity"]["properties"]["fontSize"],
+        json!(1e23)
     );
     h.assert_alive().await;
     h.finish();

@@ -185,11 +185,7 @@ fn ambiguities(text: &str) -> Vec<Ambiguity> {
             }
             Kind::Scalar => {
                 let raw = &text[node.span.clone()];
-                let digits = raw.strip_prefix('-').unwrap_or(raw);
-                let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-                // 2^53 has 16 digits: anything longer, or larger, may not be held exactly.
-                let exact = digits.len() < 16 || digits.parse::<u64>().is_ok_and(|n| n <= 1 << 53);
-                if integer && !exact {
+                if super::values::inexact_integer(raw) {
                     let read = raw
                         .parse::<f64>()
                         .map_or_else(|_| raw.to_owned(), |v| v.to_string());

@@ -29,6 +29,16 @@ pub(crate) fn parse_num(raw: &str) -> Option<f64> {
     t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// An integer written with more digits than a double holds exactly (beyond 2^53): it
+/// reads as the nearest double, which is not what the file says.
+pub(crate) fn inexact_integer(raw: &str) -> bool {
+    let t = raw.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    // 2^53 has 16 digits: anything shorter is exact; longer, only up to 2^53.
+    integer && digits.len() >= 16 && !digits.parse::<u64>().is_ok_and(|n| n <= 1 << 53)
+}
+
 /// An integer that fits in i32; a fractional value is truncated the way the editor's
 /// `parseInt` does.
 pub(crate) fn parse_int(raw: &str) -> Option<i32> {
@@ -195,8 +205,28 @@ impl<'a, 'input: 'a, 's> Attrs<'a, 'input, 's> {
         let parsed = parse_num(raw);
         if parsed.is_none() {
             self.bad(name, raw, "a finite number");
+        } else {
+            self.inexact(name, raw, std::iter::once(raw));
         }
         parsed
+    }
+
+    /// Warns when a number of `parts` cannot be held exactly: the model holds the nearest
+    /// double, the file keeps what it says.
+    fn inexact<'p>(&mut self, name: &str, raw: &str, parts: impl Iterator<Item = &'p str>) {
+        if let Some(part) = parts.into_iter().find(|part| inexact_integer(part)) {
+            let read = parse_num(part).map_or_else(|| part.to_owned(), |v| v.to_string());
+            let message = format!(
+                "attribute {name}=\"{raw}\" holds the integer {}, too large to be held exactly; it reads as {read} (the file keeps what it says)",
+                part.trim()
+            );
+            let suffix = if self.at.is_empty() {
+                format!(".{name}")
+            } else {
+                format!("{}.{name}", self.at)
+            };
+            self.scope.tolerated_value(&suffix, self.node_id, message);
+        }
     }
 
     pub fn f64(&mut self, name: &str, default: f64) -> f64 {
@@ -223,6 +253,8 @@ impl<'a, 'input: 'a, 's> Attrs<'a, 'input, 's> {
         let parsed = parse_tuple(raw, n);
         if parsed.is_none() {
             self.bad(name, raw, &format!("{n} comma-separated numbers"));
+        } else {
+            self.inexact(name, raw, raw.split(','));
         }
         parsed
     }
@@ -351,6 +383,16 @@ mod tests {
         assert_eq!(parse_num("NaN"), None);
         assert_eq!(parse_num("12px"), None);
         assert_eq!(parse_num(""), None);
+    }
+
+    #[test]
+    fn integers_beyond_a_double_are_told_apart() {
+        assert!(!inexact_integer("9007199254740992"));
+        assert!(inexact_integer("9007199254740993"));
+        assert!(inexact_integer(" -99999999999999999999999"));
+        assert!(!inexact_integer("0000000000000000012"));
+        assert!(!inexact_integer("1e400"));
+        assert!(!inexact_integer("12.5"));
     }
 
     #[test]
