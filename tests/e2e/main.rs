@@ -66,3 +66,6 @@ mod notifications;
 
 /// Third-party clients: Python and TypeScript SDK agent sessions, the Inspector's strict check.
 mod clients;
+
+/// The same component under jco and Node: every step answered as ofgui-mcp-host answers it.
+mod cross_host;
