@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the third-party MCP clients tests/e2e/clients.rs drives the server with: the MCP
 # Inspector, the TypeScript SDK and Node 22 from npm (package-lock.json, into
-# tests/clients/node_modules) and the Python SDK from PyPI (requirements.txt, into a venv in
+# tests/clients/node_modules, together with jco and the WASI preview2 shim that
+# tests/e2e/cross_host.rs runs backend.wasm under) and the Python SDK from PyPI
+# (requirements.txt, into a venv in
 # $OFGUI_CLIENTS_DIR, default <target dir>/clients). Idempotent: when nothing it installs from
 # changed and the installs are still there, it returns at once. Concurrent callers must
 # serialise (the tests hold a lock file around it). Fails, never skips, when python3, npm or a
@@ -30,7 +32,7 @@ if [[ -f "$state/installed.key" && "$(cat "$state/installed.key")" == "$key" &&
 fi
 rm -f "$state/installed.key"
 
-command -v npm >/dev/null || die "npm is required (it installs the MCP Inspector, the TypeScript SDK and Node 22 from the npm registry); install Node.js with npm"
+command -v npm >/dev/null || die "npm is required (it installs the MCP Inspector, the TypeScript SDK, jco and Node 22 from the npm registry); install Node.js with npm"
 command -v python3 >/dev/null || die "python3 >= 3.10 is required (with venv and pip) for the Python MCP SDK; install it, e.g. apt-get install python3 python3-venv"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
   die "python3 >= 3.10 is required for mcp 2.x; found $(python3 --version 2>&1)"
@@ -80,4 +82,4 @@ version="$("$binary" --version)" || die "$binary does not run"
 ln -sfn "$binary" "$node_bin"
 
 echo "$key" >"$state/installed.key"
-echo "tests/clients: installed Node $version, $(npm ls --prefix "$here" --depth=0 --parseable --long 2>/dev/null | grep -o '@modelcontextprotocol/[a-z]*@[0-9.]*' | tr '\n' ' ')and $("$venv/bin/python" -m pip show mcp | grep '^Version' | sed 's/Version: /mcp /') in $((SECONDS - started)) s"
+echo "tests/clients: installed Node $version, $(npm ls --prefix "$here" --depth=0 --parseable --long 2>/dev/null | grep -o '@\(modelcontextprotocol\|bytecodealliance\)/[a-z0-9-]*@[0-9.]*' | tr '\n' ' ')and $("$venv/bin/python" -m pip show mcp | grep '^Version' | sed 's/Version: /mcp /') in $((SECONDS - started)) s"

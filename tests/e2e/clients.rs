@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::harness::*;
 
 /// The client scripts and the npm lock file.
-fn clients_dir() -> PathBuf {
+pub(crate) fn clients_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients")
 }
 
@@ -29,14 +29,14 @@ fn state_dir() -> PathBuf {
 }
 
 /// The installed client programs.
-struct Installed {
-    node: PathBuf,
+pub(crate) struct Installed {
+    pub(crate) node: PathBuf,
     python: PathBuf,
 }
 
 /// Runs the installer once per test process, under a lock file so concurrent test processes
 /// (or checkouts sharing a target dir) neither install twice at once nor read a half install.
-fn installed() -> &'static Installed {
+pub(crate) fn installed() -> &'static Installed {
     static INSTALLED: OnceLock<Installed> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         let state = state_dir();
@@ -72,15 +72,15 @@ fn installed() -> &'static Installed {
 }
 
 /// What a client process did.
-struct Run {
-    status: std::process::ExitStatus,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) status: std::process::ExitStatus,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 /// Runs `command` to completion, killing it after `limit` so a hung client fails the test
 /// instead of hanging it.
-fn run(mut command: Command, limit: Duration) -> Run {
+pub(crate) fn run(mut command: Command, limit: Duration) -> Run {
     let what = format!("{command:?}");
     let mut child: Child = command
         .stdin(Stdio::null())

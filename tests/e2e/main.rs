@@ -69,3 +69,6 @@ mod clients;
 
 /// Hostile projects and writes under attack: bombs, bad names, links, lies, swaps.
 mod hostile;
+
+/// The same component under jco and Node: every step answered as ofgui-mcp-host answers it.
+mod cross_host;
