@@ -377,7 +377,7 @@ pub const METHODS: &[Method] = &[
             Fails::new("lock_conflict", ""),
             Fails::new(
                 "capability_unavailable",
-                "the session has no directory (opened from a document), or its directory is read-only",
+                "the session has no directory: it was opened from a document",
             ),
         ],
         byte_paths: &[],
@@ -411,7 +411,7 @@ pub const METHODS: &[Method] = &[
             Fails::new("lock_conflict", ""),
             Fails::new(
                 "capability_unavailable",
-                "a document session given no targetPath, or a read-only directory",
+                "a document session given no targetPath",
             ),
         ],
         byte_paths: &[],
