@@ -526,9 +526,7 @@ async fn references_and_resource_paths_that_climb_or_hold_nul() {
     edit(
         &loader.join(MAIN_VIEW),
         "</displayList>",
-        &format!(
-            "<loader id=\"n9\" name=\"l\" url=\"ui://../../etc/passwd\" xy=\"0,0\" size=\"10,10\"/><loader id=\"n10\" name=\"m\" url=\"ui://main0001/../../x\" xy=\"0,0\" size=\"10,10\"/></displayList>"
-        ),
+        "<loader id=\"n9\" name=\"l\" url=\"ui://../../etc/passwd\" xy=\"0,0\" size=\"10,10\"/><loader id=\"n10\" name=\"m\" url=\"ui://main0001/../../x\" xy=\"0,0\" size=\"10,10\"/></displayList>",
     );
     // A loader's url is a reference to resolve, never a path: both dangle.
     let (diagnostics, report) = h.read(&loader).await;
