@@ -52,6 +52,11 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
+    let component = component_size(&workspace)?;
+    println!(
+        "backend.wasm: {component} bytes ({:.2} MiB)\n",
+        component as f64 / f64::from(1 << 20)
+    );
     tool_list_sizes(&host, cache.path(), &projects[0].1)?;
 
     println!(
@@ -624,6 +629,21 @@ fn proc_status_kb(pid: u32, field: &str) -> u64 {
                 .and_then(|kb| kb.parse().ok())
         })
         .unwrap_or(0)
+}
+
+/// The size of the component the release host embeds: `OFGUI_BACKEND_WASM` when set (as
+/// the host's build script takes it), else the one the build script built.
+fn component_size(workspace: &Path) -> Result<u64> {
+    let path = match std::env::var_os("OFGUI_BACKEND_WASM") {
+        Some(path) => PathBuf::from(path),
+        None => std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace.join("target"))
+            .join("backend-wasm/wasm32-wasip2/wasm/ofgui_backend.wasm"),
+    };
+    Ok(std::fs::metadata(&path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .len())
 }
 
 fn build_host(workspace: &Path) -> Result<PathBuf> {
