@@ -16,10 +16,13 @@ use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::copy_tree;
 use ofgui_contracts::api::{FileKind, TransactionPreview};
 use ofgui_contracts::ops::OPERATION_KINDS;
-use serde_json::Value;
 
+#[path = "common/diff.rs"]
+mod diff;
 #[path = "common/kinds.rs"]
 mod kinds;
+
+use diff::first_difference;
 
 use kinds::{Base, Build, Corpus, cases};
 
@@ -40,27 +43,6 @@ fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
         }
     }
     files
-}
-
-/// The JSON pointer of the first place two models differ, for failure messages.
-fn first_difference(a: &Value, b: &Value) -> String {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => x
-            .keys()
-            .chain(y.keys())
-            .find(|key| x.get(*key) != y.get(*key))
-            .map(|key| match (x.get(key), y.get(key)) {
-                (Some(va), Some(vb)) => format!("/{key}{}", first_difference(va, vb)),
-                _ => format!("/{key}"),
-            })
-            .unwrap_or_default(),
-        (Value::Array(x), Value::Array(y)) => match x.iter().zip(y).position(|(va, vb)| va != vb) {
-            Some(i) => format!("/{i}{}", first_difference(&x[i], &y[i])),
-            None if x.len() != y.len() => format!("/{}", x.len().min(y.len())),
-            None => String::new(),
-        },
-        _ => String::new(),
-    }
 }
 
 /// Opens a fresh copy, preflights, applies and saves the batch, and checks the result.

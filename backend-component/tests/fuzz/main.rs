@@ -9,6 +9,8 @@
 #[path = "../common/corpus_ops.rs"]
 mod corpus_ops;
 mod decoder;
+#[path = "../common/diff.rs"]
+mod diff;
 mod driver;
 #[path = "../common/kinds.rs"]
 mod kinds;

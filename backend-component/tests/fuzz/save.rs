@@ -19,6 +19,7 @@ use ofgui_contracts::uam::{ComponentModel, UamProject};
 use serde_json::{Value, json};
 
 use crate::decoder::{batch_text, pools};
+use crate::diff::first_difference;
 use crate::driver::{Log, excerpt};
 
 fn snapshot(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
@@ -108,28 +109,6 @@ fn check_save(
         return Err(format!("a save right after a save wrote {again:?}"));
     }
     Ok(true)
-}
-
-/// The JSON pointer of the first place two values differ.
-fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
-    use serde_json::Value;
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => x
-            .keys()
-            .chain(y.keys())
-            .find(|key| x.get(*key) != y.get(*key))
-            .map(|key| match (x.get(key), y.get(key)) {
-                (Some(va), Some(vb)) => format!("/{key}{}", first_difference(va, vb)),
-                _ => format!("/{key}"),
-            })
-            .unwrap_or_default(),
-        (Value::Array(x), Value::Array(y)) => match x.iter().zip(y).position(|(va, vb)| va != vb) {
-            Some(i) => format!("/{i}{}", first_difference(&x[i], &y[i])),
-            None if x.len() != y.len() => format!("/{}", x.len().min(y.len())),
-            None => String::new(),
-        },
-        _ => format!(": {a} vs {b}"),
-    }
 }
 
 /// Strings a writer must escape or keep exactly: markup, whitespace XML normalizes,
