@@ -604,23 +604,13 @@ impl Service {
                         capabilities: snapshot.capabilities,
                         disk,
                     })?,
-                    Write::Materialize { reason } => Data::typed(&MaterializeSessionData {
-                        session_id: snapshot.session_id,
-                        canonical_project_path: snapshot.canonical_project_path,
-                        revision: snapshot.revision,
-                        last_saved_revision: snapshot.last_saved_revision,
-                        dirty: snapshot.dirty,
-                        uam_fidelity: snapshot.uam_fidelity,
-                        lock_held: snapshot.lock_held,
-                        capabilities: snapshot.capabilities,
-                        mode: MaterializeMode::FullProject,
+                    Write::Materialize { reason } => Data::typed(&materialized(
+                        snapshot,
+                        &status,
                         reason,
-                        materialize_revision: status.revision,
-                        save_revision: status.last_saved_revision,
                         skipped_paths,
-                        diagnostics: Vec::new(),
                         disk,
-                    })?,
+                    ))?,
                 };
                 Ok((data, Some(status.revision)))
             }
@@ -1116,23 +1106,13 @@ impl Service {
                 let skipped_paths = reply.skipped_paths.clone();
                 let disk = self.saved(session, reply);
                 tracing::info!(session = %session.id, dir = %target.dir.display(), "wrote a document session into a directory");
-                let data = Data::typed(&MaterializeSessionData {
-                    session_id: snapshot.session_id,
-                    canonical_project_path: snapshot.canonical_project_path,
-                    revision: snapshot.revision,
-                    last_saved_revision: snapshot.last_saved_revision,
-                    dirty: snapshot.dirty,
-                    uam_fidelity: snapshot.uam_fidelity,
-                    lock_held: snapshot.lock_held,
-                    capabilities: snapshot.capabilities,
-                    mode: MaterializeMode::FullProject,
+                let data = Data::typed(&materialized(
+                    snapshot,
+                    &status,
                     reason,
-                    materialize_revision: status.revision,
-                    save_revision: status.last_saved_revision,
                     skipped_paths,
-                    diagnostics: Vec::new(),
                     disk,
-                })?;
+                ))?;
                 Ok((data, Some(status.revision)))
             }
             Err(error) => {
@@ -1520,6 +1500,33 @@ fn refused(refusal: Refusal, project_path: &str) -> Failure {
             project_path: project_path.to_string(),
         },
     })
+}
+
+/// The result of a materialize: the session after it, and what it wrote.
+fn materialized(
+    snapshot: SessionSnapshot,
+    status: &SessionStatus,
+    reason: Option<String>,
+    skipped_paths: Vec<String>,
+    disk: DiskChanges,
+) -> MaterializeSessionData {
+    MaterializeSessionData {
+        session_id: snapshot.session_id,
+        canonical_project_path: snapshot.canonical_project_path,
+        revision: snapshot.revision,
+        last_saved_revision: snapshot.last_saved_revision,
+        dirty: snapshot.dirty,
+        uam_fidelity: snapshot.uam_fidelity,
+        lock_held: snapshot.lock_held,
+        capabilities: snapshot.capabilities,
+        mode: MaterializeMode::FullProject,
+        reason,
+        materialize_revision: status.revision,
+        save_revision: status.last_saved_revision,
+        skipped_paths,
+        diagnostics: Vec::new(),
+        disk,
+    }
 }
 
 /// A reply's data for the envelope, with the revision it was computed at.
