@@ -4,7 +4,7 @@
 
 #![allow(deprecated)] // rmcp marks MCP logging and resources/subscribe deprecated (SEP-2577).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -265,19 +265,22 @@ async fn completion_offers_each_argument_by_prefix_ignoring_case() {
     }
 }
 
-#[tokio::test]
-async fn a_subscriber_gets_one_update_per_change_of_its_resources_only() {
+/// Two copies of the example in one workspace, and a server whose client records what it
+/// is sent.
+async fn two_examples(
+    lifecycle: Lifecycle,
+) -> (Workspace, PathBuf, PathBuf, Recorder, Server<Recorder>) {
     let workspace = Workspace::new();
     let first = workspace.add("first", &example_project());
     let second = workspace.add("second", &example_project());
     let recorder = Recorder::default();
-    let server = Server::connect(
-        &[workspace.path()],
-        &[],
-        recorder.clone(),
-        Lifecycle::Handshake,
-    )
-    .await;
+    let server = Server::connect(&[workspace.path()], &[], recorder.clone(), lifecycle).await;
+    (workspace, first, second, recorder, server)
+}
+
+#[tokio::test]
+async fn a_subscriber_gets_one_update_per_change_of_its_resources_only() {
+    let (_workspace, first, second, recorder, server) = two_examples(Lifecycle::Handshake).await;
     let capabilities = server.client.peer_info().unwrap().capabilities.clone();
     assert_eq!(
         capabilities.resources.as_ref().and_then(|r| r.subscribe),
@@ -424,17 +427,7 @@ fn takeovers(recorder: &Recorder) -> Vec<(LoggingLevel, String)> {
 
 #[tokio::test]
 async fn log_messages_follow_the_level_the_client_set() {
-    let workspace = Workspace::new();
-    let first = workspace.add("first", &example_project());
-    let second = workspace.add("second", &example_project());
-    let recorder = Recorder::default();
-    let server = Server::connect(
-        &[workspace.path()],
-        &[],
-        recorder.clone(),
-        Lifecycle::Handshake,
-    )
-    .await;
+    let (_workspace, first, second, recorder, server) = two_examples(Lifecycle::Handshake).await;
     let capabilities = server.client.peer_info().unwrap().capabilities.clone();
     assert!(capabilities.logging.is_some(), "{capabilities:?}");
 
@@ -518,17 +511,7 @@ async fn an_idle_session_closing_is_told_at_level_notice() {
 
 #[tokio::test]
 async fn on_2026_07_28_a_call_gets_messages_only_when_its_meta_asks() {
-    let workspace = Workspace::new();
-    let first = workspace.add("first", &example_project());
-    let second = workspace.add("second", &example_project());
-    let recorder = Recorder::default();
-    let server = Server::connect(
-        &[workspace.path()],
-        &[],
-        recorder.clone(),
-        Lifecycle::Discover,
-    )
-    .await;
+    let (_workspace, first, second, recorder, server) = two_examples(Lifecycle::Discover).await;
     let open = |project: &Path, meta: Option<RequestMetaObject>| {
         let arguments = json!({ "projectPath": project });
         let Value::Object(arguments) = arguments else {
