@@ -21,7 +21,7 @@ use ofgui_contracts::error::{BackendError, ErrorCode};
 use serde_json::Value;
 
 use crate::commit;
-use crate::fs::StdFs;
+use crate::fs::ProjectDir;
 use crate::session::{Names, Rejected, Session, Status, encode};
 use crate::{outline, query, scope, search};
 
@@ -46,7 +46,7 @@ impl GuestProject for ProjectSession {
             canonical_path_key: request.canonical_path_key,
         };
         // The preopened project directory is the component's only storage.
-        let fs = StdFs::new(".");
+        let fs = ProjectDir::project();
         // A save interrupted by a crash is finished or undone before anything is read,
         // so the session sees the old project or the new one, never a mix.
         let recovery = match commit::recover(&fs) {
@@ -198,7 +198,7 @@ impl GuestProject for ProjectSession {
         expected_revision: Option<u64>,
     ) -> WitResult<wit::PlannedWrites> {
         let session = self.session.borrow();
-        match session.planned_writes(&StdFs::new("."), materialize, expected_revision) {
+        match session.planned_writes(&ProjectDir::project(), materialize, expected_revision) {
             Ok(files) => Ok(wit::PlannedWrites {
                 status: to_wit_status(session.status()),
                 files: files
@@ -221,7 +221,7 @@ impl GuestProject for ProjectSession {
 impl ProjectSession {
     fn write(&self, materialize: bool, expected_revision: Option<u64>) -> WitResult<SaveReply> {
         let mut session = self.session.borrow_mut();
-        let fs = StdFs::new(".");
+        let fs = ProjectDir::project();
         let result = if materialize {
             session.materialize(&fs, expected_revision)
         } else {

@@ -11,6 +11,16 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+#[cfg(target_os = "wasi")]
+mod preopen;
+
+/// The project directory as the component sees it: the preopen `.`, read through WASI's
+/// own calls in `backend.wasm`, and the working directory through `std::fs` natively.
+#[cfg(target_os = "wasi")]
+pub use preopen::PreopenFs as ProjectDir;
+#[cfg(not(target_os = "wasi"))]
+pub type ProjectDir = StdFs;
+
 /// One entry of a directory listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirEntry {
@@ -105,22 +115,33 @@ impl StdFs {
         Self { root: root.into() }
     }
 
+    /// The working directory, as [`ProjectDir`] natively.
+    #[cfg(not(target_os = "wasi"))]
+    pub fn project() -> Self {
+        Self::new(".")
+    }
+
     fn resolve(&self, path: &str) -> io::Result<PathBuf> {
-        // Refuse traversal before touching the disk; WASI refuses it again below us.
-        let relative = Path::new(path);
-        for component in relative.components() {
-            match component {
-                std::path::Component::Normal(_) | std::path::Component::CurDir => {}
-                _ => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::PermissionDenied,
-                        "path leads outside the project",
-                    ));
-                }
+        check_relative(path)?;
+        Ok(self.root.join(path))
+    }
+}
+
+/// Refuses a path that could lead outside the project before it touches the disk; WASI
+/// refuses it again below us.
+fn check_relative(path: &str) -> io::Result<()> {
+    for component in Path::new(path).components() {
+        match component {
+            std::path::Component::Normal(_) | std::path::Component::CurDir => {}
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    "path leads outside the project",
+                ));
             }
         }
-        Ok(self.root.join(relative))
     }
+    Ok(())
 }
 
 impl ProjectFs for StdFs {

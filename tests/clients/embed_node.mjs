@@ -24,6 +24,14 @@ Descriptor.prototype.openAt = function (pathFlags, path, openFlags, flags) {
   return openAt.call(this, pathFlags, path, openFlags, fileFlags);
 };
 
+// Compiled once per process: a `WebAssembly.Module` serves any number of instances, and
+// compiling backend.wasm's code costs more than instantiating it.
+const modules = new Map();
+const compiled = (path) => {
+  if (!modules.has(path)) modules.set(path, readFile(path).then((bytes) => WebAssembly.compile(bytes)));
+  return modules.get(path);
+};
+
 /** A fresh backend instance whose only filesystem is `projectDir`, preopened as `.`. */
 export async function instantiateBackend(transpiledDir, projectDir, adapt = (imports) => imports) {
   const { instantiate } = await import(pathToFileURL(join(transpiledDir, "backend.js")).href);
@@ -33,7 +41,7 @@ export async function instantiateBackend(transpiledDir, projectDir, adapt = (imp
   const shim = new WASIShim({
     sandbox: { preopens: { ".": projectDir }, env: {}, args: [], enableNetwork: false },
   });
-  const compile = async (name) => WebAssembly.compile(await readFile(join(transpiledDir, name)));
+  const compile = (name) => compiled(join(transpiledDir, name));
   const { session } = await instantiate(compile, adapt(shim.getImportObject()));
   return session.Project;
 }

@@ -360,8 +360,28 @@ async fn jco_host_answers_as_ours_does() {
             diff(&theirs_saved)
         );
 
-        // Figures for the benchmark (not asserted: they depend on the machine's load).
+        // Figures for the benchmark (times not asserted: they depend on the machine's load).
         let figures = &answer["figures"];
+        // Calls are asserted: four per file read (open-at, stat, one read, the drop) and per
+        // directory listed (open-at, read-directory, the two drops) besides its entries,
+        // and a handful once (preopens, the hash seed, the check for an interrupted save).
+        let by_name = |name: &str| {
+            figures["hostCallsByName"][format!("wasi:filesystem/types#{name}")]
+                .as_u64()
+                .unwrap_or(0)
+        };
+        let (reads, listings) = (
+            by_name("Descriptor.read"),
+            by_name("Descriptor.readDirectory"),
+        );
+        let entries = by_name("DirectoryEntryStream.readDirectoryEntry");
+        let budget = 4 * (reads + listings) + entries + 8;
+        let calls = figures["hostCalls"].as_u64().expect("hostCalls");
+        assert!(
+            reads > 0 && calls <= budget,
+            "{label}: the open made {calls} WASI calls, more than {budget} for {reads} files and {listings} directories: {}",
+            figures["hostCallsByName"]
+        );
         println!(
             "{label}: jco/Node instantiate {:.1} ms, open {:.1} ms, {} WASI calls during instantiate+open {}; ofgui-mcp-host open {} ms",
             figures["instantiateMs"].as_f64().unwrap_or_default(),
