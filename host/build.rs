@@ -83,6 +83,7 @@ fn build_backend() -> PathBuf {
         "contracts/Cargo.toml",
         "wit",
         "Cargo.lock",
+        ".cargo/config.toml",
     ] {
         println!(
             "cargo:rerun-if-changed={}",

@@ -5,9 +5,11 @@
 //! it over stdio, and times each step from the client's side: request written to response
 //! read. Each figure is the median of several runs; peak RSS is the server's VmHWM.
 //! A second table times a fresh install's first open: the server started on an empty
-//! cache directory and asked to open a project at once. The last two measure the memory
-//! of 32 sessions open at once on copies of the unity corpus, and how long past the call
-//! deadline a runaway save (the backend's test-only `spin` fault) is answered.
+//! cache directory and asked to open a project at once. Then `embedding` times the
+//! component opening each project in wasmtime and in Node (jco), with the WASI calls an
+//! open makes. The last two measure the memory of 32 sessions open at once on copies of
+//! the unity corpus, and how long past the call deadline a runaway save (the backend's
+//! test-only `spin` fault) is answered.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
+
+mod embedding;
 
 const RUNS: usize = 7;
 
@@ -52,7 +56,10 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
-    let component = component_size(&workspace)?;
+    let wasm = component_path(&workspace);
+    let component = std::fs::metadata(&wasm)
+        .with_context(|| format!("reading {}", wasm.display()))?
+        .len();
     println!(
         "backend.wasm: {component} bytes ({:.2} MiB)\n",
         component as f64 / f64::from(1 << 20)
@@ -144,6 +151,11 @@ fn main() -> Result<()> {
         "\nmedian of {RUNS} runs, each with a new empty --cache-dir; start→open response is from spawning the process to reading the open result, open from writing the request."
     );
 
+    let embedded: Vec<_> = projects
+        .iter()
+        .map(|(name, dir, _)| embedding::Project { name, dir })
+        .collect();
+    embedding::embedding(&workspace, &target_dir(&workspace), &wasm, &embedded)?;
     many_sessions(&host, cache.path(), &projects[0].1)?;
     runaway(&host, cache.path(), &workspace.join("examples/HelloFairy"))?;
     Ok(())
@@ -631,19 +643,19 @@ fn proc_status_kb(pid: u32, field: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// The size of the component the release host embeds: `OFGUI_BACKEND_WASM` when set (as
-/// the host's build script takes it), else the one the build script built.
-fn component_size(workspace: &Path) -> Result<u64> {
-    let path = match std::env::var_os("OFGUI_BACKEND_WASM") {
+/// The component the release host embeds: `OFGUI_BACKEND_WASM` when set (as the host's
+/// build script takes it), else the one the build script built.
+fn component_path(workspace: &Path) -> PathBuf {
+    match std::env::var_os("OFGUI_BACKEND_WASM") {
         Some(path) => PathBuf::from(path),
-        None => std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| workspace.join("target"))
-            .join("backend-wasm/wasm32-wasip2/wasm/ofgui_backend.wasm"),
-    };
-    Ok(std::fs::metadata(&path)
-        .with_context(|| format!("reading {}", path.display()))?
-        .len())
+        None => target_dir(workspace).join("backend-wasm/wasm32-wasip2/wasm/ofgui_backend.wasm"),
+    }
+}
+
+fn target_dir(workspace: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"))
 }
 
 fn build_host(workspace: &Path) -> Result<PathBuf> {
@@ -663,10 +675,7 @@ fn build_host(workspace: &Path) -> Result<PathBuf> {
     if !status.success() {
         bail!("building ofgui-mcp-host failed");
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("target"));
-    Ok(target.join("release/ofgui-mcp-host"))
+    Ok(target_dir(workspace).join("release/ofgui-mcp-host"))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {

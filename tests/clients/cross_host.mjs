@@ -6,8 +6,8 @@
 //
 //   node cross_host.mjs <script.json>
 //
-// script: {"transpiled": dir, "projects": [{"label", "dir", "open": {sessionId, fairyFile,
-// projectPath, canonicalPathKey}, "steps": [{"method", "arguments"}]}]}
+// script: {"transpiled": dir, "runs"?: n, "projects": [{"label", "dir", "open": {sessionId,
+// fairyFile, projectPath, canonicalPathKey}, "steps": [{"method", "arguments"}]}]}
 import { readFileSync } from "node:fs";
 import { instantiateBackend } from "./embed_node.mjs";
 
@@ -17,6 +17,9 @@ const script = JSON.parse(readFileSync(process.argv[2], "utf8"));
 // function and each method of the shim's resource classes once: the shim's methods are
 // shared by all instances, and the generated glue calls them on the resource objects.
 const calls = new Map();
+// The length of each `read` the open made: the benchmark works out from them the reads a
+// host with a cap per read (wasmtime: 64 KiB) needs.
+const readLengths = [];
 let counting = false;
 const count = (name) => {
   if (counting) calls.set(name, (calls.get(name) ?? 0) + 1);
@@ -34,7 +37,9 @@ function wrapClass(iface, cls) {
       const name = typeof key === "symbol" ? `[${key.description}]` : key;
       target[key] = function (...args) {
         count(`${iface}#${cls.name}.${name}`);
-        return original.apply(this, args);
+        const result = original.apply(this, args);
+        if (counting && cls.name === "Descriptor" && name === "read") readLengths.push(result[0].length);
+        return result;
       };
     }
   }
@@ -118,9 +123,10 @@ function call(project, method, args) {
   }
 }
 
-const results = [];
-for (const spec of script.projects) {
+// One instance opening one project: the open's result, the times and the WASI calls.
+async function openOnce(spec) {
   calls.clear();
+  readLengths.length = 0;
   counting = true;
   const started = performance.now();
   const Project = await instantiateBackend(script.transpiled, spec.dir, counted);
@@ -133,6 +139,21 @@ for (const spec of script.projects) {
   });
   const opened = performance.now();
   counting = false;
+  return {
+    project,
+    open,
+    run: { instantiateMs: instantiated - started, openMs: opened - instantiated },
+  };
+}
+
+const results = [];
+for (const spec of script.projects) {
+  // `runs` (the benchmark's) repeats the instantiate + open in fresh instances first; the
+  // steps then run on the last one.
+  const runs = [];
+  for (let i = 1; i < (script.runs ?? 1); i++) runs.push((await openOnce(spec)).run);
+  const { project, open, run } = await openOnce(spec);
+  runs.push(run);
   const steps = project
     ? spec.steps.map(({ method, arguments: args }) => ({
         method,
@@ -144,10 +165,11 @@ for (const spec of script.projects) {
     open,
     steps,
     figures: {
-      instantiateMs: instantiated - started,
-      openMs: opened - instantiated,
+      ...runs[0],
+      runs,
       hostCalls: [...calls.values()].reduce((sum, n) => sum + n, 0),
       hostCallsByName: Object.fromEntries([...calls].sort((a, b) => b[1] - a[1])),
+      readLengths,
     },
   });
 }
