@@ -242,12 +242,7 @@ async fn bundled_example_project_opens() {
     let server = Server::start(&[&example_project()]).await;
     let id = server.open(&example_project()).await;
     let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
-    let names: Vec<&str> = outline["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = package_names(&outline);
     assert_eq!(names, ["Common", "Main"]);
     let state = server.ok(STATE, json!({ "sessionId": id })).await;
     assert_eq!(

@@ -405,12 +405,7 @@ async fn node_embedding_example_runs() {
     let id = server.open(&project).await;
     let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
     server.ok(CLOSE, json!({ "sessionId": id })).await;
-    let names: Vec<&str> = outline["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = package_names(&outline);
     let mut command = Command::new(&node);
     command
         .arg(clients_dir().join("embed_node.mjs"))

@@ -380,6 +380,16 @@ pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
+/// The names of an outline's packages, in its order.
+pub fn package_names(outline: &Value) -> Vec<&str> {
+    outline["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| p["name"].as_str().expect("a package name"))
+        .collect()
+}
+
 /// The first display node of the first component: (package id, component id, node id).
 pub fn first_node(outline: &Value) -> (String, String, String) {
     for package in outline["packages"].as_array().unwrap() {
