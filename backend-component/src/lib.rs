@@ -14,6 +14,7 @@ pub mod lookup;
 pub mod outline;
 pub mod query;
 pub mod reader;
+pub mod render;
 pub mod rules;
 pub mod save;
 pub mod scope;
