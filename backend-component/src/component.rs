@@ -13,7 +13,8 @@ use std::cell::RefCell;
 
 use bindings::exports::ofgui::backend::session::{
     self as wit, BytesReply, DocumentRequest, ErrorCode as WitCode, Guest, GuestProject,
-    OpenRequest, Opened, ProjectSummary, Reply, SaveReply, SessionStatus, UamFidelity,
+    OpenRequest, Opened, PictureReply, ProjectSummary, Reply, SaveReply, SessionStatus,
+    UamFidelity,
 };
 use ofgui_contracts::api::{self, Change as ImpactChange, ResourceSelector};
 use ofgui_contracts::envelope::BackendDiagnostic;
@@ -23,7 +24,7 @@ use serde_json::Value;
 use crate::commit;
 use crate::fs::ProjectDir;
 use crate::session::{Names, Rejected, Session, Status, encode};
-use crate::{outline, query, scope, search};
+use crate::{outline, preview, query, scope, search};
 
 struct BackendComponent;
 
@@ -181,6 +182,21 @@ impl GuestProject for ProjectSession {
                 bytes: bytes.to_vec(),
             }),
             Err(error) => Err(to_wit(error, &[], Some(status))),
+        }
+    }
+
+    fn render(&self, input: String) -> WitResult<PictureReply> {
+        let session = self.session.borrow();
+        let drawn = scope::decode_input(&input)
+            .map_err(Rejected::from)
+            .and_then(|input| preview::render_component(&session, &input));
+        match drawn {
+            Ok(picture) => Ok(PictureReply {
+                status: to_wit_status(session.status()),
+                data: picture.data,
+                png: picture.png,
+            }),
+            Err(rejected) => Err(refused(&session, rejected)),
         }
     }
 

@@ -12,6 +12,7 @@ pub mod formats;
 pub mod fs;
 pub mod lookup;
 pub mod outline;
+pub mod preview;
 pub mod query;
 pub mod reader;
 pub mod render;

@@ -255,7 +255,7 @@ impl Session {
         &self.read_diagnostics
     }
 
-    fn check_revision(&self, expected: u64) -> Result<(), BackendError> {
+    pub(crate) fn check_revision(&self, expected: u64) -> Result<(), BackendError> {
         if expected == self.revision {
             Ok(())
         } else {
@@ -407,6 +407,17 @@ impl Session {
         }
         files.sort();
         Some(files)
+    }
+
+    /// The file bytes the session holds, by project path (as read, with applied edits).
+    pub fn files(&self) -> &BTreeMap<String, Vec<u8>> {
+        &self.bytes
+    }
+
+    /// Runs a batch on a copy at the current revision, as preflight does, and returns
+    /// the copy (for a picture of what it would change).
+    pub fn project_batch(&self, operations: &str) -> Result<txn::Applied, Rejected> {
+        self.run(self.revision, operations)
     }
 
     /// Decodes the batch, checks the revision and runs the batch on a copy.

@@ -20,6 +20,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 mod embedding;
+mod render;
 
 const RUNS: usize = 7;
 
@@ -156,6 +157,9 @@ fn main() -> Result<()> {
         .map(|(name, dir, _)| embedding::Project { name, dir })
         .collect();
     embedding::embedding(&workspace, &target_dir(&workspace), &wasm, &embedded)?;
+    let unity = tempfile::tempdir()?;
+    copy_tree(&projects[0].1, unity.path())?;
+    render::renders(&host, cache.path(), projects[0].0, unity.path())?;
     many_sessions(&host, cache.path(), &projects[0].1)?;
     runaway(&host, cache.path(), &workspace.join("examples/HelloFairy"))?;
     Ok(())
@@ -172,11 +176,7 @@ fn many_sessions(host: &Path, cache: &Path, source: &Path) -> Result<()> {
         copy_tree(source, &root.path().join(format!("copy-{copy}")))?;
     }
     let mut client = spawn(host, cache, root.path())?;
-    client.request(
-        "initialize",
-        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
-    )?;
-    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    client.handshake()?;
     let pid = client.child.id();
     let mut opens = Vec::new();
     let mut with_one = 0;
@@ -225,11 +225,7 @@ fn runaway(host: &Path, cache: &Path, example: &Path) -> Result<()> {
             &["--call-deadline-secs", "1"],
             &[("OFGUI_SAVE_FAULT", "prepare-journal:spin")],
         )?;
-        client.request(
-            "initialize",
-            json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
-        )?;
-        client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+        client.handshake()?;
         let (opened, _) = client.call(
             "openfairygui_backend_open_session",
             json!({ "projectPath": project }),
@@ -276,11 +272,7 @@ fn first_open(host: &Path, project: &Path) -> Result<(Duration, Duration)> {
     let cache = tempfile::tempdir()?;
     let started = Instant::now();
     let mut client = spawn(host, cache.path(), project)?;
-    client.request(
-        "initialize",
-        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
-    )?;
-    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    client.handshake()?;
     let (session, open) = client.call(
         "openfairygui_backend_open_session",
         json!({ "projectPath": project }),
@@ -413,6 +405,15 @@ impl Client {
         }
     }
 
+    /// `initialize`, then `notifications/initialized`.
+    fn handshake(&mut self) -> Result<()> {
+        self.request(
+            "initialize",
+            json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
+        )?;
+        self.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+    }
+
     fn call(&mut self, tool: &str, arguments: Value) -> Result<(Value, Duration)> {
         let (envelope, elapsed) = self.envelope(tool, arguments)?;
         if envelope["ok"] != json!(true) {
@@ -480,11 +481,7 @@ fn run_once(
 ) -> Result<Sample> {
     let started = Instant::now();
     let mut client = spawn(host, cache, project)?;
-    client.request(
-        "initialize",
-        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
-    )?;
-    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    client.handshake()?;
     client.request("tools/list", json!({}))?;
     let start = started.elapsed();
 
@@ -597,11 +594,7 @@ fn run_once(
 /// the default (lean) form.
 fn tool_list_sizes(host: &Path, cache: &Path, project: &Path) -> Result<()> {
     let mut client = spawn(host, cache, project)?;
-    client.request(
-        "initialize",
-        json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "bench", "version": "0" } }),
-    )?;
-    client.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))?;
+    client.handshake()?;
     let (response, _) = client.request("tools/list", json!({}))?;
     let tools = response["result"]["tools"]
         .as_array()

@@ -751,6 +751,115 @@ pub struct ResourceBytesData {
     pub source_bytes: String,
 }
 
+/// `renderComponent` input: which component to draw, at which controller pages, how.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenderComponentInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    pub selector: ComponentSelector,
+    /// Controller name → page id or page name, for the component's own controllers;
+    /// the others show their selected page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller_pages: Option<std::collections::BTreeMap<String, String>>,
+    /// Pixels per component unit, 0.05 to 4; 1 by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 0.05, max = 4.0)))]
+    pub scale: Option<f64>,
+    /// `#RRGGBB` behind the component; transparent by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^#[0-9A-Fa-f]{6}$")))]
+    pub background: Option<String>,
+    /// When given it must be the current revision (`stale_read`); required with
+    /// `previewOperations`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_revision: Option<u64>,
+    /// A batch as for `preflightTransaction`: the picture then shows the component now
+    /// and as the batch would leave it, side by side (left before, right after); nothing
+    /// is applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(
+            with = "Option<Vec<crate::ops::Operation>>",
+            length(min = 1, max = 1000)
+        )
+    )]
+    pub preview_operations: Option<Vec<Value>>,
+}
+
+/// A controller and the page a render showed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenderedPage {
+    pub controller: String,
+    pub page_id: String,
+    pub page_name: String,
+}
+
+/// Something a render drew only approximately, or as a labelled placeholder box.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenderApproximation {
+    /// Node ids from the rendered component down to the node, joined by `/` (nested
+    /// components' nodes included); `""` for the component itself.
+    pub node_path: String,
+    /// The node kind (`loader3D`, `richText`, …) or `component`.
+    pub kind: String,
+    /// What was not drawn as the runtime would, in plain words.
+    pub reason: String,
+}
+
+/// How the picture after a preview batch differs from the one before.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenderComparison {
+    /// Width and height of each half, in pixels (the larger of before and after).
+    pub panel_width: u32,
+    pub panel_height: u32,
+    /// Pixels between the halves.
+    pub gap: u32,
+    /// The component's size after the batch, in component units.
+    pub width_after: f64,
+    pub height_after: f64,
+    /// Pixels that differ between before and after; 0 means the batch changes nothing
+    /// visible.
+    pub changed_pixels: u64,
+    /// Approximations of the picture after the batch.
+    pub approximations_after: Vec<RenderApproximation>,
+}
+
+/// `renderComponent` output (the PNG itself is the tool result's image content).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenderComponentData {
+    pub session_id: String,
+    pub revision: u64,
+    pub selector: ComponentSelector,
+    /// The component's size in component units.
+    pub width: f64,
+    pub height: f64,
+    pub scale: f64,
+    /// The picture's size in pixels: the component's size × scale, rounded up (twice
+    /// that plus a gap across, with `comparison`).
+    pub pixel_width: u32,
+    pub pixel_height: u32,
+    /// The page each of the component's controllers showed.
+    pub controller_pages: Vec<RenderedPage>,
+    /// Length of the PNG.
+    pub png_bytes: u64,
+    /// What was drawn approximately or as a placeholder, sorted by node path.
+    pub approximations: Vec<RenderApproximation>,
+    /// With `previewOperations`: how the batch changes the picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<RenderComparison>,
+}
+
 /// The overall verdict of a validation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -20,6 +20,17 @@ pub const SESSION_STATE_LIMITS: ReadLimits = ReadLimits {
 };
 /// Largest primary file `readResourceBytes` returns.
 pub const RESOURCE_BYTES_MAX: u64 = 1_048_576;
+/// Bounds of `renderComponent`: the scale, and the picture it may return.
+pub const RENDER_MIN_SCALE: f64 = 0.05;
+pub const RENDER_MAX_SCALE: f64 = 4.0;
+/// Longest side of a picture, in pixels (a comparison's two halves together).
+pub const RENDER_MAX_SIDE: u32 = 8192;
+/// Pixels of a picture (16 Mi: 64 MiB of RGBA while drawing).
+pub const RENDER_MAX_PIXELS: u64 = 16_777_216;
+/// Longest PNG returned.
+pub const RENDER_MAX_PNG_BYTES: u64 = 8_388_608;
+/// Component instances drawn inside each other before the deepest become placeholders.
+pub const RENDER_MAX_DEPTH: u32 = 8;
 /// Budget of a `preflightTransaction` impact.
 pub const PREVIEW_LIMITS: PreviewLimits = PreviewLimits {
     max_bytes: 262_144,

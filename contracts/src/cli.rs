@@ -63,7 +63,8 @@ impl ExitStatus {
 
     /// Every status with its meaning, as the top-level `--help` shows them.
     pub fn help() -> String {
-        let mut text = String::from("Exit status of validate, outline, query, apply and docs:");
+        let mut text =
+            String::from("Exit status of validate, outline, query, apply, render and docs:");
         for status in Self::ALL {
             text.push_str(&format!("\n  {}  {}", status.code(), status.meaning()));
         }
@@ -224,6 +225,28 @@ pub const COMMANDS: &[CliCommand] = &[
             (
                 ExitStatus::SaveFailed,
                 "the save was refused or failed (the error says what was written)",
+            ),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
+        name: "render",
+        title: "A component drawn as a PNG file, and what was approximated",
+        methods: &[
+            "openSession",
+            "getProjectOutline",
+            "renderComponent",
+            "closeSession",
+        ],
+        exits: &[
+            (ExitStatus::Success, "the picture was written"),
+            (
+                ExitStatus::Refused,
+                "the project has no such component, or the name fits several",
+            ),
+            (
+                ExitStatus::Unusable,
+                "bad arguments (an unknown controller or page, a scale out of range, an unwritable output file), or the project cannot be opened",
             ),
             (ExitStatus::Internal, INTERNAL),
         ],

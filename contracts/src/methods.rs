@@ -64,6 +64,13 @@ const TRANSACTION_BYTE_PATHS: &[&str] = &[
     "operations.*.package.resources.*.sourceBytes",
 ];
 
+/// The same byte fields inside a render's preview batch.
+const PREVIEW_BYTE_PATHS: &[&str] = &[
+    "previewOperations.*.sourceBytes",
+    "previewOperations.*.resource.sourceBytes",
+    "previewOperations.*.package.resources.*.sourceBytes",
+];
+
 const RESPONSE_CAP: Option<u64> = Some(16_777_216);
 
 /// Every method this server serves, in tool order: upstream's order, with our
@@ -269,6 +276,35 @@ pub const METHODS: &[Method] = &[
             Fails::new("mcp_response_budget_exceeded", ""),
         ],
         byte_paths: &[],
+    },
+    Method {
+        name: "renderComponent",
+        tool: "openfairygui_render_component",
+        title: "Render Component Preview",
+        description: "Draws one component as the session holds it, unsaved edits included, and returns the picture as PNG image content plus its size, revision, the page each controller showed, and `approximations` (what was drawn approximately or as a labelled placeholder, by node path). controllerPages picks a page per controller (by id or name), scale is 0.05 to 4 (1 draws one pixel per unit), background is #RRGGBB (transparent by default). With previewOperations (a preflightTransaction batch) it draws before and after side by side and counts the changed pixels, applying nothing. Read-only. Needs an open session, the component's packageId and componentResourceId from the outline, and expectedRevision with previewOperations.",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        stage: Stage::Read,
+        max_response_bytes: RESPONSE_CAP,
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new("stale_read", "re-read the revision"),
+            Fails::new(
+                "session_read_failed",
+                "reason not_found, ambiguous, unsupported_resource (not a component), response_budget_exceeded (over 8192 px a side, 16 Mi pixels or an 8 MiB PNG: lower the scale)",
+            ),
+            Fails::new(
+                "transaction_unsupported",
+                "previewOperations refused as preflightTransaction would: nothing was drawn",
+            ),
+            Fails::new(
+                "selector_ambiguity",
+                "previewOperations name an id the project repeats",
+            ),
+            Fails::new("mcp_response_budget_exceeded", ""),
+        ],
+        byte_paths: PREVIEW_BYTE_PATHS,
     },
     Method {
         name: "validateSession",
@@ -534,10 +570,13 @@ mod tests {
     #[test]
     fn tool_names_follow_the_method_names() {
         for method in METHODS {
-            assert_eq!(
-                method.tool,
-                format!("openfairygui_backend_{}", snake(method.name))
-            );
+            // Previews are ours alone, not a backend method upstream has: the issue
+            // names the tool without `backend_`.
+            let prefix = match method.name {
+                "renderComponent" => "openfairygui_",
+                _ => "openfairygui_backend_",
+            };
+            assert_eq!(method.tool, format!("{prefix}{}", snake(method.name)));
         }
     }
 
@@ -567,7 +606,7 @@ mod tests {
         let upstream: Vec<&str> = METHODS
             .iter()
             .map(|m| m.name)
-            .filter(|name| *name != "searchProject")
+            .filter(|name| !matches!(*name, "searchProject" | "renderComponent"))
             .collect();
         assert_eq!(upstream, UPSTREAM);
         let read = METHODS

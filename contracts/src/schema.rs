@@ -14,9 +14,10 @@ use crate::api::{
     AppliedTransaction, CacheSnapshot, CloseSessionData, EventsData, EventsInput,
     MaterializeSessionData, MaterializeSessionInput, NoInput, OpenProjectSessionInput,
     OpenSessionInput, OutlineInput, ProjectOutline, QueryEntityData, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, ResourceBytesData,
-    SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput, SessionInput,
-    SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview, ValidationReport,
+    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RenderComponentData,
+    RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
+    SearchProjectData, SearchProjectInput, SessionInput, SessionSnapshot, SessionStateData,
+    TransactionInput, TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -60,6 +61,7 @@ pub fn input_schema(method: &Method) -> Value {
         "queryEntity" => QueryEntityInput::json_schema(&mut generator),
         "readSessionState" => ReadSessionStateInput::json_schema(&mut generator),
         "readResourceBytes" => ReadResourceBytesInput::json_schema(&mut generator),
+        "renderComponent" => RenderComponentInput::json_schema(&mut generator),
         "preflightTransaction" | "applyTransaction" => {
             TransactionInput::json_schema(&mut generator)
         }
@@ -89,6 +91,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
         "searchProject" => generator.subschema_for::<Success<SearchProjectData>>(),
         "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
+        "renderComponent" => generator.subschema_for::<Success<RenderComponentData>>(),
         "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
         "preflightTransaction" => generator.subschema_for::<Success<TransactionPreview>>(),
         "applyTransaction" => generator.subschema_for::<Success<AppliedTransaction>>(),
@@ -259,6 +262,7 @@ pub fn cli_schema(command: &CliCommand) -> Value {
         "outline" => generator.subschema_for::<CliSuccess<ProjectOutline>>(),
         "query" => generator.subschema_for::<CliSuccess<QueryEntityData>>(),
         "apply" => generator.subschema_for::<CliSuccess<ApplyData>>(),
+        "render" => generator.subschema_for::<CliSuccess<RenderComponentData>>(),
         "docs" => generator.subschema_for::<CliSuccess<DocumentData>>(),
         other => unreachable!("no output type for command {other}"),
     };
@@ -428,6 +432,15 @@ pub fn lean_tools(snapshot: &Value) -> Value {
             *operations = lean_operations();
             if let Some(input) = tool.get_mut("inputSchema").and_then(Value::as_object_mut) {
                 input.remove("definitions");
+            }
+        }
+        if let Some(operations) = tool.pointer_mut("/inputSchema/properties/previewOperations") {
+            *operations = lean_operations();
+            operations["description"] = json!(
+                "A batch as for openfairygui_backend_preflight_transaction, drawn before and after side by side; nothing is applied. Each operation is an object with a `kind` and that kind's fields, exactly those of openfairygui://contracts/operations/{kind}."
+            );
+            if let Some(input) = tool.get_mut("inputSchema") {
+                prune_unused_definitions(input);
             }
         }
         if let Some(project) = tool.pointer_mut("/inputSchema/properties/project") {

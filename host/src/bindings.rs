@@ -22,8 +22,8 @@ use crate::events::Recovered;
 
 pub use exports::ofgui::backend::session::{
     BackendError, BytesReply, DocumentRequest, ErrorCode as WitCode, FileChange, OpenRequest,
-    PlannedFile, PlannedWrites, ProjectSummary, Recovery, Reply, SaveReply, SessionStatus,
-    UamFidelity,
+    PictureReply, PlannedFile, PlannedWrites, ProjectSummary, Recovery, Reply, SaveReply,
+    SessionStatus, UamFidelity,
 };
 
 /// A failure the component reported, as contract types.

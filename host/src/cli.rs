@@ -14,7 +14,7 @@ use crate::service::ServiceConfig;
 /// Serves FairyGUI projects to AI agents over MCP (stdio), each project in its own
 /// sandboxed WebAssembly session.
 ///
-/// The validate, outline, query, apply and docs commands do the same work for people and
+/// The validate, outline, query, apply, render and docs commands do the same work for people and
 /// CI jobs: each opens one project in the same sandbox, prints text (or, with --json, one
 /// JSON document) and ends with a documented exit status (see each command's --help).
 #[derive(Debug, Parser)]
@@ -145,6 +145,28 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
+    /// Draw a component as a PNG: at its size × --scale, its controllers at their
+    /// selected pages or the --page given, unsaved edits aside (it renders the project as
+    /// it is on disk). Prints what was drawn only approximately.
+    #[command(after_help = exit_help("render"))]
+    Render {
+        /// The component, `<package>/<component>`, each by id or name.
+        component: String,
+        /// Where to write the PNG.
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: PathBuf,
+        /// A controller's page, `<controller>=<page id or name>` (repeatable).
+        #[arg(long = "page", value_name = "CONTROLLER=PAGE")]
+        pages: Vec<String>,
+        /// Pixels per unit, 0.05 to 4.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
+        /// `#RRGGBB` behind the component; transparent by default.
+        #[arg(long, value_name = "#RRGGBB")]
+        background: Option<String>,
+        #[command(flatten)]
+        output: Output,
+    },
     /// Print the installed documentation: the list of documents, or one document by id
     /// (`workflow`, `operations/<kind>`, `methods/<method>`, `diagnostics/<code>`,
     /// `cli/<command>`, `index`), with the text its MCP resource serves.
@@ -200,6 +222,7 @@ impl Command {
             Command::Outline { .. } => "outline",
             Command::Query { .. } => "query",
             Command::Apply { .. } => "apply",
+            Command::Render { .. } => "render",
             Command::Docs { .. } => "docs",
         };
         ofgui_contracts::cli::by_name(name)

@@ -44,6 +44,8 @@ pub struct Data {
     diagnostics: Vec<BackendDiagnostic>,
     /// `meta.warnings` of a success (unsaved edits discarded by a close).
     warnings: Vec<Warning>,
+    /// A PNG the result carries beside its envelope (a render), sent as image content.
+    image: Option<Vec<u8>>,
 }
 
 enum Body {
@@ -57,7 +59,19 @@ impl Data {
             body: Body::Value(value),
             diagnostics: Vec::new(),
             warnings: Vec::new(),
+            image: None,
         }
+    }
+
+    /// The same data with a picture to send as image content.
+    pub fn with_image(mut self, png: Vec<u8>) -> Self {
+        self.image = Some(png);
+        self
+    }
+
+    /// The picture, taken out before the data becomes an envelope.
+    pub fn take_image(&mut self) -> Option<Vec<u8>> {
+        self.image.take()
     }
 
     pub fn with_warning(mut self, code: &str, message: String) -> Self {
@@ -83,6 +97,7 @@ impl Data {
             body: Body::Text(raw),
             diagnostics,
             warnings: Vec::new(),
+            image: None,
         })
     }
 

@@ -7,6 +7,7 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
+use base64::Engine as _;
 use futures::FutureExt as _;
 
 use ofgui_contracts::envelope::Stage;
@@ -48,7 +49,7 @@ ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed sess
 3. Find nodes and resources by name, text, kind or referenced ui:// URL with openfairygui_backend_search_project; query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
 4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.
 5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk.
-6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_backend_get_events polls session events with a cursor.
+6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_render_component draws a component as a PNG image (at chosen controller pages; with previewOperations, before and after a batch side by side) so you can see an edit before applying it; openfairygui_backend_get_events polls session events with a cursor.
 7. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
 8. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
 
@@ -198,11 +199,25 @@ impl OfguiServer {
         let mut reply = self.service.call_gated(method, input, gate.as_ref()).await;
         let envelope_len = reply.envelope.text.len();
         let text = self.text(&mut reply.envelope, reply.is_error);
+        // A picture travels as base64 in the same message: it counts against the budget.
+        let image_len = reply
+            .image
+            .as_ref()
+            .map_or(0, |png| png.len().div_ceil(3) * 4);
         let oversized = method
             .max_response_bytes
-            .filter(|max| result_size(envelope_len, &text) > *max);
+            .filter(|max| result_size(envelope_len, &text) + image_len as u64 > *max);
         match oversized {
-            None => wrap(reply.envelope, text, reply.is_error),
+            None => {
+                let mut result = wrap(reply.envelope, text, reply.is_error);
+                if let Some(png) = reply.image {
+                    let encoded = base64::engine::general_purpose::STANDARD.encode(png);
+                    result
+                        .content
+                        .push(ContentBlock::image(encoded, "image/png"));
+                }
+                result
+            }
             Some(max_bytes) => {
                 self.budget_failure(method, reply.envelope.session_id.as_deref(), max_bytes)
             }

@@ -153,7 +153,12 @@ const WORKFLOW_TEXT: &str = "\
 5. `openfairygui_backend_query_entity` reads one entity's full properties;
    `openfairygui_backend_read_session_state` reads the model (scoped and paged like the
    outline) and `openfairygui_backend_read_resource_bytes` one asset's bytes.
-6. `openfairygui_backend_validate_session` reports what is broken and where.
+6. `openfairygui_backend_validate_session` reports what is broken and where;
+   `openfairygui_render_component` draws a component as a PNG image (pick controller pages
+   with `controllerPages`) to see it. With `previewOperations` (a batch) and
+   `expectedRevision` it draws the component before and after the batch side by side and
+   counts the changed pixels: look before you apply. `approximations` lists what it drew
+   only roughly or as a placeholder box.
 7. To edit, write a batch of operations (schemas under `openfairygui://contracts/operations`),
    preview it with `openfairygui_backend_preflight_transaction`, then send the same input to
    `openfairygui_backend_apply_transaction` with `expectedRevision` set to the revision you

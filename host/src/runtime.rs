@@ -21,7 +21,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::bindings::{
     Backend, BackendPre, BytesReply, DocumentRequest, GuestError, GuestReply, OpenRequest,
-    PlannedWrites, Recovery, SaveReply, SessionStatus,
+    PictureReply, PlannedWrites, Recovery, SaveReply, SessionStatus,
 };
 use crate::sandbox::ResolvedProject;
 
@@ -477,6 +477,10 @@ impl Instance {
             resource_id
         )?
         .map_err(CallError::from_guest)
+    }
+
+    pub async fn render(&mut self, input: &String) -> Result<PictureReply, CallError> {
+        call!(self, call_render, input)?.map_err(CallError::from_guest)
     }
 
     pub async fn save(&mut self, expected_revision: Option<u64>) -> Result<SaveReply, CallError> {

@@ -11,8 +11,9 @@ use base64::Engine as _;
 use ofgui_contracts::api::{
     DiskChanges, EventsInput, MaterializeMode, MaterializeSessionData, MaterializeSessionInput,
     NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, SaveSessionData,
-    SaveSessionInput, SearchProjectInput, SessionInput, SessionSnapshot, TransactionInput,
+    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RenderComponentInput,
+    SaveSessionData, SaveSessionInput, SearchProjectInput, SessionInput, SessionSnapshot,
+    TransactionInput,
 };
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{
@@ -78,6 +79,8 @@ pub struct Service {
 pub struct Reply {
     pub envelope: Envelope,
     pub is_error: bool,
+    /// A PNG to send beside the envelope as image content (a render).
+    pub image: Option<Vec<u8>>,
 }
 
 /// A method's data and the revision to report, or its failure.
@@ -228,6 +231,7 @@ impl Service {
         let failed = |failure: Failure| Reply {
             envelope: call.failure(reference, failure),
             is_error: true,
+            image: None,
         };
         // The policy sees the input as sent, and only once it decoded.
         let wire = gate.map(|_| input.clone());
@@ -242,6 +246,7 @@ impl Service {
                 return Reply {
                     envelope: call.failure(reference, failure),
                     is_error: true,
+                    image: None,
                 };
             }
         };
@@ -252,6 +257,7 @@ impl Service {
                     return Reply {
                         envelope: call.denied(reference, error),
                         is_error: true,
+                        image: None,
                     };
                 }
                 Err(Blocked::Failed(failure)) => return failed(failure),
@@ -262,7 +268,8 @@ impl Service {
             Request::Open(opening) => opening,
             Request::Work(work) => {
                 return match self.run(work).await {
-                    Ok((data, revision)) => Reply {
+                    Ok((mut data, revision)) => Reply {
+                        image: data.take_image(),
                         envelope: call.success(
                             SessionRef {
                                 id: session_id.as_deref(),
@@ -290,10 +297,12 @@ impl Service {
                     data,
                 ),
                 is_error: false,
+                image: None,
             },
             Err(failure) => Reply {
                 envelope: call.failure(SessionRef::default(), failure),
                 is_error: true,
+                image: None,
             },
         }
     }
@@ -372,6 +381,16 @@ impl Service {
                     ("sourceBytes", Value::String(encoded)),
                 ]);
                 Ok((Data::value(data), Some(reply.status.revision)))
+            }
+            Work::Render(input) => {
+                let text = encode(&input)?;
+                let picture = self
+                    .on_session(&input.session_id, async |_, instance| {
+                        instance.render(&text).await
+                    })
+                    .await?;
+                let data = Data::text(picture.data, Vec::new())?.with_image(picture.png);
+                Ok((data, Some(picture.status.revision)))
             }
             Work::Transaction { apply, input } => self.transaction(apply, input).await,
             Work::Events(input) => {
@@ -1643,6 +1662,7 @@ enum Work {
     Query(QueryEntityInput),
     ReadState(ReadSessionStateInput),
     ReadBytes(ReadResourceBytesInput),
+    Render(RenderComponentInput),
     Transaction {
         apply: bool,
         input: TransactionInput,
@@ -1673,6 +1693,7 @@ impl Request {
             "queryEntity" => Work::Query(parse(method, &input)?),
             "readSessionState" => Work::ReadState(parse(method, &input)?),
             "readResourceBytes" => Work::ReadBytes(parse(method, &input)?),
+            "renderComponent" => Work::Render(parse(method, &input)?),
             "preflightTransaction" | "applyTransaction" => Work::Transaction {
                 apply: method.name == "applyTransaction",
                 input: parse_transaction(method, input)?,

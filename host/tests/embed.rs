@@ -100,12 +100,15 @@ fn wit_readme_lists_the_imports() {
     );
 }
 
-/// Issue 14's size budget for the component embedders download: 3 MiB. The build is the
-/// release one (`--profile wasm`, whatever profile the host is built with), so this is the
-/// size the benchmark prints. A change that needs more must raise the budget here, visibly.
+/// The size budget for the component embedders download: 4 MiB. Issue 14 set 3 MiB for
+/// the backend alone (2.99 MiB); issue 15 compiles the preview renderer into the same
+/// component, as it asks (tiny-skia, fontdue, a JPEG decoder, PNG and the 89 KB bundled
+/// font: about 0.85 MiB more). The build is the release one (`--profile wasm`, whatever
+/// profile the host is built with), so this is the size the benchmark prints. A change
+/// that needs more must raise the budget here, visibly.
 #[test]
 fn backend_wasm_stays_under_its_size_budget() {
-    const BUDGET: usize = 3 << 20;
+    const BUDGET: usize = 4 << 20;
     let size = ofgui_host::runtime::BACKEND_WASM.len();
     assert!(
         size < BUDGET,

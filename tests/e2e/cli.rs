@@ -769,7 +769,7 @@ fn usage_errors_and_help() {
     let output = ofgui(&["--help"]);
     assert_status(&output, 0);
     let help = text(&output);
-    assert!(help.contains("Exit status of validate, outline, query, apply and docs:"));
+    assert!(help.contains("Exit status of validate, outline, query, apply, render and docs:"));
     assert!(help.contains("\n  4  apply --save: the save was refused or failed"));
     for (command, status) in [
         ("validate", "\n  3  incomplete"),
@@ -808,4 +808,71 @@ async fn a_project_open_in_a_server_is_locked_for_the_command_line_until_closed(
         json_output("validate", &output)["data"]["status"],
         "invalid"
     );
+}
+
+#[test]
+fn render_writes_a_png_and_says_what_it_drew() {
+    let workspace = Workspace::new();
+    let project = workspace.add("hello", &example_project());
+    let out = workspace.path().join("view.png");
+    let output = ofgui(&[
+        "render",
+        "--project-dir",
+        path(&project),
+        "Main/MainView",
+        "-o",
+        path(&out),
+        "--page",
+        "state=Active",
+        "--scale",
+        "0.5",
+    ]);
+    assert_status(&output, 0);
+    let png = std::fs::read(&out).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let size = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    assert_eq!((size(16), size(20)), (320, 180));
+    let printed = text(&output);
+    assert!(printed.contains("320×180 pixels"), "{printed}");
+    assert!(
+        printed.contains("controller state: page 1 (Active)"),
+        "{printed}"
+    );
+    assert_unlocked(&project);
+
+    // --json holds to its schema; an unknown page is a usage error naming the pages.
+    let output = ofgui(&[
+        "render",
+        "--project-dir",
+        path(&project),
+        "Main/MainView",
+        "-o",
+        path(&out),
+        "--json",
+    ]);
+    assert_status(&output, 0);
+    let document = json_output("render", &output);
+    assert_eq!(document["data"]["pixelWidth"], 640);
+    let output = ofgui(&[
+        "render",
+        "--project-dir",
+        path(&project),
+        "Main/MainView",
+        "-o",
+        path(&out),
+        "--page",
+        "state=Asleep",
+    ]);
+    assert_status(&output, 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("0 (Idle), 1 (Active)"), "{stderr}");
+    let output = ofgui(&[
+        "render",
+        "--project-dir",
+        path(&project),
+        "Main/Nothing",
+        "-o",
+        path(&out),
+    ]);
+    assert_status(&output, 1);
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::OnceLock;
 
+use base64::Engine as _;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, RequestMetaObject, Tool};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
@@ -206,6 +207,19 @@ impl<H: ClientHandler> Server<H> {
         arguments: Option<Map<String, Value>>,
         meta: Option<RequestMetaObject>,
     ) -> (Value, bool) {
+        let (envelope, is_error, _) = self.call_full(tool, arguments, meta).await;
+        (envelope, is_error)
+    }
+
+    /// Calls a tool and returns `(backendResult, isError, image)`: the PNG of the
+    /// result's image content, if it has one (checked to be `image/png` and to follow the
+    /// text content).
+    pub async fn call_full(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        meta: Option<RequestMetaObject>,
+    ) -> (Value, bool, Option<Vec<u8>>) {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
         params.meta = meta;
@@ -282,7 +296,19 @@ impl<H: ClientHandler> Server<H> {
                 tool = tool.name
             );
         }
-        (envelope, is_error)
+        let images: Vec<Vec<u8>> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_image())
+            .map(|image| {
+                assert_eq!(image.mime_type, "image/png", "{tool} sent a non-PNG image");
+                base64::engine::general_purpose::STANDARD
+                    .decode(&image.data)
+                    .expect("image content is base64")
+            })
+            .collect();
+        assert!(images.len() <= 1, "{tool} sent {} images", images.len());
+        (envelope, is_error, images.into_iter().next())
     }
 
     /// Calls a tool that must succeed and returns its `data`.
@@ -323,6 +349,7 @@ pub const SEARCH: &str = "openfairygui_backend_search_project";
 pub const OPEN_PROJECT: &str = "openfairygui_backend_open_project_session";
 pub const CACHE: &str = "openfairygui_backend_get_cache_snapshot";
 pub const REFRESH: &str = "openfairygui_backend_refresh_cache";
+pub const RENDER: &str = "openfairygui_render_component";
 
 /// A tool's full output schema, as `--full-schemas` advertises it.
 /// `schema` compiled once for the whole test binary: compiling the full output schemas

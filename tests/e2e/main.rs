@@ -34,6 +34,9 @@ mod cli;
 /// Preflight, apply and events: the upstream agent editing tasks.
 mod transactions;
 
+/// Component previews: every corpus component, controller pages, limits, before/after.
+mod render;
+
 /// Resources (contract documents, session views) and prompts.
 mod resources;
 

@@ -30,6 +30,7 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             STATE,
             SEARCH,
             BYTES,
+            RENDER,
             "openfairygui_backend_validate_session",
             "openfairygui_backend_preflight_transaction",
             "openfairygui_backend_apply_transaction",
@@ -41,7 +42,7 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             REFRESH,
             "openfairygui_docs_read",
         ],
-        "tools are listed in upstream's method order, with search after read_session_state, then docs_read"
+        "tools are listed in upstream's method order, with search after read_session_state and render after read_resource_bytes, then docs_read"
     );
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for token in instructions

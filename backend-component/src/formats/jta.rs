@@ -70,8 +70,19 @@ impl<'a> Cursor<'a> {
 
 const FILE_MARK: &[u8] = b"yytou";
 
-/// `None` when the bytes are not a readable JTA v100–v102.
-pub fn parse(bytes: &[u8]) -> Option<Jta> {
+/// The file as laid out: frames with their texture index, and the textures' bytes.
+struct Layout<'a> {
+    fps: f64,
+    speed: u8,
+    repeat_delay: u8,
+    swing: bool,
+    bounds: Option<(f64, f64)>,
+    /// Delay, `[x, y, width, height]` and texture index of each frame.
+    frames: Vec<(i16, [i16; 4], i16)>,
+    textures: Vec<&'a [u8]>,
+}
+
+fn layout(bytes: &[u8]) -> Option<Layout<'_>> {
     let mut c = Cursor { bytes, at: 0 };
     let mark_len = c.u16()? as usize;
     if c.take(mark_len)? != FILE_MARK {
@@ -100,30 +111,52 @@ pub fn parse(bytes: &[u8]) -> Option<Jta> {
     if frame_count < 0 {
         return None;
     }
-    let ms_per_frame = 1000.0 / fps;
-    let mut raw_frames = Vec::with_capacity(frame_count as usize);
+    let mut frames = Vec::with_capacity(frame_count as usize);
     for _ in 0..frame_count {
         let delay = c.i16()?;
         let rect = [c.i16()?, c.i16()?, c.i16()?, c.i16()?];
-        let _texture_index = c.i16()?;
-        raw_frames.push((delay, rect));
+        let texture_index = c.i16()?;
+        frames.push((delay, rect, texture_index));
     }
-
+    // The textures follow the frames; a file cut short there still has its frame table,
+    // which is all the model needs, so only v101 (bounds after them) must read them all.
+    let mut textures = Vec::new();
+    let texture_count = c.i16();
+    for _ in 0..texture_count.unwrap_or(0).max(0) {
+        let Some(texture) = c
+            .i32()
+            .and_then(|len| usize::try_from(len).ok())
+            .and_then(|len| c.take(len))
+        else {
+            break;
+        };
+        textures.push(texture);
+    }
     if version == 101 {
-        let texture_count = c.i16()?;
-        if texture_count < 0 {
+        if textures.len() != usize::try_from(texture_count?).ok()? {
             return None;
-        }
-        for _ in 0..texture_count {
-            let len = usize::try_from(c.i32()?).ok()?;
-            c.take(len)?;
         }
         c.take(4)?;
         bounds = Some((f64::from(c.u16()?), f64::from(c.u16()?)));
     }
-    let (width, height) = bounds.unwrap_or_else(|| union_bounds(&raw_frames));
+    Some(Layout {
+        fps,
+        speed,
+        repeat_delay,
+        swing,
+        bounds,
+        frames,
+        textures,
+    })
+}
 
-    let frames = raw_frames
+/// `None` when the bytes are not a readable JTA v100–v102.
+pub fn parse(bytes: &[u8]) -> Option<Jta> {
+    let layout = layout(bytes)?;
+    let rects: Vec<(i16, [i16; 4])> = layout.frames.iter().map(|(d, r, _)| (*d, *r)).collect();
+    let (width, height) = layout.bounds.unwrap_or_else(|| union_bounds(&rects));
+    let ms_per_frame = 1000.0 / layout.fps;
+    let frames = rects
         .iter()
         .map(|(delay, [x, y, w, h])| JtaFrame {
             rect_x: f64::from(*x),
@@ -136,11 +169,23 @@ pub fn parse(bytes: &[u8]) -> Option<Jta> {
     Some(Jta {
         width,
         height,
-        interval: (ms_per_frame * f64::from(speed.max(1))).trunc(),
-        repeat_delay: (ms_per_frame * f64::from(repeat_delay)).trunc(),
-        swing,
+        interval: (ms_per_frame * f64::from(layout.speed.max(1))).trunc(),
+        repeat_delay: (ms_per_frame * f64::from(layout.repeat_delay)).trunc(),
+        swing: layout.swing,
         frames,
     })
+}
+
+/// One frame's picture: the encoded texture (PNG or JPEG) and where it sits in the clip
+/// (`[x, y, width, height]`); `None` when the file or the frame has none.
+pub fn frame_texture(bytes: &[u8], frame: usize) -> Option<(&[u8], [f64; 4])> {
+    let layout = layout(bytes)?;
+    let (_, [x, y, w, h], texture) = *layout.frames.get(frame)?;
+    let texture = layout.textures.get(usize::try_from(texture).ok()?)?;
+    Some((
+        texture,
+        [f64::from(x), f64::from(y), f64::from(w), f64::from(h)],
+    ))
 }
 
 /// Rebuilds a movie clip's dimensions, timing and frames from its `.jta` bytes, as the

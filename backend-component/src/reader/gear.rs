@@ -215,6 +215,25 @@ fn parse_value(kind: ValueKind, raw: &str, bad: &mut Vec<String>) -> Option<Valu
     })
 }
 
+/// The default the reader gives a value gear of this kind (`xy`, `look`, …) whose element
+/// has no `default`; `None` for display gears. The model cannot tell it from a default
+/// written out, so a renderer treats it as "the node's own value", as the runtime does
+/// for a gear without a default.
+pub fn bare_default(kind: &str) -> Option<Value> {
+    let kind = match kind {
+        "xy" => ValueKind::Xy,
+        "size" => ValueKind::Size,
+        "look" => ValueKind::Look,
+        "color" => ValueKind::Color,
+        "animation" => ValueKind::Animation,
+        "text" => ValueKind::Text,
+        "icon" => ValueKind::Icon,
+        "fontSize" => ValueKind::FontSize,
+        _ => return None,
+    };
+    Some(default_value(kind))
+}
+
 fn default_value(kind: ValueKind) -> Value {
     match kind {
         ValueKind::Xy => json!({ "x": 0, "y": 0 }),

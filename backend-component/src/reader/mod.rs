@@ -12,7 +12,7 @@
 
 mod component;
 mod diag;
-mod gear;
+pub(crate) mod gear;
 mod node;
 mod package;
 mod project;

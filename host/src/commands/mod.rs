@@ -1,5 +1,5 @@
 //! The command line beside the server, for people and CI jobs: `validate`, `outline`,
-//! `query`, `apply` and `docs`.
+//! `query`, `apply`, `render` and `docs`.
 //!
 //! A command opens its project through the same [`Service`] as the MCP server (input
 //! budget, path policy, sandboxed component), with the project's own directory as the
@@ -13,6 +13,7 @@ mod docs;
 mod names;
 mod outline;
 mod query;
+mod render;
 mod validate;
 
 use std::fmt::Write as _;
@@ -79,6 +80,23 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             save,
             output,
         } => (output.json, apply::run(args, project, batch, *save).await),
+        Command::Render {
+            component,
+            out,
+            pages,
+            scale,
+            background,
+            output,
+        } => {
+            let picture = render::Picture {
+                component,
+                out,
+                pages,
+                scale: *scale,
+                background: background.as_deref(),
+            };
+            (output.json, render::run(args, picture).await)
+        }
         Command::Docs { id, output } => (output.json, docs::run(id.as_deref())),
         Command::Serve | Command::Precompile => {
             unreachable!("{} is not a command line command", cli.name)
@@ -215,8 +233,9 @@ impl Project {
                 .unwrap_or_else(|| canonical.clone()),
         };
         let service = Service::new(args.project_config(root));
-        let opened: Value =
-            call(&service, "openSession", json!({ "projectPath": canonical })).await?;
+        let opened: Value = call(&service, "openSession", json!({ "projectPath": canonical }))
+            .await?
+            .0;
         let session_id = opened["sessionId"]
             .as_str()
             .ok_or_else(|| internal(&"openSession answered without a sessionId"))?
@@ -243,7 +262,21 @@ impl Project {
         method: &str,
         input: Value,
     ) -> Result<T, BackendError> {
-        call(&self.service, method, input).await
+        call(&self.service, method, input)
+            .await
+            .map(|(data, _)| data)
+    }
+
+    /// [`Project::call`] for a method that answers with a picture too.
+    pub(crate) async fn call_picture<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        input: Value,
+    ) -> Result<(T, Vec<u8>), BackendError> {
+        let (data, image) = call(&self.service, method, input).await?;
+        let image =
+            image.ok_or_else(|| internal(&format!("{method} answered without a picture")))?;
+        Ok((data, image))
     }
 }
 
@@ -253,7 +286,7 @@ async fn call<T: DeserializeOwned>(
     service: &Service,
     name: &str,
     input: Value,
-) -> Result<T, BackendError> {
+) -> Result<(T, Option<Vec<u8>>), BackendError> {
     let method =
         methods::by_name(name).ok_or_else(|| internal(&format!("{name} is not served")))?;
     if let Err(failure) = input::check(method, &input) {
@@ -269,6 +302,7 @@ async fn call<T: DeserializeOwned>(
             .map_err(|error| internal(&format!("{name}: unreadable error ({error})")))?;
         return Err(error);
     }
-    serde_json::from_value(envelope["data"].take())
-        .map_err(|error| internal(&format!("{name}: data off contract ({error})")))
+    let data = serde_json::from_value(envelope["data"].take())
+        .map_err(|error| internal(&format!("{name}: data off contract ({error})")))?;
+    Ok((data, reply.image))
 }

@@ -1,0 +1,309 @@
+//! `renderComponent`: checks the request against the session, draws the component (and,
+//! for a preview batch, the component as the batch would leave it) and encodes the PNG.
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::api::{
+    ComponentSelector, RenderComparison, RenderComponentData, RenderComponentInput, RenderedPage,
+};
+use ofgui_contracts::capabilities::{RENDER_MAX_PNG_BYTES, RENDER_MAX_SCALE, RENDER_MIN_SCALE};
+use ofgui_contracts::error::{BackendError, ReadFailureReason};
+use ofgui_contracts::uam::{ComponentModel, ComponentResource, UamProject, UamResource};
+use tiny_skia::{Color, Pixmap};
+
+use crate::lookup::{Lookup, find_resource, valid_id};
+use crate::render::{self, Drawn, Files, Request};
+use crate::session::{Rejected, Session, encode};
+
+/// Pixels between the halves of a before/after picture.
+const GAP: u32 = 9;
+
+/// A drawn component: the `RenderComponentData` JSON and the PNG.
+pub struct Preview {
+    pub data: String,
+    pub png: Vec<u8>,
+}
+
+/// Draws the component the input selects.
+pub fn render_component(
+    session: &Session,
+    input: &RenderComponentInput,
+) -> Result<Preview, Rejected> {
+    let invalid = |message: String, path: &str| {
+        Rejected::from(BackendError::invalid_input(message, Some(path.to_owned())))
+    };
+    if let Some(expected) = input.expected_revision {
+        session.check_revision(expected)?;
+    } else if input.preview_operations.is_some() {
+        return Err(invalid(
+            "previewOperations needs expectedRevision: the batch is planned against one revision. Pass the current revision from the outline or getSession.".into(),
+            "/expectedRevision",
+        ));
+    }
+    let scale = input.scale.unwrap_or(1.0);
+    if !(RENDER_MIN_SCALE..=RENDER_MAX_SCALE).contains(&scale) {
+        return Err(invalid(
+            format!(
+                "scale must be from {RENDER_MIN_SCALE} to {RENDER_MAX_SCALE}; {scale} is outside."
+            ),
+            "/scale",
+        ));
+    }
+    let background = match &input.background {
+        None => None,
+        Some(text) => Some(
+            render::color::parse(text)
+                .filter(|_| text.len() == 7)
+                .ok_or_else(|| {
+                    invalid(
+                        format!("background must be #RRGGBB, like #ffffff; {text:?} is not."),
+                        "/background",
+                    )
+                })?,
+        ),
+    };
+    let project = session.project();
+    let (package_id, component) = component_of(session, project, &input.selector)?;
+    let requested = input.controller_pages.clone().unwrap_or_default();
+    let (pages, shown) = resolve_pages(&component.component, &requested)?;
+    let files = Files::new(session.files(), None);
+    let draw = |project: &UamProject, files: Files, package_id: &str, component| {
+        render::draw(&Request {
+            project,
+            files,
+            package_id,
+            component,
+            pages: &pages,
+            scale: scale as f32,
+            background,
+        })
+        .map_err(|too_large| budget(session, too_large.describe()))
+    };
+    let before = draw(project, files, package_id, component)?;
+    let size = &component.component.size;
+    let mut data = RenderComponentData {
+        session_id: session.id().to_owned(),
+        revision: session.status().revision,
+        selector: input.selector.clone(),
+        width: size.width.get(),
+        height: size.height.get(),
+        scale,
+        pixel_width: before.pixmap.width(),
+        pixel_height: before.pixmap.height(),
+        controller_pages: shown,
+        png_bytes: 0,
+        approximations: before.approximations.clone(),
+        comparison: None,
+    };
+    let picture = match &input.preview_operations {
+        None => before.pixmap,
+        Some(operations) => {
+            let operations = encode(operations)?;
+            let applied = session.project_batch(&operations)?;
+            let files = Files::new(session.files(), Some(&applied.bytes));
+            let after = match component_of(session, &applied.project, &input.selector) {
+                Ok((package_id, component)) => {
+                    let size = &component.component.size;
+                    let drawn = draw(&applied.project, files, package_id, component)?;
+                    Some((drawn, size.width.get(), size.height.get()))
+                }
+                // The batch removes the component: the right half stays empty.
+                Err(_) => None,
+            };
+            let (after, width_after, height_after) = match after {
+                Some(after) => after,
+                None => (empty(&before), 0.0, 0.0),
+            };
+            let (joined, changed_pixels) = render::side_by_side(&before.pixmap, &after.pixmap, GAP)
+                .ok_or_else(|| {
+                    budget(
+                        session,
+                        "The two pictures side by side would be too large.".into(),
+                    )
+                })?;
+            let (joined_w, joined_h) = (joined.width(), joined.height());
+            render::pixel_size(f64::from(joined_w), f64::from(joined_h), 1.0)
+                .map_err(|too_large| budget(session, too_large.describe()))?;
+            data.comparison = Some(RenderComparison {
+                panel_width: before.pixmap.width().max(after.pixmap.width()),
+                panel_height: joined_h,
+                gap: GAP,
+                width_after,
+                height_after,
+                changed_pixels,
+                approximations_after: after.approximations,
+            });
+            data.pixel_width = joined_w;
+            data.pixel_height = joined_h;
+            joined
+        }
+    };
+    let png = render::encode(&picture).map_err(|cause| {
+        eprintln!("ofgui-backend: a render could not be encoded: {cause}");
+        Rejected::from(BackendError::unhandled(
+            ofgui_contracts::error::UnhandledReason::Internal,
+        ))
+    })?;
+    if png.len() as u64 > RENDER_MAX_PNG_BYTES {
+        return Err(budget(
+            session,
+            format!(
+                "The PNG is {} bytes, more than the {RENDER_MAX_PNG_BYTES} a render may return.",
+                png.len()
+            ),
+        ));
+    }
+    data.png_bytes = png.len() as u64;
+    Ok(Preview {
+        data: encode(&data)?,
+        png,
+    })
+}
+
+/// An empty picture the size of `like` (the after half when the batch removes the
+/// component).
+fn empty(like: &Drawn) -> Drawn {
+    let pixmap = Pixmap::new(like.pixmap.width(), like.pixmap.height())
+        .unwrap_or_else(|| like.pixmap.clone());
+    let mut pixmap = pixmap;
+    pixmap.fill(Color::TRANSPARENT);
+    Drawn {
+        pixmap,
+        approximations: Vec::new(),
+    }
+}
+
+fn budget(session: &Session, message: String) -> Rejected {
+    Rejected::from(BackendError::read_failed(
+        session.id(),
+        ReadFailureReason::ResponseBudgetExceeded,
+        format!("{message} Lower scale, or render a smaller component."),
+    ))
+}
+
+/// The selected component and the id of its package.
+fn component_of<'p>(
+    session: &Session,
+    project: &'p UamProject,
+    selector: &ComponentSelector,
+) -> Result<(&'p str, &'p ComponentResource), Rejected> {
+    let fail = |reason, message: String| {
+        Rejected::from(BackendError::read_failed(session.id(), reason, message))
+    };
+    if !valid_id(&selector.package_id) || !valid_id(&selector.component_resource_id) {
+        return Err(fail(
+            ReadFailureReason::InvalidQuery,
+            "packageId and componentResourceId must be strings of 1 to 256 characters.".into(),
+        ));
+    }
+    match find_resource(
+        project,
+        &selector.package_id,
+        &selector.component_resource_id,
+    ) {
+        Lookup::Found(UamResource::Component(component)) => {
+            let package = project
+                .packages
+                .iter()
+                .find(|p| p.id == selector.package_id)
+                .map(|p| p.id.as_str())
+                .unwrap_or_default();
+            Ok((package, component))
+        }
+        Lookup::Found(other) => Err(fail(
+            ReadFailureReason::UnsupportedResource,
+            format!(
+                "Resource {} is a {}, not a component; only components are rendered. Find components with getProjectOutline or searchProject (kind component).",
+                selector.component_resource_id,
+                other.kind()
+            ),
+        )),
+        Lookup::NotFound(what) => Err(fail(
+            ReadFailureReason::NotFound,
+            format!("No {what}. Take packageId and componentResourceId from getProjectOutline."),
+        )),
+        Lookup::Ambiguous(what) => Err(fail(ReadFailureReason::Ambiguous, what)),
+    }
+}
+
+/// Controller name → page id for the requested pages (by id or name), and the page
+/// every controller shows.
+fn resolve_pages(
+    model: &ComponentModel,
+    requested: &BTreeMap<String, String>,
+) -> Result<(BTreeMap<String, String>, Vec<RenderedPage>), Rejected> {
+    let mut pages = BTreeMap::new();
+    for (name, wanted) in requested {
+        let path = format!("/controllerPages/{}", pointer_escape(name));
+        let Some(controller) = model.controllers.iter().find(|c| &c.name == name) else {
+            let names: Vec<&str> = model.controllers.iter().map(|c| c.name.as_str()).collect();
+            return Err(Rejected::from(BackendError::invalid_input(
+                format!(
+                    "The component has no controller {name:?}; its controllers are {}.",
+                    listed(&names)
+                ),
+                Some(path),
+            )));
+        };
+        let Some(page) = controller
+            .pages
+            .iter()
+            .find(|p| &p.id == wanted)
+            .or_else(|| controller.pages.iter().find(|p| &p.name == wanted))
+        else {
+            let choices: Vec<String> = controller
+                .pages
+                .iter()
+                .map(|p| {
+                    if p.name.is_empty() {
+                        p.id.clone()
+                    } else {
+                        format!("{} ({})", p.id, p.name)
+                    }
+                })
+                .collect();
+            let choices: Vec<&str> = choices.iter().map(String::as_str).collect();
+            return Err(Rejected::from(BackendError::invalid_input(
+                format!(
+                    "Controller {name:?} has no page {wanted:?}; give a page id or name: {}.",
+                    listed(&choices)
+                ),
+                Some(path),
+            )));
+        };
+        pages.insert(name.clone(), page.id.clone());
+    }
+    let shown = model
+        .controllers
+        .iter()
+        .filter_map(|controller| {
+            let selected = controller.selected_index.get().max(0.0) as usize;
+            let page = match pages.get(&controller.name) {
+                Some(id) => controller.pages.iter().find(|p| &p.id == id),
+                None => controller
+                    .pages
+                    .get(selected)
+                    .or_else(|| controller.pages.first()),
+            }?;
+            Some(RenderedPage {
+                controller: controller.name.clone(),
+                page_id: page.id.clone(),
+                page_name: page.name.clone(),
+            })
+        })
+        .collect();
+    Ok((pages, shown))
+}
+
+fn listed(items: &[&str]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// A JSON Pointer token (RFC 6901).
+fn pointer_escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}

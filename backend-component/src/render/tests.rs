@@ -1,0 +1,243 @@
+//! Pixel tests of whole renders: crafted projects read as the session reads them, drawn
+//! through `renderComponent`, checked pixel by pixel.
+
+use ofgui_contracts::api::{ComponentSelector, RenderComponentData, RenderComponentInput};
+use tiny_skia::{Color, Pixmap};
+
+use crate::preview::render_component;
+use crate::session::{Names, Session};
+use crate::testing::MemFs;
+
+const FAIRY: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<projectDescription id="t0" type="Unity" version="3.0"/>"#;
+
+/// A 30×30 PNG: red 10×10 corners, green edges, blue centre (a 9-grid source).
+fn nine_grid_png() -> Vec<u8> {
+    let mut source = Pixmap::new(30, 30).expect("pixmap");
+    for y in 0..30u32 {
+        for x in 0..30u32 {
+            let edge_x = !(10..20).contains(&x);
+            let edge_y = !(10..20).contains(&y);
+            let c = match (edge_x, edge_y) {
+                (true, true) => Color::from_rgba8(255, 0, 0, 255),
+                (false, false) => Color::from_rgba8(0, 0, 255, 255),
+                _ => Color::from_rgba8(0, 255, 0, 255),
+            };
+            let i = (y * 30 + x) as usize;
+            source.pixels_mut()[i] = c.premultiply().to_color_u8();
+        }
+    }
+    source.encode_png().expect("png")
+}
+
+/// A project with one package `p0` whose component `c0` holds `display_list`.
+fn project(size: &str, controllers: &str, display_list: &str, extra: &[(&str, &str)]) -> Session {
+    let mut resources = String::from(
+        r#"<component id="c0" name="C.xml" path="/"/><image id="i0" name="grid.png" path="/" scale="9grid" scale9grid="10,10,10,10"/>"#,
+    );
+    let mut fs = MemFs::default()
+        .with("T.fairy", FAIRY)
+        .with("assets/P/grid.png", nine_grid_png())
+        .with(
+            "assets/P/C.xml",
+            format!(
+                r#"<?xml version="1.0" encoding="utf-8"?><component size="{size}">{controllers}<displayList>{display_list}</displayList></component>"#
+            ),
+        );
+    for (name, xml) in extra {
+        resources.push_str(&format!(
+            r#"<component id="{}" name="{name}.xml" path="/"/>"#,
+            name.to_lowercase()
+        ));
+        fs = fs.with(&format!("assets/P/{name}.xml"), xml);
+    }
+    let fs = fs.with(
+        "assets/P/package.xml",
+        format!(
+            r#"<?xml version="1.0" encoding="utf-8"?><packageDescription id="p0"><resources>{resources}</resources><publish name=""/></packageDescription>"#
+        ),
+    );
+    Session::open(&fs, Names::session("s"), "T.fairy", 0).expect("the fixture opens")
+}
+
+fn input(pages: &[(&str, &str)]) -> RenderComponentInput {
+    RenderComponentInput {
+        session_id: "s".into(),
+        selector: ComponentSelector {
+            package_id: "p0".into(),
+            component_resource_id: "c0".into(),
+        },
+        controller_pages: (!pages.is_empty()).then(|| {
+            pages
+                .iter()
+                .map(|(c, p)| ((*c).to_owned(), (*p).to_owned()))
+                .collect()
+        }),
+        scale: None,
+        background: None,
+        expected_revision: None,
+        preview_operations: None,
+    }
+}
+
+fn draw(session: &Session, input: &RenderComponentInput) -> (Pixmap, RenderComponentData) {
+    let preview = render_component(session, input).expect("renders");
+    let data: RenderComponentData = serde_json::from_str(&preview.data).expect("data");
+    (Pixmap::decode_png(&preview.png).expect("a PNG"), data)
+}
+
+/// `(r, g, b, a)` of a pixel, unpremultiplied.
+fn at(pixmap: &Pixmap, x: u32, y: u32) -> (u8, u8, u8, u8) {
+    let c = pixmap.pixel(x, y).expect("inside").demultiply();
+    (c.red(), c.green(), c.blue(), c.alpha())
+}
+
+const RED: (u8, u8, u8, u8) = (255, 0, 0, 255);
+const CLEAR: (u8, u8, u8, u8) = (0, 0, 0, 0);
+
+fn rect(id: &str, xy: &str, size: &str, more: &str, children: &str) -> String {
+    format!(
+        r##"<graph id="{id}" name="{id}" xy="{xy}" size="{size}" type="rect" lineSize="0" fillColor="#ff0000" {more}>{children}</graph>"##
+    )
+}
+
+#[test]
+fn a_rect_graph_has_its_colour_at_its_place() {
+    let session = project("100,80", "", &rect("n0", "10,20", "30,10", "", ""), &[]);
+    let (pixmap, data) = draw(&session, &input(&[]));
+    assert_eq!((pixmap.width(), pixmap.height()), (100, 80));
+    assert_eq!((data.pixel_width, data.pixel_height), (100, 80));
+    assert_eq!(at(&pixmap, 10, 20), RED);
+    assert_eq!(at(&pixmap, 39, 29), RED);
+    assert_eq!(at(&pixmap, 9, 20), CLEAR);
+    assert_eq!(at(&pixmap, 40, 25), CLEAR);
+    assert_eq!(at(&pixmap, 20, 30), CLEAR);
+    assert!(data.approximations.is_empty(), "{:?}", data.approximations);
+}
+
+#[test]
+fn a_stretched_nine_grid_keeps_its_corners() {
+    let image = r#"<image id="n0" name="n0" src="i0" xy="0,0" size="100,60"/>"#;
+    let session = project("100,60", "", image, &[]);
+    let (pixmap, _) = draw(&session, &input(&[]));
+    for (x, y) in [
+        (1, 1),
+        (8, 8),
+        (98, 1),
+        (91, 8),
+        (1, 58),
+        (98, 58),
+        (91, 51),
+    ] {
+        assert_eq!(at(&pixmap, x, y), RED, "corner pixel {x},{y}");
+    }
+    assert_eq!(
+        at(&pixmap, 50, 30),
+        (0, 0, 255, 255),
+        "the centre stretches"
+    );
+    assert_eq!(
+        at(&pixmap, 50, 3),
+        (0, 255, 0, 255),
+        "the top edge stretches"
+    );
+    assert_eq!(
+        at(&pixmap, 5, 30),
+        (0, 255, 0, 255),
+        "the left edge stretches down"
+    );
+}
+
+#[test]
+fn a_controller_page_hides_a_gear_controlled_node() {
+    let controllers = r#"<controller name="c" pages="0,off,1,on" selected="0"/>"#;
+    let node = rect(
+        "n0",
+        "0,0",
+        "20,20",
+        "",
+        r#"<gearDisplay controller="c" pages="1"/>"#,
+    );
+    let session = project("40,40", controllers, &node, &[]);
+    let (off, data) = draw(&session, &input(&[]));
+    assert_eq!(at(&off, 10, 10), CLEAR);
+    assert_eq!(data.controller_pages[0].page_name, "off");
+    let (on, data) = draw(&session, &input(&[("c", "on")]));
+    assert_eq!(at(&on, 10, 10), RED);
+    assert_eq!(data.controller_pages[0].page_id, "1");
+}
+
+#[test]
+fn a_gear_moves_a_node_on_its_page() {
+    let controllers = r#"<controller name="c" pages="0,a,1,b" selected="0"/>"#;
+    let node = rect(
+        "n0",
+        "0,0",
+        "10,10",
+        "",
+        r#"<gearXY controller="c" pages="1" values="30,30"/>"#,
+    );
+    let session = project("50,50", controllers, &node, &[]);
+    let (a, _) = draw(&session, &input(&[]));
+    assert_eq!(
+        at(&a, 5, 5),
+        RED,
+        "no default: the node's own place elsewhere"
+    );
+    let (b, _) = draw(&session, &input(&[("c", "1")]));
+    assert_eq!(at(&b, 5, 5), CLEAR);
+    assert_eq!(at(&b, 35, 35), RED);
+}
+
+#[test]
+fn alpha_and_rotation_are_applied() {
+    let nodes = format!(
+        "{}{}",
+        rect("n0", "0,0", "10,10", r#"alpha="0.5""#, ""),
+        rect("n1", "50,50", "40,10", r#"rotation="90""#, "")
+    );
+    let session = project("100,100", "", &nodes, &[]);
+    let (pixmap, _) = draw(&session, &input(&[]));
+    let (r, _, _, a) = at(&pixmap, 5, 5);
+    assert_eq!(r, 255);
+    assert!((120..=136).contains(&a), "half alpha, got {a}");
+    // Turned 90° about its top-left, the bar runs down from (50,50), left of x = 50.
+    assert_eq!(at(&pixmap, 45, 70), RED);
+    assert_eq!(at(&pixmap, 70, 55), CLEAR);
+}
+
+#[test]
+fn a_nested_component_follows_its_relations_at_the_instance_size() {
+    let child = r##"<?xml version="1.0" encoding="utf-8"?><component size="20,20"><displayList><graph id="b0" name="bar" xy="0,0" size="20,20" type="rect" lineSize="0" fillColor="#ff0000"><relation target="" sidePair="width-width,height-height"/></graph></displayList></component>"##;
+    let node = r#"<component id="n0" name="n0" src="child" xy="10,10" size="60,30"/>"#;
+    let session = project("100,100", "", node, &[("Child", child)]);
+    let (pixmap, data) = draw(&session, &input(&[]));
+    assert_eq!(at(&pixmap, 12, 12), RED);
+    assert_eq!(at(&pixmap, 68, 38), RED, "the bar grows with its parent");
+    assert_eq!(at(&pixmap, 72, 42), CLEAR);
+    assert!(data.approximations.is_empty(), "{:?}", data.approximations);
+}
+
+#[test]
+fn what_cannot_be_drawn_is_a_listed_placeholder() {
+    let nodes = r#"<loader3D id="n0" name="spine" xy="0,0" size="40,40" url="ui://p0zz"/><component id="n1" name="gone" src="nothing" xy="50,0" size="40,40"/>"#;
+    let session = project("100,50", "", nodes, &[]);
+    let (pixmap, data) = draw(&session, &input(&[]));
+    assert_ne!(at(&pixmap, 20, 20).3, 0, "a placeholder box is drawn");
+    let kinds: Vec<(&str, &str)> = data
+        .approximations
+        .iter()
+        .map(|a| (a.node_path.as_str(), a.kind.as_str()))
+        .collect();
+    assert_eq!(kinds, [("n0", "loader3D"), ("n1", "component")]);
+}
+
+#[test]
+fn a_component_that_contains_itself_stops_at_the_depth_limit() {
+    let node = r#"<component id="n0" name="me" src="c0" xy="1,1" size="10,10"/>"#;
+    let session = project("12,12", "", node, &[]);
+    let (_, data) = draw(&session, &input(&[]));
+    assert_eq!(data.approximations.len(), 1, "{:?}", data.approximations);
+    assert!(data.approximations[0].reason.contains("nested more than 8"));
+    assert_eq!(data.approximations[0].node_path.matches("n0").count(), 9);
+}
