@@ -378,32 +378,37 @@ impl<'a> Painter<'a> {
             }
             DisplayNode::Text(n) => {
                 let content = self.text_content(placed, &n.text, base, overrides, property(0));
+                // The runtime parses UBB only when the field enables it.
+                let markup = n.text.ubb_enabled.then_some(Markup {
+                    ubb: true,
+                    html: false,
+                });
                 self.text(
-                    canvas, frame, &n.text, placed, overrides, base, &content, "text",
+                    canvas, frame, &n.text, placed, overrides, base, &content, "text", markup,
                 );
             }
             DisplayNode::RichText(n) => {
                 let content = self.text_content(placed, &n.text, base, overrides, property(0));
-                let (plain, stripped) = text::strip_markup(&content, true, true);
-                if stripped {
-                    self.approximate(
-                        &frame.path,
-                        "richText",
-                        "UBB/HTML styling is drawn as plain text in the node's own style",
-                    );
-                }
+                let markup = Some(Markup {
+                    ubb: n.text.ubb_enabled,
+                    html: true,
+                });
                 self.text(
-                    canvas, frame, &n.text, placed, overrides, base, &plain, "richText",
+                    canvas, frame, &n.text, placed, overrides, base, &content, "richText", markup,
                 );
             }
             DisplayNode::TextInput(n) => {
                 let mut content = self.text_content(placed, &n.text, base, overrides, property(0));
                 let mut style_text = n.text.clone();
+                let mut markup = None;
                 if content.is_empty() && !n.prompt_text.is_empty() {
-                    // An empty input shows its prompt, which may carry UBB colour.
-                    let (plain, _) = text::strip_markup(&n.prompt_text, true, false);
-                    content = plain;
+                    // An empty input shows its prompt, which the runtime parses as UBB.
+                    content = n.prompt_text.clone();
                     style_text.color = "#999999".into();
+                    markup = Some(Markup {
+                        ubb: true,
+                        html: false,
+                    });
                 } else if n.password {
                     content = "*".repeat(content.chars().count());
                 }
@@ -416,6 +421,7 @@ impl<'a> Painter<'a> {
                     base,
                     &content,
                     "textInput",
+                    markup,
                 );
             }
             DisplayNode::Component(n) => {
@@ -523,6 +529,7 @@ impl<'a> Painter<'a> {
         base: &NodeBase,
         content: &str,
         kind: &str,
+        markup: Option<Markup>,
     ) {
         if content.is_empty() {
             return;
@@ -578,19 +585,37 @@ impl<'a> Painter<'a> {
         } else {
             props.font.clone()
         };
-        let Some(face) = self.face(&font, frame.package_id) else {
-            return;
+        let report = match markup {
+            Some(Markup { ubb, html }) => {
+                let runs = text::parse_markup(content, ubb, html);
+                self.draw_runs(canvas, frame, placed, &runs, &style, &font)
+            }
+            None => {
+                let Some(face) = self.face(&font, frame.package_id) else {
+                    return;
+                };
+                text::draw(
+                    canvas,
+                    frame.transform,
+                    placed.width,
+                    placed.height,
+                    content,
+                    &style,
+                    &face,
+                    &mut self.glyphs,
+                )
+            }
         };
-        let report = text::draw(
-            canvas,
-            frame.transform,
-            placed.width,
-            placed.height,
-            content,
-            &style,
-            &face,
-            &mut self.glyphs,
-        );
+        if report.missing_images > 0 {
+            self.approximate(
+                &frame.path,
+                kind,
+                format!(
+                    "{} inline image(s) are not in the project or cannot be decoded: their room is left empty",
+                    report.missing_images
+                ),
+            );
+        }
         if report.missing_glyphs > 0 {
             self.approximate(
                 &frame.path,
@@ -601,6 +626,61 @@ impl<'a> Painter<'a> {
                 ),
             );
         }
+    }
+
+    /// Styled runs in a text node's box: their fonts and inline images resolved first
+    /// (through the render's caches), their colours and images faded by the node's alpha.
+    fn draw_runs(
+        &mut self,
+        canvas: &mut PixmapMut,
+        frame: &Frame,
+        placed: &Placed,
+        runs: &[text::Run],
+        style: &TextStyle,
+        font: &str,
+    ) -> text::TextReport {
+        let mut faces: HashMap<Option<Rc<str>>, Option<Face>> = HashMap::new();
+        let mut pictures: HashMap<Rc<str>, Option<Rc<Pixmap>>> = HashMap::new();
+        let mut faded: Vec<text::Run> = Vec::with_capacity(runs.len());
+        faces.insert(None, self.face(font, frame.package_id));
+        for run in runs {
+            if let Some(name) = &run.style.font
+                && !faces.contains_key(&Some(name.clone()))
+            {
+                let face = self.face(name, frame.package_id);
+                faces.insert(Some(name.clone()), face);
+            }
+            if let text::RunContent::Image { url, .. } = &run.content
+                && !pictures.contains_key(url)
+            {
+                let picture = self.inline_image(url).map(|p| fade(p, frame.alpha));
+                pictures.insert(url.clone(), picture);
+            }
+            let mut run = run.clone();
+            run.style.color = run.style.color.map(|c| color::with_alpha(c, frame.alpha));
+            faded.push(run);
+        }
+        text::draw_runs(
+            canvas,
+            frame.transform,
+            placed.width,
+            placed.height,
+            &faded,
+            style,
+            &mut |name| faces.get(&name.map(Rc::from)).cloned().flatten(),
+            &mut |url| pictures.get(url).cloned().flatten(),
+            &mut self.glyphs,
+        )
+    }
+
+    /// The pixels of an image resource a `ui://` URL names.
+    fn inline_image(&mut self, url: &str) -> Option<Rc<Pixmap>> {
+        let (_, resource) = self.urls.locate(url)?;
+        let UamResource::Image(image) = resource else {
+            return None;
+        };
+        let path = image.base.source_path.clone()?;
+        self.decoded(&path)
     }
 
     /// The face a text node's `font` names: a font resource of the project, or the
@@ -1309,6 +1389,30 @@ impl<'a> Painter<'a> {
             );
         }
     }
+}
+
+/// Which markup a text node's text carries.
+#[derive(Clone, Copy)]
+struct Markup {
+    ubb: bool,
+    html: bool,
+}
+
+/// `picture` with its alpha multiplied by `alpha` (an inline image of a faded node).
+fn fade(picture: Rc<Pixmap>, alpha: f32) -> Rc<Pixmap> {
+    if alpha >= 1.0 {
+        return picture;
+    }
+    let mut out = (*picture).clone();
+    let Some(rect) = Rect::from_xywh(0.0, 0.0, out.width() as f32, out.height() as f32) else {
+        return picture;
+    };
+    let mut paint = Paint::default();
+    paint.set_color(Color::from_rgba(0.0, 0.0, 0.0, alpha.clamp(0.0, 1.0)).unwrap_or(Color::BLACK));
+    // Keeps each pixel, scaled by the paint's alpha.
+    paint.blend_mode = tiny_skia::BlendMode::DestinationIn;
+    out.fill_rect(rect, &paint, Transform::identity(), None);
+    Rc::new(out)
 }
 
 /// A flat control's `src` and package as a reference.

@@ -4,6 +4,7 @@
 //! lines, per-line alignment, vertical alignment of the block, shrink and ellipsis.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use tiny_skia::{
     BlendMode, Color, FilterQuality, IntSize, Mask, Paint, Pixmap, PixmapMut, PixmapPaint, Rect,
@@ -21,6 +22,8 @@ const MAX_CHARS: usize = 65_536;
 /// Glyphs are rasterized at most this big and scaled beyond, so one glyph's bitmap stays small.
 const MAX_RASTER_PX: f32 = 512.0;
 const MAX_FONT_SIZE: f32 = 2048.0;
+/// Inline images are at most this big on a side (a hostile width must not allocate).
+const MAX_IMAGE_SIZE: f32 = 4096.0;
 const ITALIC_SKEW: f32 = 0.2;
 const ELLIPSIS: char = '…';
 const MISSING: char = '\u{25A1}';
@@ -78,6 +81,8 @@ impl Default for TextStyle {
 pub struct TextReport {
     /// Drawn characters that no font had (drawn as `□`/a box, or left out for bitmap fonts).
     pub missing_glyphs: u32,
+    /// Inline images [`draw_runs`] could not resolve (their room is kept, nothing drawn).
+    pub missing_images: u32,
 }
 
 #[derive(Hash, PartialEq, Eq)]
@@ -253,6 +258,8 @@ enum Src<'a> {
     Bitmap(&'a BitmapGlyph, char),
     /// No font has it and there is no `□` either.
     Box,
+    /// An inline image (its run says which).
+    Image,
 }
 
 #[derive(Clone, Copy)]
@@ -263,6 +270,8 @@ struct Item<'a> {
     height: f32,
     baseline: f32,
     missing: bool,
+    /// Index of the run the char comes from.
+    run: u32,
 }
 
 enum Primary<'a> {
@@ -281,6 +290,8 @@ struct Fonts<'a> {
     bold_extra: f32,
     ascent: f32,
     line_height: f32,
+    /// The run whose chars these fonts measure.
+    run: u32,
 }
 
 fn line_metrics(font: &fontdue::Font, size: f32) -> (f32, f32) {
@@ -294,7 +305,7 @@ fn line_metrics(font: &fontdue::Font, size: f32) -> (f32, f32) {
 }
 
 impl<'a> Fonts<'a> {
-    fn new(face: &'a Face, style: &TextStyle, scale: f32) -> Fonts<'a> {
+    fn new(face: &'a Face, style: &TextStyle, scale: f32, run: u32) -> Fonts<'a> {
         let size = style.size * scale;
         let fallback = font::bundled();
         match face {
@@ -312,6 +323,7 @@ impl<'a> Fonts<'a> {
                     },
                     ascent,
                     line_height,
+                    run,
                 }
             }
             Face::Bitmap(b) => {
@@ -329,6 +341,7 @@ impl<'a> Fonts<'a> {
                     bold_extra: 0.0,
                     ascent: line_height,
                     line_height,
+                    run,
                 }
             }
         }
@@ -348,6 +361,7 @@ impl<'a> Fonts<'a> {
             height: self.line_height,
             baseline: self.ascent,
             missing,
+            run: self.run,
         }
     }
 
@@ -359,6 +373,7 @@ impl<'a> Fonts<'a> {
             height: 0.0,
             baseline: 0.0,
             missing: false,
+            run: self.run,
         };
         if ch == '\t' {
             // The runtime: a tab is four spaces wide.
@@ -396,6 +411,7 @@ impl<'a> Fonts<'a> {
                     height: self.line_height,
                     baseline: self.ascent,
                     missing: true,
+                    run: self.run,
                 }
             }
             Primary::Bitmap(b) => {
@@ -409,6 +425,7 @@ impl<'a> Fonts<'a> {
                         height,
                         baseline: height,
                         missing: false,
+                        run: self.run,
                     };
                 }
                 match b.glyph(ch) {
@@ -421,6 +438,7 @@ impl<'a> Fonts<'a> {
                             height,
                             baseline: height,
                             missing: g.image.is_none(),
+                            run: self.run,
                         }
                     }
                     // The runtime draws nothing for chars a bitmap font lacks.
@@ -616,9 +634,9 @@ fn build_lines(items: &[Item<'_>], p: &LayoutParams) -> Layout {
     }
 }
 
-/// Text prepared for layout: capped, with `\r\n` and `\r` as `\n`.
-fn normalise(text: &str) -> Vec<char> {
-    let mut out = Vec::with_capacity(text.len().min(MAX_CHARS));
+/// Appends `text` to `out` for layout, tagged with its run: capped at `MAX_CHARS` in all,
+/// with `\r\n` and `\r` as `\n`.
+fn normalise_into(out: &mut Vec<(char, u32)>, text: &str, run: u32) {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if out.len() >= MAX_CHARS {
@@ -628,30 +646,72 @@ fn normalise(text: &str) -> Vec<char> {
             if chars.peek() == Some(&'\n') {
                 chars.next();
             }
-            out.push('\n');
+            out.push(('\n', run));
         } else {
-            out.push(c);
+            out.push((c, run));
         }
     }
-    out
+}
+
+/// An inline image ready for layout: its pixels (if found) and its box in local units.
+struct Inline {
+    pixmap: Option<Rc<Pixmap>>,
+    width: f32,
+    height: f32,
+}
+
+/// A run ready for layout: its face and its style with the run's overrides applied.
+struct Prepared<'f> {
+    face: &'f Face,
+    style: TextStyle,
+    align: Option<i32>,
+    image: Option<Inline>,
 }
 
 struct Built<'a> {
-    fonts: Fonts<'a>,
+    fonts: Vec<Fonts<'a>>,
     items: Vec<Item<'a>>,
     layout: Layout,
     letter_spacing: f32,
 }
 
+/// The runtime's placeholder char for an inline image: as wide as the image plus 2, with
+/// 80 % of it above the baseline (`TextField.IMAGE_BASELINE`).
+const IMAGE_BASELINE: f32 = 0.8;
+
 fn build<'a>(
-    chars: &[char],
-    face: &'a Face,
+    chars: &[(char, u32)],
+    runs: &[Prepared<'a>],
     style: &TextStyle,
     p: &mut LayoutParams,
     scale: f32,
 ) -> Built<'a> {
-    let fonts = Fonts::new(face, style, scale);
-    let items: Vec<Item<'a>> = chars.iter().map(|&c| fonts.measure(c)).collect();
+    let fonts: Vec<Fonts<'a>> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Fonts::new(r.face, &r.style, scale, i as u32))
+        .collect();
+    let items: Vec<Item<'a>> = chars
+        .iter()
+        .filter_map(|&(c, run)| {
+            let fonts = fonts.get(run as usize)?;
+            Some(
+                match runs.get(run as usize).and_then(|r| r.image.as_ref()) {
+                    // Images keep their size when the text shrinks, as the runtime's do.
+                    Some(image) => Item {
+                        ch: c,
+                        src: Src::Image,
+                        width: image.width + 2.0,
+                        height: image.height,
+                        baseline: image.height * IMAGE_BASELINE,
+                        missing: false,
+                        run,
+                    },
+                    None => fonts.measure(c),
+                },
+            )
+        })
+        .collect();
     p.letter_spacing = style.letter_spacing * scale;
     p.line_spacing = (style.leading - 1.0) * scale;
     let layout = build_lines(&items, p);
@@ -665,8 +725,8 @@ fn build<'a>(
 
 /// `DoShrink`: the largest whole font size (at most the style's) whose layout fits the box.
 fn shrink<'a>(
-    chars: &[char],
-    face: &'a Face,
+    chars: &[(char, u32)],
+    runs: &[Prepared<'a>],
     style: &TextStyle,
     p: &mut LayoutParams,
     first: Built<'a>,
@@ -679,7 +739,7 @@ fn shrink<'a>(
         let mut built = first;
         // A binary search over sizes: a few dozen rounds at most.
         for _ in 0..40 {
-            built = build(chars, face, style, p, cur as f32 / size);
+            built = build(chars, runs, style, p, cur as f32 / size);
             if built.layout.text_width > p.width || built.layout.text_height > p.height {
                 high = cur;
             } else {
@@ -694,10 +754,10 @@ fn shrink<'a>(
         built
     } else if first.layout.text_width > p.width && first.layout.text_width > 0.0 {
         let scale = p.width / first.layout.text_width;
-        let built = build(chars, face, style, p, scale);
+        let built = build(chars, runs, style, p, scale);
         if built.layout.text_width > p.width {
             let smaller = ((size * scale).floor() - 1.0).max(0.0);
-            build(chars, face, style, p, smaller / size)
+            build(chars, runs, style, p, smaller / size)
         } else {
             built
         }
@@ -706,7 +766,7 @@ fn shrink<'a>(
     }
 }
 
-/// Something to draw, in the text box's local coordinates.
+/// Something to draw, in the text box's local coordinates, in the style of run `run`.
 enum Mark<'a> {
     /// Pen on the baseline.
     Vector {
@@ -714,6 +774,7 @@ enum Mark<'a> {
         ch: char,
         x: f32,
         y: f32,
+        run: u32,
     },
     /// Image top-left.
     Bitmap {
@@ -721,9 +782,24 @@ enum Mark<'a> {
         ch: char,
         x: f32,
         y: f32,
+        run: u32,
     },
     /// Underline, strikethrough, the sides of a missing-glyph box.
-    Rect(Rect),
+    Rect { rect: Rect, run: u32 },
+    /// An inline image scaled into `rect`.
+    Image { rect: Rect, run: u32 },
+}
+
+/// Values no layout should see: the guard `draw` and `draw_runs` share.
+fn sane_box(transform: Transform, width: f32, height: f32, style: &TextStyle) -> bool {
+    let sane = |v: f32| v.is_finite() && v.abs() < 1.0e6;
+    transform.is_finite()
+        && sane(width)
+        && sane(height)
+        && sane(style.leading)
+        && sane(style.letter_spacing)
+        && style.size.is_finite()
+        && style.size >= 1.0
 }
 
 /// Draws `text` into the box (0..width, 0..height) that `transform` maps onto `canvas`.
@@ -738,22 +814,147 @@ pub fn draw(
     face: &Face,
     cache: &mut GlyphCache,
 ) -> TextReport {
+    if text.is_empty() || !sane_box(transform, width, height, style) {
+        return TextReport::default();
+    }
+    let mut style = style.clone();
+    style.size = style.size.min(MAX_FONT_SIZE);
+    let mut chars = Vec::with_capacity(text.len().min(MAX_CHARS));
+    normalise_into(&mut chars, text, 0);
+    let runs = [Prepared {
+        face,
+        style: style.clone(),
+        align: None,
+        image: None,
+    }];
+    lay_out_and_paint(
+        canvas, transform, width, height, &chars, &runs, &style, face, cache,
+    )
+}
+
+/// A run's style: the base style with the run's overrides.
+fn run_style(base: &TextStyle, over: &RunStyle) -> TextStyle {
+    let mut s = base.clone();
+    if let Some(c) = over.color {
+        s.color = c;
+    }
+    if let Some(size) = over.size.filter(|v| v.is_finite() && *v >= 1.0) {
+        s.size = size.min(MAX_FONT_SIZE);
+    }
+    s.bold |= over.bold;
+    s.italic |= over.italic;
+    s.underline |= over.underline || over.link.is_some();
+    s.strikethrough |= over.strikethrough;
+    s
+}
+
+/// Draws styled runs (from [`parse_markup`]) into the box (0..width, 0..height) that
+/// `transform` maps onto `canvas`, laid out as [`draw`] lays out plain text. `face_for`
+/// gives the face for a run's font (`None`: the node's own; a `None` answer for a named font
+/// falls back to the node's), `image_for` an inline image's pixels by URL.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_runs(
+    canvas: &mut PixmapMut<'_>,
+    transform: Transform,
+    width: f32,
+    height: f32,
+    runs: &[Run],
+    style: &TextStyle,
+    face_for: &mut dyn FnMut(Option<&str>) -> Option<Face>,
+    image_for: &mut dyn FnMut(&str) -> Option<Rc<Pixmap>>,
+    cache: &mut GlyphCache,
+) -> TextReport {
     let mut report = TextReport::default();
-    let sane = |v: f32| v.is_finite() && v.abs() < 1.0e6;
-    if text.is_empty()
-        || !transform.is_finite()
-        || !sane(width)
-        || !sane(height)
-        || !sane(style.leading)
-        || !sane(style.letter_spacing)
-        || !(style.size.is_finite() && style.size >= 1.0)
-    {
+    if runs.is_empty() || !sane_box(transform, width, height, style) {
         return report;
     }
     let mut style = style.clone();
     style.size = style.size.min(MAX_FONT_SIZE);
-    let style = &style;
-    let chars = normalise(text);
+    let Some(base_face) = face_for(None) else {
+        return report;
+    };
+    // Faces once per distinct font: index 0 is the node's.
+    let mut faces: Vec<Face> = vec![base_face];
+    let mut face_names: Vec<Rc<str>> = Vec::new();
+    let mut face_index: Vec<usize> = Vec::with_capacity(runs.len());
+    for run in runs {
+        let index = match run.style.font.as_ref() {
+            None => 0,
+            Some(name) => match face_names.iter().position(|n| n == name) {
+                Some(i) => i + 1,
+                None => {
+                    let face = face_for(Some(name)).unwrap_or_else(|| faces[0].clone());
+                    faces.push(face);
+                    face_names.push(name.clone());
+                    faces.len() - 1
+                }
+            },
+        };
+        face_index.push(index);
+    }
+    let mut chars: Vec<(char, u32)> = Vec::new();
+    let mut prepared: Vec<Prepared<'_>> = Vec::with_capacity(runs.len());
+    for (i, (run, &fi)) in runs.iter().zip(&face_index).enumerate() {
+        if chars.len() >= MAX_CHARS {
+            break;
+        }
+        let image = match &run.content {
+            RunContent::Text(text) => {
+                normalise_into(&mut chars, text, i as u32);
+                None
+            }
+            RunContent::Image { url, width, height } => {
+                chars.push(('\u{FFFC}', i as u32));
+                let pixmap = image_for(url);
+                if pixmap.is_none() {
+                    report.missing_images += 1;
+                }
+                // The runtime: the given size, else the image's, else 5×10.
+                let own = |given: Option<f32>, natural: Option<u32>, fallback: f32| {
+                    given
+                        .filter(|v| v.is_finite() && *v > 0.0)
+                        .or(natural.map(|n| n as f32).filter(|v| *v > 0.0))
+                        .unwrap_or(fallback)
+                        .min(MAX_IMAGE_SIZE)
+                };
+                Some(Inline {
+                    width: own(*width, pixmap.as_ref().map(|p| p.width()), 5.0),
+                    height: own(*height, pixmap.as_ref().map(|p| p.height()), 10.0),
+                    pixmap,
+                })
+            }
+        };
+        prepared.push(Prepared {
+            face: faces.get(fi).unwrap_or(&faces[0]),
+            style: run_style(&style, &run.style),
+            align: run.style.align,
+            image,
+        });
+    }
+    if chars.is_empty() {
+        return report;
+    }
+    let drawn = lay_out_and_paint(
+        canvas, transform, width, height, &chars, &prepared, &style, &faces[0], cache,
+    );
+    report.missing_glyphs = drawn.missing_glyphs;
+    report
+}
+
+/// Layout and drawing of prepared runs; `face` and `style` are the node's own.
+#[allow(clippy::too_many_arguments)]
+fn lay_out_and_paint(
+    canvas: &mut PixmapMut<'_>,
+    transform: Transform,
+    width: f32,
+    height: f32,
+    chars: &[(char, u32)],
+    runs: &[Prepared<'_>],
+    style: &TextStyle,
+    face: &Face,
+    cache: &mut GlyphCache,
+) -> TextReport {
+    let mut report = TextReport::default();
     let auto_size = style.auto_size;
     let mut p = LayoutParams {
         width,
@@ -767,15 +968,15 @@ pub fn draw(
         line_spacing: 0.0,
         default_height: style.size,
     };
-    let base_fonts = Fonts::new(face, style, 1.0);
+    let base_fonts = Fonts::new(face, style, 1.0, 0);
     p.rect_height = if height > 0.0 {
         height.max(base_fonts.line_height)
     } else {
         0.0
     };
-    let mut built = build(&chars, face, style, &mut p, 1.0);
+    let mut built = build(chars, runs, style, &mut p, 1.0);
     if auto_size == 3 {
-        built = shrink(&chars, face, style, &mut p, built);
+        built = shrink(chars, runs, style, &mut p, built);
     }
     let Built {
         fonts,
@@ -802,20 +1003,58 @@ pub fn draw(
     };
 
     let clipping = auto_size == 0 || auto_size == 4;
-    let ellipsis_item = fonts.measure(ELLIPSIS);
-    let thickness = (fonts.size / 16.0).max(1.0);
-    let underline_drop = match fonts.primary {
-        Primary::Vector(f) if f.has_glyph('_') => {
-            let ymin = f.metrics('_', fonts.size).bounds.ymin;
-            if ymin.is_finite() {
-                (-ymin - thickness).round().max(1.0)
-            } else {
-                thickness
-            }
-        }
-        _ => (fonts.size * 0.1).round().max(1.0),
-    };
+    // Per run: line thickness and how far below the baseline an underline sits.
+    let lines_of: Vec<(f32, f32)> = fonts
+        .iter()
+        .map(|f| {
+            let thickness = (f.size / 16.0).max(1.0);
+            let drop = match f.primary {
+                Primary::Vector(v) if v.has_glyph('_') => {
+                    let ymin = v.metrics('_', f.size).bounds.ymin;
+                    if ymin.is_finite() {
+                        (-ymin - thickness).round().max(1.0)
+                    } else {
+                        thickness
+                    }
+                }
+                _ => (f.size * 0.1).round().max(1.0),
+            };
+            (thickness, drop)
+        })
+        .collect();
     let mut marks: Vec<Mark<'_>> = Vec::new();
+    // Underline and strikethrough of one run's stretch of a line.
+    let flush = |marks: &mut Vec<Mark<'_>>, seg: Option<(u32, f32, f32)>, baseline: f32| {
+        let Some((run, x0, end)) = seg else {
+            return;
+        };
+        let (Some(r), Some(f), Some(&(thickness, drop))) = (
+            runs.get(run as usize),
+            fonts.get(run as usize),
+            lines_of.get(run as usize),
+        ) else {
+            return;
+        };
+        let end = if clipping {
+            end.clamp(GUTTER_X, GUTTER_X + p.rect_width.max(0.0))
+        } else {
+            end
+        };
+        if end <= x0 || r.image.is_some() {
+            return;
+        }
+        if r.style.underline
+            && let Some(rect) = Rect::from_xywh(x0, baseline + drop, end - x0, thickness)
+        {
+            marks.push(Mark::Rect { rect, run });
+        }
+        if r.style.strikethrough
+            && let Some(rect) =
+                Rect::from_xywh(x0, baseline - (f.size * 0.4).round(), end - x0, thickness)
+        {
+            marks.push(Mark::Rect { rect, run });
+        }
+    };
     for (li, line) in layout.lines.iter().enumerate() {
         let ly = line.y + y_offset;
         if li != 0 && ly >= height.max(p.rect_height) {
@@ -826,7 +1065,13 @@ pub fn draw(
         if line.count == 0 || (clipping && li != 0 && ly + line.height > p.rect_height) {
             continue;
         }
-        let indent = match style.align {
+        // The runtime aligns a line as its first element asks (`<p align>`), else the node.
+        let align = items
+            .get(line.start)
+            .and_then(|it| runs.get(it.run as usize))
+            .and_then(|r| r.align)
+            .unwrap_or(style.align);
+        let indent = match align {
             1 => ((p.rect_width - line.width) / 2.0).trunc(),
             2 => p.rect_width - line.width,
             _ => 0.0,
@@ -835,9 +1080,26 @@ pub fn draw(
         let first_x = GUTTER_X + indent;
         let mut posx = first_x;
         let baseline = ly + line.baseline;
+        let mut seg: Option<(u32, f32, f32)> = None;
         for (idx, item) in items.iter().enumerate().skip(line.start).take(line.count) {
+            let Some(f) = fonts.get(item.run as usize) else {
+                continue;
+            };
+            if seg.is_some_and(|(run, _, _)| run != item.run) {
+                flush(&mut marks, seg.take(), baseline);
+            }
+            if seg.is_none() {
+                seg = Some((item.run, posx, posx));
+            }
             let is_ellipsis = layout.ellipsis == Some(idx);
-            let it = if is_ellipsis { &ellipsis_item } else { item };
+            let ellipsis_item;
+            let it = if is_ellipsis {
+                ellipsis_item = f.measure(ELLIPSIS);
+                &ellipsis_item
+            } else {
+                item
+            };
+            let run = it.run;
             if !is_ellipsis
                 && clipping
                 && (p.rect_width < 7.0 || posx != first_x)
@@ -845,6 +1107,9 @@ pub fn draw(
             {
                 // Past the right edge: the runtime leaves the char out.
                 posx += ls + it.width;
+                if let Some(s) = seg.as_mut() {
+                    s.2 = posx - ls;
+                }
                 continue;
             }
             if it.missing {
@@ -857,21 +1122,34 @@ pub fn draw(
                     ch,
                     x: posx,
                     y: baseline,
+                    run,
                 }),
                 Src::Bitmap(glyph, ch) => {
-                    let s = fonts.bitmap_scale;
+                    let s = f.bitmap_scale;
                     marks.push(Mark::Bitmap {
                         glyph,
                         ch,
                         x: posx + glyph.x * s,
                         y: baseline - (glyph.line_height as f32 - glyph.y) * s,
+                        run,
                     });
                 }
+                Src::Image => {
+                    let h = it.height;
+                    if let Some(rect) = Rect::from_xywh(
+                        posx + 1.0,
+                        baseline - h * IMAGE_BASELINE,
+                        it.width - 2.0,
+                        h,
+                    ) {
+                        marks.push(Mark::Image { rect, run });
+                    }
+                }
                 Src::Box => {
-                    let t = thickness;
-                    let (x0, w) = (posx + fonts.size * 0.1, fonts.size * 0.5);
-                    let (y0, h) = (baseline - fonts.size * 0.7, fonts.size * 0.7);
-                    for r in [
+                    let t = (f.size / 16.0).max(1.0);
+                    let (x0, w) = (posx + f.size * 0.1, f.size * 0.5);
+                    let (y0, h) = (baseline - f.size * 0.7, f.size * 0.7);
+                    for rect in [
                         Rect::from_xywh(x0, y0, w, t),
                         Rect::from_xywh(x0, y0 + h - t, w, t),
                         Rect::from_xywh(x0, y0, t, h),
@@ -880,48 +1158,27 @@ pub fn draw(
                     .into_iter()
                     .flatten()
                     {
-                        marks.push(Mark::Rect(r));
+                        marks.push(Mark::Rect { rect, run });
                     }
                 }
             }
             if it.width > 0.0 || is_ellipsis {
                 posx += ls + it.width;
             }
+            if let Some(s) = seg.as_mut() {
+                s.2 = posx - ls;
+            }
             if is_ellipsis {
                 break;
             }
         }
-        let mut end = posx - ls;
-        if clipping {
-            end = end.clamp(GUTTER_X, GUTTER_X + p.rect_width.max(0.0));
-        }
-        if end > first_x {
-            if style.underline
-                && let Some(r) =
-                    Rect::from_xywh(first_x, baseline + underline_drop, end - first_x, thickness)
-            {
-                marks.push(Mark::Rect(r));
-            }
-            if style.strikethrough
-                && let Some(r) = Rect::from_xywh(
-                    first_x,
-                    baseline - (fonts.size * 0.4).round(),
-                    end - first_x,
-                    thickness,
-                )
-            {
-                marks.push(Mark::Rect(r));
-            }
-        }
+        flush(&mut marks, seg.take(), baseline);
     }
 
     let painter = Painter {
         transform,
-        size: fonts.size,
-        bitmap_scale: fonts.bitmap_scale,
-        bold: style.bold,
-        italic: style.italic,
-        face,
+        runs,
+        fonts: &fonts,
     };
     let stroke_offsets: Vec<(f32, f32)> = match style.stroke {
         Some((_, r)) if r.is_finite() && r > 0.0 => {
@@ -952,27 +1209,24 @@ pub fn draw(
         let (dx, dy) = (dx.clamp(-1.0e4, 1.0e4), dy.clamp(-1.0e4, 1.0e4));
         let mut offsets = vec![(dx, dy)];
         offsets.extend(stroke_offsets.iter().map(|(x, y)| (x + dx, y + dy)));
-        painter.pass(canvas, cache, &marks, shadow, &offsets, false);
+        painter.pass(canvas, cache, &marks, Some(shadow), &offsets);
     }
     if let Some((stroke, _)) = style.stroke
         && !stroke_offsets.is_empty()
     {
-        painter.pass(canvas, cache, &marks, stroke, &stroke_offsets, false);
+        painter.pass(canvas, cache, &marks, Some(stroke), &stroke_offsets);
     }
-    painter.pass(canvas, cache, &marks, style.color, &[(0.0, 0.0)], true);
+    painter.pass(canvas, cache, &marks, None, &[(0.0, 0.0)]);
     report
 }
 
-struct Painter<'f> {
+struct Painter<'f, 'a> {
     transform: Transform,
-    size: f32,
-    bitmap_scale: f32,
-    bold: bool,
-    italic: bool,
-    face: &'f Face,
+    runs: &'f [Prepared<'a>],
+    fonts: &'f [Fonts<'a>],
 }
 
-impl Painter<'_> {
+impl Painter<'_, '_> {
     fn axis_aligned(&self) -> bool {
         let t = self.transform;
         t.kx == 0.0 && t.ky == 0.0 && t.sx > 0.0 && t.sy > 0.0
@@ -988,47 +1242,59 @@ impl Painter<'_> {
         }
     }
 
+    /// One pass over the marks: in `color` (a shadow or stroke, which images do not get),
+    /// or `None` for the fill in each run's own colour.
     fn pass(
         &self,
         canvas: &mut PixmapMut<'_>,
         cache: &mut GlyphCache,
         marks: &[Mark<'_>],
-        color: Color,
+        color: Option<Color>,
         offsets: &[(f32, f32)],
-        fill: bool,
     ) {
-        if color.alpha() <= 0.0 {
+        if color.is_some_and(|c| c.alpha() <= 0.0) {
             return;
         }
+        let fill = color.is_none();
         let k = self.raster_scale();
-        let raster_px = (self.size * k).min(MAX_RASTER_PX);
-        let px8 = (raster_px * 8.0).round();
-        let raster_px = px8 / 8.0;
-        let unit = if raster_px > 0.0 {
-            self.size / raster_px
-        } else {
-            0.0
+        let mut paint = Paint {
+            anti_alias: !self.axis_aligned(),
+            ..Paint::default()
         };
-        let bold_px = if self.bold {
-            (raster_px / 30.0).round().max(1.0) as u32
-        } else {
-            0
-        };
-        let mut paint = Paint::default();
-        paint.set_color(color);
-        paint.anti_alias = !self.axis_aligned();
         for mark in marks {
+            let run = match *mark {
+                Mark::Vector { run, .. }
+                | Mark::Bitmap { run, .. }
+                | Mark::Rect { run, .. }
+                | Mark::Image { run, .. } => run as usize,
+            };
+            let (Some(r), Some(f)) = (self.runs.get(run), self.fonts.get(run)) else {
+                continue;
+            };
+            let color = color.unwrap_or(r.style.color);
+            if color.alpha() <= 0.0 {
+                continue;
+            }
             match *mark {
-                Mark::Vector { font, ch, x, y } => {
+                Mark::Vector { font, ch, x, y, .. } => {
+                    let raster_px = (f.size * k).min(MAX_RASTER_PX);
+                    let px8 = (raster_px * 8.0).round();
+                    let raster_px = px8 / 8.0;
                     if raster_px < 0.5 {
                         continue;
                     }
+                    let unit = f.size / raster_px;
+                    let bold_px = if r.style.bold {
+                        (raster_px / 30.0).round().max(1.0) as u32
+                    } else {
+                        0
+                    };
                     let key = VectorKey {
                         font: font.file_hash(),
                         ch,
                         px8: px8 as u32,
                         bold_px,
-                        italic: self.italic,
+                        italic: r.style.italic,
                         rgba: rgba(color),
                     };
                     let Some(g) = cache.vector(font, key, color) else {
@@ -1040,9 +1306,10 @@ impl Painter<'_> {
                         blit(canvas, self.transform, &g.pixmap, lx, ly, unit);
                     }
                 }
-                Mark::Bitmap { glyph, ch, x, y } => {
-                    let (Some(image), Face::Bitmap(font)) = (glyph.image.as_ref(), self.face)
-                    else {
+                Mark::Bitmap {
+                    glyph, ch, x, y, ..
+                } => {
+                    let (Some(image), Face::Bitmap(font)) = (glyph.image.as_ref(), r.face) else {
                         continue;
                     };
                     let plain = fill && (!font.tint || color::is_white(color));
@@ -1055,23 +1322,40 @@ impl Painter<'_> {
                         continue;
                     };
                     for &(ox, oy) in offsets {
-                        blit(
-                            canvas,
-                            self.transform,
-                            img,
-                            x + ox,
-                            y + oy,
-                            self.bitmap_scale,
-                        );
+                        blit(canvas, self.transform, img, x + ox, y + oy, f.bitmap_scale);
                     }
                 }
-                Mark::Rect(r) => {
+                Mark::Rect { rect, .. } => {
+                    paint.set_color(color);
                     for &(ox, oy) in offsets {
-                        let moved = Rect::from_xywh(r.x() + ox, r.y() + oy, r.width(), r.height());
+                        let moved = Rect::from_xywh(
+                            rect.x() + ox,
+                            rect.y() + oy,
+                            rect.width(),
+                            rect.height(),
+                        );
                         if let Some(moved) = moved {
                             canvas.fill_rect(moved, &paint, self.transform, None);
                         }
                     }
+                }
+                Mark::Image { rect, .. } => {
+                    // Images are their own objects in the runtime: no shadow or stroke.
+                    let Some(img) = r.image.as_ref().and_then(|i| i.pixmap.as_ref()) else {
+                        continue;
+                    };
+                    if !fill || img.width() == 0 || img.height() == 0 {
+                        continue;
+                    }
+                    let paint = PixmapPaint {
+                        quality: FilterQuality::Bilinear,
+                        ..PixmapPaint::default()
+                    };
+                    let placed = self.transform.pre_translate(rect.x(), rect.y()).pre_scale(
+                        rect.width() / img.width() as f32,
+                        rect.height() / img.height() as f32,
+                    );
+                    canvas.draw_pixmap(0, 0, img.as_ref().as_ref(), &paint, placed, None);
                 }
             }
         }
@@ -1119,127 +1403,563 @@ fn blit(canvas: &mut PixmapMut<'_>, t: Transform, img: &Pixmap, x: f32, y: f32, 
     }
 }
 
-/// UBB tag names FairyGUI's `UBBParser` knows; other bracketed text is literal.
-const UBB_TAGS: &[&str] = &[
-    "b", "i", "u", "s", "sup", "sub", "color", "size", "font", "url", "img", "align",
-];
+/// Link colour when a link sets none (`HtmlParseOptions.DefaultLinkColor`).
+const LINK_COLOR: [u8; 3] = [0x3A, 0x67, 0xCC];
+/// Markup longer than this is cut before parsing (a label never holds this much).
+const MAX_MARKUP_BYTES: usize = 1 << 20;
+/// Open style tags remembered for restoring; deeper ones change the style but their close
+/// tags restore nothing (bounds memory on hostile nesting).
+const MAX_DEPTH: usize = 1024;
+/// Attribute values longer than this are ignored (font names and URLs are short).
+const MAX_ATTR: usize = 1024;
 
-/// Rich text as plain text: UBB tags (`ubb`) and/or HTML tags and entities (`html`) removed,
-/// `[img]…[/img]` and `<img …>` dropped, `<br>` and `</p>` as newlines. The bool says whether
-/// anything was removed, so the caller can say the styling was approximated.
-pub fn strip_markup(text: &str, ubb: bool, html: bool) -> (String, bool) {
-    let mut changed = false;
-    let mut out = text.to_string();
-    if ubb {
-        let (s, c) = strip_ubb(&out);
-        out = s;
-        changed |= c;
-    }
-    if html {
-        let (s, c) = strip_html(&out);
-        out = s;
-        changed |= c;
-    }
-    (out, changed)
+/// A run's overrides of the node's style.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunStyle {
+    pub color: Option<Color>,
+    /// Absolute size (FairyGUI's `[size=N]` and `<font size>` are absolute).
+    pub size: Option<f32>,
+    /// These only switch on: markup cannot turn off the node's own bold etc.
+    pub bold: bool,
+    pub italic: bool,
+    pub underline: bool,
+    pub strikethrough: bool,
+    /// A font name or `ui://` URL, as written.
+    pub font: Option<Rc<str>>,
+    /// The link target; links are drawn underlined.
+    pub link: Option<Rc<str>>,
+    /// Paragraph alignment (`<p align>`, `[align]`): 0 left, 1 center, 2 right.
+    pub align: Option<i32>,
 }
 
-fn strip_ubb(text: &str) -> (String, bool) {
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunContent {
+    Text(String),
+    /// An inline image by URL, with the size the markup gives, if any.
+    Image {
+        url: Rc<str>,
+        width: Option<f32>,
+        height: Option<f32>,
+    },
+}
+
+/// A stretch of text (or one inline image) in one style.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub content: RunContent,
+    pub style: RunStyle,
+}
+
+impl Run {
+    pub fn text(&self) -> Option<&str> {
+        match &self.content {
+            RunContent::Text(t) => Some(t),
+            RunContent::Image { .. } => None,
+        }
+    }
+}
+
+/// The runtime's `ToolSet.ConvertFromHtmlColor`: `#AARRGGBB` when 9 long, else the first
+/// six digits, and black for anything shorter or without `#`.
+fn html_color(text: &str) -> Color {
+    let t = text.trim();
+    color::parse(t)
+        .or_else(|| t.get(..7).and_then(color::parse))
+        .unwrap_or(Color::BLACK)
+}
+
+/// `int.TryParse`: whole numbers only (`"+5"` is 5, `"20.5"` is not a number).
+fn html_int(text: &str) -> Option<i32> {
+    text.trim().parse().ok()
+}
+
+/// HTML attributes of a tag body (after its name): `name="v"`, `name='v'`, `name=v`, `name`.
+fn attributes(body: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '/');
+        if rest.is_empty() {
+            break;
+        }
+        let name_end = rest
+            .find(|c: char| c.is_whitespace() || c == '=' || c == '/')
+            .unwrap_or(rest.len());
+        let name = rest[..name_end].to_ascii_lowercase();
+        rest = rest[name_end..].trim_start();
+        let mut value = String::new();
+        if let Some(after) = rest.strip_prefix('=') {
+            let after = after.trim_start();
+            let (v, tail) = match after.chars().next() {
+                Some(q @ ('"' | '\'')) => {
+                    let inner = &after[1..];
+                    match inner.find(q) {
+                        Some(e) => (&inner[..e], &inner[e + 1..]),
+                        None => (inner, ""),
+                    }
+                }
+                _ => {
+                    let e = after.find(char::is_whitespace).unwrap_or(after.len());
+                    (&after[..e], &after[e..])
+                }
+            };
+            value = decode_entities(v);
+            rest = tail;
+        }
+        if name.is_empty() {
+            // A stray `=`: skip a char so the loop moves on.
+            let mut chars = rest.chars();
+            chars.next();
+            rest = chars.as_str();
+            continue;
+        }
+        out.push((name, value));
+    }
+    out
+}
+
+fn attr<'v>(attrs: &'v [(String, String)], name: &str) -> Option<&'v str> {
+    attrs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .filter(|v| v.len() <= MAX_ATTR)
+}
+
+fn decode_entities(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut changed = false;
     let mut rest = text;
-    while let Some(open) = rest.find('[') {
-        // `\[` is a literal bracket in the runtime.
-        if open > 0 && rest[..open].ends_with('\\') {
-            out.push_str(&rest[..open - 1]);
-            out.push('[');
-            rest = &rest[open + 1..];
-            changed = true;
-            continue;
-        }
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find(']') else {
-            out.push_str(&rest[open..]);
-            return (out, changed);
-        };
-        let inner = &after[..close];
-        let closing = inner.starts_with('/');
-        let name_part = inner.trim_start_matches('/');
-        let name_end = name_part
-            .find(|c: char| c == '=' || c.is_whitespace())
-            .unwrap_or(name_part.len());
-        let name = name_part[..name_end].to_ascii_lowercase();
-        if !UBB_TAGS.contains(&name.as_str()) || (closing && name_end != name_part.len()) {
-            out.push('[');
-            rest = after;
-            continue;
-        }
-        changed = true;
-        rest = &after[close + 1..];
-        if name == "img" && !closing {
-            // The image's address is not text.
-            match rest.to_ascii_lowercase().find("[/img]") {
-                Some(end) => rest = &rest[end + "[/img]".len()..],
-                None => rest = "",
-            }
-        }
+    while let Some(pos) = rest.find('&') {
+        out.push_str(&rest[..pos]);
+        let (c, len) = entity_at(&rest[pos..]);
+        out.push(c);
+        rest = &rest[pos + len..];
     }
     out.push_str(rest);
-    (out, changed)
+    out
 }
 
-fn strip_html(text: &str) -> (String, bool) {
-    let mut out = String::with_capacity(text.len());
-    let mut changed = false;
-    let mut rest = text;
+/// The char an `&…;` at the start of `tail` stands for and its length; a lone `&` (length 1)
+/// when it is none (`XMLUtils.DecodeString` looks at most 10 chars ahead for the `;`).
+fn entity_at(tail: &str) -> (char, usize) {
+    let end = tail.bytes().take(11).position(|b| b == b';');
+    match end.and_then(|e| Some((e, decode_entity(tail.get(1..e)?)?))) {
+        Some((e, c)) => (c, e + 1),
+        None => ('&', 1),
+    }
+}
+
+/// `UBBParser.GetTagText`: the text up to the next `[` (with `\[` as `[`), or `None` when
+/// no `[` follows; also where that `[` is.
+fn ubb_tag_text(rest: &str) -> Option<(String, usize)> {
+    let mut out = String::new();
+    let mut from = 0;
     loop {
-        let Some(pos) = rest.find(['<', '&']) else {
-            out.push_str(rest);
-            break;
-        };
-        out.push_str(&rest[..pos]);
-        let tail = &rest[pos..];
-        if let Some(after) = tail.strip_prefix('<') {
-            let looks_like_tag = after
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!');
-            match tail.find('>') {
-                Some(end) if looks_like_tag => {
-                    let tag = after[..end - 1]
-                        .trim()
-                        .trim_end_matches('/')
-                        .trim()
-                        .to_ascii_lowercase();
-                    let name = tag.split_whitespace().next().unwrap_or("");
-                    if name == "br" || name == "/p" {
-                        out.push('\n');
-                    }
-                    changed = true;
-                    rest = &tail[end + 1..];
-                }
-                _ => {
-                    out.push('<');
-                    rest = after;
-                }
-            }
+        let pos = from + rest[from..].find('[')?;
+        if pos > 0 && rest.as_bytes()[pos - 1] == b'\\' {
+            out.push_str(&rest[from..pos - 1]);
+            out.push('[');
+            from = pos + 1;
         } else {
-            let end = tail.find(';').filter(|&e| e <= 10);
-            let decoded = end.and_then(|e| decode_entity(&tail[1..e]));
-            match (end, decoded) {
-                (Some(e), Some(c)) => {
-                    out.push(c);
-                    changed = true;
-                    rest = &tail[e + 1..];
-                }
-                _ => {
-                    out.push('&');
-                    rest = &tail[1..];
-                }
-            }
+            out.push_str(&rest[from..pos]);
+            return Some((out, pos));
         }
     }
-    (out, changed)
+}
+
+/// The kind of an HTML tag, as `XMLIterator` tells them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    Start,
+    End,
+    Void,
+}
+
+struct Parser {
+    runs: Vec<Run>,
+    style: RunStyle,
+    /// Whether a `<font color>` set the colour (a link then keeps it).
+    color_changed: bool,
+    stack: Vec<(RunStyle, bool)>,
+    /// Pushes past `MAX_DEPTH` not yet popped.
+    overflow: usize,
+    /// Text not yet added (added at the next tag, as the runtime reads text between tags).
+    pending: String,
+    /// Inside `<head>`, `<style>`, `<script>`, `<form>`; like the runtime, a stray close
+    /// makes it negative and hides the rest.
+    skip_text: i32,
+    skip_next_cr: bool,
+    /// After `<html>`/`<body>`: text between tags is trimmed.
+    ignore_white_space: bool,
+}
+
+impl Parser {
+    fn new() -> Parser {
+        Parser {
+            runs: Vec::new(),
+            style: RunStyle::default(),
+            color_changed: false,
+            stack: Vec::new(),
+            overflow: 0,
+            pending: String::new(),
+            skip_text: 0,
+            skip_next_cr: false,
+            ignore_white_space: false,
+        }
+    }
+
+    /// Adds the pending text; called at every tag.
+    fn flush(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        if self.skip_text == 0 {
+            let mut text = if self.ignore_white_space {
+                pending.trim()
+            } else {
+                pending.as_str()
+            };
+            if self.skip_next_cr {
+                text = text.strip_prefix('\n').unwrap_or(text);
+            }
+            self.append(text);
+        }
+        self.skip_next_cr = false;
+    }
+
+    /// `AppendText`: into the last run when it has the same style.
+    fn append(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(Run {
+            content: RunContent::Text(last),
+            style,
+        }) = self.runs.last_mut()
+            && *style == self.style
+        {
+            last.push_str(text);
+            return;
+        }
+        self.runs.push(Run {
+            content: RunContent::Text(text.to_owned()),
+            style: self.style.clone(),
+        });
+    }
+
+    fn image(&mut self, url: &str, width: Option<f32>, height: Option<f32>) {
+        if url.is_empty() || url.len() > MAX_ATTR {
+            return;
+        }
+        self.runs.push(Run {
+            content: RunContent::Image {
+                url: url.into(),
+                width,
+                height,
+            },
+            style: self.style.clone(),
+        });
+    }
+
+    /// `IsNewLine`: nothing yet, or the last text ends a line.
+    fn at_new_line(&self) -> bool {
+        match self.runs.last() {
+            None => true,
+            Some(r) => r.text().is_some_and(|t| t.ends_with('\n')),
+        }
+    }
+
+    fn push(&mut self) {
+        if self.stack.len() < MAX_DEPTH {
+            self.stack.push((self.style.clone(), self.color_changed));
+        } else {
+            self.overflow += 1;
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.overflow > 0 {
+            self.overflow -= 1;
+        } else if let Some((style, changed)) = self.stack.pop() {
+            self.style = style;
+            self.color_changed = changed;
+        }
+    }
+
+    /// One HTML tag (UBB tags arrive here translated, as the runtime turns UBB into HTML).
+    fn tag(&mut self, name: &str, kind: Tag, attrs: &[(String, String)]) {
+        self.flush();
+        let start = kind == Tag::Start;
+        match name {
+            "b" | "i" | "u" | "strike" | "sub" | "sup" => {
+                if start {
+                    self.push();
+                    match name {
+                        "b" => self.style.bold = true,
+                        "i" => self.style.italic = true,
+                        "u" => self.style.underline = true,
+                        "strike" => self.style.strikethrough = true,
+                        // Sub/superscript are drawn at the line's size and baseline.
+                        _ => {}
+                    }
+                } else {
+                    self.pop();
+                }
+            }
+            "font" => match kind {
+                Tag::Start => {
+                    self.push();
+                    if let Some(size) = attr(attrs, "size").and_then(html_int) {
+                        self.style.size = Some((size as f32).clamp(0.0, MAX_FONT_SIZE));
+                    }
+                    if let Some(c) = attr(attrs, "color") {
+                        // A gradient (`a,b,…`) is drawn in its first colour.
+                        let first = c.split(',').next().unwrap_or(c);
+                        self.style.color = Some(html_color(first));
+                        self.color_changed = true;
+                    }
+                    if let Some(face) = attr(attrs, "face").filter(|f| !f.is_empty()) {
+                        self.style.font = Some(face.into());
+                    }
+                }
+                Tag::End => self.pop(),
+                Tag::Void => {}
+            },
+            "br" => self.append("\n"),
+            "img" if kind != Tag::End => {
+                let size = |n: &str| {
+                    attr(attrs, n)
+                        .and_then(html_int)
+                        .map(|v| v as f32)
+                        .filter(|v| *v > 0.0)
+                };
+                let src = attr(attrs, "src").unwrap_or("").to_owned();
+                self.image(&src, size("width"), size("height"));
+            }
+            "a" => match kind {
+                Tag::Start => {
+                    self.push();
+                    self.style.underline = true;
+                    if !self.color_changed {
+                        let [r, g, b] = LINK_COLOR;
+                        self.style.color = Some(Color::from_rgba8(r, g, b, 255));
+                    }
+                    self.style.link = Some(attr(attrs, "href").unwrap_or("").into());
+                }
+                Tag::End => self.pop(),
+                Tag::Void => {}
+            },
+            "p" => match kind {
+                Tag::Start => {
+                    self.push();
+                    match attr(attrs, "align") {
+                        Some("center") => self.style.align = Some(1),
+                        Some("right") => self.style.align = Some(2),
+                        _ => {}
+                    }
+                    if !self.at_new_line() {
+                        self.append("\n");
+                    }
+                }
+                Tag::End => {
+                    self.append("\n");
+                    self.skip_next_cr = true;
+                    self.pop();
+                }
+                Tag::Void => {}
+            },
+            "ui" | "div" | "li" => {
+                if start {
+                    if !self.at_new_line() {
+                        self.append("\n");
+                    }
+                } else {
+                    self.append("\n");
+                    self.skip_next_cr = true;
+                }
+            }
+            "html" | "body" => self.ignore_white_space = true,
+            "head" | "style" | "script" | "form" => match kind {
+                Tag::Start => self.skip_text = self.skip_text.saturating_add(1),
+                Tag::End => self.skip_text = self.skip_text.saturating_sub(1),
+                Tag::Void => {}
+            },
+            // Other tags vanish, as in the runtime.
+            _ => {}
+        }
+    }
+}
+
+/// Rich text as styled runs, after FairyGUI's `UBBParser` (`ubb`: `[b]`, `[i]`, `[u]`,
+/// `[strike]`, `[color=]`, `[size=]`, `[font=]`, `[url]`, `[img]`, `[align=]`; unknown
+/// bracketed text stays) and `HtmlParser` (`html`: `<b>`, `<i>`, `<u>`, `<strike>`,
+/// `<font color size face>`, `<a href>`, `<br>`, `<p align>`, `<img src width height>`,
+/// entities; unknown tags vanish). Without `html`, `<` and `&` are plain text, as the
+/// runtime encodes a UBB text field's text before parsing. A close tag restores the style
+/// before the last open one, whatever its name, as the runtime's format stack does.
+pub fn parse_markup(text: &str, ubb: bool, html: bool) -> Vec<Run> {
+    let mut text = text;
+    if text.len() > MAX_MARKUP_BYTES {
+        let mut end = MAX_MARKUP_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text = &text[..end];
+    }
+    let mut p = Parser::new();
+    // Cleared when the runtime stops looking for tags: UBB at a `[` with no `]`, HTML at a
+    // tag that never closes.
+    let mut ubb = ubb;
+    let mut html = html;
+    let mut rest = text;
+    loop {
+        let next = rest.find(|c: char| {
+            (ubb && c == '[') || (html && (c == '<' || c == '&')) || (ubb && c == '\\')
+        });
+        let Some(pos) = next else {
+            p.pending.push_str(rest);
+            break;
+        };
+        p.pending.push_str(&rest[..pos]);
+        let tail = &rest[pos..];
+        let b = tail.as_bytes();
+        if b[0] == b'\\' {
+            // `\[` is a literal bracket.
+            if b.get(1) == Some(&b'[') {
+                p.pending.push('[');
+                rest = &tail[2..];
+            } else {
+                p.pending.push('\\');
+                rest = &tail[1..];
+            }
+            continue;
+        }
+        if b[0] == b'&' {
+            let (c, len) = entity_at(tail);
+            p.pending.push(c);
+            rest = &tail[len..];
+            continue;
+        }
+        if b[0] == b'[' {
+            let Some(close) = tail.find(']') else {
+                ubb = false;
+                p.pending.push('[');
+                rest = &tail[1..];
+                continue;
+            };
+            if close == 1 {
+                p.pending.push_str("[]");
+                rest = &tail[2..];
+                continue;
+            }
+            let inner = &tail[1..close];
+            let end = inner.starts_with('/');
+            let body = if end { &inner[1..] } else { inner };
+            let (name, value) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (body, None),
+            };
+            let name = name.to_ascii_lowercase();
+            let after = &tail[close + 1..];
+            rest = after;
+            let kind = if end { Tag::End } else { Tag::Start };
+            let one = |n: &str, v: &str| vec![(n.to_owned(), v.to_owned())];
+            match name.as_str() {
+                "b" | "i" | "u" | "sup" | "sub" | "strike" => p.tag(&name, kind, &[]),
+                "color" => p.tag("font", kind, &one("color", value.unwrap_or(""))),
+                "font" => p.tag("font", kind, &one("face", value.unwrap_or(""))),
+                "size" => p.tag("font", kind, &one("size", value.unwrap_or(""))),
+                "align" => p.tag("p", kind, &one("align", value.unwrap_or(""))),
+                "url" => {
+                    let href = match (end, value) {
+                        (true, _) => String::new(),
+                        (false, Some(v)) => v.to_owned(),
+                        (false, None) => ubb_tag_text(after).map(|(t, _)| t).unwrap_or_default(),
+                    };
+                    p.tag("a", kind, &one("href", &href));
+                }
+                "img" => {
+                    // The address up to the next `[` is taken from the text.
+                    if !end && let Some((src, at)) = ubb_tag_text(after) {
+                        rest = &after[at..];
+                        if !src.is_empty() {
+                            p.tag("img", Tag::Void, &one("src", &src));
+                        }
+                    }
+                }
+                _ => {
+                    p.pending.push_str(&tail[..=close]);
+                }
+            }
+            continue;
+        }
+        // `<`: a tag, a comment or CDATA (both dropped), or a plain `<`.
+        if let Some(after) = tail.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |e| &after[e + 3..]);
+            p.flush();
+            continue;
+        }
+        if let Some(after) = tail.strip_prefix("<![CDATA[") {
+            rest = after.find("]]>").map_or("", |e| &after[e + 3..]);
+            p.flush();
+            continue;
+        }
+        let looks_like_tag = b
+            .get(1)
+            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'));
+        if !looks_like_tag {
+            p.pending.push('<');
+            rest = &tail[1..];
+            continue;
+        }
+        // The closing `>` outside quotes; another `<` first means this is not a tag.
+        let mut quote: Option<u8> = None;
+        let mut gt = None;
+        let mut another = false;
+        for (i, &c) in b.iter().enumerate().skip(1) {
+            match (quote, c) {
+                (None, b'"' | b'\'') => quote = Some(c),
+                (Some(q), _) if c == q => quote = None,
+                (None, b'>') => {
+                    gt = Some(i);
+                    break;
+                }
+                (_, b'<') => {
+                    another = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(gt) = gt else {
+            // Never closed: the runtime reads no more tags.
+            html &= another;
+            p.pending.push('<');
+            rest = &tail[1..];
+            continue;
+        };
+        let inside = &tail[1..gt];
+        rest = &tail[gt + 1..];
+        let (kind, inside) = match inside.strip_prefix('/') {
+            Some(i) => (Tag::End, i),
+            None if inside.ends_with('/') => (Tag::Void, inside),
+            None => (Tag::Start, inside),
+        };
+        let name_end = inside
+            .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+            .unwrap_or(inside.len());
+        let name = inside[..name_end].to_ascii_lowercase();
+        if name.starts_with(['!', '?']) {
+            p.flush();
+            continue;
+        }
+        let attrs = if kind == Tag::End {
+            Vec::new()
+        } else {
+            attributes(&inside[name_end..])
+        };
+        p.tag(&name, kind, &attrs);
+    }
+    p.flush();
+    p.runs
 }
 
 fn decode_entity(name: &str) -> Option<char> {
@@ -1702,30 +2422,50 @@ mod tests {
         );
     }
 
+    /// The runs' text joined, for checking what the parser keeps as text.
+    fn plain(runs: &[Run]) -> String {
+        runs.iter().filter_map(Run::text).collect()
+    }
+
     #[test]
-    fn strips_ubb_and_html_to_plain_text() {
-        let (s, c) = strip_markup(
+    fn markup_text_is_what_the_runtime_shows() {
+        let runs = parse_markup(
             "[b]Bold[/b] [color=#ff0000]red[/color] [size=20]big[/size] [url=http://x]link[/url][img]ui://a/b[/img]!",
             true,
             false,
         );
-        assert_eq!(s, "Bold red big link!");
-        assert!(c);
-        let (s, c) = strip_markup("score [1] \\[b] a<b", true, false);
-        assert_eq!(s, "score [1] [b] a<b");
-        assert!(c);
-        let (s, c) = strip_markup("plain [text]", true, false);
-        assert_eq!((s.as_str(), c), ("plain [text]", false));
-        let (s, c) = strip_markup(
-            "<font color='#f00'>a</font><b>b</b><br/>c<img src='ui://x'/> &lt;&gt;&amp;&quot;&nbsp;&#65;&#x42; 1 < 2 & 3",
-            false,
-            true,
+        assert_eq!(plain(&runs), "Bold red big link!");
+        assert_eq!(
+            plain(&parse_markup(
+                "score [1] \\[b] a<b &amp; [s]x[/s]",
+                true,
+                false
+            )),
+            "score [1] [b] a<b &amp; [s]x[/s]",
+            "unknown tags and, without HTML, < and & stay"
         );
-        assert_eq!(s, "ab\nc <>&\" AB 1 < 2 & 3");
-        assert!(c);
-        let (s, _) = strip_markup("[b]x[/b]<i>y</i>", true, true);
-        assert_eq!(s, "xy");
-        let (s, c) = strip_markup("[b]x<i>", false, false);
-        assert_eq!((s.as_str(), c), ("[b]x<i>", false));
+        assert_eq!(
+            plain(&parse_markup(
+                "<font color='#f00'>a</font><b>b</b><br/>c<img src='ui://x'/> &lt;&gt;&amp;&quot;&nbsp;&#65;&#x42; 1 < 2 & 3 <foo>",
+                false,
+                true,
+            )),
+            "ab\nc <>&\" AB 1 < 2 & 3 "
+        );
+        assert_eq!(plain(&parse_markup("[b]x[/b]<i>y</i>", true, true)), "xy");
+        assert_eq!(plain(&parse_markup("[b]x<i>", false, false)), "[b]x<i>");
+        assert_eq!(plain(&parse_markup("[b]x [y", true, false)), "x [y");
+        assert_eq!(
+            plain(&parse_markup("<p>a</p>\nb<p align=center>c", false, true)),
+            "a\nb\nc"
+        );
+        assert_eq!(
+            plain(&parse_markup(
+                "a<!-- <b> -->b<script>x</script>c",
+                false,
+                true
+            )),
+            "abc"
+        );
     }
 }
