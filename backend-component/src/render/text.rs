@@ -2427,6 +2427,275 @@ mod tests {
         runs.iter().filter_map(Run::text).collect()
     }
 
+    /// Draws markup with the bundled font; `ui://pic` is a 10×8 opaque blue image.
+    fn render_markup(
+        w: u32,
+        h: u32,
+        text: &str,
+        ubb: bool,
+        html: bool,
+        style: &TextStyle,
+    ) -> (Pixmap, TextReport) {
+        let mut pixmap = Pixmap::new(w, h).expect("pixmap");
+        let mut cache = GlyphCache::new();
+        let mut blue = Pixmap::new(10, 8).expect("pixmap");
+        blue.fill(Color::from_rgba8(0, 0, 255, 255));
+        let blue = Rc::new(blue);
+        let runs = parse_markup(text, ubb, html);
+        let report = draw_runs(
+            &mut pixmap.as_mut(),
+            Transform::identity(),
+            w as f32,
+            h as f32,
+            &runs,
+            style,
+            &mut |_| Face::bundled(),
+            &mut |url| (url == "ui://pic").then(|| blue.clone()),
+            &mut cache,
+        );
+        (pixmap, report)
+    }
+
+    fn is_red(c: tiny_skia::ColorU8) -> bool {
+        c.red() > 150 && c.green() < 60 && c.blue() < 60
+    }
+
+    fn is_dark(c: tiny_skia::ColorU8) -> bool {
+        c.red() < 60 && c.green() < 60 && c.blue() < 60
+    }
+
+    #[test]
+    fn a_ubb_colour_run_is_drawn_in_its_colour_and_the_rest_in_the_nodes() {
+        let (p, report) = render_markup(
+            W,
+            H,
+            "[color=#ff0000]red[/color] black",
+            true,
+            false,
+            &black(20.0),
+        );
+        assert_eq!(report, TextReport::default());
+        let red = ink_where(&p, is_red).expect("red ink");
+        let dark = ink_where(&p, is_dark).expect("black ink");
+        assert!(red.2 < dark.0, "red {red:?} left of black {dark:?}");
+        assert!(red.0 <= 4, "red starts at the gutter: {red:?}");
+        // Same baseline, same size: the glyph bottoms match.
+        assert_eq!(red.3, dark.3);
+        // Without UBB the tags are text, all black.
+        let (p, _) = render_markup(
+            W,
+            H,
+            "[color=#ff0000]red[/color]",
+            false,
+            false,
+            &black(20.0),
+        );
+        assert!(ink_where(&p, is_red).is_none());
+    }
+
+    #[test]
+    fn a_bold_run_is_wider_and_darker() {
+        let count = |p: &Pixmap| p.pixels().iter().filter(|c| c.alpha() > 128).count();
+        let (plain, _) = render_markup(W, H, "Hello", true, false, &black(20.0));
+        let (bold, _) = render_markup(W, H, "[b]Hello[/b]", true, false, &black(20.0));
+        assert!(count(&bold) > count(&plain) * 11 / 10);
+        assert!(ink(&bold).2 > ink(&plain).2);
+        let (html, _) = render_markup(W, H, "<b>Hello</b>", false, true, &black(20.0));
+        assert_eq!(html.data(), bold.data(), "<b> draws as [b]");
+    }
+
+    #[test]
+    fn a_bigger_run_makes_the_line_taller_on_one_baseline() {
+        let (small, _) = render_markup(W, 80, "Hx", true, false, &black(12.0));
+        let (big, _) = render_markup(W, 80, "[size=30]H[/size]x", true, false, &black(12.0));
+        let (a, b) = (ink(&small), ink(&big));
+        assert!(b.3 - b.1 > 2 * (a.3 - a.1), "{a:?} vs {b:?}");
+        // The small x sits on the big H's baseline: both end on the same row.
+        let x_col = (b.2 - 2, b.2);
+        let x_bottom = (0..80)
+            .rev()
+            .find(|&y| (x_col.0..=x_col.1).any(|x| p_alpha(&big, x, y)))
+            .expect("x ink");
+        assert_eq!(x_bottom, b.3, "x bottom on the H's baseline");
+        // The line moved down by the taller ascent.
+        assert!(b.3 > a.3 + 10);
+    }
+
+    fn p_alpha(p: &Pixmap, x: u32, y: u32) -> bool {
+        p.pixel(x, y).is_some_and(|c| c.alpha() > 100)
+    }
+
+    #[test]
+    fn an_html_font_colour_run_is_green() {
+        let (p, _) = render_markup(
+            W,
+            H,
+            "a <font color='#00ff00'>green</font> b",
+            false,
+            true,
+            &black(20.0),
+        );
+        let green =
+            ink_where(&p, |c| c.green() > 150 && c.red() < 60 && c.blue() < 60).expect("green ink");
+        let dark = ink_where(&p, is_dark).expect("black ink");
+        assert!(
+            green.0 > dark.0 && green.2 < dark.2,
+            "{green:?} inside {dark:?}"
+        );
+    }
+
+    #[test]
+    fn br_breaks_the_line() {
+        let (one, _) = render_markup(W, 100, "ab", false, true, &black(16.0));
+        let (two, _) = render_markup(W, 100, "a<br/>b", false, true, &black(16.0));
+        let (a, b) = (ink(&one), ink(&two));
+        assert!(b.3 - b.1 > (a.3 - a.1) * 3 / 2, "{a:?} vs {b:?}");
+        assert!(b.2 < a.2, "b moved off the first line");
+    }
+
+    #[test]
+    fn an_inline_image_reserves_room_and_is_drawn_on_the_baseline() {
+        let is_blue = |c: tiny_skia::ColorU8| c.blue() > 200 && c.red() < 30;
+        let (p, report) = render_markup(W, H, "A[img]ui://pic[/img]A", true, false, &black(20.0));
+        assert_eq!(report.missing_images, 0);
+        let img = ink_where(&p, is_blue).expect("the image");
+        assert_eq!(
+            (img.2 - img.0 + 1, img.3 - img.1 + 1),
+            (10, 8),
+            "its own size"
+        );
+        let (plain, _) = render_markup(W, H, "AA", true, false, &black(20.0));
+        let (a, b) = (ink(&plain), ink_where(&p, is_dark).expect("text"));
+        assert_eq!(b.2 - a.2, 12, "the second A moves by the image's width + 2");
+        // 80 % above the baseline: the image's bottom is 1-2 px below the A's.
+        assert!(img.3 > b.3 && img.3 <= b.3 + 3, "{img:?} vs text {b:?}");
+        // The size the markup gives; HTML too.
+        let (p, _) = render_markup(
+            W,
+            H,
+            "<img src='ui://pic' width='20' height=\"16\"/>",
+            false,
+            true,
+            &black(20.0),
+        );
+        let img = ink_where(&p, is_blue).expect("the image");
+        assert_eq!((img.2 - img.0 + 1, img.3 - img.1 + 1), (20, 16));
+        assert_eq!(img.0, 3, "after the gutter and the runtime's 1 px");
+        // An image that is not there keeps the runtime's 5 px of room and is counted.
+        let (p, report) = render_markup(W, H, "[img]ui://gone[/img]A", true, false, &black(20.0));
+        assert_eq!(report.missing_images, 1);
+        assert_eq!(ink(&p).0, a.0 + 7);
+    }
+
+    #[test]
+    fn closing_a_nested_tag_restores_the_style_before_it() {
+        let runs = parse_markup("[color=#ff0000]a[b]b[/b]c[/color]d", true, false);
+        let red = Some(Color::from_rgba8(255, 0, 0, 255));
+        let got: Vec<(&str, Option<Color>, bool)> = runs
+            .iter()
+            .map(|r| (r.text().unwrap_or(""), r.style.color, r.style.bold))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a", red, false),
+                ("b", red, true),
+                ("c", red, false),
+                ("d", None, false)
+            ]
+        );
+        let (p, _) = render_markup(
+            W,
+            H,
+            "[color=#ff0000]a[b]b[/b]c[/color]d",
+            true,
+            false,
+            &black(20.0),
+        );
+        let r = ink_where(&p, is_red).expect("red");
+        let k = ink_where(&p, is_dark).expect("black");
+        assert!(r.2 < k.0, "d after the red: {r:?} {k:?}");
+        // Links: underlined in the link colour unless a colour was set.
+        let runs = parse_markup(
+            "[url=http://x]l[/url]<font color='#ff0000'><a href='y'>m</a></font>",
+            true,
+            true,
+        );
+        assert_eq!(runs[0].style.link.as_deref(), Some("http://x"));
+        assert_eq!(
+            runs[0].style.color,
+            Some(Color::from_rgba8(0x3A, 0x67, 0xCC, 255))
+        );
+        assert_eq!(runs[1].style.color, red);
+        assert!(runs[1].style.underline && runs[1].style.link.as_deref() == Some("y"));
+        // size and font carry through.
+        let runs = parse_markup("[size=30][font=ui://p/f]x[/font][/size]", true, false);
+        assert_eq!(runs[0].style.size, Some(30.0));
+        assert_eq!(runs[0].style.font.as_deref(), Some("ui://p/f"));
+    }
+
+    #[test]
+    fn unknown_ubb_tags_stay_as_text() {
+        let runs = parse_markup("[foo]x[/foo]", true, false);
+        assert_eq!(plain(&runs), "[foo]x[/foo]");
+        let (p, _) = render_markup(W, H, "[foo]x[/foo]", true, false, &black(20.0));
+        let (x, _) = render_markup(W, H, "x", true, false, &black(20.0));
+        assert!(ink(&p).2 > ink(&x).2 + 20);
+    }
+
+    #[test]
+    fn paragraph_alignment_moves_its_line() {
+        let (p, _) = render_markup(W, 60, "a[align=right]b[/align]", true, false, &black(20.0));
+        let b = ink(&p);
+        assert!(b.0 <= 4, "a at the left: {b:?}");
+        assert!(b.2 >= W - 2 - 4, "b at the right: {b:?}");
+    }
+
+    #[test]
+    fn hostile_markup_does_not_panic_and_stays_bounded() {
+        let deep = format!("{}x", "[b]".repeat(10_000));
+        let runs = parse_markup(&deep, true, false);
+        assert_eq!(runs.len(), 1, "one style, one run");
+        let deep_html = format!(
+            "{}x{}y",
+            "<font color='#ff0000'>".repeat(10_000),
+            "</font>".repeat(20_000)
+        );
+        let runs = parse_markup(&deep_html, false, true);
+        assert_eq!(plain(&runs), "xy");
+        let mixed = "[color=#ff0000][b][i][u]x<font size=99999999999>y</font><font size='2000000000'>z[size=-5]w[size=2147483647]v\
+            [img][img]ui://pic[img]<img width=999999999 height=-1 src=ui://pic>&#xFFFFFFFF;&#99999999999;&;&#;&#x;<\
+            <a href=\"<b>\"</a [url][/url][url=[/url]]<!--<![CDATA[ \\[\\\\ [ ] [] [/] [=] <> </> <=> &amp";
+        for (ubb, html) in [(true, false), (false, true), (true, true)] {
+            let runs = parse_markup(mixed, ubb, html);
+            let (_, _) = render_markup(60, 40, mixed, ubb, html, &black(12.0));
+            assert!(runs.len() < 100);
+        }
+        // Long inputs stay linear: many opens, ampersands, brackets and angle brackets.
+        for piece in [
+            "[b]", "&", "[", "<", "<a ", "\\[", "[url]", "[img]", "<!--", "<p>", "</b>",
+        ] {
+            let text = piece.repeat(60_000);
+            for (ubb, html) in [(true, false), (false, true), (true, true)] {
+                let runs = parse_markup(&text, ubb, html);
+                let _ = render_markup(40, 20, &text, ubb, html, &black(12.0));
+                assert!(runs.len() <= 60_001);
+            }
+        }
+        let huge = format!("[size=2048]{}[/size]", "W".repeat(200));
+        let (_, _) = render_markup(
+            30,
+            30,
+            &huge,
+            true,
+            false,
+            &TextStyle {
+                auto_size: 3,
+                ..black(12.0)
+            },
+        );
+    }
+
     #[test]
     fn markup_text_is_what_the_runtime_shows() {
         let runs = parse_markup(
