@@ -241,3 +241,35 @@ fn a_component_that_contains_itself_stops_at_the_depth_limit() {
     assert!(data.approximations[0].reason.contains("nested more than 8"));
     assert_eq!(data.approximations[0].node_path.matches("n0").count(), 9);
 }
+
+#[test]
+fn rich_text_draws_its_colours_and_inline_images() {
+    // `i0` is the 30×30 9-grid source: red corners.
+    let nodes = r##"<richtext id="n0" name="t" xy="0,0" size="200,50" fontSize="20" color="#000000" ubb="true" text="[color=#00ff00]WW[/color][img]ui://p0i0[/img]&lt;font color='#0000ff'&gt;WW&lt;/font&gt;[img]ui://p0zz[/img]"/><text id="n1" name="u" xy="0,60" size="200,30" fontSize="20" color="#000000" ubb="true" text="[color=#ff0000]WW[/color]"/>"##;
+    let session = project("200,100", "", nodes, &[]);
+    let (pixmap, data) = draw(&session, &input(&[]));
+    let find = |keep: &dyn Fn((u8, u8, u8, u8)) -> bool, y0: u32, y1: u32| {
+        (y0..y1).any(|y| (0..200).any(|x| keep(at(&pixmap, x, y))))
+    };
+    assert!(
+        find(&|c| c.1 > 200 && c.0 < 50 && c.3 > 200, 0, 50),
+        "green run"
+    );
+    assert!(
+        find(&|c| c.2 > 200 && c.0 < 50 && c.3 > 200, 0, 50),
+        "blue run"
+    );
+    // The image's red corner, just right of the green text.
+    assert!(find(&|c| c == RED, 0, 50), "inline image");
+    assert!(
+        find(&|c| c.0 > 200 && c.1 < 50 && c.3 > 200, 60, 90),
+        "UBB text field"
+    );
+    let reasons: Vec<&str> = data
+        .approximations
+        .iter()
+        .map(|a| a.reason.as_str())
+        .collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(reasons[0].contains("1 inline image"), "{reasons:?}");
+}
