@@ -1,7 +1,9 @@
 //! Text layout and drawing for previews, after the FairyGUI runtime's `TextField`
 //! (FairyGUI-unity `Core/Text/TextField.cs`): a 2 px gutter, per-char advances plus letter
 //! spacing, greedy wrapping that moves a broken word to the next line, `leading - 1` between
-//! lines, per-line alignment, vertical alignment of the block, shrink and ellipsis.
+//! lines, per-line alignment, vertical alignment of the block, shrink and ellipsis. Rich text
+//! (UBB, HTML) is parsed into styled runs, after `UBBParser` and `HtmlParser`, and laid out
+//! the same way with each run in its own style.
 
 use std::collections::HashMap;
 use std::rc::Rc;
