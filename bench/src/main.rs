@@ -57,6 +57,13 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
+    // `cargo run --release -p bench -- render` prints the render table alone.
+    if std::env::args().nth(1).as_deref() == Some("render") {
+        let unity = tempfile::tempdir()?;
+        copy_tree(&projects[0].1, unity.path())?;
+        return render::renders(&host, cache.path(), projects[0].0, unity.path());
+    }
+
     let wasm = component_path(&workspace);
     let component = std::fs::metadata(&wasm)
         .with_context(|| format!("reading {}", wasm.display()))?

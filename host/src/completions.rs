@@ -28,6 +28,54 @@ const SOURCES: &[(&str, Values)] = &[
     ("command", cli_commands),
 ];
 
+/// Arguments whose values are in an open session: they complete from the arguments the
+/// client already resolved (`context.arguments`), `sessionId` first, then `packageId`.
+const IN_SESSION: &[&str] = &["packageId", "componentResourceId"];
+
+/// The ids a session has for `name`: its package ids, or the component ids of the
+/// package named in `resolved`; none when what they depend on is not given or unknown.
+async fn session_values(
+    service: &Service,
+    name: &str,
+    resolved: &std::collections::HashMap<String, String>,
+) -> Vec<String> {
+    let Some(session_id) = resolved.get("sessionId") else {
+        return Vec::new();
+    };
+    let input = match name {
+        "packageId" => json!({ "sessionId": session_id, "detail": "packages" }),
+        _ => match resolved.get("packageId") {
+            Some(package_id) => {
+                json!({ "sessionId": session_id, "scope": { "packageIds": [package_id] } })
+            }
+            None => return Vec::new(),
+        },
+    };
+    let Some(method) = ofgui_contracts::methods::by_name("getProjectOutline") else {
+        return Vec::new();
+    };
+    let reply = service.call(method, input).await;
+    let Ok(envelope) = reply.envelope.into_value() else {
+        return Vec::new();
+    };
+    let packages = envelope["data"]["packages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let ids = packages.iter().flat_map(|package| match name {
+        "packageId" => vec![package["id"].clone()],
+        _ => package["resources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|resource| resource["kind"] == "component")
+            .map(|resource| resource["id"].clone())
+            .collect(),
+    });
+    ids.filter_map(|id| id.as_str().map(str::to_owned))
+        .collect()
+}
+
 fn open_sessions(service: &Service) -> Vec<String> {
     service.session_ids()
 }
@@ -60,7 +108,7 @@ fn operation_kinds(_: &Service) -> Vec<String> {
 /// Answers one completion request: the values of the argument that start with what was
 /// typed (ignoring case), at most [`CompletionInfo::MAX_VALUES`], with the number of all
 /// matches in `total`.
-pub fn complete(
+pub async fn complete(
     service: &Service,
     request: &CompleteRequestParams,
 ) -> Result<CompletionInfo, ErrorData> {
@@ -94,11 +142,17 @@ pub fn complete(
             }
         )));
     }
-    let values = SOURCES
-        .iter()
-        .find(|(argument, _)| *argument == name)
-        .map(|(_, values)| values(service))
-        .unwrap_or_default();
+    let values = match SOURCES.iter().find(|(argument, _)| *argument == name) {
+        Some((_, values)) => values(service),
+        None => {
+            let resolved = request
+                .context
+                .as_ref()
+                .and_then(|context| context.arguments.clone())
+                .unwrap_or_default();
+            session_values(service, name, &resolved).await
+        }
+    };
     Ok(matching(values, &request.argument.value))
 }
 
@@ -153,7 +207,11 @@ fn invalid(message: String) -> ErrorData {
 
 /// Every argument that completes.
 fn completable() -> Vec<&'static str> {
-    SOURCES.iter().map(|(name, _)| *name).collect()
+    SOURCES
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(IN_SESSION.iter().copied())
+        .collect()
 }
 
 #[cfg(test)]

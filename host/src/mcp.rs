@@ -621,7 +621,9 @@ impl ServerHandler for OfguiServer {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        completions::complete(&self.service, &request).map(CompleteResult::new)
+        completions::complete(&self.service, &request)
+            .await
+            .map(CompleteResult::new)
     }
 
     #[allow(deprecated)]

@@ -9,6 +9,8 @@
 
 use std::sync::OnceLock;
 
+use base64::Engine as _;
+
 use ofgui_contracts::catalog::{self, GUIDES};
 use ofgui_contracts::cli::COMMANDS;
 use ofgui_contracts::docs;
@@ -22,6 +24,7 @@ use serde_json::{Value, json};
 use crate::events::SessionChange;
 use crate::service::Service;
 
+const PNG: &str = "image/png";
 const JSON: &str = "application/json";
 const MARKDOWN: &str = "text/markdown";
 
@@ -88,42 +91,55 @@ const RESOURCES: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// The resource templates, in list order: (uri template, name, title).
-const TEMPLATES: &[(&str, &str, &str)] = &[
+/// The resource templates, in list order: (uri template, name, title, mime type).
+const TEMPLATES: &[(&str, &str, &str, &str)] = &[
     (
         "openfairygui://docs/methods/{method}",
         "openfairygui_method_schema",
         "One method's input and output schema",
+        JSON,
     ),
     (
         "openfairygui://docs/cli/{command}",
         "openfairygui_cli_schema",
         "The JSON document one ofgui-mcp-host command prints with --json, and its exit statuses",
+        JSON,
     ),
     (
         "openfairygui://docs/diagnostics/{code}",
         "openfairygui_diagnostic_guide",
         "One diagnostic code's guide: what it means in FairyGUI terms, how to confirm it, how to fix it",
+        JSON,
     ),
     (
         "openfairygui://contracts/operations/{kind}",
         "openfairygui_operation_schema",
         "One operation kind's JSON Schema",
+        JSON,
     ),
     (
         "openfairygui://backend/session/{sessionId}",
         "openfairygui_backend_session",
         "An open session (the getSession envelope)",
+        JSON,
     ),
     (
         "openfairygui://backend/session/{sessionId}/outline",
         "openfairygui_backend_session_outline",
         "An open session's outline (the getProjectOutline envelope)",
+        JSON,
     ),
     (
         "openfairygui://backend/cache/{sessionId}",
         "openfairygui_backend_cache",
         "An open session's derived cache entry (the getCacheSnapshot envelope)",
+        JSON,
+    ),
+    (
+        "openfairygui://backend/session/{sessionId}/preview/{packageId}/{componentResourceId}",
+        "openfairygui_component_preview",
+        "A component drawn as a PNG at scale 1, its controllers at their selected pages (renderComponent; a failure reads as its JSON envelope)",
+        PNG,
     ),
 ];
 
@@ -195,16 +211,19 @@ pub fn list() -> Vec<Resource> {
 pub fn templates() -> Vec<ResourceTemplate> {
     TEMPLATES
         .iter()
-        .map(|(template, name, title)| {
+        .map(|(template, name, title, mime)| {
             ResourceTemplate::new(*template, *name)
                 .with_title(*title)
-                .with_mime_type(JSON)
+                .with_mime_type(*mime)
         })
         .collect()
 }
 
 /// Reads one resource.
 pub async fn read(service: &Service, uri: &str) -> Result<ResourceContents, ErrorData> {
+    if let Some(preview) = Preview::parse(uri) {
+        return preview.read(service, uri).await;
+    }
     let broken = |error: BrokenContract| ErrorData::internal_error(error.to_string(), None);
     let (mime, text) = match document(uri).map_err(broken)? {
         Some(document) => document,
@@ -371,6 +390,51 @@ async fn read_session(service: &Service, uri: &str) -> Result<String, ErrorData>
         format!("No resource {uri}; list the resources and templates for the available URIs."),
         Some(json!({ "uri": uri })),
     ))
+}
+
+/// `…/{sessionId}/preview/{packageId}/{componentResourceId}`: a component's picture.
+struct Preview<'a> {
+    session_id: &'a str,
+    package_id: &'a str,
+    component_resource_id: &'a str,
+}
+
+impl<'a> Preview<'a> {
+    fn parse(uri: &'a str) -> Option<Preview<'a>> {
+        let rest = uri.strip_prefix(SESSION_PREFIX)?;
+        let (session_id, rest) = rest.split_once("/preview/")?;
+        let (package_id, component_resource_id) = rest.split_once('/')?;
+        let parts = [session_id, package_id, component_resource_id];
+        parts
+            .iter()
+            .all(|part| !part.is_empty() && !part.contains('/'))
+            .then_some(Preview {
+                session_id,
+                package_id,
+                component_resource_id,
+            })
+    }
+
+    /// The PNG, or the failure envelope as JSON (as a session view reads a failure).
+    async fn read(&self, service: &Service, uri: &str) -> Result<ResourceContents, ErrorData> {
+        let method = methods::by_name("renderComponent")
+            .ok_or_else(|| ErrorData::internal_error("renderComponent is not served", None))?;
+        let input = json!({
+            "sessionId": self.session_id,
+            "selector": {
+                "packageId": self.package_id,
+                "componentResourceId": self.component_resource_id,
+            },
+        });
+        let reply = service.call(method, input).await;
+        Ok(match reply.image {
+            Some(png) if !reply.is_error => {
+                let encoded = base64::engine::general_purpose::STANDARD.encode(png);
+                ResourceContents::blob(encoded, uri).with_mime_type(PNG)
+            }
+            _ => ResourceContents::text(reply.envelope.text, uri).with_mime_type(JSON),
+        })
+    }
 }
 
 /// The views of an open session, each a resource (`openfairygui://backend/session/…`).

@@ -19,6 +19,7 @@ stderr output as a failure, so nothing here silences them.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import logging
 import sys
@@ -301,14 +302,27 @@ async def read_every_resource(client: Client, sid: str) -> None:
         "openfairygui://backend/session/{sessionId}/outline": f"openfairygui://backend/session/{sid}/outline",
         "openfairygui://backend/cache/{sessionId}": f"openfairygui://backend/cache/{sid}",
     }
+    preview = "openfairygui://backend/session/{sessionId}/preview/{packageId}/{componentResourceId}"
     offered = [template.uri_template for template in templates.resource_templates]
-    if sorted(offered) != sorted(examples):
+    if sorted(offered) != sorted([*examples, preview]):
         fail(f"resource templates changed: {offered}")
     for template, uri in examples.items():
         read = await client.read_resource(uri)
         value = json.loads(read.contents[0].text)
         if template.startswith("openfairygui://backend/") and value.get("ok") is not True:
             fail(f"{uri} is not an ok envelope: {read.contents[0].text[:300]}")
+    # A preview is a PNG blob of a component the outline lists.
+    outline = json.loads((await client.read_resource(examples["openfairygui://backend/session/{sessionId}/outline"])).contents[0].text)
+    package, component = next(
+        (package["id"], resource["id"])
+        for package in outline["data"]["packages"]
+        for resource in package["resources"]
+        if resource["kind"] == "component"
+    )
+    read = await client.read_resource(f"openfairygui://backend/session/{sid}/preview/{package}/{component}")
+    contents = read.contents[0]
+    if contents.mime_type != "image/png" or not base64.b64decode(contents.blob).startswith(b"\x89PNG"):
+        fail(f"the preview of {package}/{component} is not a PNG: {str(contents)[:300]}")
 
 
 async def get_every_prompt(client: Client) -> None:

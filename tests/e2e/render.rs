@@ -311,3 +311,93 @@ async fn a_preview_batch_is_drawn_before_and_after() {
     .await;
     assert_eq!(error["code"], "transaction_unsupported", "{error}");
 }
+
+/// The preview resource template reads a component's PNG, and its ids complete from the
+/// session the client already named.
+#[tokio::test]
+async fn previews_are_resources_whose_ids_complete() {
+    use base64::Engine as _;
+    use rmcp::model::{
+        ArgumentInfo, CompleteRequestParams, CompletionContext, ReadResourceRequestParams,
+        Reference, ResourceContents,
+    };
+
+    let workspace = Workspace::new();
+    let project = workspace.add("hello", &example_project());
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let template =
+        "openfairygui://backend/session/{sessionId}/preview/{packageId}/{componentResourceId}";
+    let templates = server.client.list_all_resource_templates().await.unwrap();
+    let listed = templates
+        .iter()
+        .find(|t| t.uri_template == template)
+        .expect("the preview template is listed");
+    assert_eq!(listed.mime_type.as_deref(), Some("image/png"));
+
+    let read = |uri: String| {
+        let client = &server.client;
+        async move {
+            client
+                .read_resource(ReadResourceRequestParams::new(uri.as_str()))
+                .await
+                .unwrap()
+                .contents
+                .remove(0)
+        }
+    };
+    let uri = format!("openfairygui://backend/session/{session}/preview/main0001/view0");
+    match read(uri).await {
+        ResourceContents::BlobResourceContents {
+            blob, mime_type, ..
+        } => {
+            assert_eq!(mime_type.as_deref(), Some("image/png"));
+            let png = base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .unwrap();
+            assert_eq!(png_size(&png), (640, 360));
+        }
+        other => panic!("a preview reads as a PNG blob: {other:?}"),
+    }
+    let uri = format!("openfairygui://backend/session/{session}/preview/main0001/img0");
+    match read(uri).await {
+        ResourceContents::TextResourceContents { text, .. } => {
+            let envelope: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(envelope["error"]["reason"], "unsupported_resource");
+        }
+        other => panic!("a failed preview reads as its envelope: {other:?}"),
+    }
+
+    let complete = |name: &str, context: &[(&str, &str)]| {
+        let mut params = CompleteRequestParams::new(
+            Reference::for_resource(template),
+            ArgumentInfo::new(name, ""),
+        );
+        if !context.is_empty() {
+            params = params.with_context(CompletionContext::with_arguments(
+                context
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            ));
+        }
+        let client = &server.client;
+        async move { client.complete(params).await.unwrap().completion.values }
+    };
+    assert_eq!(
+        complete("packageId", &[("sessionId", &session)]).await,
+        ["cmn00001", "main0001"]
+    );
+    assert_eq!(
+        complete(
+            "componentResourceId",
+            &[("sessionId", &session), ("packageId", "main0001")]
+        )
+        .await,
+        ["view0", "view1"]
+    );
+    assert!(
+        complete("packageId", &[]).await.is_empty(),
+        "no session named: nothing to offer"
+    );
+}

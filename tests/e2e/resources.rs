@@ -79,6 +79,7 @@ async fn every_listed_and_indexed_document_is_readable() {
             "openfairygui://backend/session/{sessionId}",
             "openfairygui://backend/session/{sessionId}/outline",
             "openfairygui://backend/cache/{sessionId}",
+            "openfairygui://backend/session/{sessionId}/preview/{packageId}/{componentResourceId}",
         ]
     );
     assert!(

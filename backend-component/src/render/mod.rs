@@ -138,7 +138,7 @@ pub fn draw(request: &Request) -> Result<Drawn, TooLarge> {
     })
 }
 
-/// The picture as a PNG.
+/// The picture as a PNG (tiny-skia encodes with the fast deflate setting).
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|error| error.to_string())
 }

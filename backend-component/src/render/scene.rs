@@ -159,6 +159,21 @@ struct Overrides {
     properties: HashMap<String, Vec<(i32, String)>>,
 }
 
+impl Overrides {
+    /// An owner's title, icon, title colour and font size (0: the title's own); empty
+    /// ones set nothing.
+    fn titled(title: &str, icon: &str, title_color: &str, font_size: f64) -> Overrides {
+        let given = |text: &str| Some(text.to_owned()).filter(|text| !text.is_empty());
+        Overrides {
+            title: given(title),
+            icon: given(icon),
+            title_color: given(title_color),
+            title_font_size: Some(font_size).filter(|size| *size > 0.0),
+            ..Overrides::default()
+        }
+    }
+}
+
 /// A node's geometry and look after gears.
 struct Placed {
     x: f32,
@@ -429,15 +444,8 @@ impl<'a> Painter<'a> {
             }
             DisplayNode::Button(n) | DisplayNode::Label(n) | DisplayNode::ComboBox(n) => {
                 let reference = flat_reference(&n.src, &n.package_id);
-                let mut own = Overrides {
-                    title: Some(n.title.clone()).filter(|t| !t.is_empty()),
-                    icon: Some(n.icon.clone()).filter(|t| !t.is_empty()),
-                    title_color: Some(n.title_color.clone()).filter(|t| !t.is_empty()),
-                    ..Overrides::default()
-                };
-                if n.title_font_size.get() > 0.0 {
-                    own.title_font_size = Some(n.title_font_size.get());
-                }
+                let own =
+                    Overrides::titled(&n.title, &n.icon, &n.title_color, n.title_font_size.get());
                 self.nested(canvas, frame, node.kind(), &reference, w, h, "", &own);
             }
             DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
@@ -941,22 +949,13 @@ impl<'a> Painter<'a> {
                 title_color,
                 title_font_size,
                 ..
-            }) => {
-                own.title = Some(title.clone()).filter(|t| !t.is_empty());
-                own.icon = Some(icon.clone()).filter(|t| !t.is_empty());
-                own.title_color = Some(title_color.clone()).filter(|t| !t.is_empty());
-                own.title_font_size = Some(title_font_size.get()).filter(|s| *s > 0.0);
-            }
+            }) => own = Overrides::titled(title, icon, title_color, title_font_size.get()),
             Some(InstanceProperties::ComboBox {
                 title,
                 icon,
                 title_color,
                 ..
-            }) => {
-                own.title = Some(title.clone()).filter(|t| !t.is_empty());
-                own.icon = Some(icon.clone()).filter(|t| !t.is_empty());
-                own.title_color = Some(title_color.clone()).filter(|t| !t.is_empty());
-            }
+            }) => own = Overrides::titled(title, icon, title_color, 0.0),
             Some(InstanceProperties::ProgressBar {
                 value, max, min, ..
             })
@@ -1366,15 +1365,7 @@ impl<'a> Painter<'a> {
             align: 1,
             v_align: 1,
             leading: 0.0,
-            letter_spacing: 0.0,
-            bold: false,
-            italic: false,
-            underline: false,
-            strikethrough: false,
-            stroke: None,
-            shadow: None,
-            single_line: false,
-            auto_size: 0,
+            ..TextStyle::default()
         };
         if let Some(face) = Face::bundled() {
             text::draw(

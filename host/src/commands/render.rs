@@ -118,13 +118,13 @@ fn text(data: &RenderComponentData, out: &Path) -> String {
     for page in &data.controller_pages {
         let _ = writeln!(
             text,
-            "  controller {}: page {} {}",
+            "  controller {}: page {}{}",
             page.controller,
             page.page_id,
             if page.page_name.is_empty() {
                 String::new()
             } else {
-                format!("({})", page.page_name)
+                format!(" ({})", page.page_name)
             }
         );
     }
