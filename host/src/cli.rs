@@ -88,8 +88,28 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve MCP over stdio (the default).
-    Serve,
+    /// Serve MCP over stdio (the default), or with --http over Streamable HTTP.
+    Serve {
+        /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio (with `/healthz`
+        /// and `/readyz`). A loopback address needs no token; any other address needs
+        /// --auth-token-file or OFGUI_AUTH_TOKEN.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Bearer tokens, one per line: `TOKEN [roots=DIR[:DIR…]] [read-only]`. Each token
+        /// is a tenant with its own sessions; `roots=` narrows where it may open projects
+        /// (default: the --project-dir roots) and `read-only` refuses apply, save and
+        /// materialize. OFGUI_AUTH_TOKEN adds one token with full access.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        auth_token_file: Option<PathBuf>,
+        /// A `Host` header value to accept besides localhost, e.g. the load balancer's
+        /// name (repeatable; DNS rebinding protection refuses the rest).
+        #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+        allowed_hosts: Vec<String>,
+        /// A browser `Origin` to accept (`https://app.example.com`, repeatable); a request
+        /// carrying any other Origin is refused.
+        #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+        allowed_origins: Vec<String>,
+    },
     /// Make sure the first session opens without compiling: compile the backend into the
     /// cache now if the compiled copy built into the binary does not fit this machine.
     Precompile,
@@ -217,7 +237,7 @@ impl Command {
     /// The command line command this is, if it is one (not `serve` or `precompile`).
     pub fn cli(&self) -> Option<&'static ofgui_contracts::cli::CliCommand> {
         let name = match self {
-            Command::Serve | Command::Precompile => return None,
+            Command::Serve { .. } | Command::Precompile => return None,
             Command::Validate { .. } => "validate",
             Command::Outline { .. } => "outline",
             Command::Query { .. } => "query",

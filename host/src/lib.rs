@@ -15,6 +15,7 @@ mod engine_config;
 pub mod envelope;
 pub mod events;
 pub mod explain;
+pub mod http;
 pub mod input;
 pub mod lock;
 pub mod mcp;

@@ -92,20 +92,61 @@ fn run(args: Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    match args.command.unwrap_or(Command::Serve) {
-        Command::Serve => {
-            let schemas = if args.full_schemas {
-                ofgui_host::mcp::Schemas::Full
-            } else {
-                ofgui_host::mcp::Schemas::Lean
+    let stdio = Command::Serve {
+        http: None,
+        auth_token_file: None,
+        allowed_hosts: Vec::new(),
+        allowed_origins: Vec::new(),
+    };
+    let schemas = if args.full_schemas {
+        ofgui_host::mcp::Schemas::Full
+    } else {
+        ofgui_host::mcp::Schemas::Lean
+    };
+    match args.command.unwrap_or(stdio) {
+        Command::Serve {
+            http: Some(addr),
+            auth_token_file,
+            allowed_hosts,
+            allowed_origins,
+        } => {
+            if args.confirm_writes {
+                anyhow::bail!(
+                    "--confirm-writes asks a person through the client; it is for stdio, not --http"
+                );
+            }
+            let mut grants = match &auth_token_file {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|error| anyhow::anyhow!("reading {}: {error}", path.display()))?;
+                    ofgui_host::http::parse_tokens(&text)?
+                }
+                None => Vec::new(),
             };
-            runtime.block_on(serve(
-                config,
-                args.text_content,
+            if let Ok(token) = std::env::var("OFGUI_AUTH_TOKEN")
+                && !token.is_empty()
+            {
+                if token.len() < 16 {
+                    anyhow::bail!("OFGUI_AUTH_TOKEN must be at least 16 characters");
+                }
+                grants.push(ofgui_host::http::Grant::new("env", &token, None, false));
+            }
+            let options = ofgui_host::http::HttpOptions {
+                addr,
+                grants,
+                allowed_hosts,
+                allowed_origins,
+                text_content: args.text_content,
                 schemas,
-                args.confirm_writes,
-            ))
+            };
+            runtime.block_on(ofgui_host::http::serve_http(config, options))
         }
+        Command::Serve { http: None, .. } => runtime.block_on(serve(
+            config,
+            args.text_content,
+            schemas,
+            args.confirm_writes,
+        )),
         Command::Validate { .. }
         | Command::Outline { .. }
         | Command::Query { .. }

@@ -80,6 +80,9 @@ pub struct OfguiServer {
     composed_tools: Arc<OnceLock<Vec<Tool>>>,
     /// This connection's subscriptions, log level and forwarding task.
     connection: Connection,
+    /// Whether tool results carry their envelope as a parsed value: for transports that
+    /// serialize results themselves (HTTP), where stdio splices the backend's text.
+    materialized: bool,
 }
 
 /// A clone serves another connection: it shares the service, the settings and the
@@ -92,6 +95,7 @@ impl Clone for OfguiServer {
             schemas: self.schemas,
             composition: self.composition.clone(),
             composed_tools: self.composed_tools.clone(),
+            materialized: self.materialized,
             connection: Connection::default(),
         }
     }
@@ -121,7 +125,15 @@ impl OfguiServer {
             composition: Arc::new(composition),
             composed_tools: Arc::new(OnceLock::new()),
             connection: Connection::default(),
+            materialized: false,
         }
+    }
+
+    /// The server for a transport that serializes results itself (not
+    /// [`OfguiServer::serve_stdio`], which writes the backend's text unparsed).
+    pub fn materialized(mut self) -> Self {
+        self.materialized = true;
+        self
     }
 
     /// The tools this server lists: ours, changed by the composition, then the host's.
@@ -578,12 +590,21 @@ impl ServerHandler for OfguiServer {
         let call = self
             .call(&request.name, request.arguments, Some(context.peer.clone()))
             .instrument(span);
-        let result = self
+        let mut result = self
             .connection
             .serve(&context, method, call, |result| {
                 result.is_error == Some(true)
             })
             .await;
+        if self.materialized
+            && let Err(error) = materialize(&mut result)
+        {
+            tracing::error!("a tool result's envelope did not parse: {error}");
+            return Err(ErrorData::internal_error(
+                "the result could not be encoded",
+                None,
+            ));
+        }
         tracing::debug!(tool = %request.name, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "tool call");
         Ok(result.into())
     }

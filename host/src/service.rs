@@ -102,6 +102,11 @@ impl Service {
         })
     }
 
+    /// Whether the component is loaded: the first session then opens without a compile.
+    pub fn is_ready(&self) -> bool {
+        self.runtime.initialized()
+    }
+
     /// Loads the component in the background so the first open does not wait for it.
     pub fn warm_up(self: &Arc<Self>) {
         let service = self.clone();

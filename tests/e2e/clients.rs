@@ -31,7 +31,7 @@ fn state_dir() -> PathBuf {
 /// The installed client programs.
 pub(crate) struct Installed {
     pub(crate) node: PathBuf,
-    python: PathBuf,
+    pub(crate) python: PathBuf,
 }
 
 /// Runs the installer once per test process, under a lock file so concurrent test processes

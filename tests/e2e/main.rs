@@ -37,6 +37,9 @@ mod transactions;
 /// Component previews: every corpus component, controller pages, limits, before/after.
 mod render;
 
+/// `serve --http`: tokens as tenants, read-only and narrow roots, Origin, SIGTERM.
+mod http;
+
 /// Resources (contract documents, session views) and prompts.
 mod resources;
 

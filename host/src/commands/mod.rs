@@ -98,7 +98,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             (output.json, render::run(args, picture).await)
         }
         Command::Docs { id, output } => (output.json, docs::run(id.as_deref())),
-        Command::Serve | Command::Precompile => {
+        Command::Serve { .. } | Command::Precompile => {
             unreachable!("{} is not a command line command", cli.name)
         }
     };

@@ -1,0 +1,135 @@
+//! `serve --http`: the real binary over Streamable HTTP, driven by the Python SDK's
+//! client with three tokens (full, read-only, narrow roots), then stopped with SIGTERM.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::clients::{clients_dir, installed, run};
+use crate::harness::*;
+
+const FULL: &str = "full-access-token-0123456789";
+const READ_ONLY: &str = "read-only-token-0123456789";
+const NARROW: &str = "narrow-roots-token-0123456789";
+
+#[test]
+fn tokens_are_tenants_with_their_own_roots_rights_and_sessions() {
+    let workspace = Workspace::new();
+    let team = workspace.path().join("team");
+    let narrow = workspace.path().join("narrow");
+    let (a, b, c) = (team.join("a"), team.join("b"), narrow.join("c"));
+    for project in [&a, &b, &c] {
+        copy_tree(&example_project(), project);
+    }
+    let tokens = workspace.path().join("tokens.txt");
+    std::fs::write(
+        &tokens,
+        format!(
+            "# one tenant per line\n{FULL}\n{READ_ONLY} read-only\n{NARROW} roots={}\n",
+            narrow.display()
+        ),
+    )
+    .unwrap();
+    warm_compile_cache();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .arg("--project-dir")
+        .arg(workspace.path())
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .args(["serve", "--http", "127.0.0.1:0", "--auth-token-file"])
+        .arg(&tokens)
+        .env("OFGUI_LOG", "info")
+        .env_remove("OFGUI_AUTH_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the server");
+    // The log names the address the server bound (port 0: any free one).
+    let mut log = BufReader::new(server.stderr.take().unwrap());
+    let mut seen = String::new();
+    let addr = loop {
+        let mut line = String::new();
+        if log.read_line(&mut line).unwrap() == 0 {
+            panic!("the server exited before serving:\n{seen}");
+        }
+        seen.push_str(&line);
+        if let Some(rest) = line.split("addr=").nth(1) {
+            break rest.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in log.lines() {
+            text.push_str(&line.unwrap());
+            text.push('\n');
+        }
+        text
+    });
+
+    let mut client = Command::new(&installed().python);
+    client
+        .arg(clients_dir().join("py_http.py"))
+        .args(["--url", &format!("http://{addr}/mcp")])
+        .args(["--full", FULL, "--read-only", READ_ONLY, "--narrow", NARROW])
+        .arg("--project-a")
+        .arg(&a)
+        .arg("--project-b")
+        .arg(&b)
+        .arg("--project-c")
+        .arg(&c);
+    let done = run(client, Duration::from_secs(120));
+    assert!(
+        done.status.success(),
+        "py_http failed ({}):\n{}\n{}",
+        done.status,
+        done.stdout,
+        done.stderr
+    );
+    assert!(done.stdout.contains("read-only"), "{}", done.stdout);
+
+    // SIGTERM: the server finishes what is in flight and exits cleanly.
+    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
+    let sent = unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert_eq!(sent, 0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let log = rest.join().unwrap();
+    assert!(status.success(), "exit {status}:\n{log}");
+    // Each request is logged with its tenant, never with its token.
+    assert!(
+        log.contains("tenant=line 2") || log.contains("tenant=\"line 2\""),
+        "{log}"
+    );
+    for token in [FULL, READ_ONLY, NARROW] {
+        assert!(!log.contains(token), "a token reached the log");
+    }
+    assert!(log.contains("status=401"), "{log}");
+}
+
+#[test]
+fn only_loopback_serves_without_a_token() {
+    let workspace = Workspace::new();
+    let output = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .arg("--project-dir")
+        .arg(workspace.path())
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .args(["serve", "--http", "0.0.0.0:0"])
+        .env_remove("OFGUI_AUTH_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs authentication"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
