@@ -20,6 +20,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 mod embedding;
+mod load;
 mod render;
 
 const RUNS: usize = 7;
@@ -57,11 +58,15 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
-    // `cargo run --release -p bench -- render` prints the render table alone.
-    if std::env::args().nth(1).as_deref() == Some("render") {
-        let unity = tempfile::tempdir()?;
-        copy_tree(&projects[0].1, unity.path())?;
-        return render::renders(&host, cache.path(), projects[0].0, unity.path());
+    // `cargo run --release -p bench -- render` (or `load`) prints that table alone.
+    match std::env::args().nth(1).as_deref() {
+        Some("render") => {
+            let unity = tempfile::tempdir()?;
+            copy_tree(&projects[0].1, unity.path())?;
+            return render::renders(&host, cache.path(), projects[0].0, unity.path());
+        }
+        Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
+        _ => {}
     }
 
     let wasm = component_path(&workspace);
@@ -168,6 +173,7 @@ fn main() -> Result<()> {
     copy_tree(&projects[0].1, unity.path())?;
     render::renders(&host, cache.path(), projects[0].0, unity.path())?;
     many_sessions(&host, cache.path(), &projects[0].1)?;
+    load::load(&host, cache.path(), &projects[0].1, &projects[0].2)?;
     runaway(&host, cache.path(), &workspace.join("examples/HelloFairy"))?;
     Ok(())
 }

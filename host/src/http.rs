@@ -6,6 +6,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -18,16 +19,17 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
-use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
 use crate::compose::ServerBuilder;
 use crate::mcp::{OfguiServer, Schemas, TextContent};
 use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
+use crate::runtime::Runtime;
 use crate::service::{Service, ServiceConfig};
 
-/// Requests one tenant may have in flight at once; more are refused with 429.
+/// Tool calls one tenant may have running at once; a request past them is refused with
+/// 429 (a soft limit: requests arriving together may pass it by a few).
 pub const MAX_IN_FLIGHT_PER_TENANT: usize = 16;
 
 /// The tools a read-only token may not call: they change a session or the disk.
@@ -132,11 +134,12 @@ struct Tenant {
     token_digest: Option<[u8; 32]>,
     service: Arc<Service>,
     endpoint: StreamableHttpService<OfguiServer, LocalSessionManager>,
-    in_flight: Semaphore,
 }
 
 struct Shared {
     tenants: Vec<Tenant>,
+    /// Set at SIGTERM: new requests are refused while the calls in flight finish.
+    draining: AtomicBool,
 }
 
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
@@ -163,14 +166,19 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         true => vec![None],
         false => options.grants.iter().cloned().map(Some).collect(),
     };
+    // One engine and one compiled component for every tenant: a tenant costs its
+    // sessions, not another copy of the backend.
+    let (cache_dir, limits) = (base.cache_dir.clone(), base.limits);
+    let runtime = tokio::task::spawn_blocking(move || Runtime::new(cache_dir.as_deref(), limits))
+        .await
+        .context("loading the backend")??;
     let mut tenants = Vec::new();
     for grant in grants {
         let mut tenant_config = base.clone();
         if let Some(roots) = grant.as_ref().and_then(|g| g.roots.clone()) {
             tenant_config.roots = roots;
         }
-        let service = Service::new(tenant_config);
-        service.warm_up();
+        let service = Service::with_runtime(tenant_config, runtime.clone());
         service.start_idle_expiry();
         let mut builder = ServerBuilder::new(service.clone())
             .text_content(options.text_content)
@@ -193,15 +201,17 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             token_digest: grant.as_ref().map(|g| g.token_digest),
             service,
             endpoint,
-            in_flight: Semaphore::new(MAX_IN_FLIGHT_PER_TENANT),
         });
     }
-    let shared = Arc::new(Shared { tenants });
+    let shared = Arc::new(Shared {
+        tenants,
+        draining: AtomicBool::new(false),
+    });
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(ready))
         .route("/mcp", any(mcp))
-        .with_state(shared);
+        .with_state(shared.clone());
     let listener = tokio::net::TcpListener::bind(options.addr)
         .await
         .with_context(|| format!("binding {}", options.addr))?;
@@ -213,15 +223,25 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
-            tracing::info!("shutting down: finishing the requests in flight");
+            tracing::info!("shutting down: refusing new requests, finishing the calls in flight");
+            shared.draining.store(true, Ordering::SeqCst);
+            // A call's answer streams after its request was accepted, so wait for the
+            // calls themselves (a save among them), then end the sessions' streams.
+            while shared
+                .tenants
+                .iter()
+                .any(|t| t.service.calls_in_flight() > 0)
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
             stop.cancel();
         })
         .await?;
     Ok(())
 }
 
-/// 200 once every tenant's backend is loaded (the first session then opens without a
-/// compile), 503 before.
+/// 200 once the backend is loaded (the first session then opens without a compile), 503
+/// before; the server loads it before it listens, so a 503 means it is still starting.
 async fn ready(State(shared): State<Arc<Shared>>) -> Response {
     if shared.tenants.iter().all(|t| t.service.is_ready()) {
         (StatusCode::OK, "ready\n").into_response()
@@ -237,28 +257,24 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         tracing::info!(%method, status = 401, "refused: no valid bearer token");
         return unauthorized();
     };
-    // A GET is the server's event stream, open for as long as the client listens.
-    let counted = method == axum::http::Method::POST;
-    let permit = match counted {
-        true => match tenant.in_flight.try_acquire() {
-            Ok(permit) => Some(permit),
-            Err(_) => {
-                tracing::info!(tenant = %tenant.label, %method, status = 429, "refused: too many requests in flight");
-                return (
-                    StatusCode::TOO_MANY_REQUESTS,
-                    [(header::RETRY_AFTER, HeaderValue::from_static("1"))],
-                )
-                    .into_response();
-            }
-        },
-        false => None,
-    };
+    if shared.draining.load(Ordering::SeqCst) {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n").into_response();
+    }
+    if method == axum::http::Method::POST
+        && tenant.service.calls_in_flight() >= MAX_IN_FLIGHT_PER_TENANT
+    {
+        tracing::info!(tenant = %tenant.label, %method, status = 429, "refused: too many calls in flight");
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, HeaderValue::from_static("1"))],
+        )
+            .into_response();
+    }
     let mut endpoint = tenant.endpoint.clone();
     let response = match endpoint.call(request).await {
         Ok(response) => response.map(Body::new),
         Err(never) => match never {},
     };
-    drop(permit);
     tracing::info!(
         tenant = %tenant.label,
         %method,

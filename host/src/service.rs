@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -39,6 +40,22 @@ use crate::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::sandbox::{self, Refusal, Target, TargetRefusal};
 use crate::sessions::{AppliedBatch, Home, Registry, ReserveError, Session};
 
+/// Counts a call as running until it is dropped, however the call ends.
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl<'a> InFlight<'a> {
+    fn enter(counter: &'a AtomicUsize) -> InFlight<'a> {
+        counter.fetch_add(1, Ordering::SeqCst);
+        InFlight(counter)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Server settings the service needs.
 #[derive(Clone, Debug)]
 pub struct ServiceConfig {
@@ -69,6 +86,8 @@ impl ServiceConfig {
 pub struct Service {
     config: ServiceConfig,
     runtime: OnceCell<Arc<Runtime>>,
+    /// Calls running now, for a server that drains them before it stops.
+    in_flight: AtomicUsize,
     registry: Registry,
     capabilities: Capabilities,
     events: EventLog,
@@ -95,11 +114,21 @@ impl Service {
         Arc::new(Service {
             registry: Registry::new(config.max_sessions),
             runtime: OnceCell::new(),
+            in_flight: AtomicUsize::new(0),
             capabilities,
             config,
             events: EventLog::default(),
             cache: Cache::default(),
         })
+    }
+
+    /// A service whose sessions run on an already loaded component, shared with other
+    /// services (the tenants of one HTTP server share one engine and compiled code).
+    pub fn with_runtime(config: ServiceConfig, runtime: Arc<Runtime>) -> Arc<Service> {
+        let service = Service::new(config);
+        // A fresh cell: setting it cannot fail.
+        let _ = service.runtime.set(runtime);
+        service
     }
 
     /// Whether the component is loaded: the first session then opens without a compile.
@@ -211,6 +240,11 @@ impl Service {
         self.registry.ids()
     }
 
+    /// How many calls are running now (a save among them, perhaps).
+    pub fn calls_in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
     /// Whether a session is open (without renewing its idle timer).
     pub fn is_open(&self, session_id: &str) -> bool {
         self.registry.contains(session_id)
@@ -224,6 +258,7 @@ impl Service {
     /// Runs one method; a host policy's `gate`, when given, is consulted after the input
     /// decoded and before the backend is called, and may refuse the call.
     pub async fn call_gated(&self, method: &Method, input: Value, gate: Option<&Gate>) -> Reply {
+        let _running = InFlight::enter(&self.in_flight);
         let call = Call::start(method.stage);
         let session_id = input
             .get("sessionId")

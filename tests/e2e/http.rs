@@ -2,7 +2,8 @@
 //! client with three tokens (full, read-only, narrow roots), then stopped with SIGTERM.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use crate::clients::{clients_dir, installed, run};
@@ -30,43 +31,7 @@ fn tokens_are_tenants_with_their_own_roots_rights_and_sessions() {
         ),
     )
     .unwrap();
-    warm_compile_cache();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
-        .arg("--project-dir")
-        .arg(workspace.path())
-        .arg("--cache-dir")
-        .arg(cache_dir())
-        .args(["serve", "--http", "127.0.0.1:0", "--auth-token-file"])
-        .arg(&tokens)
-        .env("OFGUI_LOG", "info")
-        .env_remove("OFGUI_AUTH_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the server");
-    // The log names the address the server bound (port 0: any free one).
-    let mut log = BufReader::new(server.stderr.take().unwrap());
-    let mut seen = String::new();
-    let addr = loop {
-        let mut line = String::new();
-        if log.read_line(&mut line).unwrap() == 0 {
-            panic!("the server exited before serving:\n{seen}");
-        }
-        seen.push_str(&line);
-        if let Some(rest) = line.split("addr=").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
-    let rest = std::thread::spawn(move || {
-        let mut text = String::new();
-        for line in log.lines() {
-            text.push_str(&line.unwrap());
-            text.push('\n');
-        }
-        text
-    });
-
+    let (mut server, addr, rest) = start(&workspace, &tokens, &[]);
     let mut client = Command::new(&installed().python);
     client
         .arg(clients_dir().join("py_http.py"))
@@ -92,17 +57,7 @@ fn tokens_are_tenants_with_their_own_roots_rights_and_sessions() {
     // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
     let sent = unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
     assert_eq!(sent, 0);
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = server.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the server did not stop on SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = exited(&mut server);
     let log = rest.join().unwrap();
     assert!(status.success(), "exit {status}:\n{log}");
     // Each request is logged with its tenant, never with its token.
@@ -132,4 +87,110 @@ fn only_loopback_serves_without_a_token() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("needs authentication"), "{stderr}");
     assert!(output.stdout.is_empty());
+}
+
+/// Starts `serve --http` on a free loopback port with `tokens`; the server, its address
+/// and (on a thread) its log after the line that names the address.
+fn start(
+    workspace: &Workspace,
+    tokens: &Path,
+    env: &[(&str, &str)],
+) -> (Child, String, std::thread::JoinHandle<String>) {
+    warm_compile_cache();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .arg("--project-dir")
+        .arg(workspace.path())
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .args(["serve", "--http", "127.0.0.1:0", "--auth-token-file"])
+        .arg(tokens)
+        .env("OFGUI_LOG", "info")
+        .env_remove("OFGUI_AUTH_TOKEN")
+        .env_remove("OFGUI_SAVE_FAULT")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the server");
+    // The log names the address the server bound (port 0: any free one).
+    let mut log = BufReader::new(server.stderr.take().unwrap());
+    let mut seen = String::new();
+    let addr = loop {
+        let mut line = String::new();
+        if log.read_line(&mut line).unwrap() == 0 {
+            panic!("the server exited before serving:\n{seen}");
+        }
+        seen.push_str(&line);
+        if let Some(rest) = line.split("addr=").nth(1) {
+            break rest.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in log.lines() {
+            text.push_str(&line.unwrap());
+            text.push('\n');
+        }
+        text
+    });
+    (server, addr, rest)
+}
+
+/// Waits for the server to exit; its status.
+fn exited(server: &mut Child) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_save_in_flight_at_sigterm_finishes_and_leaves_the_project_whole() {
+    let workspace = Workspace::new();
+    let project = workspace.add("hello", &example_project());
+    let tokens = workspace.path().join("tokens.txt");
+    std::fs::write(&tokens, format!("{FULL}\n")).unwrap();
+    let fault = [("OFGUI_SAVE_FAULT", "prepare-journal:1:pause")];
+    let (mut server, addr, rest) = start(&workspace, &tokens, &fault);
+    let mut client = Command::new(&installed().python);
+    client
+        .arg(clients_dir().join("py_http_stop.py"))
+        .args(["--url", &format!("http://{addr}/mcp"), "--token", FULL])
+        .arg("--project")
+        .arg(&project)
+        .args(["--server-pid", &server.id().to_string()]);
+    let done = run(client, Duration::from_secs(120));
+    let status = exited(&mut server);
+    let log = rest.join().unwrap();
+    assert!(
+        done.status.success(),
+        "py_http_stop failed ({}):\n{}\n{}\n{log}",
+        done.status,
+        done.stdout,
+        done.stderr
+    );
+    assert!(status.success(), "exit {status}:\n{log}");
+    assert!(
+        log.contains("ofgui-save-fault: reached prepare-journal#1"),
+        "{log}"
+    );
+    let view = std::fs::read_to_string(project.join("assets/Main/MainView.xml")).unwrap();
+    assert!(
+        view.contains(r#"xy="77,88""#),
+        "the save reached the disk:\n{view}"
+    );
+    let leftovers: Vec<String> = std::fs::read_dir(&project)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".ofgui"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

@@ -15,7 +15,9 @@
 //!   the call deadline must stop);
 //! - `alloc`: print the same line, then allocate and fill memory without bound (what the
 //!   memory cap must stop);
-//! - `stop`: return from the commit as if it crashed (what unit tests use).
+//! - `stop`: return from the commit as if it crashed (what unit tests use);
+//! - `pause`: print the same line, wait two seconds, then go on: a save that is surely
+//!   in flight when a test stops the server (which must let it finish).
 //!
 //! `disk-full:<bytes>[:<saves>]` instead simulates a disk with only `<bytes>` free: the commit
 //! writes through [`DiskLimit`], whose writes past that fail with
@@ -42,15 +44,17 @@ pub enum FaultAction {
     Abort,
     Spin,
     Alloc,
+    Pause,
 }
 
 impl FaultAction {
-    const NAMES: [(&str, FaultAction); 5] = [
+    const NAMES: [(&str, FaultAction); 6] = [
         ("stop", FaultAction::Stop),
         ("hang", FaultAction::Hang),
         ("abort", FaultAction::Abort),
         ("spin", FaultAction::Spin),
         ("alloc", FaultAction::Alloc),
+        ("pause", FaultAction::Pause),
     ];
 }
 
@@ -127,6 +131,11 @@ impl FaultInjection {
             FaultAction::Hang | FaultAction::Spin | FaultAction::Alloc => {
                 eprintln!("ofgui-save-fault: reached {at}");
             }
+            FaultAction::Pause => {
+                eprintln!("ofgui-save-fault: reached {at}");
+                std::thread::sleep(std::time::Duration::from_secs(2));
+                return ControlFlow::Continue(());
+            }
         }
         match self.action {
             FaultAction::Spin => {
@@ -143,9 +152,11 @@ impl FaultInjection {
                     std::hint::black_box(&hoard);
                 }
             }
-            FaultAction::Hang | FaultAction::Stop | FaultAction::Abort => loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-            },
+            FaultAction::Hang | FaultAction::Stop | FaultAction::Abort | FaultAction::Pause => {
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                }
+            }
         }
     }
 }
