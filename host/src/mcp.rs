@@ -587,6 +587,12 @@ impl ServerHandler for OfguiServer {
         let span = tracing::info_span!("ofgui.tool", name = %request.name);
         let started = std::time::Instant::now();
         let method = methods::by_tool(&request.name).map(|method| method.name);
+        let session = request
+            .arguments
+            .as_ref()
+            .and_then(|arguments| arguments.get("sessionId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         let call = self
             .call(&request.name, request.arguments, Some(context.peer.clone()))
             .instrument(span);
@@ -605,7 +611,15 @@ impl ServerHandler for OfguiServer {
                 None,
             ));
         }
-        tracing::debug!(tool = %request.name, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "tool call");
+        // One line per call: what ran on which session, how long, how it ended; never
+        // the arguments or the result.
+        tracing::info!(
+            tool = %request.name,
+            session = session.as_deref().unwrap_or("-"),
+            ok = result.is_error != Some(true),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "tool call"
+        );
         Ok(result.into())
     }
 
