@@ -69,8 +69,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = TextContent::Full)]
     pub text_content: TextContent,
 
-    /// Advertise every tool's full input and output schemas inline (about 610 KB), for
-    /// clients that decode against them. By default the tool list is lean (about 59 KB):
+    /// Advertise every tool's full input and output schemas inline (about 730 KB), for
+    /// clients that decode against them. By default the tool list is lean (about 64 KB):
     /// the operations of a batch are a union of kinds whose fields are one resource away
     /// (openfairygui://contracts/operations/{kind}); inputs are checked strictly either way.
     #[arg(long)]

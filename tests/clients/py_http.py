@@ -91,22 +91,29 @@ def connect(url: str, token: str) -> Client:
     return Client(streamable_http_client(url, http_client=http), mode="legacy")
 
 
+MOVE = [{"kind": "setDisplayNodeProps",
+         "selector": {"packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view"},
+         "props": {"position": {"x": 1, "y": 2}}}]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     await raw_checks(args.url, args.full)
+    # An edit left unsaved by a client that disconnects is there when it connects again.
+    async with connect(args.url, args.full) as first:
+        full = Tenant(first)
+        session = (await full.ok("open_session", {"projectPath": args.project_a}))["sessionId"]
+        outline = await full.ok("get_project_outline", {"sessionId": session})
+        if not outline["packages"]:
+            fail("the outline lists no package")
+        await full.ok("apply_transaction", {"sessionId": session, "expectedRevision": 0, "operations": MOVE})
     async with connect(args.url, args.full) as full_client, connect(args.url, args.read_only) as ro_client, connect(
         args.url, args.narrow
     ) as narrow_client:
         full, read_only, narrow = Tenant(full_client), Tenant(ro_client), Tenant(narrow_client)
-
-        opened = await full.ok("open_session", {"projectPath": args.project_a})
-        session = opened["sessionId"]
-        outline = await full.ok("get_project_outline", {"sessionId": session})
-        if not outline["packages"]:
-            fail("the outline lists no package")
-        move = [{"kind": "setDisplayNodeProps",
-                 "selector": {"packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view"},
-                 "props": {"position": {"x": 1, "y": 2}}}]
-        await full.ok("apply_transaction", {"sessionId": session, "expectedRevision": 0, "operations": move})
+        again = await full.ok("get_session", {"sessionId": session})
+        if again["revision"] != 1 or again["dirty"] is not True:
+            fail(f"the session lost its unsaved edit across a reconnect: {again}")
+        move = MOVE
 
         # Another token sees none of it, and cannot open the same project beside it.
         await read_only.refused("open_session", {"projectPath": args.project_a}, "lock_conflict")
