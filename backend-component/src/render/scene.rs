@@ -1146,32 +1146,25 @@ impl<'a> Painter<'a> {
                         _ => {}
                     }
                 }
-                // Where the item goes, wrapping flows at the view's edge or column count.
-                match list.layout {
-                    0 => {}
-                    1 => {}
-                    3 => {
-                        let count = list.line_count.get() as i32;
-                        if in_line > 0
-                            && ((count > 0 && in_line >= count) || (count <= 0 && y + ih > view_h))
-                        {
-                            x += line_extent + column_gap;
-                            y = 0.0;
-                            line_extent = 0.0;
-                            in_line = 0;
-                        }
+                // A flow wraps at its line's item count, or else at the view's edge.
+                let flow = match list.layout {
+                    0 | 1 => None,
+                    3 => Some((list.line_count.get() as i32, y + ih, view_h)),
+                    _ => Some((list.column_count.get() as i32, x + iw, view_w)),
+                };
+                if let Some((count, reach, view)) = flow
+                    && in_line > 0
+                    && ((count > 0 && in_line >= count) || (count <= 0 && reach > view))
+                {
+                    if list.layout == 3 {
+                        x += line_extent + column_gap;
+                        y = 0.0;
+                    } else {
+                        y += line_extent + line_gap;
+                        x = 0.0;
                     }
-                    _ => {
-                        let count = list.column_count.get() as i32;
-                        if in_line > 0
-                            && ((count > 0 && in_line >= count) || (count <= 0 && x + iw > view_w))
-                        {
-                            y += line_extent + line_gap;
-                            x = 0.0;
-                            line_extent = 0.0;
-                            in_line = 0;
-                        }
-                    }
+                    line_extent = 0.0;
+                    in_line = 0;
                 }
                 if x < view_w && y < view_h {
                     let item_frame = Frame {
