@@ -277,13 +277,9 @@ fn resolve_pages(
         .controllers
         .iter()
         .filter_map(|controller| {
-            let selected = controller.selected_index.get().max(0.0) as usize;
             let page = match pages.get(&controller.name) {
                 Some(id) => controller.pages.iter().find(|p| &p.id == id),
-                None => controller
-                    .pages
-                    .get(selected)
-                    .or_else(|| controller.pages.first()),
+                None => render::selected_page(controller),
             }?;
             Some(RenderedPage {
                 controller: controller.name.clone(),

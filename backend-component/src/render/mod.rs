@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use ofgui_contracts::api::RenderApproximation;
 use ofgui_contracts::capabilities::{RENDER_MAX_PIXELS, RENDER_MAX_SIDE};
-use ofgui_contracts::uam::{ComponentResource, UamProject};
+use ofgui_contracts::uam::{ComponentResource, Controller, ControllerPage, UamProject};
 use tiny_skia::{Color, Pixmap};
 
 /// The project's file bytes as a render sees them: the session's, with a preview batch's
@@ -60,6 +60,16 @@ pub struct Request<'a> {
     pub pages: &'a BTreeMap<String, String>,
     pub scale: f32,
     pub background: Option<Color>,
+}
+
+/// The page a controller shows when nothing chooses one: its selected page, or its first
+/// when the selection is out of range.
+pub fn selected_page(controller: &Controller) -> Option<&ControllerPage> {
+    let selected = controller.selected_index.get().max(0.0) as usize;
+    controller
+        .pages
+        .get(selected)
+        .or_else(|| controller.pages.first())
 }
 
 /// A drawn component and what was approximated in it, sorted by node path.

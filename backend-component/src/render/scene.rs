@@ -111,14 +111,10 @@ impl Pages {
     fn chosen(model: &ComponentModel, requested: &BTreeMap<String, String>) -> Pages {
         let mut by_controller = HashMap::new();
         for controller in &model.controllers {
-            let page = requested.get(&controller.name).cloned().or_else(|| {
-                let selected = controller.selected_index.get().max(0.0) as usize;
-                controller
-                    .pages
-                    .get(selected)
-                    .or_else(|| controller.pages.first())
-                    .map(|page| page.id.clone())
-            });
+            let page = requested
+                .get(&controller.name)
+                .cloned()
+                .or_else(|| super::selected_page(controller).map(|page| page.id.clone()));
             if let Some(page) = page {
                 by_controller.insert(controller.name.clone(), page);
             }
