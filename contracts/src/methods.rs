@@ -31,9 +31,78 @@ impl Fails {
     }
 }
 
+/// A method's identity: what dispatch, host policies, completions and the command line
+/// match on, so no host spells a method or tool name. [`MethodId::method`] gives its row
+/// of [`METHODS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MethodId {
+    GetCapabilities,
+    OpenSession,
+    OpenProjectSession,
+    GetSession,
+    GetProjectOutline,
+    QueryEntity,
+    ReadSessionState,
+    SearchProject,
+    ReadResourceBytes,
+    RenderComponent,
+    ValidateSession,
+    PreflightTransaction,
+    ApplyTransaction,
+    SaveSession,
+    MaterializeSession,
+    CloseSession,
+    GetEvents,
+    GetCacheSnapshot,
+    RefreshCache,
+}
+
+impl MethodId {
+    /// The method's row of the table.
+    pub fn method(self) -> &'static Method {
+        // Every id has exactly one row (the `every_id_has_one_row` test).
+        METHODS
+            .iter()
+            .find(|method| method.id == self)
+            .unwrap_or(&METHODS[0])
+    }
+
+    /// The backend method name (`getProjectOutline`).
+    pub fn name(self) -> &'static str {
+        self.method().name
+    }
+
+    /// The MCP tool name (`openfairygui_backend_get_project_outline`).
+    pub fn tool(self) -> &'static str {
+        self.method().tool
+    }
+}
+
+/// What a call of a method may change, for host policies that gate by effect (a read-only
+/// token, a person confirming writes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Changes nothing a client could later read back (reads, previews, polls).
+    Reads,
+    /// Opens or closes a session, or rebuilds its cache entry; the model and disk stay.
+    Sessions,
+    /// Changes a session's model (not the disk).
+    Edits,
+    /// Writes the project on disk.
+    Writes,
+}
+
+impl Effect {
+    /// Whether a call changes a session's model or the disk.
+    pub fn changes_project(self) -> bool {
+        matches!(self, Effect::Edits | Effect::Writes)
+    }
+}
+
 /// One method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Method {
+    pub id: MethodId,
     /// The backend method name (`getProjectOutline`).
     pub name: &'static str,
     /// The MCP tool name (`openfairygui_backend_get_project_outline`).
@@ -45,6 +114,7 @@ pub struct Method {
     pub read_only: bool,
     pub destructive: bool,
     pub idempotent: bool,
+    pub effect: Effect,
     pub stage: Stage,
     /// Cap on the complete serialized tool result, when the result can be large.
     pub max_response_bytes: Option<u64>,
@@ -78,6 +148,7 @@ const RESPONSE_CAP: Option<u64> = Some(16_777_216);
 /// whole-model read it narrows.
 pub const METHODS: &[Method] = &[
     Method {
+        id: MethodId::GetCapabilities,
         name: "getCapabilities",
         tool: "openfairygui_backend_get_capabilities",
         title: "Get Backend Capabilities",
@@ -85,12 +156,14 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[],
         byte_paths: &[],
     },
     Method {
+        id: MethodId::OpenSession,
         name: "openSession",
         tool: "openfairygui_backend_open_session",
         title: "Open Backend Session",
@@ -98,6 +171,7 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: false,
         idempotent: false,
+        effect: Effect::Sessions,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -118,6 +192,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::OpenProjectSession,
         name: "openProjectSession",
         tool: "openfairygui_backend_open_project_session",
         title: "Open Project Session",
@@ -125,6 +200,7 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: false,
         idempotent: false,
+        effect: Effect::Sessions,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -141,6 +217,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &["project.packages.*.resources.*.sourceBytes"],
     },
     Method {
+        id: MethodId::GetSession,
         name: "getSession",
         tool: "openfairygui_backend_get_session",
         title: "Get Backend Session",
@@ -148,6 +225,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new(
@@ -157,6 +235,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::GetProjectOutline,
         name: "getProjectOutline",
         tool: "openfairygui_backend_get_project_outline",
         title: "Get Project Outline",
@@ -164,6 +243,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -184,6 +264,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::QueryEntity,
         name: "queryEntity",
         tool: "openfairygui_backend_query_entity",
         title: "Query Entity Properties",
@@ -191,6 +272,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[
@@ -203,6 +285,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::ReadSessionState,
         name: "readSessionState",
         tool: "openfairygui_backend_read_session_state",
         title: "Read Session State",
@@ -210,6 +293,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -230,6 +314,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::SearchProject,
         name: "searchProject",
         tool: "openfairygui_backend_search_project",
         title: "Search Project",
@@ -237,6 +322,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -257,6 +343,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::ReadResourceBytes,
         name: "readResourceBytes",
         tool: "openfairygui_backend_read_resource_bytes",
         title: "Read Resource Bytes",
@@ -264,6 +351,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -278,6 +366,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::RenderComponent,
         name: "renderComponent",
         tool: "openfairygui_render_component",
         title: "Render Component Preview",
@@ -285,6 +374,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -307,6 +397,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: PREVIEW_BYTE_PATHS,
     },
     Method {
+        id: MethodId::ValidateSession,
         name: "validateSession",
         tool: "openfairygui_backend_validate_session",
         title: "Validate Project Session",
@@ -314,6 +405,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -323,6 +415,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::PreflightTransaction,
         name: "preflightTransaction",
         tool: "openfairygui_backend_preflight_transaction",
         title: "Preview UAM Transaction",
@@ -330,6 +423,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -354,6 +448,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: TRANSACTION_BYTE_PATHS,
     },
     Method {
+        id: MethodId::ApplyTransaction,
         name: "applyTransaction",
         tool: "openfairygui_backend_apply_transaction",
         title: "Apply UAM Transaction",
@@ -361,6 +456,7 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: true,
         idempotent: false,
+        effect: Effect::Edits,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -381,6 +477,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: TRANSACTION_BYTE_PATHS,
     },
     Method {
+        id: MethodId::SaveSession,
         name: "saveSession",
         tool: "openfairygui_backend_save_session",
         title: "Save Backend Session",
@@ -388,6 +485,7 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: true,
         idempotent: false,
+        effect: Effect::Writes,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -419,6 +517,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::MaterializeSession,
         name: "materializeSession",
         tool: "openfairygui_backend_materialize_session",
         title: "Materialize Backend Session",
@@ -426,6 +525,7 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: true,
         idempotent: false,
+        effect: Effect::Writes,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -453,6 +553,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::CloseSession,
         name: "closeSession",
         tool: "openfairygui_backend_close_session",
         title: "Close Backend Session",
@@ -460,12 +561,14 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: false,
         idempotent: false,
+        effect: Effect::Sessions,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
         byte_paths: &[],
     },
     Method {
+        id: MethodId::GetEvents,
         name: "getEvents",
         tool: "openfairygui_backend_get_events",
         title: "Get Runtime Events",
@@ -473,6 +576,7 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Runtime,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -489,6 +593,7 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::GetCacheSnapshot,
         name: "getCacheSnapshot",
         tool: "openfairygui_backend_get_cache_snapshot",
         title: "Get Cache Snapshot",
@@ -496,12 +601,14 @@ pub const METHODS: &[Method] = &[
         read_only: true,
         destructive: false,
         idempotent: true,
+        effect: Effect::Reads,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
         byte_paths: &[],
     },
     Method {
+        id: MethodId::RefreshCache,
         name: "refreshCache",
         tool: "openfairygui_backend_refresh_cache",
         title: "Refresh Cache",
@@ -509,6 +616,7 @@ pub const METHODS: &[Method] = &[
         read_only: false,
         destructive: false,
         idempotent: false,
+        effect: Effect::Sessions,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -544,6 +652,10 @@ impl Method {
 pub fn by_tool(tool: &str) -> Option<&'static Method> {
     METHODS.iter().find(|m| m.tool == tool)
 }
+
+/// The name of the documentation tool (upstream's `openfairygui_docs_read`, for clients
+/// that read no resources): a tool of the MCP layer, not a backend method.
+pub const DOCS_TOOL: &str = "openfairygui_docs_read";
 
 /// The method by its backend name.
 pub fn by_name(name: &str) -> Option<&'static Method> {
@@ -635,6 +747,51 @@ mod tests {
                 .map(|entry| entry.split(' ').next().unwrap_or_default())
                 .collect();
             assert_eq!(named, method.error_codes(), "{}", method.name);
+        }
+    }
+
+    #[test]
+    fn every_id_has_one_row() {
+        let ids = [
+            MethodId::GetCapabilities,
+            MethodId::OpenSession,
+            MethodId::OpenProjectSession,
+            MethodId::GetSession,
+            MethodId::GetProjectOutline,
+            MethodId::QueryEntity,
+            MethodId::ReadSessionState,
+            MethodId::SearchProject,
+            MethodId::ReadResourceBytes,
+            MethodId::RenderComponent,
+            MethodId::ValidateSession,
+            MethodId::PreflightTransaction,
+            MethodId::ApplyTransaction,
+            MethodId::SaveSession,
+            MethodId::MaterializeSession,
+            MethodId::CloseSession,
+            MethodId::GetEvents,
+            MethodId::GetCacheSnapshot,
+            MethodId::RefreshCache,
+        ];
+        assert_eq!(ids.len(), METHODS.len());
+        for id in ids {
+            let rows = METHODS.iter().filter(|method| method.id == id).count();
+            assert_eq!(rows, 1, "{id:?}");
+            assert_eq!(id.method().id, id);
+        }
+    }
+
+    /// Read-only annotations agree with the effect: only reads are read-only, and a write
+    /// to disk is never idempotent-and-harmless.
+    #[test]
+    fn effects_agree_with_the_annotations() {
+        for method in METHODS {
+            assert_eq!(
+                method.read_only,
+                method.effect == Effect::Reads,
+                "{}",
+                method.name
+            );
         }
     }
 
