@@ -2,18 +2,19 @@
 //! embed it. Any `cargo build`, `cargo run` or `cargo test` of the host therefore ships the
 //! component built from the same checkout.
 //!
-//! It also precompiles the component with Cranelift, using the runtime's own engine
-//! configuration (`src/engine_config.rs`), and embeds that machine code too, so a fresh
-//! install opens its first session without a multi-second compile.
+//! It does not compile the component to machine code: that needs a second wasmtime built
+//! for the build script and minutes of unoptimised Cranelift, on every fresh build. The
+//! runtime compiles it once, at the first start, into the user's compile cache
+//! (`ofgui-mcp-host precompile` does it ahead of time). The component's SHA-256, computed
+//! here, names that cache file, so a start never hashes the component.
 //!
 //! Set `OFGUI_BACKEND_WASM=<path>` to embed a prebuilt component instead.
-
-#[path = "src/engine_config.rs"]
-mod engine_config;
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use sha2::{Digest, Sha256};
 
 const TARGET: &str = "wasm32-wasip2";
 
@@ -38,35 +39,13 @@ fn main() {
         embedded.display()
     );
 
-    let precompiled = out_dir.join("backend.cwasm");
-    precompile(&embedded, &precompiled);
-    println!(
-        "cargo:rustc-env=OFGUI_BACKEND_CWASM_FILE={}",
-        precompiled.display()
-    );
-}
-
-/// Compiles the component for the building machine, as `Engine::precompile_component`
-/// of the runtime's engine would. Writes an empty file (nothing embedded) when
-/// cross-compiling, since the artifact is native code for this machine's CPU.
-fn precompile(wasm: &Path, out: &Path) {
-    let compiled = if env::var_os("HOST") != env::var_os("TARGET") {
-        println!(
-            "cargo:warning=cross-compiling: no precompiled backend is embedded; the first start compiles it"
-        );
-        Vec::new()
-    } else {
-        let bytes = std::fs::read(wasm)
-            .unwrap_or_else(|error| fail(&format!("cannot read {}: {error}", wasm.display())));
-        let engine = wasmtime::Engine::new(&engine_config::engine_config())
-            .unwrap_or_else(|error| fail(&format!("cannot create the wasmtime engine: {error:#}")));
-        engine
-            .precompile_component(&bytes)
-            .unwrap_or_else(|error| fail(&format!("cannot precompile backend.wasm: {error:#}")))
-    };
-    if let Err(error) = std::fs::write(out, compiled) {
-        fail(&format!("cannot write {}: {error}", out.display()));
-    }
+    let bytes = std::fs::read(&embedded)
+        .unwrap_or_else(|error| fail(&format!("cannot read {}: {error}", embedded.display())));
+    let digest: String = Sha256::digest(&bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    println!("cargo:rustc-env=OFGUI_BACKEND_WASM_SHA256={digest}");
 }
 
 fn build_backend() -> PathBuf {

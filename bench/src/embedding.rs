@@ -8,8 +8,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use ofgui_host::bindings::OpenRequest;
-use ofgui_host::runtime::{InstanceLimits, Runtime};
+use ofgui_host::backend::bindings::OpenRequest;
+use ofgui_host::backend::runtime::{InstanceLimits, Runtime};
 use serde_json::{Value, json};
 
 use crate::{RUNS, copy_tree, median, ms};
@@ -71,7 +71,7 @@ pub fn embedding(workspace: &Path, target: &Path, wasm: &Path, projects: &[Proje
 /// Instantiates and opens `dir` [`RUNS`] times in fresh instances of the host's runtime.
 async fn wasmtime_opens(runtime: &Runtime, dir: &Path, fairy_file: &str) -> Result<Vec<Duration>> {
     let roots = [dir.to_path_buf()];
-    let project = ofgui_host::sandbox::resolve_project(&dir.display().to_string(), &roots)
+    let project = ofgui_host::backend::sandbox::resolve_project(&dir.display().to_string(), &roots)
         .map_err(|refusal| anyhow::anyhow!("{refusal:?}"))?;
     let request = OpenRequest {
         session_id: "s1".into(),

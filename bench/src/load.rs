@@ -317,7 +317,7 @@ pub fn load(host: &Path, cache: &Path, source: &Path, probe: &Probe) -> Result<(
         .arg(cache)
         .args(["serve", "--http", "127.0.0.1:0", "--auth-token-file"])
         .arg(&token_file)
-        .env("OFGUI_LOG", "warn,ofgui_host::http=info")
+        .env("OFGUI_LOG", "warn,ofgui_host::transport::http=info")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use ofgui_host::compose::{HostTool, ServerBuilder, ToolCall};
 use ofgui_host::mcp::INSTRUCTIONS;
+use ofgui_host::mcp::compose::{HostTool, ServerBuilder, ToolCall};
 use ofgui_host::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
 use ofgui_host::service::{Service, ServiceConfig};
 use rmcp::model::{CallToolResult, ContentBlock, Tool};
@@ -165,6 +165,6 @@ async fn main() -> anyhow::Result<()> {
         )
         .tool(approval_status(policy))
         .build()?;
-    server.serve_stdio().await?;
+    ofgui_host::transport::stdio::serve(server).await?;
     Ok(())
 }

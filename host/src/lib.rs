@@ -1,31 +1,20 @@
 //! ofgui-mcp-host: serves FairyGUI projects to AI agents over MCP.
 //!
-//! The host is thin: protocol ([`mcp`], with [`resources`] and [`prompts`]), sandbox ([`sandbox`]), session bookkeeping,
-//! locks and limits ([`sessions`], [`lock`], [`service`]), events and the derived cache ([`events`], [`cache`]), and the command line beside the server ([`commands`]). Project semantics live in the backend component,
-//! which [`runtime`] runs with wasmtime, one instance per session.
+//! The host carries what the backend component says; project semantics live in the
+//! component. Its rooms, each using only the rooms below it:
+//!
+//! | room | job |
+//! |---|---|
+//! | [`transport`] | stdio and Streamable HTTP: framing, auth, Host/Origin, draining |
+//! | [`mcp`] | the protocol: the server type, tools from the method table, resources, prompts, completions, notifications, composition for embedders |
+//! | [`cli`] | the command line: arguments, and the commands for people and CI |
+//! | [`service`] | dispatch by method, session lifecycle (open, rebuild, replay, close), the save guard, events, the cache, envelopes |
+//! | [`policy`] | host policies, write confirmation, input budgets, plain-word explanations |
+//! | [`backend`] | the wasmtime engine, the component, one store per session, preopens, limits, the advisory lock |
 
-pub mod bindings;
-pub mod cache;
+pub mod backend;
 pub mod cli;
-pub mod commands;
-pub mod completions;
-pub mod compose;
-pub mod confirm;
-mod engine_config;
-pub mod envelope;
-pub mod events;
-pub mod explain;
-pub mod http;
-pub mod input;
-pub mod lock;
 pub mod mcp;
-pub mod notify;
 pub mod policy;
-pub mod prompts;
-pub mod report;
-pub mod resources;
-pub mod runtime;
-pub mod sandbox;
 pub mod service;
-pub mod sessions;
-pub mod stdio;
+pub mod transport;

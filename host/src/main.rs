@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ofgui_contracts::error::{BackendError, UnhandledReason};
-use ofgui_host::cli::{Args, Command};
-use ofgui_host::compose::ServerBuilder;
-use ofgui_host::confirm::ConfirmWrites;
-use ofgui_host::runtime::{ComponentSource, Runtime};
+use ofgui_host::backend::runtime::{ComponentSource, Runtime};
+use ofgui_host::cli::args::{Args, Command};
+use ofgui_host::mcp::compose::ServerBuilder;
+use ofgui_host::policy::confirm::ConfirmWrites;
 use ofgui_host::service::Service;
 
 fn main() -> ExitCode {
@@ -25,11 +25,11 @@ fn main() -> ExitCode {
             .enable_all()
             .build()
         {
-            Ok(runtime) => runtime.block_on(ofgui_host::commands::run(&args, command, cli)),
+            Ok(runtime) => runtime.block_on(ofgui_host::cli::run(&args, command, cli)),
             Err(error) => {
                 eprintln!("ofgui-mcp-host: no async runtime: {error}");
                 let error = BackendError::unhandled(UnhandledReason::Internal);
-                ofgui_host::commands::fail(cli, wants_json(), error)
+                ofgui_host::cli::fail(cli, wants_json(), error)
             }
         };
     }
@@ -67,7 +67,7 @@ fn usage_error(error: clap::Error) -> ExitCode {
             .join(" ");
         let message = message.trim_start_matches("error: ");
         let refusal = BackendError::invalid_input(message.to_string(), None);
-        return ofgui_host::commands::fail(cli, true, refusal);
+        return ofgui_host::cli::fail(cli, true, refusal);
     }
     error.exit()
 }
@@ -119,7 +119,7 @@ fn run(args: Args) -> anyhow::Result<()> {
                 Some(path) => {
                     let text = std::fs::read_to_string(path)
                         .map_err(|error| anyhow::anyhow!("reading {}: {error}", path.display()))?;
-                    ofgui_host::http::parse_tokens(&text)?
+                    ofgui_host::transport::http::parse_tokens(&text)?
                 }
                 None => Vec::new(),
             };
@@ -129,9 +129,11 @@ fn run(args: Args) -> anyhow::Result<()> {
                 if token.len() < 16 {
                     anyhow::bail!("OFGUI_AUTH_TOKEN must be at least 16 characters");
                 }
-                grants.push(ofgui_host::http::Grant::new("env", &token, None, false));
+                grants.push(ofgui_host::transport::http::Grant::new(
+                    "env", &token, None, false,
+                ));
             }
-            let options = ofgui_host::http::HttpOptions {
+            let options = ofgui_host::transport::http::HttpOptions {
                 addr,
                 grants,
                 allowed_hosts,
@@ -139,7 +141,7 @@ fn run(args: Args) -> anyhow::Result<()> {
                 text_content: args.text_content,
                 schemas,
             };
-            runtime.block_on(ofgui_host::http::serve_http(config, options))
+            runtime.block_on(ofgui_host::transport::http::serve_http(config, options))
         }
         Command::Serve { http: None, .. } => runtime.block_on(serve(
             config,
@@ -159,9 +161,6 @@ fn run(args: Args) -> anyhow::Result<()> {
             };
             let runtime = Runtime::new(Some(&cache_dir), config.limits)?;
             match runtime.component_source() {
-                ComponentSource::Embedded => eprintln!(
-                    "the compiled backend built into this binary fits this machine; nothing to compile"
-                ),
                 ComponentSource::Cache => {
                     eprintln!("backend already compiled in {}", cache_dir.display())
                 }
@@ -189,11 +188,11 @@ async fn serve(
         .text_content(text_content)
         .schemas(schemas);
     if confirm_writes {
-        for tool in ofgui_host::confirm::GATED_TOOLS {
+        for tool in ofgui_host::policy::confirm::gated_tools() {
             builder = builder.policy(tool, ConfirmWrites::new(service.clone()));
         }
     }
     let server = builder.build()?;
-    server.serve_stdio().await?;
+    ofgui_host::transport::stdio::serve(server).await?;
     Ok(())
 }

@@ -1,23 +1,26 @@
-//! Where the backend's machine code comes from: the copy compiled at build time and
-//! embedded in the binary, else the on-disk compile cache, else a fresh compile.
+//! Where the backend's machine code comes from: the on-disk compile cache, else a fresh
+//! compile that fills it.
 
-use ofgui_host::runtime::{ComponentSource, InstanceLimits, Runtime, load_component};
+use ofgui_host::backend::runtime::{ComponentSource, InstanceLimits, Runtime, load_component};
 
-/// The artifact `build.rs` embeds must load into the runtime's own engine: if the build
-/// script and the runtime ever configured wasmtime differently (features, `Config`),
-/// every start would silently fall back to a multi-second compile.
+/// The runtime's own engine compiles the component once into the cache, and every later
+/// start maps it from there.
 #[test]
-fn embedded_artifact_loads() {
-    let runtime = Runtime::new(None, InstanceLimits::default()).unwrap();
-    assert_eq!(runtime.component_source(), ComponentSource::Embedded);
+fn first_start_compiles_then_maps_the_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let first = Runtime::new(Some(cache.path()), InstanceLimits::default()).unwrap();
+    assert_eq!(first.component_source(), ComponentSource::Compiled);
+    let second = Runtime::new(Some(cache.path()), InstanceLimits::default()).unwrap();
+    assert_eq!(second.component_source(), ComponentSource::Cache);
 }
 
-/// An engine the embedded code does not fit (here: no epoch interruption) is refused by
-/// wasmtime, and loading falls back to compiling once and then to the cache.
+/// An engine configured otherwise (here: no epoch interruption) gets its own cache file:
+/// it never maps code compiled for another configuration.
 #[test]
-fn mismatched_engine_compiles_then_uses_the_cache() {
-    let engine = wasmtime::Engine::new(&wasmtime::Config::new()).unwrap();
+fn another_engine_configuration_compiles_its_own() {
     let cache = tempfile::tempdir().unwrap();
+    Runtime::new(Some(cache.path()), InstanceLimits::default()).unwrap();
+    let engine = wasmtime::Engine::new(&wasmtime::Config::new()).unwrap();
     let (_, source) = load_component(&engine, Some(cache.path())).unwrap();
     assert_eq!(source, ComponentSource::Compiled);
     let (_, source) = load_component(&engine, Some(cache.path())).unwrap();

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{call, opened_example};
-use ofgui_host::compose::{ComposeError, HostTool, ServerBuilder};
+use ofgui_host::mcp::compose::{ComposeError, HostTool, ServerBuilder};
 use ofgui_host::mcp::{self, OfguiServer};
 use ofgui_host::policy::{BoxFuture, PolicyCall, PolicyError, ToolPolicy, Verdict};
 use ofgui_host::service::Service;
@@ -96,8 +96,7 @@ async fn tool(server: &OfguiServer, name: &str, arguments: Value) -> (Value, boo
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object")
     };
-    let mut result = server.call(name, Some(arguments), None).await;
-    mcp::materialize(&mut result).unwrap();
+    let result = server.call(name, Some(arguments), None).await;
     let is_error = result.is_error == Some(true);
     let envelope = result.structured_content.unwrap()["backendResult"].clone();
     assert_eq!(envelope["ok"] == false, is_error, "{envelope}");

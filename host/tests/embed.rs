@@ -30,7 +30,7 @@ fn wasmtime_embedding_example_outlines_a_project() {
     // configuration is the server's, so the machine code the build embedded (or the compile
     // cache) serves here instead of a Cranelift compile of several seconds.
     let (component, _) =
-        ofgui_host::runtime::load_component(&engine, Some(&common::cache_dir())).unwrap();
+        ofgui_host::backend::runtime::load_component(&engine, Some(&common::cache_dir())).unwrap();
     let outline =
         embed_wasmtime::outline(&engine, &component, dir.path(), "HelloFairy.fairy").unwrap();
     let outline: Value = serde_json::from_str(&outline).unwrap();
@@ -85,7 +85,7 @@ fn readme_quotes_the_embedding_examples() {
 fn wit_readme_lists_the_imports() {
     let engine = embed_wasmtime::engine().unwrap();
     let (component, _) =
-        ofgui_host::runtime::load_component(&engine, Some(&common::cache_dir())).unwrap();
+        ofgui_host::backend::runtime::load_component(&engine, Some(&common::cache_dir())).unwrap();
     let mut imports: Vec<String> = component
         .component_type()
         .imports(&engine)
@@ -109,7 +109,7 @@ fn wit_readme_lists_the_imports() {
 #[test]
 fn backend_wasm_stays_under_its_size_budget() {
     const BUDGET: usize = 4 << 20;
-    let size = ofgui_host::runtime::BACKEND_WASM.len();
+    let size = ofgui_host::backend::runtime::BACKEND_WASM.len();
     assert!(
         size < BUDGET,
         "backend.wasm is {size} bytes, over its {BUDGET}-byte budget (README, Embedding backend.wasm)"

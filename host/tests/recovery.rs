@@ -10,9 +10,9 @@
 mod common;
 
 use common::{call, opened_example};
-use ofgui_host::events::{NoticeLevel, SessionChange};
-use ofgui_host::report;
 use ofgui_host::service::Service;
+use ofgui_host::service::report;
+use ofgui_host::service::{events::SessionChange, notice::NoticeLevel};
 use serde_json::{Value, json};
 
 /// 4 MiB of bytes, as a JSON number array, cannot be taken in within 16 MiB of linear

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use common::copy_tree;
 
 use ofgui_contracts::error::{ErrorCode, ReadFailureReason};
-use ofgui_host::bindings::OpenRequest;
-use ofgui_host::runtime::{CallError, InstanceLimits, Runtime};
-use ofgui_host::sandbox::ResolvedProject;
+use ofgui_host::backend::bindings::OpenRequest;
+use ofgui_host::backend::runtime::{CallError, InstanceLimits, Runtime};
+use ofgui_host::backend::sandbox::ResolvedProject;
 use wasmtime::component::types::{ComponentItem, Type};
 
 /// One runtime for all tests of this binary: loading it may compile the component.
@@ -53,7 +53,7 @@ fn request(project: &ResolvedProject) -> OpenRequest {
 async fn open(
     runtime: &Runtime,
     project: ResolvedProject,
-) -> Result<ofgui_host::runtime::Instance, CallError> {
+) -> Result<ofgui_host::backend::runtime::Instance, CallError> {
     runtime
         .open(&request(&project), &project)
         .await
@@ -144,9 +144,11 @@ async fn symlinks_out_of_the_preopen_are_refused_by_wasi() {
 #[tokio::test]
 async fn the_component_imports_no_network() {
     let runtime = runtime();
-    let component =
-        wasmtime::component::Component::new(runtime.engine(), ofgui_host::runtime::BACKEND_WASM)
-            .unwrap();
+    let component = wasmtime::component::Component::new(
+        runtime.engine(),
+        ofgui_host::backend::runtime::BACKEND_WASM,
+    )
+    .unwrap();
     let imports: Vec<String> = component
         .component_type()
         .imports(runtime.engine())

@@ -137,7 +137,7 @@ async fn every_broken_request_gets_an_answer_and_the_server_keeps_serving() {
 async fn a_line_too_long_to_read_is_refused_with_its_id() {
     let workspace = Workspace::new();
     let mut wire = Wire::start(workspace.path()).await;
-    let padding = "x".repeat(ofgui_host::stdio::MAX_LINE_BYTES);
+    let padding = "x".repeat(ofgui_host::transport::stdio::MAX_LINE_BYTES);
     wire.send(&format!(
         r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"{OPEN}","arguments":{{"projectPath":"{padding}"}}}}}}"#
     ))

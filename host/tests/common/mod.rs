@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ofgui_contracts::methods;
-use ofgui_host::runtime::InstanceLimits;
-use ofgui_host::sandbox::canonical_roots;
+use ofgui_host::backend::runtime::InstanceLimits;
+use ofgui_host::backend::sandbox::canonical_roots;
 use ofgui_host::service::{Service, ServiceConfig};
 use serde_json::{Value, json};
 
@@ -49,7 +49,7 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
 pub async fn call(service: &Service, method: &str, input: Value) -> Value {
     let method = methods::by_name(method).unwrap();
     let reply = service.call(method, input).await;
-    let envelope = reply.envelope.into_value().unwrap();
+    let envelope = reply.envelope.value;
     assert_eq!(reply.is_error, envelope["ok"] == false);
     envelope
 }

@@ -1,0 +1,303 @@
+//! Command-line arguments, turned into a validated configuration before any work starts.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::{Parser, Subcommand};
+
+use crate::backend::runtime::{InstanceLimits, default_cache_dir};
+use crate::backend::sandbox::canonical_roots;
+use crate::mcp::TextContent;
+use crate::service::ServiceConfig;
+
+/// Serves FairyGUI projects to AI agents over MCP (stdio), each project in its own
+/// sandboxed WebAssembly session.
+///
+/// The validate, outline, query, apply, render and docs commands do the same work for people and
+/// CI jobs: each opens one project in the same sandbox, prints text (or, with --json, one
+/// JSON document) and ends with a documented exit status (see each command's --help).
+#[derive(Debug, Parser)]
+#[command(
+    name = "ofgui-mcp-host",
+    version,
+    about,
+    after_help = ofgui_contracts::cli::ExitStatus::help()
+)]
+pub struct Args {
+    /// A directory agents may open projects in (repeatable). Defaults to the roots in
+    /// OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS, else the current directory.
+    #[arg(long = "project-dir", value_name = "DIR", global = true)]
+    pub project_dirs: Vec<PathBuf>,
+
+    /// Most sessions open at once.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub max_sessions: u32,
+
+    /// Close clean sessions idle for this many seconds (0 never closes them).
+    #[arg(long, default_value_t = 1800)]
+    pub idle_timeout_secs: u64,
+
+    /// Where the backend is cached once compiled, when the compiled copy built into the
+    /// binary does not fit this machine (default: the user cache directory).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Never use the compile cache: when the compiled backend built into the binary does
+    /// not fit this machine, compile it at every start.
+    #[arg(long)]
+    pub no_cache: bool,
+
+    /// Longest one backend call may run, in seconds. A call past it is stopped within one
+    /// 50 ms tick, and its session restored from the project on disk and the transactions
+    /// applied since its last save.
+    #[arg(long, value_name = "SECS", global = true,
+          default_value_t = InstanceLimits::DEFAULT.call_deadline.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub call_deadline_secs: u64,
+
+    /// Most memory one session's backend may use, in MiB. A call that asks for more is
+    /// stopped and its session restored, as for the deadline.
+    #[arg(long, value_name = "MIB", global = true,
+          default_value_t = (InstanceLimits::DEFAULT.memory_bytes >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(64..=65536))]
+    pub memory_limit_mib: u64,
+
+    /// What a tool result's text content holds: `full` (the envelope as JSON, for
+    /// clients that show the model only text) or `summary` (a pointer on success, a short
+    /// JSON summary on failure; for clients that read structuredContent).
+    #[arg(long, value_enum, default_value_t = TextContent::Full)]
+    pub text_content: TextContent,
+
+    /// Advertise every tool's full input and output schemas inline (about 730 KB), for
+    /// clients that decode against them. By default the tool list is lean (about 64 KB):
+    /// the operations of a batch are a union of kinds whose fields are one resource away
+    /// (openfairygui://contracts/operations/{kind}); inputs are checked strictly either way.
+    #[arg(long)]
+    pub full_schemas: bool,
+
+    /// Ask the user, through MCP elicitation, to confirm every save_session and
+    /// materialize_session, showing the files the write would change; a client that
+    /// cannot ask gets a refusal, never a silent write.
+    #[arg(long)]
+    pub confirm_writes: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve MCP over stdio (the default), or with --http over Streamable HTTP.
+    Serve {
+        /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio (with `/healthz`
+        /// and `/readyz`). A loopback address needs no token; any other address needs
+        /// --auth-token-file or OFGUI_AUTH_TOKEN.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Bearer tokens, one per line: `TOKEN [roots=DIR[:DIR…]] [read-only]`. Each token
+        /// is a tenant with its own sessions; `roots=` narrows where it may open projects
+        /// (default: the --project-dir roots) and `read-only` refuses apply, save and
+        /// materialize. OFGUI_AUTH_TOKEN adds one token with full access.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        auth_token_file: Option<PathBuf>,
+        /// A `Host` header value to accept besides localhost, e.g. the load balancer's
+        /// name (repeatable; DNS rebinding protection refuses the rest).
+        #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+        allowed_hosts: Vec<String>,
+        /// A browser `Origin` to accept (`https://app.example.com`, repeatable); a request
+        /// carrying any other Origin is refused.
+        #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+        allowed_origins: Vec<String>,
+    },
+    /// Make sure the first session opens without compiling: compile the backend into the
+    /// cache now if the compiled copy built into the binary does not fit this machine.
+    Precompile,
+    /// Validate a project and print the report.
+    #[command(after_help = exit_help("validate"))]
+    Validate {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print a project's packages, resources and components (with their node,
+    /// controller and transition counts).
+    #[command(after_help = exit_help("outline"))]
+    Outline {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// Only this package, by id or name (repeatable).
+        #[arg(long = "package", value_name = "ID|NAME", conflicts_with_all = ["component"])]
+        packages: Vec<String>,
+        /// Only this component, with every display node, controller page and transition:
+        /// `<package>/<component>`, each by id or name.
+        #[arg(long, value_name = "PACKAGE/COMPONENT")]
+        component: Option<String>,
+        /// Only the packages, with their resource counts.
+        #[arg(long, conflicts_with_all = ["component"])]
+        packages_only: bool,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print one entity's properties.
+    #[command(after_help = format!("{TARGET_HELP}\n\n{}", exit_help("query")))]
+    Query {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// What to read (see below).
+        target: String,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Preview a batch of operations: what it would change, entities and files. With
+    /// --save, apply it and save the project.
+    #[command(after_help = format!("{BATCH_HELP}\n\n{}", exit_help("apply")))]
+    Apply {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// The batch: a JSON file holding the operations array, or an object with
+        /// `operations` (`-` reads standard input).
+        batch: PathBuf,
+        /// Apply the batch at revision 0 and save: write the changed files.
+        #[arg(long)]
+        save: bool,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Draw a component as a PNG: at its size × --scale, its controllers at their
+    /// selected pages or the --page given, unsaved edits aside (it renders the project as
+    /// it is on disk). Prints what was drawn only approximately.
+    #[command(after_help = exit_help("render"))]
+    Render {
+        /// The component, `<package>/<component>`, each by id or name.
+        component: String,
+        /// Where to write the PNG.
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: PathBuf,
+        /// A controller's page, `<controller>=<page id or name>` (repeatable).
+        #[arg(long = "page", value_name = "CONTROLLER=PAGE")]
+        pages: Vec<String>,
+        /// Pixels per unit, 0.05 to 4.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
+        /// `#RRGGBB` behind the component; transparent by default.
+        #[arg(long, value_name = "#RRGGBB")]
+        background: Option<String>,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print the installed documentation: the list of documents, or one document by id
+    /// (`workflow`, `operations/<kind>`, `methods/<method>`, `diagnostics/<code>`,
+    /// `cli/<command>`, `index`), with the text its MCP resource serves.
+    #[command(after_help = exit_help("docs"))]
+    Docs {
+        /// The document's id; omitted, the list of documents.
+        id: Option<String>,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+/// How a command prints its result.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct Output {
+    /// Print one JSON document instead of text: `{ok, command, data}` or `{ok, command,
+    /// error}`; its schema is `ofgui-mcp-host docs cli/<command>`
+    /// (openfairygui://docs/cli/<command>).
+    #[arg(long)]
+    pub json: bool,
+}
+
+const TARGET_HELP: &str = "\
+Targets (each <package>, <component> and <node> by id or name; controllers and
+transitions by name):
+  project
+  package:<package>
+  resource:<package>/<resource>
+  component:<package>/<component>
+  node:<package>/<component>/<node>
+  controller:<package>/<component>/<controller>
+  transition:<package>/<component>/<transition>
+  {\"kind\": …, \"selector\": {…}}   the MCP query target, as JSON";
+
+const BATCH_HELP: &str = "\
+A batch is what openfairygui_backend_apply_transaction takes as `operations`: for
+each operation, its `kind` and fields (`ofgui-mcp-host docs operations/<kind>`). It runs
+all or nothing on the project as it is on disk (revision 0).";
+
+/// The exit statuses of a command, for its `--help`.
+fn exit_help(command: &str) -> String {
+    ofgui_contracts::cli::by_name(command)
+        .map(|command| command.exit_help())
+        .unwrap_or_default()
+}
+
+impl Command {
+    /// The command line command this is, if it is one (not `serve` or `precompile`).
+    pub fn cli(&self) -> Option<&'static ofgui_contracts::cli::CliCommand> {
+        let name = match self {
+            Command::Serve { .. } | Command::Precompile => return None,
+            Command::Validate { .. } => "validate",
+            Command::Outline { .. } => "outline",
+            Command::Query { .. } => "query",
+            Command::Apply { .. } => "apply",
+            Command::Render { .. } => "render",
+            Command::Docs { .. } => "docs",
+        };
+        ofgui_contracts::cli::by_name(name)
+    }
+}
+
+impl Args {
+    /// The configuration of a command line command's service: the one project's
+    /// directory as the only allowed root, one session, no idle expiry.
+    pub fn project_config(&self, root: PathBuf) -> ServiceConfig {
+        ServiceConfig {
+            roots: vec![root],
+            max_sessions: 1,
+            idle_timeout: Duration::ZERO,
+            cache_dir: self.cache_dir(),
+            limits: self.limits(),
+        }
+    }
+
+    fn limits(&self) -> InstanceLimits {
+        InstanceLimits {
+            memory_bytes: usize::try_from(self.memory_limit_mib << 20).unwrap_or(usize::MAX),
+            call_deadline: Duration::from_secs(self.call_deadline_secs),
+        }
+    }
+
+    fn cache_dir(&self) -> Option<PathBuf> {
+        if self.no_cache {
+            None
+        } else {
+            self.cache_dir.clone().or_else(default_cache_dir)
+        }
+    }
+
+    /// Validates the arguments into the service configuration.
+    pub fn config(&self) -> Result<ServiceConfig> {
+        let mut roots = self.project_dirs.clone();
+        if roots.is_empty() {
+            if let Some(list) = std::env::var_os("OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS") {
+                roots = std::env::split_paths(&list)
+                    .filter(|path| !path.as_os_str().is_empty())
+                    .collect();
+                if roots.is_empty() {
+                    bail!("OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS is set but lists no project roots");
+                }
+            } else {
+                roots.push(std::env::current_dir()?);
+            }
+        }
+        Ok(ServiceConfig {
+            roots: canonical_roots(&roots)?,
+            max_sessions: self.max_sessions,
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            cache_dir: self.cache_dir(),
+            limits: self.limits(),
+        })
+    }
+}

@@ -1,0 +1,311 @@
+//! The command line beside the server, for people and CI jobs: `validate`, `outline`,
+//! `query`, `apply`, `render` and `docs`.
+//!
+//! A command opens its project through the same [`Service`] as the MCP server (input
+//! budget, path policy, sandboxed component), with the project's own directory as the
+//! only allowed root, and closes it before it ends. It only turns arguments into method
+//! inputs and results into text: the project's logic stays in the component. With
+//! `--json` it prints one envelope ([`ofgui_contracts::cli`]); the exit status follows
+//! [`ExitStatus`].
+
+mod apply;
+pub mod args;
+mod docs;
+mod names;
+mod outline;
+mod query;
+mod render;
+mod validate;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use ofgui_contracts::cli::{CliCommand, CliFailure, CliSuccess, ExitStatus};
+use ofgui_contracts::envelope::{False, True};
+use ofgui_contracts::error::{BackendError, OpenFailureReason, UnhandledReason};
+use ofgui_contracts::methods::MethodId;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::policy::input;
+use crate::service::Service;
+use args::{Args, Command};
+
+/// What a command produced.
+pub(crate) struct Done {
+    /// The `data` of the `--json` envelope.
+    data: Value,
+    /// What people read instead.
+    text: String,
+    status: ExitStatus,
+}
+
+impl Done {
+    fn new(data: &impl Serialize, text: String, status: ExitStatus) -> Result<Done, BackendError> {
+        let data = serde_json::to_value(data).map_err(|error| internal(&error))?;
+        Ok(Done { data, text, status })
+    }
+}
+
+/// Runs a command line command and prints its result: text, or with `--json` the
+/// envelope, on stdout; on failure a short account on stderr (also with `--json`, for
+/// the CI log). Returns the exit status.
+pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> ExitCode {
+    let (json, result) = match command {
+        Command::Validate { project, output } => (output.json, validate::run(args, project).await),
+        Command::Outline {
+            project,
+            packages,
+            component,
+            packages_only,
+            output,
+        } => {
+            let scope = outline::Scope {
+                packages,
+                component: component.as_deref(),
+                packages_only: *packages_only,
+            };
+            (output.json, outline::run(args, project, scope).await)
+        }
+        Command::Query {
+            project,
+            target,
+            output,
+        } => (output.json, query::run(args, project, target).await),
+        Command::Apply {
+            project,
+            batch,
+            save,
+            output,
+        } => (output.json, apply::run(args, project, batch, *save).await),
+        Command::Render {
+            component,
+            out,
+            pages,
+            scale,
+            background,
+            output,
+        } => {
+            let picture = render::Picture {
+                component,
+                out,
+                pages,
+                scale: *scale,
+                background: background.as_deref(),
+            };
+            (output.json, render::run(args, picture).await)
+        }
+        Command::Docs { id, output } => (output.json, docs::run(id.as_deref())),
+        Command::Serve { .. } | Command::Precompile => {
+            unreachable!("{} is not a command line command", cli.name)
+        }
+    };
+    match result {
+        Ok(done) => {
+            if json {
+                print_json(&CliSuccess {
+                    ok: True,
+                    command: cli.name.to_string(),
+                    data: done.data,
+                });
+            } else {
+                print!("{}", done.text);
+            }
+            ExitCode::from(done.status.code())
+        }
+        Err(error) => fail(cli, json, error),
+    }
+}
+
+/// Reports a failure: the envelope on stdout with `--json`, the account on stderr.
+pub fn fail(cli: &CliCommand, json: bool, error: BackendError) -> ExitCode {
+    let status = ExitStatus::for_error(&error);
+    eprint!("{}", failure_text(cli, &error));
+    if json {
+        print_json(&CliFailure {
+            ok: False,
+            command: cli.name.to_string(),
+            error,
+        });
+    }
+    ExitCode::from(status.code())
+}
+
+fn print_json(value: &impl Serialize) {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => println!("{text}"),
+        // The envelope holds only JSON values: this cannot happen, but must not be silent.
+        Err(error) => eprintln!("ofgui-mcp-host: the result cannot be printed: {error}"),
+    }
+}
+
+/// A failure for people: the code and message, the code's own fields (one issue per
+/// line), and where its guide is.
+fn failure_text(cli: &CliCommand, error: &BackendError) -> String {
+    let code = error.code();
+    let mut text = format!("ofgui-mcp-host {}: {code}: {}\n", cli.name, error.message());
+    let mut fields = match serde_json::to_value(error) {
+        Ok(Value::Object(fields)) => fields,
+        _ => Default::default(),
+    };
+    // The session was the command's own and is gone: its id tells people nothing.
+    for key in ["code", "message", "sessionId"] {
+        fields.remove(key);
+    }
+    let issues = fields.remove("issues");
+    for (key, value) in &fields {
+        let _ = writeln!(text, "  {key}: {}", compact(value));
+    }
+    for issue in issues
+        .as_ref()
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let field = |key: &str| issue[key].as_str().unwrap_or_default().to_string();
+        let _ = writeln!(
+            text,
+            "  {}: {}: {}",
+            field("path"),
+            field("code"),
+            field("message")
+        );
+    }
+    let _ = writeln!(text, "  guide: ofgui-mcp-host docs diagnostics/{code}");
+    text
+}
+
+/// A JSON value on one line; strings without quotes.
+fn compact(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A failure of the host itself; the cause goes to the log, as for a tool call.
+fn internal(cause: &dyn std::fmt::Display) -> BackendError {
+    tracing::error!("command line failure: {cause}");
+    BackendError::unhandled(UnhandledReason::Internal)
+}
+
+/// One open project: its session in a service of its own.
+pub(crate) struct Project {
+    service: Arc<Service>,
+    session_id: String,
+    /// The path as given, for messages.
+    shown: PathBuf,
+}
+
+impl Project {
+    /// Opens the project, runs `body` on it and closes it, whatever `body` returned.
+    pub(crate) async fn with<T>(
+        args: &Args,
+        path: &Path,
+        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let project = Project::open(args, path).await?;
+        let result = body(&project).await;
+        if let Err(error) = project
+            .call::<Value>(
+                MethodId::CloseSession,
+                json!({ "sessionId": project.session_id }),
+            )
+            .await
+        {
+            tracing::warn!("closing the session failed: {}", error.message());
+        }
+        result
+    }
+
+    async fn open(args: &Args, path: &Path) -> Result<Project, BackendError> {
+        // The project's own directory is the only root: a command can open nothing else.
+        let canonical =
+            std::fs::canonicalize(path).map_err(|error| BackendError::ProjectOpenFailed {
+                message: format!("{}: {error}", path.display()),
+                reason: OpenFailureReason::ProjectNotFound,
+                project_path: path.display().to_string(),
+            })?;
+        let root = match canonical.is_dir() {
+            true => canonical.clone(),
+            false => canonical
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| canonical.clone()),
+        };
+        let service = Service::new(args.project_config(root));
+        let opened: Value = call(
+            &service,
+            MethodId::OpenSession,
+            json!({ "projectPath": canonical }),
+        )
+        .await?
+        .0;
+        let session_id = opened["sessionId"]
+            .as_str()
+            .ok_or_else(|| internal(&"openSession answered without a sessionId"))?
+            .to_string();
+        Ok(Project {
+            service,
+            session_id,
+            shown: path.to_path_buf(),
+        })
+    }
+
+    pub(crate) fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The project's path as the user gave it.
+    pub(crate) fn shown(&self) -> std::path::Display<'_> {
+        self.shown.display()
+    }
+
+    /// Calls a method on this project's service; `input` names the session itself.
+    pub(crate) async fn call<T: DeserializeOwned>(
+        &self,
+        method: MethodId,
+        input: Value,
+    ) -> Result<T, BackendError> {
+        call(&self.service, method, input)
+            .await
+            .map(|(data, _)| data)
+    }
+
+    /// [`Project::call`] for a method that answers with a picture too.
+    pub(crate) async fn call_picture<T: DeserializeOwned>(
+        &self,
+        method: MethodId,
+        input: Value,
+    ) -> Result<(T, Vec<u8>), BackendError> {
+        let (data, image) = call(&self.service, method, input).await?;
+        let image = image
+            .ok_or_else(|| internal(&format!("{} answered without a picture", method.name())))?;
+        Ok((data, image))
+    }
+}
+
+/// Calls a method as a tool call would run it (input budget, then the service) and
+/// returns its data, or its failure as the envelope carries it.
+async fn call<T: DeserializeOwned>(
+    service: &Service,
+    method: MethodId,
+    input: Value,
+) -> Result<(T, Option<Vec<u8>>), BackendError> {
+    let name = method.name();
+    let method = method.method();
+    input::check(method, &input)?;
+    let reply = service.call(method, input).await;
+    let mut envelope = reply.envelope.value;
+    if reply.is_error {
+        let error = serde_json::from_value(envelope["error"].take())
+            .map_err(|error| internal(&format!("{name}: unreadable error ({error})")))?;
+        return Err(error);
+    }
+    let data = serde_json::from_value(envelope["data"].take())
+        .map_err(|error| internal(&format!("{name}: data off contract ({error})")))?;
+    Ok((data, reply.image))
+}

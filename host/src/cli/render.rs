@@ -1,0 +1,151 @@
+//! `ofgui-mcp-host render --project-dir DIR <package>/<component> -o out.png`: a
+//! component drawn by the component's renderer, written as a PNG file.
+
+use ofgui_contracts::methods::MethodId;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use ofgui_contracts::api::RenderComponentData;
+use ofgui_contracts::cli::ExitStatus;
+use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
+use serde_json::json;
+
+use super::names::{Ambiguous, Located};
+use super::{Done, Project};
+use crate::cli::args::Args;
+
+/// What to draw and where to put it.
+pub(super) struct Picture<'a> {
+    pub component: &'a str,
+    pub out: &'a Path,
+    pub pages: &'a [String],
+    pub scale: f64,
+    pub background: Option<&'a str>,
+}
+
+pub(super) async fn run(args: &Args, picture: Picture<'_>) -> Result<Done, BackendError> {
+    let project_dir = project_dir(args)?;
+    let (package, component) = picture
+        .component
+        .split_once('/')
+        .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+        .ok_or_else(|| {
+            BackendError::invalid_input(
+                format!(
+                    "The component is <package>/<component>, each by id or name, not {:?}.",
+                    picture.component
+                ),
+                Some("/selector".into()),
+            )
+        })?;
+    let mut pages = BTreeMap::new();
+    for page in picture.pages {
+        let (controller, page_name) = page
+            .split_once('=')
+            .filter(|(c, p)| !c.is_empty() && !p.is_empty())
+            .ok_or_else(|| {
+                BackendError::invalid_input(
+                    format!("--page takes <controller>=<page id or name>, not {page:?}."),
+                    Some("/controllerPages".into()),
+                )
+            })?;
+        pages.insert(controller.to_owned(), page_name.to_owned());
+    }
+    Project::with(args, &project_dir, async |project| {
+        let ambiguous = |ambiguous: Ambiguous, what: &str| {
+            BackendError::read_failed(
+                project.session_id(),
+                ReadFailureReason::Ambiguous,
+                ambiguous.message(what),
+            )
+        };
+        let located = Located::look_up(project, package, Some(component), true, ambiguous).await?;
+        let mut input = json!({
+            "sessionId": project.session_id(),
+            "selector": {
+                "packageId": located.package_id,
+                "componentResourceId": located.resource_id,
+            },
+            "scale": picture.scale,
+        });
+        if !pages.is_empty() {
+            input["controllerPages"] = json!(pages);
+        }
+        if let Some(background) = picture.background {
+            input["background"] = json!(background);
+        }
+        let (data, png): (RenderComponentData, Vec<u8>) = project
+            .call_picture(MethodId::RenderComponent, input)
+            .await?;
+        std::fs::write(picture.out, &png).map_err(|error| {
+            BackendError::invalid_input(
+                format!("{} cannot be written: {error}.", picture.out.display()),
+                Some("/out".into()),
+            )
+        })?;
+        let text = text(&data, picture.out);
+        Done::new(&data, text, ExitStatus::Success)
+    })
+    .await
+}
+
+/// The one project directory `--project-dir` names.
+fn project_dir(args: &Args) -> Result<PathBuf, BackendError> {
+    match args.project_dirs.as_slice() {
+        [dir] => Ok(dir.clone()),
+        [] => Err(BackendError::ProjectOpenFailed {
+            message: "render needs the project: pass --project-dir DIR (the directory holding the .fairy file).".into(),
+            reason: OpenFailureReason::ProjectNotFound,
+            project_path: String::new(),
+        }),
+        _ => Err(BackendError::invalid_input(
+            "render draws from one project: pass --project-dir once.",
+            Some("/projectPath".into()),
+        )),
+    }
+}
+
+fn text(data: &RenderComponentData, out: &Path) -> String {
+    let mut text = format!(
+        "{}: {}×{} pixels ({}×{} at scale {}), {} bytes\n",
+        out.display(),
+        data.pixel_width,
+        data.pixel_height,
+        data.width,
+        data.height,
+        data.scale,
+        data.png_bytes
+    );
+    for page in &data.controller_pages {
+        let _ = writeln!(
+            text,
+            "  controller {}: page {}{}",
+            page.controller,
+            page.page_id,
+            if page.page_name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", page.page_name)
+            }
+        );
+    }
+    if data.approximations.is_empty() {
+        text.push_str("  everything was drawn\n");
+    } else {
+        let _ = writeln!(text, "  approximated ({}):", data.approximations.len());
+        for approximation in &data.approximations {
+            let at = if approximation.node_path.is_empty() {
+                "the component"
+            } else {
+                &approximation.node_path
+            };
+            let _ = writeln!(
+                text,
+                "    {at} ({}): {}",
+                approximation.kind, approximation.reason
+            );
+        }
+    }
+    text
+}

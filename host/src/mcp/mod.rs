@@ -1,0 +1,308 @@
+//! The MCP server: tools generated from the method table, every result an envelope.
+//!
+//! Tool calls never become JSON-RPC errors: unknown tools, malformed arguments and
+//! backend failures all come back as `isError` results whose
+//! `structuredContent.backendResult` is a schema-valid failure envelope. Besides tools:
+//! [`resources`], [`prompts`], [`completions`], [`notify`] (subscriptions, progress and
+//! log messages) and [`compose`] (what an embedding host adds). This room uses
+//! [`crate::service`] and [`crate::policy`]; it never reads inside the guest's data.
+
+pub mod completions;
+pub mod compose;
+pub mod notify;
+pub mod prompts;
+pub mod resources;
+mod tools;
+
+pub use tools::warm_up_tools;
+
+use std::sync::{Arc, OnceLock};
+
+use ofgui_contracts::methods::{self};
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
+    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+};
+// MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
+use rmcp::ErrorData;
+#[allow(deprecated)]
+use rmcp::model::{SetLevelRequestMethod, SetLevelRequestParams};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
+use serde_json::Value;
+use tracing::Instrument;
+
+use crate::service::Service;
+use compose::Composition;
+use notify::Connection;
+
+/// What the server tells every client at `initialize`, unless the embedding host
+/// replaces it ([`crate::mcp::compose::ServerBuilder::instructions`]).
+pub const INSTRUCTIONS: &str = "\
+ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
+1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots); openfairygui_backend_open_project_session opens a project given as a UAM document instead, written to disk only by openfairygui_backend_materialize_session with targetPath.
+2. Read openfairygui_backend_get_project_outline for exact ids and the current revision (on a large project: detail packages first, then scope.packageIds or scope.component, or page.limit with page.cursor).
+3. Find nodes and resources by name, text, kind or referenced ui:// URL with openfairygui_backend_search_project; query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
+4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.
+5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk.
+6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_render_component draws a component as a PNG image (at chosen controller pages; with previewOperations, before and after a batch side by side) so you can see an edit before applying it; openfairygui_backend_get_events polls session events with a cursor.
+7. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
+8. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
+
+/// What a tool result's text content holds besides `structuredContent.backendResult`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TextContent {
+    /// The whole envelope as JSON: what the MCP specification recommends, and what a
+    /// client that shows the model only text needs.
+    #[default]
+    Full,
+    /// A pointer on success and a bounded JSON summary on failure (upstream's newest
+    /// form), so large results are not sent twice.
+    Summary,
+}
+
+/// The MCP handler of one client connection.
+pub struct OfguiServer {
+    service: Arc<Service>,
+    text_content: TextContent,
+    schemas: Schemas,
+    composition: Arc<Composition>,
+    /// The tool list with the composition's changes, made on first use.
+    composed_tools: Arc<OnceLock<Vec<Tool>>>,
+    /// This connection's subscriptions, log level and forwarding task.
+    connection: Connection,
+}
+
+/// A clone serves another connection: it shares the service, the settings and the
+/// composition, not this connection's subscriptions and log level.
+impl Clone for OfguiServer {
+    fn clone(&self) -> Self {
+        Self {
+            service: self.service.clone(),
+            text_content: self.text_content,
+            schemas: self.schemas,
+            composition: self.composition.clone(),
+            composed_tools: self.composed_tools.clone(),
+            connection: Connection::default(),
+        }
+    }
+}
+
+impl OfguiServer {
+    /// The server with nothing composed in; see [`crate::mcp::compose::ServerBuilder`].
+    pub fn new(service: Arc<Service>, text_content: TextContent, schemas: Schemas) -> Self {
+        let composition = Composition {
+            instructions: None,
+            host_tools: Vec::new(),
+            policies: Default::default(),
+        };
+        Self::composed(service, text_content, schemas, composition)
+    }
+
+    pub(crate) fn composed(
+        service: Arc<Service>,
+        text_content: TextContent,
+        schemas: Schemas,
+        composition: Composition,
+    ) -> Self {
+        Self {
+            service,
+            text_content,
+            schemas,
+            composition: Arc::new(composition),
+            composed_tools: Arc::new(OnceLock::new()),
+            connection: Connection::default(),
+        }
+    }
+}
+
+/// Which tool list the server advertises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schemas {
+    /// Lean schemas (the default): the list fits a model's context.
+    #[default]
+    Lean,
+    /// Every schema inline, for clients that decode against them.
+    Full,
+}
+
+impl ServerHandler for OfguiServer {
+    // MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
+    #[allow(deprecated)]
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .enable_prompts()
+                .enable_completions()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "ofgui-mcp-host",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            self.composition
+                .instructions
+                .clone()
+                .unwrap_or_else(|| INSTRUCTIONS.to_string()),
+        )
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        // A handshake-era connection gets updates and background notices pushed.
+        self.connection.start(&self.service, context.peer.clone());
+        self.negotiate_initialize(&request)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()?))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let span = tracing::info_span!("ofgui.tool", name = %request.name);
+        let started = std::time::Instant::now();
+        let method = methods::by_tool(&request.name).map(|method| method.id);
+        let session = request
+            .arguments
+            .as_ref()
+            .and_then(|arguments| arguments.get("sessionId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let call = self
+            .call(&request.name, request.arguments, Some(context.peer.clone()))
+            .instrument(span);
+        let result = self
+            .connection
+            .serve(&context, method, call, |result| {
+                result.is_error == Some(true)
+            })
+            .await;
+        // One line per call: what ran on which session, how long, how it ended; never
+        // the arguments or the result.
+        tracing::info!(
+            tool = %request.name,
+            session = session.as_deref().unwrap_or("-"),
+            ok = result.is_error != Some(true),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "tool call"
+        );
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resources::list()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let read = resources::read(&self.service, &request.uri);
+        let contents = self.connection.serve(&context, None, read, Result::is_err);
+        Ok(ReadResourceResult::new(vec![contents.await?]).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        completions::complete(&self.service, &request)
+            .await
+            .map(CompleteResult::new)
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // 2026-07-28 has no logging/setLevel: each request's _meta names its level.
+        if !notify::handshake_era(&context) {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
+        self.connection.set_level(request.level);
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.connection.subscribe(&self.service, &request.uri)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.connection.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(notify::accepted_filter(&self.service, requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        notify::listen(&self.service, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Ok(prompts::get(&request.name)?.into())
+    }
+}

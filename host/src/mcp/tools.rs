@@ -1,0 +1,355 @@
+//! Tools: the list (ours from the method table, changed by the composition, then the
+//! host's and the docs tool) and one call, from arguments to a tool result.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, OnceLock};
+
+use base64::Engine as _;
+use futures::FutureExt as _;
+use ofgui_contracts::envelope::Stage;
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::methods::{self, DOCS_TOOL, Method};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject, Tool};
+use rmcp::service::RoleServer;
+use rmcp::{ErrorData, Peer};
+use serde_json::{Value, json};
+
+use super::compose::{Composition, HostTool, ToolCall};
+use super::{OfguiServer, Schemas, TextContent, resources};
+use crate::policy::Gate;
+use crate::policy::input;
+use crate::service::envelope::{self, Call, Envelope, Failure, SessionRef};
+
+/// The success text in summary mode.
+const SUMMARY_POINTER: &str = "Result available in structuredContent.backendResult.";
+/// Most diagnostic codes a failure summary lists.
+const SUMMARY_MAX_CODES: usize = 32;
+
+impl OfguiServer {
+    /// The tools this server lists: ours, changed by the composition, then the host's.
+    pub fn tools(&self) -> Result<Vec<Tool>, ErrorData> {
+        // A tool list that does not parse is a broken build: say so, never list nothing.
+        let broken = |error: &String| {
+            ErrorData::internal_error(format!("the server's tool list is broken: {error}"), None)
+        };
+        let base = parsed_tools(self.schemas).as_ref().map_err(broken)?;
+        let composition = &self.composition;
+        if composition.policies.is_empty() && composition.host_tools.is_empty() {
+            return Ok(base.clone());
+        }
+        Ok(self
+            .composed_tools
+            .get_or_init(|| compose_tools(base, composition))
+            .clone())
+    }
+
+    /// Runs one tool call to completion; never fails at the protocol level. `peer` is
+    /// the client, for host policies and tools that talk to it.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        peer: Option<Peer<RoleServer>>,
+    ) -> CallToolResult {
+        if name == DOCS_TOOL {
+            return docs_read(arguments);
+        }
+        let Some(method) = methods::by_tool(name) else {
+            if let Some(tool) = self
+                .composition
+                .host_tools
+                .iter()
+                .find(|tool| tool.tool.name == name)
+            {
+                return host_tool(tool, arguments.unwrap_or_default(), peer).await;
+            }
+            let call = Call::start(Stage::Runtime);
+            let failure = Failure::from(BackendError::UnknownTool {
+                message: format!("No tool named {name}; list the tools for the available names."),
+                tool_name: name.to_string(),
+            });
+            return self.tool_result(call.failure(SessionRef::default(), failure), true);
+        };
+        let input = Value::Object(arguments.unwrap_or_default());
+        if let Err(error) = input::check(method, &input) {
+            let call = Call::start(method.stage);
+            return self.tool_result(call.failure(SessionRef::default(), error.into()), true);
+        }
+        let gate = self
+            .composition
+            .policies
+            .get(method.tool)
+            .map(|policy| Gate {
+                policy: policy.clone(),
+                peer,
+            });
+        let mut reply = self.service.call_gated(method, input, gate.as_ref()).await;
+        let envelope_len = reply.envelope.text.len();
+        let text = self.text(&mut reply.envelope, reply.is_error);
+        // A picture travels as base64 in the same message: it counts against the budget.
+        let image_len = reply
+            .image
+            .as_ref()
+            .map_or(0, |png| png.len().div_ceil(3) * 4);
+        let oversized = method
+            .max_response_bytes
+            .filter(|max| result_size(envelope_len, &text) + image_len as u64 > *max);
+        match oversized {
+            None => {
+                let mut result = wrap(reply.envelope, text, reply.is_error);
+                if let Some(png) = reply.image {
+                    let encoded = base64::engine::general_purpose::STANDARD.encode(png);
+                    result
+                        .content
+                        .push(ContentBlock::image(encoded, "image/png"));
+                }
+                result
+            }
+            Some(max_bytes) => {
+                self.budget_failure(method, reply.envelope.session_id.as_deref(), max_bytes)
+            }
+        }
+    }
+
+    /// Wraps an envelope: structured content plus its text content.
+    fn tool_result(&self, mut envelope: Envelope, is_error: bool) -> CallToolResult {
+        let text = self.text(&mut envelope, is_error);
+        wrap(envelope, text, is_error)
+    }
+
+    /// The text content of a result, by the configured mode.
+    fn text(&self, envelope: &mut Envelope, is_error: bool) -> String {
+        match (self.text_content, is_error) {
+            (TextContent::Full, _) => envelope.text.clone(),
+            (TextContent::Summary, false) => SUMMARY_POINTER.to_string(),
+            (TextContent::Summary, true) => failure_summary(&envelope.value),
+        }
+    }
+
+    /// The failure that replaces a result too big for its tool, instead of truncating it.
+    fn budget_failure(
+        &self,
+        method: &Method,
+        session_id: Option<&str>,
+        max_bytes: u64,
+    ) -> CallToolResult {
+        let call = Call::start(method.stage);
+        let failure = Failure::from(BackendError::McpResponseBudgetExceeded {
+            message: "The complete MCP tool response exceeds its byte limit.".into(),
+            max_bytes,
+        });
+        let reference = SessionRef {
+            id: session_id,
+            revision: None,
+        };
+        self.tool_result(call.failure(reference, failure), true)
+    }
+}
+/// Runs a host tool; a handler that panics answers `isError`, its words kept in the log.
+async fn host_tool(
+    tool: &HostTool,
+    arguments: JsonObject,
+    peer: Option<Peer<RoleServer>>,
+) -> CallToolResult {
+    let call = ToolCall { arguments, peer };
+    match AssertUnwindSafe((tool.handler)(call)).catch_unwind().await {
+        Ok(result) => result,
+        Err(_) => {
+            tracing::error!(tool = %tool.tool.name, "host tool panicked");
+            CallToolResult::error(vec![ContentBlock::text(
+                "The host's tool failed; nothing else was affected.",
+            )])
+        }
+    }
+}
+
+/// The tool list with a composition's changes: each policy-gated tool advertises the
+/// union of its own output and its policy's failure, marked `openfairygui/hostPolicy`,
+/// and host tools follow ours.
+fn compose_tools(base: &[Tool], composition: &Composition) -> Vec<Tool> {
+    let mut tools: Vec<Tool> = base
+        .iter()
+        .map(|tool| {
+            let Some(policy) = composition.policies.get(tool.name.as_ref()) else {
+                return tool.clone();
+            };
+            let mut tool = tool.clone();
+            if let Some(output) = &tool.output_schema {
+                let mut output = Value::Object(output.as_ref().clone());
+                if let Some(own) = output.pointer_mut("/properties/backendResult") {
+                    let mut union = json!({ "anyOf": [own.take(), {
+                        "type": "object",
+                        "description": "The host's policy refused the call; the backend was not called.",
+                        "properties": {
+                            "ok": { "const": false },
+                            "meta": { "type": "object" },
+                            "error": policy.failure_schema(),
+                        },
+                        "required": ["ok", "meta", "error"],
+                    }] });
+                    ofgui_contracts::portable::portable(&mut union);
+                    *own = union;
+                }
+                if let Value::Object(output) = output {
+                    tool.output_schema = Some(Arc::new(output));
+                }
+            }
+            if let Some(description) = &tool.description {
+                tool.description = Some(
+                    format!(
+                        "{description} The host running this server gates this tool with a policy, which may refuse a call with an error of its own (the output schema's second branch)."
+                    )
+                    .into(),
+                );
+            }
+            let mut meta = tool.meta.take().unwrap_or_default();
+            meta.0.insert("openfairygui/hostPolicy".into(), Value::Bool(true));
+            tool.meta = Some(meta);
+            tool
+        })
+        .collect();
+    tools.extend(composition.host_tools.iter().map(|tool| tool.tool.clone()));
+    tools
+}
+
+/// A tool result: the envelope as structured content, and its text content.
+pub(crate) fn wrap(envelope: Envelope, text: String, is_error: bool) -> CallToolResult {
+    let mut result = if is_error {
+        CallToolResult::error(vec![ContentBlock::text(text)])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    };
+    result.structured_content = Some(envelope::object([("backendResult", envelope.value)]));
+    result
+}
+
+/// A failure's bounded summary: its code and message, the diagnostic codes, and where
+/// the whole envelope is.
+fn failure_summary(envelope: &Value) -> String {
+    let cut = |value: &Value, max: usize| -> String {
+        value
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .take(max)
+            .collect()
+    };
+    let codes: Vec<String> = envelope
+        .pointer("/meta/diagnostics")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|diagnostic| cut(&diagnostic["code"], 128))
+        .collect();
+    let mut summary = serde_json::json!({
+        "ok": false,
+        "error": {
+            "code": cut(&envelope["error"]["code"], 128),
+            "message": cut(&envelope["error"]["message"], 1024),
+        },
+        "diagnosticCodes": codes.iter().take(SUMMARY_MAX_CODES).collect::<Vec<_>>(),
+        "requestId": envelope["meta"]["requestId"],
+        "fullResult": "structuredContent.backendResult",
+    });
+    if codes.len() > SUMMARY_MAX_CODES {
+        summary["diagnosticCodesTruncated"] = Value::Bool(true);
+    }
+    summary.to_string()
+}
+
+/// The size of the serialized result: the envelope as JSON, the text as an escaped JSON
+/// string, plus the fixed frame. Computed, not serialized, because results can be
+/// megabytes.
+fn result_size(envelope_len: usize, text: &str) -> u64 {
+    let escapes = text
+        .bytes()
+        .filter(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
+        .count();
+    (envelope_len + text.len() + escapes + 128) as u64
+}
+
+/// The tool list, parsed once from the contract compiled into the binary: the backend
+/// tools, then `openfairygui_docs_read`.
+fn parsed_tools(schemas: Schemas) -> &'static Result<Vec<Tool>, String> {
+    static LEAN: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
+    static FULL: OnceLock<Result<Vec<Tool>, String>> = OnceLock::new();
+    let (cell, text) = match schemas {
+        Schemas::Lean => (&LEAN, ofgui_contracts::TOOLS_JSON),
+        Schemas::Full => (&FULL, ofgui_contracts::TOOLS_FULL_JSON),
+    };
+    cell.get_or_init(|| {
+        let mut tools: Vec<Tool> = serde_json::from_str(text).map_err(|error| error.to_string())?;
+        let digest = tools
+            .first()
+            .and_then(|tool| tool.meta.as_ref())
+            .and_then(|meta| meta.0.get("openfairygui/contractDigest").cloned());
+        tools.push(docs_tool(digest));
+        Ok(tools)
+    })
+}
+
+/// `openfairygui_docs_read`: one installed document by id. Like upstream's it has no
+/// output schema: it answers with the document's text.
+fn docs_tool(digest: Option<Value>) -> Tool {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "id": {
+                "type": "string", "minLength": 1, "maxLength": 256, "default": "index",
+                "description": "A document id from the index: index, workflow, restore-limits, skill, contracts, diagnostics, operations, operations/<kind>, methods/<method>, diagnostics/<code>, cli/<command>."
+            }
+        },
+        "additionalProperties": false,
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("the schema is an object literal")
+    };
+    let mut tool = Tool::new(
+        DOCS_TOOL,
+        "Reads one installed document by id, the same texts the openfairygui://docs resources serve, for clients that do not read resources: without id (or with id index) the index of every document as compact JSON, otherwise the document (Markdown or JSON). Start with index, then workflow. Needs nothing. May fail on: an id the index does not list (isError; read index for the ids).",
+        Arc::new(schema),
+    )
+    .with_title("Read installed documentation")
+    .with_annotations(
+        rmcp::model::ToolAnnotations::new()
+            .read_only(true)
+            .idempotent(true)
+            .open_world(false),
+    );
+    if let Some(digest) = digest {
+        let mut meta = JsonObject::new();
+        meta.insert("openfairygui/contractDigest".into(), digest);
+        tool.meta = Some(MetaObject(meta));
+    }
+    tool
+}
+
+/// Answers `openfairygui_docs_read`.
+fn docs_read(arguments: Option<JsonObject>) -> CallToolResult {
+    let arguments = arguments.unwrap_or_default();
+    let refused = |text: &str| CallToolResult::error(vec![ContentBlock::text(text)]);
+    if arguments.keys().any(|key| key != "id") {
+        return refused("openfairygui_docs_read takes only id; read index for the ids.");
+    }
+    let id = match arguments.get("id") {
+        None => "index",
+        Some(Value::String(id)) if !id.is_empty() && id.len() <= 256 => id.as_str(),
+        Some(_) => {
+            return refused("id must be a document id of 1 to 256 characters from the index.");
+        }
+    };
+    match resources::read_by_id(id) {
+        Ok(Some(text)) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        Ok(None) => refused("Unknown document ID; read index for available IDs."),
+        Err(error) => {
+            tracing::error!("{error}");
+            refused("The server's documentation is broken; nothing else is affected.")
+        }
+    }
+}
+
+/// Parses the tool list on a blocking thread at start-up, so the client's first
+/// `tools/list` rarely waits for it.
+pub fn warm_up_tools(schemas: Schemas) {
+    tokio::task::spawn_blocking(move || parsed_tools(schemas));
+}

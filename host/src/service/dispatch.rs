@@ -1,0 +1,445 @@
+//! Decoding a method's input once, by its id, and running it.
+
+use base64::Engine as _;
+use ofgui_contracts::api::{
+    EventsInput, MaterializeSessionInput, NoInput, OpenSessionInput, OutlineInput,
+    QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput,
+    RenderComponentInput, SaveSessionInput, SearchProjectInput, SessionInput, TransactionInput,
+};
+use ofgui_contracts::error::{BackendError, ErrorCode};
+use ofgui_contracts::methods::{Method, MethodId};
+use serde::Deserialize as _;
+use serde_json::{Value, json};
+
+use super::save::Write;
+use super::{Outcome, Service};
+use crate::backend::bindings::GuestReply;
+use crate::policy::explain;
+use crate::service::cache::Cache;
+use crate::service::envelope::{self, Data, Failure};
+use crate::service::events::Happened;
+use crate::service::sessions::{AppliedBatch, Session};
+
+impl Service {
+    pub(super) async fn run(&self, work: Work) -> Outcome {
+        match work {
+            Work::GetCapabilities => Ok((Data::typed(&self.capabilities)?, None)),
+            Work::GetSession(input) => {
+                self.on_session(&input.session_id, async |session, instance| {
+                    let status = instance.status().await?;
+                    Ok((status, self.snapshot(session, &status)))
+                })
+                .await
+                .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
+            }
+            Work::Outline(input) => {
+                // The component decodes the whole input (scope, page, …) itself.
+                let text = encode(&input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.outline(&text).await
+                })
+                .await
+                .and_then(reply_data)
+            }
+            Work::Search(input) => {
+                let text = encode(&input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.search(&text).await
+                })
+                .await
+                .and_then(reply_data)
+            }
+            Work::Validate(input) => self
+                .on_session(&input.session_id, async |_, instance| {
+                    instance.validate().await
+                })
+                .await
+                .and_then(reply_data),
+            Work::Query(input) => {
+                let target = encode(&input.target)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.query_entity(&target).await
+                })
+                .await
+                .and_then(reply_data)
+            }
+            Work::ReadState(input) => {
+                let text = encode(&input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.read_state(&text).await
+                })
+                .await
+                .and_then(reply_data)
+            }
+            Work::ReadBytes(input) => {
+                let reply = self
+                    .on_session(&input.session_id, async |_, instance| {
+                        instance
+                            .read_resource_bytes(
+                                input.expected_revision,
+                                &input.selector.package_id,
+                                &input.selector.resource_id,
+                            )
+                            .await
+                    })
+                    .await?;
+                let encoded = base64::engine::general_purpose::STANDARD.encode(reply.bytes);
+                let data = envelope::object([
+                    ("sessionId", Value::String(input.session_id)),
+                    ("revision", json!(reply.status.revision)),
+                    (
+                        "selector",
+                        serde_json::to_value(&input.selector)
+                            .map_err(|cause| Failure::internal(&cause))?,
+                    ),
+                    ("sourceBytes", Value::String(encoded)),
+                ]);
+                Ok((Data::value(data), Some(reply.status.revision)))
+            }
+            Work::Render(input) => {
+                let text = encode(&input)?;
+                let picture = self
+                    .on_session(&input.session_id, async |_, instance| {
+                        instance.render(&text).await
+                    })
+                    .await?;
+                let data = Data::text(picture.data, Vec::new())?.with_image(picture.png);
+                Ok((data, Some(picture.status.revision)))
+            }
+            Work::Transaction { apply, input } => self.transaction(apply, input).await,
+            Work::Events(input) => {
+                let status = self
+                    .on_session(&input.session_id, async |_, instance| {
+                        instance.status().await
+                    })
+                    .await?;
+                let data = self
+                    .events
+                    .read(
+                        &input.session_id,
+                        input.after.as_ref().map(|after| after.text()).as_deref(),
+                        input.limit,
+                    )
+                    .map_err(Failure::from)?;
+                Ok((Data::typed(&data)?, Some(status.revision)))
+            }
+            Work::Close(input) => self.close_session(&input.session_id).await,
+            Work::CacheSnapshot(input) => {
+                // The cache is the host's own index: reading it asks nothing of the backend,
+                // which is asked for the revision only if there is no entry (upstream's
+                // `cacheRevision` then).
+                let snapshot = match self.registry.get(&input.session_id) {
+                    None => return Err(BackendError::session_not_found(&input.session_id).into()),
+                    Some(session) => match self.cache.snapshot(&session.id) {
+                        Some(snapshot) => snapshot,
+                        None => {
+                            let status = self
+                                .on_session(&session.id, async |_, instance| {
+                                    instance.status().await
+                                })
+                                .await?;
+                            Cache::empty(status.revision)
+                        }
+                    },
+                };
+                let revision = snapshot.cache_revision;
+                Ok((Data::typed(&snapshot)?, Some(revision)))
+            }
+            Work::RefreshCache(input) => {
+                let (key, status) = self
+                    .on_session(&input.session_id, async |session, instance| {
+                        Ok((session.key(), instance.status().await?))
+                    })
+                    .await?;
+                let entry = self.cache.index(&input.session_id, &key, &status, true);
+                let reason = input.reason.unwrap_or_default();
+                self.events.emit(
+                    &input.session_id,
+                    &key,
+                    Happened::new("cache.updated", Some(status.revision))
+                        .cache_revision(entry.revision)
+                        .payload(json!({ "reason": reason.as_str() })),
+                );
+                let snapshot = Cache::of(entry);
+                Ok((Data::typed(&snapshot)?, Some(status.revision)))
+            }
+            Work::Save(input) => {
+                if let Some(target) = &input.target_path {
+                    self.check_save_target(&input.session_id, target)?;
+                }
+                let write = if input.force == Some(true) || input.mode.is_some() {
+                    Write::Materialize {
+                        reason: Some("force_save".into()),
+                    }
+                } else {
+                    Write::Save
+                };
+                self.write(&input.session_id, input.expected_revision, write)
+                    .await
+            }
+            Work::Materialize(input) => {
+                let Some(session) = self.registry.get(&input.session_id) else {
+                    return Err(BackendError::session_not_found(&input.session_id).into());
+                };
+                match &input.target_path {
+                    Some(target) if session.document().is_some() => {
+                        self.bind(&session, target, input.expected_revision, input.reason)
+                            .await
+                    }
+                    target => {
+                        if let Some(target) = target {
+                            self.check_save_target(&input.session_id, target)?;
+                        }
+                        let write = Write::Materialize {
+                            reason: input.reason,
+                        };
+                        self.write(&input.session_id, input.expected_revision, write)
+                            .await
+                    }
+                }
+            }
+        }
+    }
+
+    /// Preflights or applies a batch. The component decodes the operations; a refused
+    /// write carries the session's state as the component reported it in the same call.
+    pub(super) async fn transaction(&self, apply: bool, input: TransactionInput) -> Outcome {
+        let operations = encode(&input.operations)?;
+        let expected = input.expected_revision;
+        let Some(session) = self.registry.get(&input.session_id) else {
+            return Err(BackendError::session_not_found(&input.session_id).into());
+        };
+        let result = self
+            .on_session(&session.id, async |session, instance| {
+                if apply {
+                    let reply = instance.apply(expected, &operations).await?;
+                    session.record(AppliedBatch {
+                        expected_revision: expected,
+                        operations: operations.clone(),
+                    });
+                    Ok(Applied::Batch(reply))
+                } else {
+                    instance
+                        .preflight(expected, &operations)
+                        .await
+                        .map(Applied::Preview)
+                }
+            })
+            .await;
+        match result {
+            Ok(Applied::Batch(reply)) => {
+                let status = reply.status;
+                let key = session.key();
+                self.events.emit(
+                    &session.id,
+                    &key,
+                    Happened::new("transaction.applied", Some(status.revision))
+                        .payload(json!({ "operationCount": input.operations.len() })),
+                );
+                let entry = self.cache.index(&session.id, &key, &status, false);
+                self.events.emit(
+                    &session.id,
+                    &key,
+                    Happened::new("cache.invalidated", Some(status.revision))
+                        .cache_revision(entry.revision),
+                );
+                self.events
+                    .changed(&session.id, status.revision, status.dirty);
+                let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
+                Ok((data, Some(status.revision)))
+            }
+            Ok(Applied::Preview(reply)) => reply_data(reply),
+            Err(mut failure) => {
+                explain_operation(&mut failure, &input.operations);
+                self.after_rejection(apply, &session, &mut failure);
+                Err(failure)
+            }
+        }
+    }
+
+    /// Attaches the session's state to a refused write and, for applies, records a
+    /// `transaction.rejected` event with the same diagnostics.
+    pub(super) fn after_rejection(&self, apply: bool, session: &Session, failure: &mut Failure) {
+        let authoring = matches!(
+            failure.error.code(),
+            ErrorCode::StaleWrite
+                | ErrorCode::TransactionUnsupported
+                | ErrorCode::SelectorAmbiguity
+        );
+        let Some(status) = failure.status.filter(|_| authoring) else {
+            return;
+        };
+        failure.session = Some(self.snapshot(session, &status));
+        if !apply {
+            return;
+        }
+        let diagnostics = if failure.diagnostics.is_empty() {
+            vec![ofgui_contracts::envelope::BackendDiagnostic::error(
+                failure.error.code().as_str(),
+                failure.error.message(),
+            )]
+        } else {
+            failure.diagnostics.clone()
+        };
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|d| d.enriched(Some(&session.id)))
+            .collect();
+        self.events.emit(
+            &session.id,
+            &session.key(),
+            Happened::new("transaction.rejected", Some(status.revision)).diagnostics(diagnostics),
+        );
+    }
+}
+
+/// What a transaction call gave back.
+pub(super) enum Applied {
+    Batch(GuestReply),
+    Preview(GuestReply),
+}
+
+/// A reply's data for the envelope, with the revision it was computed at.
+pub(super) fn reply_data(reply: GuestReply) -> Result<(Data, Option<u64>), Failure> {
+    let revision = reply.status.revision;
+    Ok((Data::text(reply.data, reply.diagnostics)?, Some(revision)))
+}
+
+/// JSON text of a value to forward to the component.
+pub(super) fn encode<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    serde_json::to_string(value).map_err(|cause| Failure::internal(&cause))
+}
+
+/// Puts the component's refusal of a malformed operation in plain words, at the deepest
+/// failing field, with the operation's kind and schema URI.
+pub(super) fn explain_operation(failure: &mut Failure, operations: &[Value]) {
+    let BackendError::InvalidInput {
+        path: Some(path), ..
+    } = &failure.error
+    else {
+        return;
+    };
+    let index = path
+        .strip_prefix("/operations/")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|index| index.parse::<usize>().ok());
+    if let Some(operation) = index.and_then(|index| Some((index, operations.get(index)?))) {
+        let refused = std::mem::replace(
+            &mut failure.error,
+            BackendError::invalid_input(String::new(), None),
+        );
+        failure.error = explain::operation(operation.0, operation.1, refused);
+        // meta.diagnostics mirror the error; the component's words must not stay there.
+        failure.diagnostics.clear();
+    }
+}
+
+/// A method's input, decoded strictly.
+pub(super) enum Request {
+    /// Opens run apart: they make the session they name.
+    Open(Opening),
+    Work(Work),
+}
+
+/// How a session is opened.
+pub(super) enum Opening {
+    Directory(OpenSessionInput),
+    /// Its document is decoded by the component, in [`Service::open_project`].
+    Document(Value),
+}
+
+/// What [`Service::run`] runs.
+pub(super) enum Work {
+    GetCapabilities,
+    GetSession(SessionInput),
+    Outline(OutlineInput),
+    Search(SearchProjectInput),
+    Validate(SessionInput),
+    Query(QueryEntityInput),
+    ReadState(ReadSessionStateInput),
+    ReadBytes(ReadResourceBytesInput),
+    Render(RenderComponentInput),
+    Transaction {
+        apply: bool,
+        input: TransactionInput,
+    },
+    Events(EventsInput),
+    Close(SessionInput),
+    CacheSnapshot(SessionInput),
+    RefreshCache(RefreshCacheInput),
+    Save(SaveSessionInput),
+    Materialize(MaterializeSessionInput),
+}
+
+impl Request {
+    pub(super) fn decode(method: &Method, input: Value) -> Result<Request, Failure> {
+        let work = match method.id {
+            MethodId::OpenSession => {
+                return Ok(Request::Open(Opening::Directory(parse(method, &input)?)));
+            }
+            MethodId::OpenProjectSession => return Ok(Request::Open(Opening::Document(input))),
+            MethodId::GetCapabilities => {
+                parse::<NoInput>(method, &input)?;
+                Work::GetCapabilities
+            }
+            MethodId::GetSession => Work::GetSession(parse(method, &input)?),
+            MethodId::GetProjectOutline => Work::Outline(parse(method, &input)?),
+            MethodId::SearchProject => Work::Search(parse(method, &input)?),
+            MethodId::ValidateSession => Work::Validate(parse(method, &input)?),
+            MethodId::QueryEntity => Work::Query(parse(method, &input)?),
+            MethodId::ReadSessionState => Work::ReadState(parse(method, &input)?),
+            MethodId::ReadResourceBytes => Work::ReadBytes(parse(method, &input)?),
+            MethodId::RenderComponent => Work::Render(parse(method, &input)?),
+            MethodId::PreflightTransaction => Work::Transaction {
+                apply: false,
+                input: parse_transaction(method, input)?,
+            },
+            MethodId::ApplyTransaction => Work::Transaction {
+                apply: true,
+                input: parse_transaction(method, input)?,
+            },
+            MethodId::GetEvents => Work::Events(parse(method, &input)?),
+            MethodId::CloseSession => Work::Close(parse(method, &input)?),
+            MethodId::GetCacheSnapshot => Work::CacheSnapshot(parse(method, &input)?),
+            MethodId::RefreshCache => Work::RefreshCache(parse(method, &input)?),
+            MethodId::SaveSession => Work::Save(parse(method, &input)?),
+            MethodId::MaterializeSession => Work::Materialize(parse(method, &input)?),
+        };
+        Ok(Request::Work(work))
+    }
+}
+
+/// Decodes a method's top-level arguments; what they carry for the backend (targets,
+/// operations) is decoded by the component. A refusal names the deepest failing field
+/// in plain words ([`explain`]).
+pub(super) fn parse<T: serde::de::DeserializeOwned>(
+    method: &Method,
+    input: &Value,
+) -> Result<T, Failure> {
+    T::deserialize(input).map_err(|error| explain::input(method, input, &error.to_string()).into())
+}
+
+/// Decodes a transaction's arguments without copying its operations (they may carry
+/// megabytes of file bytes): they are taken out while the rest is decoded, and put back
+/// only to explain a refusal.
+pub(super) fn parse_transaction(
+    method: &Method,
+    mut input: Value,
+) -> Result<TransactionInput, Failure> {
+    let operations = match input.get_mut("operations") {
+        Some(Value::Array(items)) => Some(std::mem::take(items)),
+        _ => None,
+    };
+    match TransactionInput::deserialize(&input) {
+        Ok(mut parsed) => {
+            parsed.operations = operations.unwrap_or_default();
+            Ok(parsed)
+        }
+        Err(error) => {
+            if let Some(operations) = operations {
+                input["operations"] = Value::Array(operations);
+            }
+            Err(explain::input(method, &input, &error.to_string()).into())
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! Builds the `{ok, meta, data|error}` envelopes from typed values.
+
+use std::time::Instant;
+
+use ofgui_contracts::api::SessionSnapshot;
+use ofgui_contracts::envelope::{
+    self as contract, BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, False,
+    ResponseMeta, Stage, Warning,
+};
+use ofgui_contracts::error::{BackendError, UnhandledReason};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::backend::bindings::{GuestError, SessionStatus};
+
+/// One call in flight: when it started and how to label its response.
+pub struct Call {
+    request_id: String,
+    started: Instant,
+    stage: Stage,
+}
+
+/// Which session a response is about, and its revision when known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SessionRef<'a> {
+    pub id: Option<&'a str>,
+    pub revision: Option<u64>,
+}
+
+impl<'a> SessionRef<'a> {
+    pub fn new(id: &'a str, revision: Option<u64>) -> Self {
+        Self {
+            id: Some(id),
+            revision,
+        }
+    }
+}
+
+/// A method's `data`: JSON text the backend produced, or a value the host built.
+pub struct Data {
+    body: Body,
+    /// Diagnostics to mirror in `meta.diagnostics` of a success (validation findings).
+    diagnostics: Vec<BackendDiagnostic>,
+    /// `meta.warnings` of a success (unsaved edits discarded by a close).
+    warnings: Vec<Warning>,
+    /// A PNG the result carries beside its envelope (a render), sent as image content.
+    image: Option<Vec<u8>>,
+}
+
+enum Body {
+    /// The backend's JSON text, kept for the text content, and its value.
+    Text {
+        text: String,
+        value: Value,
+    },
+    Value(Value),
+}
+
+impl Data {
+    pub fn value(value: Value) -> Self {
+        Data {
+            body: Body::Value(value),
+            diagnostics: Vec::new(),
+            warnings: Vec::new(),
+            image: None,
+        }
+    }
+
+    /// The same data with a picture to send as image content.
+    pub fn with_image(mut self, png: Vec<u8>) -> Self {
+        self.image = Some(png);
+        self
+    }
+
+    /// The picture, taken out before the data becomes an envelope.
+    pub fn take_image(&mut self) -> Option<Vec<u8>> {
+        self.image.take()
+    }
+
+    pub fn with_warning(mut self, code: &str, message: String) -> Self {
+        self.warnings.push(Warning {
+            code: code.to_string(),
+            message,
+        });
+        self
+    }
+
+    /// Serializes a typed result.
+    pub fn typed<T: serde::Serialize>(value: &T) -> Result<Self, Failure> {
+        serde_json::to_value(value)
+            .map(Data::value)
+            .map_err(|cause| Failure::internal(&cause))
+    }
+
+    /// JSON text the backend produced, parsed here once: the value is what every transport
+    /// sends, the text is spliced into the text content, never serialized again.
+    pub fn text(text: String, diagnostics: Vec<BackendDiagnostic>) -> Result<Self, Failure> {
+        let value = serde_json::from_str(&text).map_err(|cause| Failure::internal(&cause))?;
+        Ok(Data {
+            body: Body::Text { text, value },
+            diagnostics,
+            warnings: Vec::new(),
+            image: None,
+        })
+    }
+
+    /// `applyTransaction`'s data (`AppliedTransaction`): the session's state with the
+    /// backend's `generated` list, which is carried as the text it came as.
+    pub fn applied(session: &SessionSnapshot, generated: String) -> Result<Self, Failure> {
+        #[derive(serde::Serialize)]
+        struct Applied<'a> {
+            #[serde(flatten)]
+            session: &'a SessionSnapshot,
+            generated: &'a RawValue,
+        }
+        let generated =
+            RawValue::from_string(generated).map_err(|cause| Failure::internal(&cause))?;
+        let text = serde_json::to_string(&Applied {
+            session,
+            generated: &generated,
+        })
+        .map_err(|cause| Failure::internal(&cause))?;
+        Data::text(text, Vec::new())
+    }
+}
+
+/// An envelope, as the value every transport sends as `structuredContent.backendResult`
+/// and as the JSON text of the tool result's text content.
+pub struct Envelope {
+    pub text: String,
+    pub value: Value,
+    /// The session the envelope is about (`meta.sessionId`).
+    pub session_id: Option<String>,
+}
+
+impl Envelope {
+    fn built(value: Value, session: SessionRef<'_>) -> Result<Self, serde_json::Error> {
+        Ok(Envelope {
+            text: serde_json::to_string(&value)?,
+            value,
+            session_id: session.id.map(str::to_string),
+        })
+    }
+}
+
+/// A failure: the typed error, the diagnostics for `meta`, the session's status when it
+/// happened (for `meta.revision`), and the session's state on authoring failures.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub error: BackendError,
+    pub diagnostics: Vec<BackendDiagnostic>,
+    pub status: Option<SessionStatus>,
+    pub session: Option<SessionSnapshot>,
+}
+
+impl Failure {
+    /// A host failure whose cause must not reach the agent: it is logged here.
+    pub fn internal(cause: &dyn std::fmt::Display) -> Self {
+        tracing::error!("host failure: {cause}");
+        BackendError::unhandled(UnhandledReason::Internal).into()
+    }
+}
+
+impl From<BackendError> for Failure {
+    fn from(error: BackendError) -> Self {
+        Failure {
+            error,
+            diagnostics: Vec::new(),
+            status: None,
+            session: None,
+        }
+    }
+}
+
+impl From<GuestError> for Failure {
+    fn from(guest: GuestError) -> Self {
+        Failure {
+            error: guest.error,
+            diagnostics: guest.diagnostics,
+            status: guest.status,
+            session: None,
+        }
+    }
+}
+
+impl Call {
+    pub fn start(stage: Stage) -> Self {
+        Call {
+            request_id: uuid::Uuid::new_v4().to_string(),
+            started: Instant::now(),
+            stage,
+        }
+    }
+
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    fn meta(&self, session: SessionRef<'_>, diagnostics: Vec<BackendDiagnostic>) -> ResponseMeta {
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|diagnostic| diagnostic.enriched(session.id))
+            .collect();
+        ResponseMeta {
+            request_id: self.request_id.clone(),
+            session_id: session.id.map(str::to_string),
+            revision: session.revision,
+            duration_ms: (self.started.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
+            warnings: Vec::new(),
+            diagnostics,
+            stage: self.stage,
+            contract_version: CONTRACT_VERSION.into(),
+            capability_schema_version: CAPABILITY_SCHEMA_VERSION,
+        }
+    }
+
+    /// `{ok: true, meta, data}`.
+    pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
+        let mut meta = self.meta(session, data.diagnostics);
+        meta.warnings = data.warnings;
+        let built = match data.body {
+            Body::Text { text, value } => serde_json::to_value(&meta).and_then(|meta_value| {
+                let meta_text = serde_json::to_string(&meta_value)?;
+                Ok(Envelope {
+                    text: format!(r#"{{"ok":true,"meta":{meta_text},"data":{text}}}"#),
+                    value: object([
+                        ("ok", Value::Bool(true)),
+                        ("meta", meta_value),
+                        ("data", value),
+                    ]),
+                    session_id: session.id.map(str::to_string),
+                })
+            }),
+            Body::Value(data) => serde_json::to_value(&meta).and_then(|meta| {
+                let value = object([("ok", Value::Bool(true)), ("meta", meta), ("data", data)]);
+                Envelope::built(value, session)
+            }),
+        };
+        built.unwrap_or_else(|cause| self.unencodable(session, &cause))
+    }
+
+    /// `{ok: false, meta, error, session?}`; meta.diagnostics mirrors the error when
+    /// nothing richer is given.
+    pub fn failure(&self, session: SessionRef<'_>, failure: Failure) -> Envelope {
+        let Failure {
+            error,
+            diagnostics,
+            status,
+            session: snapshot,
+        } = failure;
+        let diagnostics = if diagnostics.is_empty() {
+            vec![BackendDiagnostic::error(
+                error.code().as_str(),
+                error.message(),
+            )]
+        } else {
+            diagnostics
+        };
+        let session = SessionRef {
+            revision: session.revision.or(status.map(|status| status.revision)),
+            ..session
+        };
+        let envelope = contract::Failure {
+            ok: False,
+            meta: self.meta(session, diagnostics),
+            error,
+            session: snapshot,
+        };
+        serde_json::to_value(&envelope)
+            .and_then(|value| Envelope::built(value, session))
+            .unwrap_or_else(|cause| self.unencodable(session, &cause))
+    }
+
+    /// `{ok: false, meta, error}` of a call a host policy refused: `error` is the
+    /// policy's own (checked against its failure schema), mirrored in meta.diagnostics.
+    pub fn denied(&self, session: SessionRef<'_>, error: Map<String, Value>) -> Envelope {
+        let text = |key: &str| error.get(key).and_then(Value::as_str).unwrap_or_default();
+        let diagnostics = vec![BackendDiagnostic::error(text("code"), text("message"))];
+        let meta = self.meta(session, diagnostics);
+        serde_json::to_value(&meta)
+            .and_then(|meta| {
+                let value = object([
+                    ("ok", Value::Bool(false)),
+                    ("meta", meta),
+                    ("error", Value::Object(error)),
+                ]);
+                Envelope::built(value, session)
+            })
+            .unwrap_or_else(|cause| self.unencodable(session, &cause))
+    }
+
+    /// The envelope of a response that could not be serialized: a fixed, always
+    /// serializable `backend_unhandled_error`, with the cause in the log.
+    fn unencodable(&self, session: SessionRef<'_>, cause: &serde_json::Error) -> Envelope {
+        tracing::error!("a response could not be serialized: {cause}");
+        let error = BackendError::unhandled(UnhandledReason::Internal);
+        let mut meta = serde_json::json!({
+            "requestId": self.request_id,
+            "durationMs": 0.0,
+            "warnings": [],
+            "diagnostics": [],
+            "stage": self.stage,
+            "contractVersion": CONTRACT_VERSION,
+            "capabilitySchemaVersion": CAPABILITY_SCHEMA_VERSION,
+        });
+        if let Some(id) = session.id {
+            meta["sessionId"] = Value::String(id.to_string());
+        }
+        let value = serde_json::json!({
+            "ok": false,
+            "meta": meta,
+            "error": { "code": error.code().as_str(), "message": error.message(), "reason": "internal" },
+        });
+        Envelope {
+            text: value.to_string(),
+            value,
+            session_id: session.id.map(str::to_string),
+        }
+    }
+}
+
+/// Builds an object by moving the values in: `json!` would deep-copy them by serializing,
+/// which for a multi-megabyte result is most of the call's cost.
+pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.to_string(), value))
+            .collect(),
+    )
+}

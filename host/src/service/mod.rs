@@ -1,0 +1,489 @@
+//! The backend methods as the host serves them: a decoded request in, an envelope out.
+//!
+//! Dispatch by [`MethodId`](ofgui_contracts::methods::MethodId), the session lifecycle
+//! (open, rebuild and replay after a failed instance, bind a document session to a
+//! directory, close, idle expiry), the save guard, events and the derived cache. Project
+//! semantics are asked of the session's component instance; this room only carries its
+//! answers. It uses [`crate::backend`] and [`crate::policy`], never the protocol rooms.
+
+pub mod cache;
+pub mod envelope;
+pub mod events;
+pub mod notice;
+pub mod report;
+pub mod sessions;
+
+mod dispatch;
+use dispatch::{Opening, Request};
+mod lifecycle;
+mod save;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use ofgui_contracts::api::SessionSnapshot;
+use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
+use ofgui_contracts::error::{BackendError, UnhandledReason};
+use ofgui_contracts::methods::{Method, MethodId};
+use serde_json::Value;
+use tokio::sync::OnceCell;
+
+use crate::backend::bindings::SessionStatus;
+use crate::backend::runtime::{CallError, Instance, InstanceLimits, Runtime};
+use crate::backend::sandbox::{self};
+use crate::policy::{Blocked, Gate};
+use cache::Cache;
+use envelope::{Call, Data, Envelope, Failure, SessionRef};
+use events::EventLog;
+use notice::Notice;
+use sessions::{Registry, Session};
+
+/// Counts a call as running until it is dropped, however the call ends.
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl<'a> InFlight<'a> {
+    fn enter(counter: &'a AtomicUsize) -> InFlight<'a> {
+        counter.fetch_add(1, Ordering::SeqCst);
+        InFlight(counter)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Server settings the service needs.
+#[derive(Clone, Debug)]
+pub struct ServiceConfig {
+    /// Canonical allowed project roots.
+    pub roots: Vec<PathBuf>,
+    pub max_sessions: u32,
+    /// `Duration::ZERO` disables idle expiry.
+    pub idle_timeout: Duration,
+    pub cache_dir: Option<PathBuf>,
+    pub limits: InstanceLimits,
+}
+
+impl ServiceConfig {
+    /// The defaults of `ofgui-mcp-host` (32 sessions, 30 minutes idle expiry, the user
+    /// cache directory) for projects in `roots`, which must be existing directories.
+    pub fn with_roots(roots: &[PathBuf]) -> anyhow::Result<ServiceConfig> {
+        Ok(ServiceConfig {
+            roots: sandbox::canonical_roots(roots)?,
+            max_sessions: 32,
+            idle_timeout: Duration::from_secs(1800),
+            cache_dir: crate::backend::runtime::default_cache_dir(),
+            limits: InstanceLimits::default(),
+        })
+    }
+}
+
+/// The backend service shared by all MCP requests.
+pub struct Service {
+    config: ServiceConfig,
+    runtime: OnceCell<Arc<Runtime>>,
+    /// Calls running now, for a server that drains them before it stops.
+    in_flight: AtomicUsize,
+    registry: Registry,
+    capabilities: Capabilities,
+    events: EventLog,
+    cache: Cache,
+}
+
+/// The envelope of one call and whether it is a failure.
+pub struct Reply {
+    pub envelope: Envelope,
+    pub is_error: bool,
+    /// A PNG to send beside the envelope as image content (a render).
+    pub image: Option<Vec<u8>>,
+}
+
+/// A method's data and the revision to report, or its failure.
+type Outcome = Result<(Data, Option<u64>), Failure>;
+
+impl Service {
+    pub fn new(config: ServiceConfig) -> Arc<Service> {
+        let capabilities = Capabilities::new(RuntimeSettings {
+            max_sessions: config.max_sessions,
+            idle_session_timeout_ms: config.idle_timeout.as_millis() as u64,
+        });
+        Arc::new(Service {
+            registry: Registry::new(config.max_sessions),
+            runtime: OnceCell::new(),
+            in_flight: AtomicUsize::new(0),
+            capabilities,
+            config,
+            events: EventLog::default(),
+            cache: Cache::default(),
+        })
+    }
+
+    /// A service whose sessions run on an already loaded component, shared with other
+    /// services (the tenants of one HTTP server share one engine and compiled code).
+    pub fn with_runtime(config: ServiceConfig, runtime: Arc<Runtime>) -> Arc<Service> {
+        let service = Service::new(config);
+        // A fresh cell: setting it cannot fail.
+        let _ = service.runtime.set(runtime);
+        service
+    }
+
+    /// Whether the component is loaded: the first session then opens without a compile.
+    pub fn is_ready(&self) -> bool {
+        self.runtime.initialized()
+    }
+
+    /// Loads the component in the background so the first open does not wait for it.
+    pub fn warm_up(self: &Arc<Self>) {
+        let service = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = service.runtime().await {
+                tracing::error!("backend component unavailable: {error:#}");
+            }
+        });
+    }
+
+    /// Closes clean sessions that have been idle for too long.
+    pub fn start_idle_expiry(self: &Arc<Self>) {
+        let timeout = self.config.idle_timeout;
+        if timeout.is_zero() {
+            return;
+        }
+        let service = Arc::downgrade(self);
+        let period = (timeout / 4).clamp(Duration::from_millis(10), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut ticker = tokio::time::interval(period);
+            loop {
+                ticker.tick().await;
+                let Some(service) = service.upgrade() else {
+                    return;
+                };
+                for session in service.registry.idle(timeout) {
+                    service.expire(&session, timeout).await;
+                }
+            }
+        });
+    }
+
+    async fn expire(&self, session: &Arc<Session>, timeout: Duration) {
+        let mut slot = session.instance.lock().await;
+        // A call may have run (or started) while this waited for the lock.
+        if session.idle_for() < timeout {
+            return;
+        }
+        let dirty = match slot.as_mut() {
+            Some(instance) => instance
+                .status()
+                .await
+                .map(|status| status.dirty)
+                .unwrap_or(false),
+            None => false,
+        };
+        // A dirty session holds unsaved work: keep it until it is saved or closed.
+        if dirty {
+            session.touch();
+            return;
+        }
+        if let Some(instance) = slot.take() {
+            self.registry.remove(&session.id);
+            instance.close().await;
+            self.forget(&session.id);
+            self.events
+                .notice(Notice::idle_closed(&session.id, timeout));
+        }
+    }
+
+    async fn runtime(&self) -> anyhow::Result<Arc<Runtime>> {
+        self.runtime
+            .get_or_try_init(|| async {
+                let cache_dir = self.config.cache_dir.clone();
+                let limits = self.config.limits;
+                tokio::task::spawn_blocking(move || {
+                    let started = std::time::Instant::now();
+                    let runtime = Runtime::new(cache_dir.as_deref(), limits);
+                    tracing::debug!(
+                        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+                        "loaded backend component"
+                    );
+                    runtime
+                })
+                .await
+                .map_err(|error| anyhow::anyhow!("component loader panicked: {error}"))?
+            })
+            .await
+            .cloned()
+    }
+
+    /// How many calls this service has made into backend instances (0 before the first
+    /// session), so tests can hold the host to one call per request.
+    pub fn guest_calls(&self) -> u64 {
+        self.runtime
+            .get()
+            .map_or(0, |runtime| runtime.guest_calls())
+    }
+
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.capabilities
+    }
+
+    /// What happens to sessions, as it happens (for resource subscriptions and log
+    /// messages).
+    pub fn events(&self) -> &EventLog {
+        &self.events
+    }
+
+    /// The ids of the open sessions.
+    pub fn session_ids(&self) -> Vec<String> {
+        self.registry.ids()
+    }
+
+    /// How many calls are running now (a save among them, perhaps).
+    pub fn calls_in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Whether a session is open (without renewing its idle timer).
+    pub fn is_open(&self, session_id: &str) -> bool {
+        self.registry.contains(session_id)
+    }
+
+    /// Runs one method on arguments that passed the input budget.
+    pub async fn call(&self, method: &Method, input: Value) -> Reply {
+        self.call_gated(method, input, None).await
+    }
+
+    /// Runs one method; a host policy's `gate`, when given, is consulted after the input
+    /// decoded and before the backend is called, and may refuse the call.
+    pub async fn call_gated(&self, method: &Method, input: Value, gate: Option<&Gate>) -> Reply {
+        let _running = InFlight::enter(&self.in_flight);
+        let call = Call::start(method.stage);
+        let session_id = input
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let reference = SessionRef {
+            id: session_id.as_deref(),
+            revision: None,
+        };
+        let failed = |failure: Failure| Reply {
+            envelope: call.failure(reference, failure),
+            is_error: true,
+            image: None,
+        };
+        // The policy sees the input as sent, and only once it decoded.
+        let wire = gate.map(|_| input.clone());
+        let request = match Request::decode(method, input) {
+            Ok(request) => request,
+            Err(failure) => {
+                // An open names no session until it succeeds.
+                let reference = match method.id {
+                    MethodId::OpenSession | MethodId::OpenProjectSession => SessionRef::default(),
+                    _ => reference,
+                };
+                return Reply {
+                    envelope: call.failure(reference, failure),
+                    is_error: true,
+                    image: None,
+                };
+            }
+        };
+        if let (Some(gate), Some(wire)) = (gate, wire) {
+            match gate.check(method, wire).await {
+                Ok(()) => {}
+                Err(Blocked::Denied(error)) => {
+                    return Reply {
+                        envelope: call.denied(reference, error),
+                        is_error: true,
+                        image: None,
+                    };
+                }
+                Err(Blocked::Failed(error)) => return failed(error.into()),
+            }
+        }
+        // An open names its session only once it succeeds.
+        let opening = match request {
+            Request::Open(opening) => opening,
+            Request::Work(work) => {
+                return match self.run(work).await {
+                    Ok((mut data, revision)) => Reply {
+                        image: data.take_image(),
+                        envelope: call.success(
+                            SessionRef {
+                                id: session_id.as_deref(),
+                                revision,
+                            },
+                            data,
+                        ),
+                        is_error: false,
+                    },
+                    Err(failure) => failed(failure),
+                };
+            }
+        };
+        let opened = match opening {
+            Opening::Directory(input) => {
+                let session_id = uuid::Uuid::new_v4().to_string();
+                self.open(&session_id, &input.project_path).await
+            }
+            Opening::Document(document) => self.open_project(method, document).await,
+        };
+        match opened.and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot))) {
+            Ok((data, snapshot)) => Reply {
+                envelope: call.success(
+                    SessionRef::new(&snapshot.session_id, Some(snapshot.revision)),
+                    data,
+                ),
+                is_error: false,
+                image: None,
+            },
+            Err(failure) => Reply {
+                envelope: call.failure(SessionRef::default(), failure),
+                is_error: true,
+                image: None,
+            },
+        }
+    }
+
+    /// Runs `body` on the named session's instance. An instance that traps or runs past
+    /// its deadline is replaced by a rebuilt one ([`Service::restore`]), or dropped together
+    /// with its session if it cannot be rebuilt.
+    async fn on_session<T>(
+        &self,
+        session_id: &str,
+        body: impl AsyncFnOnce(&Session, &mut Instance) -> Result<T, CallError>,
+    ) -> Result<T, Failure> {
+        let Some(session) = self.registry.get(session_id) else {
+            return Err(BackendError::session_not_found(session_id).into());
+        };
+        let mut slot = session.instance.lock().await;
+        let Some(instance) = slot.as_mut() else {
+            return Err(BackendError::session_not_found(session_id).into());
+        };
+        let started = std::time::Instant::now();
+        let result = body(&session, instance).await;
+        // Idle time counts from the end of the last call, not its start.
+        session.touch();
+        tracing::debug!(session = %session.id, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "backend call");
+        match result {
+            Ok(result) => Ok(result),
+            Err(CallError::Backend(error)) => Err((*error).into()),
+            Err(other) => {
+                tracing::error!(session = %session.id, "backend instance failed: {other}");
+                slot.take();
+                let saved_before = session.saved_revision();
+                if let Some((instance, status)) = self.restore(&session).await {
+                    *slot = Some(instance);
+                    self.events
+                        .notice(Notice::session_rebuilt(&session.id, status.revision));
+                    let completed_save = status.last_saved_revision != saved_before;
+                    let mut failure = Failure::from(restored(
+                        &other,
+                        &status,
+                        completed_save,
+                        &self.config.limits,
+                    ));
+                    failure.status = Some(status);
+                    return Err(failure);
+                }
+                self.registry.remove(&session.id);
+                self.forget(&session.id);
+                self.events.notice(Notice::session_lost(&session.id));
+                Err(unhandled(&other).into())
+            }
+        }
+    }
+
+    fn snapshot(&self, session: &Session, status: &SessionStatus) -> SessionSnapshot {
+        snapshot(
+            &self.capabilities,
+            &session.id,
+            session.canonical_project_path(),
+            status,
+            session.lock_held(),
+        )
+    }
+
+    /// A closed session's events and cache entry go with it, as upstream does.
+    fn forget(&self, session_id: &str) {
+        self.events.forget(session_id);
+        self.cache.forget(session_id);
+    }
+}
+
+/// A session's state as `openSession` and `getSession` report it.
+fn snapshot(
+    capabilities: &Capabilities,
+    session_id: &str,
+    canonical_project_path: String,
+    status: &SessionStatus,
+    lock_held: bool,
+) -> SessionSnapshot {
+    SessionSnapshot {
+        session_id: session_id.to_string(),
+        canonical_project_path,
+        revision: status.revision,
+        last_saved_revision: status.last_saved_revision,
+        dirty: status.dirty,
+        uam_fidelity: status.fidelity.to_contract(),
+        lock_held,
+        capabilities: capabilities.clone(),
+    }
+}
+
+/// The failure of a call whose session was restored afterwards; `completed_save` when
+/// restoring finished a save the call had taken past its commit point.
+fn restored(
+    error: &CallError,
+    status: &SessionStatus,
+    completed_save: bool,
+    limits: &InstanceLimits,
+) -> BackendError {
+    let (what, reason) = match error {
+        CallError::Deadline => (
+            format!(
+                "ran past its deadline ({} s per call) on this call",
+                limits.call_deadline.as_secs_f64()
+            ),
+            UnhandledReason::Deadline,
+        ),
+        CallError::OutOfMemory => (
+            format!(
+                "asked for more than a session's {} MiB of memory on this call",
+                limits.memory_bytes >> 20
+            ),
+            UnhandledReason::OutOfMemory,
+        ),
+        _ => (
+            "stopped unexpectedly on this call".to_string(),
+            UnhandledReason::Trap,
+        ),
+    };
+    let revision = status.revision;
+    let outcome = if completed_save {
+        format!(
+            "It had already reached the commit point of a save, which was completed when the session was restored on a fresh backend: the project on disk is at revision {revision} and the session is clean"
+        )
+    } else {
+        format!(
+            "It changed nothing: the session was restored on a fresh backend (the project read again and its applied transactions replayed) and is at revision {revision}"
+        )
+    };
+    BackendError::BackendUnhandledError {
+        message: format!(
+            "Backend tool execution failed: the backend {what}. {outcome}; re-read before retrying."
+        ),
+        reason,
+    }
+}
+
+fn unhandled(error: &CallError) -> BackendError {
+    BackendError::unhandled(match error {
+        CallError::Deadline => UnhandledReason::Deadline,
+        CallError::OutOfMemory => UnhandledReason::OutOfMemory,
+        CallError::Trap(_) => UnhandledReason::Trap,
+        CallError::Backend(_) | CallError::Setup(_) => UnhandledReason::Internal,
+    })
+}

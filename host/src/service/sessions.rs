@@ -1,0 +1,316 @@
+//! The session registry: ids, limits, one session per project, idle expiry.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::backend::lock::ProjectLock;
+use crate::backend::runtime::Instance;
+use crate::backend::sandbox::ResolvedProject;
+
+/// A live session: its project and its component instance (one call at a time).
+pub struct Session {
+    pub id: String,
+    pub instance: tokio::sync::Mutex<Option<Instance>>,
+    /// Where the project lives; changes once, when a document session is materialized
+    /// into a directory (while its instance is locked).
+    home: Mutex<Home>,
+    last_used: Mutex<Instant>,
+    journal: Mutex<Journal>,
+}
+
+/// Where a session's project lives.
+pub enum Home {
+    /// A project directory the session was opened from or written into.
+    Directory {
+        project: ResolvedProject,
+        /// The advisory lock beside the project, released when the session goes; `None`
+        /// when it could not be taken (a read-only parent directory), so `lockHeld` says
+        /// false.
+        lock: Option<ProjectLock>,
+    },
+    /// A project given as a document (`openProjectSession`): no file access. The document
+    /// is kept because it is the base the session is rebuilt from (with the journal's
+    /// batches), after a backend failure or in the directory it is materialized into.
+    Document {
+        document: Arc<String>,
+        canonical_project_path: String,
+        key: String,
+    },
+}
+
+/// Most bytes of applied batches a session keeps for recovery; past this a backend
+/// failure closes the session instead of restoring it.
+const JOURNAL_MAX_BYTES: usize = 64 << 20;
+
+/// The batches applied since the last save, in order: with the saved project on disk,
+/// enough to rebuild the session's state on a fresh instance if the backend fails.
+#[derive(Default)]
+struct Journal {
+    /// The revision of the last save (0 before any): where a rebuilt session starts.
+    saved_revision: u64,
+    batches: Vec<AppliedBatch>,
+    bytes: usize,
+    /// The journal outgrew its budget and no longer describes the session.
+    overflowed: bool,
+}
+
+/// One applied batch: the revision it was applied at and its operations as JSON.
+#[derive(Clone)]
+pub struct AppliedBatch {
+    pub expected_revision: u64,
+    pub operations: String,
+}
+
+impl Session {
+    fn home(&self) -> MutexGuard<'_, Home> {
+        lock(&self.home)
+    }
+
+    /// The project's identity (one session per key).
+    pub fn key(&self) -> String {
+        match &*self.home() {
+            Home::Directory { project, .. } => project.key.clone(),
+            Home::Document { key, .. } => key.clone(),
+        }
+    }
+
+    /// `canonicalProjectPath` of results: the directory, or the name a document was given.
+    pub fn canonical_project_path(&self) -> String {
+        match &*self.home() {
+            Home::Directory { project, .. } => project.dir.to_string_lossy().into_owned(),
+            Home::Document {
+                canonical_project_path,
+                ..
+            } => canonical_project_path.clone(),
+        }
+    }
+
+    pub fn lock_held(&self) -> bool {
+        matches!(&*self.home(), Home::Directory { lock: Some(_), .. })
+    }
+
+    /// The project directory, for a session that has one.
+    pub fn directory(&self) -> Option<ResolvedProject> {
+        match &*self.home() {
+            Home::Directory { project, .. } => Some(project.clone()),
+            Home::Document { .. } => None,
+        }
+    }
+
+    /// The document a session was opened from, while it has no directory.
+    pub fn document(&self) -> Option<Arc<String>> {
+        match &*self.home() {
+            Home::Directory { .. } => None,
+            Home::Document { document, .. } => Some(document.clone()),
+        }
+    }
+
+    /// The session's project now lives in `project` (a document written there).
+    fn bind(&self, project: ResolvedProject, lock: Option<ProjectLock>) {
+        *self.home() = Home::Directory { project, lock };
+    }
+
+    /// Records a batch that applied.
+    pub fn record(&self, batch: AppliedBatch) {
+        let mut journal = lock(&self.journal);
+        if journal.overflowed {
+            return;
+        }
+        journal.bytes += batch.operations.len();
+        if journal.bytes > JOURNAL_MAX_BYTES {
+            *journal = Journal {
+                saved_revision: journal.saved_revision,
+                overflowed: true,
+                ..Journal::default()
+            };
+            return;
+        }
+        journal.batches.push(batch);
+    }
+
+    /// The revision of the last save and the batches to replay on the saved project to
+    /// rebuild the session, or `None` if they are not all known.
+    pub fn replay(&self) -> Option<(u64, Vec<AppliedBatch>)> {
+        let journal = lock(&self.journal);
+        (!journal.overflowed).then(|| (journal.saved_revision, journal.batches.clone()))
+    }
+
+    /// The revision of the last save (0 before any).
+    pub fn saved_revision(&self) -> u64 {
+        lock(&self.journal).saved_revision
+    }
+
+    /// The session saved `revision`: the disk now holds everything applied so far.
+    pub fn saved(&self, revision: u64) {
+        *lock(&self.journal) = Journal {
+            saved_revision: revision,
+            ..Journal::default()
+        };
+    }
+
+    pub fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    pub fn idle_for(&self) -> Duration {
+        lock(&self.last_used).elapsed()
+    }
+}
+
+/// Why a session could not be registered.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReserveError {
+    Full {
+        max_sessions: u32,
+    },
+    Conflict {
+        holder: Option<String>,
+    },
+    /// The session id is taken by an open or opening session.
+    IdTaken,
+}
+
+#[derive(Default)]
+struct Table {
+    sessions: HashMap<String, Arc<Session>>,
+    /// Project keys claimed by open or opening sessions, with the holder's id.
+    claims: HashMap<String, String>,
+}
+
+/// All sessions of this server.
+pub struct Registry {
+    table: Mutex<Table>,
+    max_sessions: u32,
+}
+
+/// Locks a mutex, recovering the data if a panic poisoned it (the data stays consistent:
+/// every critical section here is a few map operations).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Registry {
+    pub fn new(max_sessions: u32) -> Self {
+        Self {
+            table: Mutex::new(Table::default()),
+            max_sessions,
+        }
+    }
+
+    /// Claims a project for a new session id, checking the id and capacity first.
+    pub fn reserve(&self, session_id: &str, key: &str) -> Result<(), ReserveError> {
+        let mut table = lock(&self.table);
+        if table.sessions.contains_key(session_id)
+            || table.claims.values().any(|holder| holder == session_id)
+        {
+            return Err(ReserveError::IdTaken);
+        }
+        if table.claims.len() as u32 >= self.max_sessions {
+            return Err(ReserveError::Full {
+                max_sessions: self.max_sessions,
+            });
+        }
+        if let Some(holder) = table.claims.get(key) {
+            let holder = table.sessions.contains_key(holder).then(|| holder.clone());
+            return Err(ReserveError::Conflict { holder });
+        }
+        table.claims.insert(key.to_string(), session_id.to_string());
+        Ok(())
+    }
+
+    /// Whether an open or opening session has this id.
+    pub fn id_taken(&self, session_id: &str) -> bool {
+        let table = lock(&self.table);
+        table.sessions.contains_key(session_id)
+            || table.claims.values().any(|holder| holder == session_id)
+    }
+
+    /// Releases a claim whose open failed.
+    pub fn release(&self, key: &str) {
+        lock(&self.table).claims.remove(key);
+    }
+
+    /// Claims a second project key for an open session that is being written there; the
+    /// session counts once against the limit, so only conflicts are refused.
+    pub fn claim_for(&self, session: &Session, key: &str) -> Result<(), ReserveError> {
+        let mut table = lock(&self.table);
+        if let Some(holder) = table.claims.get(key) {
+            let holder = table.sessions.contains_key(holder).then(|| holder.clone());
+            return Err(ReserveError::Conflict { holder });
+        }
+        table.claims.insert(key.to_string(), session.id.clone());
+        Ok(())
+    }
+
+    /// Moves a session to the directory it was written into (claimed with
+    /// [`Registry::claim_for`]): the old key is freed.
+    pub fn rebind(
+        &self,
+        session: &Session,
+        project: ResolvedProject,
+        project_lock: Option<ProjectLock>,
+    ) {
+        let old = session.key();
+        session.bind(project, project_lock);
+        lock(&self.table).claims.remove(&old);
+    }
+
+    /// Registers an opened session under its claim.
+    pub fn insert(&self, id: String, home: Home, instance: Instance) -> Arc<Session> {
+        let session = Arc::new(Session {
+            id: id.clone(),
+            instance: tokio::sync::Mutex::new(Some(instance)),
+            home: Mutex::new(home),
+            last_used: Mutex::new(Instant::now()),
+            journal: Mutex::new(Journal::default()),
+        });
+        lock(&self.table).sessions.insert(id, session.clone());
+        session
+    }
+
+    /// Looks a session up and renews its idle timer.
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        let session = lock(&self.table).sessions.get(id).cloned();
+        if let Some(session) = &session {
+            session.touch();
+        }
+        session
+    }
+
+    /// Whether a session is open; unlike [`Registry::get`], not a use of it.
+    pub fn contains(&self, id: &str) -> bool {
+        lock(&self.table).sessions.contains_key(id)
+    }
+
+    /// The ids of the open sessions, sorted.
+    pub fn ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = lock(&self.table).sessions.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    /// Removes a session and frees its project.
+    pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
+        let mut table = lock(&self.table);
+        let session = table.sessions.remove(id)?;
+        table.claims.remove(&session.key());
+        Some(session)
+    }
+
+    /// Sessions idle for longer than `timeout`.
+    pub fn idle(&self, timeout: Duration) -> Vec<Arc<Session>> {
+        lock(&self.table)
+            .sessions
+            .values()
+            .filter(|session| session.idle_for() >= timeout)
+            .cloned()
+            .collect()
+    }
+
+    pub fn max_sessions(&self) -> u32 {
+        self.max_sessions
+    }
+}

@@ -1,0 +1,425 @@
+//! Streamable HTTP (`serve --http ADDR`): MCP at `/mcp` for agents that reach the server
+//! over a network. Each bearer token is a tenant with its own service: its own sessions,
+//! project roots, limits and write permission, so one client never sees another's
+//! sessions. `/healthz` and `/readyz` answer load balancers without a token.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use ofgui_contracts::methods::METHODS;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use tokio_util::sync::CancellationToken;
+use tower_service::Service as _;
+
+use crate::backend::runtime::Runtime;
+use crate::mcp::compose::ServerBuilder;
+use crate::mcp::{OfguiServer, Schemas, TextContent};
+use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
+use crate::service::{Service, ServiceConfig};
+
+/// Tool calls one tenant may have running at once; a request past them is refused with
+/// 429 (a soft limit: requests arriving together may pass it by a few).
+pub const MAX_IN_FLIGHT_PER_TENANT: usize = 16;
+
+/// The tools a read-only token may not call: they change a session's model or the disk.
+fn write_tools() -> impl Iterator<Item = &'static str> {
+    METHODS
+        .iter()
+        .filter(|method| method.effect.changes_project())
+        .map(|method| method.tool)
+}
+
+/// One token and what it may do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grant {
+    /// How logs name the tenant: the token's line in its file, or `env`.
+    pub label: String,
+    token_digest: [u8; 32],
+    /// The roots the token may open projects in; `None`: the server's `--project-dir`s.
+    pub roots: Option<Vec<PathBuf>>,
+    pub read_only: bool,
+}
+
+impl Grant {
+    pub fn new(label: &str, token: &str, roots: Option<Vec<PathBuf>>, read_only: bool) -> Grant {
+        Grant {
+            label: label.to_owned(),
+            token_digest: digest(token),
+            roots,
+            read_only,
+        }
+    }
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// Reads a token file: one token per line, optionally followed by `roots=DIR[:DIR…]`
+/// (the only roots it may open projects in) and `read-only`; blank lines and lines
+/// starting with `#` are skipped. A token is at least 16 characters.
+pub fn parse_tokens(text: &str) -> anyhow::Result<Vec<Grant>> {
+    let mut grants = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let number = index + 1;
+        let mut words = line.split_whitespace();
+        let token = words.next().unwrap_or_default();
+        if token.len() < 16 {
+            bail!("token file line {number}: a token is at least 16 characters");
+        }
+        let (mut roots, mut read_only) = (None, false);
+        for word in words {
+            if word == "read-only" {
+                read_only = true;
+            } else if let Some(dirs) = word.strip_prefix("roots=") {
+                let dirs: Vec<PathBuf> = dirs
+                    .split(':')
+                    .filter(|d| !d.is_empty())
+                    .map(PathBuf::from)
+                    .collect();
+                if dirs.is_empty() {
+                    bail!("token file line {number}: roots= names no directory");
+                }
+                roots = Some(
+                    crate::backend::sandbox::canonical_roots(&dirs).with_context(|| {
+                        format!("token file line {number}: a root is not a directory")
+                    })?,
+                );
+            } else {
+                bail!(
+                    "token file line {number}: {word:?} is neither roots=DIR[:DIR…] nor read-only"
+                );
+            }
+        }
+        let grant = Grant::new(&format!("line {number}"), token, roots, read_only);
+        if grants
+            .iter()
+            .any(|g: &Grant| g.token_digest == grant.token_digest)
+        {
+            bail!("token file line {number}: the same token is listed twice");
+        }
+        grants.push(grant);
+    }
+    Ok(grants)
+}
+
+/// How the HTTP server runs.
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    /// Empty: no authentication, which only a loopback address allows.
+    pub grants: Vec<Grant>,
+    /// `Host` values accepted besides the loopback names (DNS rebinding protection).
+    pub allowed_hosts: Vec<String>,
+    /// Browser origins accepted; a request with any other `Origin` is refused.
+    pub allowed_origins: Vec<String>,
+    pub text_content: TextContent,
+    pub schemas: Schemas,
+}
+
+/// One token's server: its service and its MCP endpoint.
+struct Tenant {
+    label: String,
+    token_digest: Option<[u8; 32]>,
+    service: Arc<Service>,
+    endpoint: StreamableHttpService<OfguiServer, LocalSessionManager>,
+}
+
+struct Shared {
+    tenants: Vec<Tenant>,
+    /// Set at SIGTERM: new requests are refused while the calls in flight finish.
+    draining: AtomicBool,
+}
+
+/// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
+pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Result<()> {
+    if options.grants.is_empty() && !options.addr.ip().is_loopback() {
+        bail!(
+            "serving on {} needs authentication: pass --auth-token-file FILE or set OFGUI_AUTH_TOKEN (only a loopback address may serve without)",
+            options.addr
+        );
+    }
+    crate::mcp::warm_up_tools(options.schemas);
+    let stop = CancellationToken::new();
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    hosts.extend(options.allowed_hosts.iter().cloned());
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(options.allowed_origins.clone())
+        .enforce_origin_validation()
+        .with_cancellation_token(stop.child_token());
+    let grants = match options.grants.is_empty() {
+        true => vec![None],
+        false => options.grants.iter().cloned().map(Some).collect(),
+    };
+    // One engine and one compiled component for every tenant: a tenant costs its
+    // sessions, not another copy of the backend.
+    let (cache_dir, limits) = (base.cache_dir.clone(), base.limits);
+    let runtime = tokio::task::spawn_blocking(move || Runtime::new(cache_dir.as_deref(), limits))
+        .await
+        .context("loading the backend")??;
+    let mut tenants = Vec::new();
+    for grant in grants {
+        let mut tenant_config = base.clone();
+        if let Some(roots) = grant.as_ref().and_then(|g| g.roots.clone()) {
+            tenant_config.roots = roots;
+        }
+        let service = Service::with_runtime(tenant_config, runtime.clone());
+        service.start_idle_expiry();
+        let mut builder = ServerBuilder::new(service.clone())
+            .text_content(options.text_content)
+            .schemas(options.schemas);
+        if grant.as_ref().is_some_and(|g| g.read_only) {
+            for tool in write_tools() {
+                builder = builder.policy(tool, ReadOnly);
+            }
+        }
+        let server = builder.build()?;
+        let endpoint = StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            config.clone(),
+        );
+        tenants.push(Tenant {
+            label: grant
+                .as_ref()
+                .map_or("local".to_owned(), |g| g.label.clone()),
+            token_digest: grant.as_ref().map(|g| g.token_digest),
+            service,
+            endpoint,
+        });
+    }
+    let shared = Arc::new(Shared {
+        tenants,
+        draining: AtomicBool::new(false),
+    });
+    let app = axum::Router::new()
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/readyz", get(ready))
+        .route("/mcp", any(mcp))
+        .with_state(shared.clone());
+    let listener = tokio::net::TcpListener::bind(options.addr)
+        .await
+        .with_context(|| format!("binding {}", options.addr))?;
+    tracing::info!(
+        addr = %listener.local_addr()?,
+        tenants = options.grants.len().max(1),
+        "serving MCP over Streamable HTTP at /mcp"
+    );
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: refusing new requests, finishing the calls in flight");
+            shared.draining.store(true, Ordering::SeqCst);
+            // A call's answer streams after its request was accepted, so wait for the
+            // calls themselves (a save among them), then end the sessions' streams.
+            while shared
+                .tenants
+                .iter()
+                .any(|t| t.service.calls_in_flight() > 0)
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            stop.cancel();
+        })
+        .await?;
+    Ok(())
+}
+
+/// 200 once the backend is loaded (the first session then opens without a compile), 503
+/// before; the server loads it before it listens, so a 503 means it is still starting.
+async fn ready(State(shared): State<Arc<Shared>>) -> Response {
+    if shared.tenants.iter().all(|t| t.service.is_ready()) {
+        (StatusCode::OK, "ready\n").into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, "loading\n").into_response()
+    }
+}
+
+async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let Some(tenant) = authenticate(&shared, &request) else {
+        tracing::info!(%method, status = 401, "refused: no valid bearer token");
+        return unauthorized();
+    };
+    if shared.draining.load(Ordering::SeqCst) {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n").into_response();
+    }
+    if method == axum::http::Method::POST
+        && tenant.service.calls_in_flight() >= MAX_IN_FLIGHT_PER_TENANT
+    {
+        tracing::info!(tenant = %tenant.label, %method, status = 429, "refused: too many calls in flight");
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, HeaderValue::from_static("1"))],
+        )
+            .into_response();
+    }
+    let mut endpoint = tenant.endpoint.clone();
+    let response = match endpoint.call(request).await {
+        Ok(response) => response.map(Body::new),
+        Err(never) => match never {},
+    };
+    tracing::info!(
+        tenant = %tenant.label,
+        %method,
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+        "mcp request"
+    );
+    response
+}
+
+/// The tenant whose token the request carries; every token is compared, in constant
+/// time, so the answer's timing tells nothing about which one came close.
+fn authenticate<'a>(shared: &'a Shared, request: &Request) -> Option<&'a Tenant> {
+    let open = shared.tenants.iter().find(|t| t.token_digest.is_none());
+    if open.is_some() {
+        return open;
+    }
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))?;
+    let given = digest(given.trim());
+    let mut found = None;
+    for tenant in &shared.tenants {
+        let Some(expected) = &tenant.token_digest else {
+            continue;
+        };
+        let difference = expected
+            .iter()
+            .zip(given.iter())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+        if difference == 0 {
+            found = Some(tenant);
+        }
+    }
+    found
+}
+
+fn unauthorized() -> Response {
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))],
+    )
+        .into_response()
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Refuses the write tools to a read-only token.
+struct ReadOnly;
+
+impl ToolPolicy for ReadOnly {
+    fn failure_schema(&self) -> Value {
+        json!({
+            "type": "object",
+            "description": "A change this token may not make: it is read-only. Nothing changed.",
+            "properties": {
+                "code": { "const": "read_only_token" },
+                "message": { "type": "string" },
+            },
+            "required": ["code", "message"],
+            "additionalProperties": false,
+        })
+    }
+
+    fn before_call(&self, call: PolicyCall) -> BoxFuture<'_, Verdict> {
+        Box::pin(async move {
+            let mut error = Map::new();
+            error.insert("code".into(), json!("read_only_token"));
+            error.insert(
+                "message".into(),
+                json!(format!(
+                    "This token is read-only: {} is refused and nothing changed. Read, search, validate, preflight and render are allowed; ask for a token with write access to edit.",
+                    call.tool
+                )),
+            );
+            Ok(Some(error))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_lines_carry_roots_and_read_only() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().to_str().expect("utf-8");
+        let text = format!(
+            "# team tokens\n\nabcdefghijklmnopqrst\nreadonly-token-0000 read-only roots={root}\n"
+        );
+        let grants = parse_tokens(&text).expect("parses");
+        assert_eq!(grants.len(), 2);
+        assert_eq!(
+            (grants[0].read_only, grants[0].roots.is_none()),
+            (false, true)
+        );
+        assert_eq!(grants[1].label, "line 4");
+        assert!(grants[1].read_only);
+        assert_eq!(grants[1].roots.as_ref().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn bad_token_lines_are_refused_with_their_line() {
+        for (text, says) in [
+            ("short", "line 1: a token is at least 16"),
+            ("abcdefghijklmnopqrst rw", "line 1: \"rw\""),
+            ("abcdefghijklmnopqrst roots=", "roots= names no directory"),
+            (
+                "abcdefghijklmnopqrst roots=/no/such/dir",
+                "a root is not a directory",
+            ),
+            (
+                "abcdefghijklmnopqrst\nabcdefghijklmnopqrst",
+                "line 2: the same token",
+            ),
+        ] {
+            let error = parse_tokens(text).expect_err(text).to_string();
+            assert!(error.contains(says), "{text:?}: {error}");
+        }
+    }
+}

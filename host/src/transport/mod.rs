@@ -1,0 +1,8 @@
+//! How MCP reaches the server: newline-delimited JSON-RPC on stdio ([`stdio`]) and
+//! Streamable HTTP with tenants, tokens and a drain at shutdown ([`http`]).
+//!
+//! A transport frames messages and guards the connection; it uses [`crate::mcp`]'s server
+//! and knows no method names or session logic.
+
+pub mod http;
+pub mod stdio;
