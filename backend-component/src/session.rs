@@ -10,6 +10,7 @@ use ofgui_contracts::api::{
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::catalog::DiagnosticCode;
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
+use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
 use ofgui_contracts::error::{
@@ -1025,7 +1026,7 @@ fn decode_operations(text: &str) -> Result<Vec<Operation>, BackendError> {
                     BackendError::invalid_input(
                         format!(
                             "Operation {index}{what} is malformed: {}.{schema}",
-                            clip(&error.message, 200)
+                            clip(&error.message, MAX_ECHO_CHARS)
                         ),
                         Some(error.path),
                     )
@@ -1046,15 +1047,6 @@ fn operation_kind(text: &str) -> Option<&'static str> {
         .iter()
         .copied()
         .find(|known| *known == kind)
-}
-
-/// At most `max` characters of `text`, with `…` where it was cut.
-pub(crate) fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
 }
 
 /// The contract error of a refused batch, with its issues as diagnostics.
