@@ -494,8 +494,8 @@ impl Session {
             if input.scope.is_none() && input.page.is_none() {
                 (&self.project, &self.read_diagnostics[..], None)
             } else {
-                let selected = scope::select(self, input.scope.as_ref())?;
-                let page = Page::read(self, input.page.as_ref(), None)?;
+                let selected = scope::select(&self.id, &self.project, input.scope.as_ref())?;
+                let page = Page::read(&self.id, self.revision, input.page.as_ref(), None)?;
                 let (window, next_cursor) = page.window(selected.len());
                 let shown = &selected[window];
                 let whole = &self.project;
