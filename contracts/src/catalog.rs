@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::ProjectDiagnosticCode;
-
 /// Which layer a code belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -219,33 +217,6 @@ impl From<DiagnosticCode> for String {
     }
 }
 
-impl From<ProjectDiagnosticCode> for DiagnosticCode {
-    fn from(code: ProjectDiagnosticCode) -> Self {
-        use ProjectDiagnosticCode as P;
-        match code {
-            P::InvalidProjectXml => Self::InvalidProjectXml,
-            P::InvalidPackageXml => Self::InvalidPackageXml,
-            P::InvalidBranchPackageXml => Self::InvalidBranchPackageXml,
-            P::InvalidComponentXml => Self::InvalidComponentXml,
-            P::InvalidProjectValue => Self::InvalidProjectValue,
-            P::DesktopIncompatibleGeometry => Self::DesktopIncompatibleGeometry,
-            P::InvalidSettingsJson => Self::InvalidSettingsJson,
-            P::InvalidUam => Self::InvalidUam,
-            P::DuplicatePackageId => Self::DuplicatePackageId,
-            P::DuplicatePackageName => Self::DuplicatePackageName,
-            P::DuplicateResourceId => Self::DuplicateResourceId,
-            P::PathCollision => Self::PathCollision,
-            P::UnsafePath => Self::UnsafePath,
-            P::DanglingResourceReference => Self::DanglingResourceReference,
-            P::MissingSource => Self::MissingSource,
-            P::UnreadableSource => Self::UnreadableSource,
-            P::CorruptSource => Self::CorruptSource,
-            P::UnsupportedResourceKind => Self::UnsupportedResourceKind,
-            P::DecodeCapabilityUnavailable => Self::DecodeCapabilityUnavailable,
-        }
-    }
-}
-
 impl DiagnosticCode {
     /// The typed code for its wire spelling.
     pub fn parse(code: &str) -> Option<Self> {
@@ -424,13 +395,5 @@ mod tests {
         assert!(message(DiagnosticCode::InvalidGroupReference).contains("belong to itself"));
         assert!(message(DiagnosticCode::InvalidGearPayload).contains("does not fit its node"));
         assert!(message(DiagnosticCode::InvalidComponentXml).contains("As a warning"));
-    }
-
-    #[test]
-    fn every_project_diagnostic_code_has_a_guide() {
-        for code in crate::diagnostics::ProjectDiagnosticCode::ALL {
-            let wire = serde_json::to_value(code).expect("serializes");
-            assert_eq!(wire, DiagnosticCode::from(code).as_str(), "{code:?}");
-        }
     }
 }
