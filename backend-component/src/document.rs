@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ofgui_contracts::api::ProjectDocument;
+use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::ops::{AssetInput, PackageInput};
 use ofgui_contracts::strict::{self, StrictError};
@@ -354,7 +355,7 @@ fn malformed(text: &str, error: StrictError) -> BackendError {
         error.path,
         format!(
             "The project document is malformed: {}. Its schema is the input of openfairygui://docs/methods/openProjectSession.",
-            crate::session::clip(&error.message, 200)
+            clip(&error.message, MAX_ECHO_CHARS)
         ),
     )
 }

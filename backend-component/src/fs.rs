@@ -104,6 +104,41 @@ pub fn case_variant(fs: &dyn ProjectFs, path: &str) -> Option<String> {
     (found != path).then_some(found)
 }
 
+/// Whether an entry exists at `path` (a symlink counts as itself; it is not followed).
+pub fn exists(fs: &dyn ProjectFsWrite, path: &str) -> io::Result<bool> {
+    match fs.metadata(path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The path as the disk spells it: each segment as listed in its directory (exactly, or
+/// else the entry a case-insensitive disk takes for it). Only asked for existing paths.
+pub fn spelling(fs: &dyn ProjectFs, path: &str) -> io::Result<String> {
+    let mut found = String::new();
+    for segment in path.split('/') {
+        let dir = if found.is_empty() { "." } else { &found };
+        let entries = fs.read_dir(dir)?;
+        let name = entries
+            .iter()
+            .find(|entry| entry.name == segment)
+            .or_else(|| {
+                let lower = segment.to_lowercase();
+                entries
+                    .iter()
+                    .find(|entry| entry.name.to_lowercase() == lower)
+            })
+            .map_or(segment, |entry| entry.name.as_str())
+            .to_owned();
+        if !found.is_empty() {
+            found.push('/');
+        }
+        found.push_str(&name);
+    }
+    Ok(found)
+}
+
 /// [`ProjectFs`] over `std::fs`, rooted at a directory.
 #[derive(Clone, Debug)]
 pub struct StdFs {

@@ -14,8 +14,13 @@ use crate::session::Session;
 /// it; an input naming only the session gives the whole project.
 pub fn outline(session: &Session, input: &OutlineInput) -> Result<ProjectOutline, BackendError> {
     let project = session.project();
-    let selected = scope::select(session, input.scope.as_ref())?;
-    let page = Page::read(session, input.page.as_ref(), None)?;
+    let selected = scope::select(session.id(), project, input.scope.as_ref())?;
+    let page = Page::read(
+        session.id(),
+        session.status().revision,
+        input.page.as_ref(),
+        None,
+    )?;
     let (window, next_cursor) = page.window(selected.len());
     let detail = input.detail.unwrap_or_default();
     Ok(ProjectOutline {

@@ -11,13 +11,12 @@ use std::sync::Arc;
 use ofgui_contracts::api::{PageRequest, ProjectScope};
 use ofgui_contracts::error::{BackendError, ReadFailureReason};
 use ofgui_contracts::strict;
-use ofgui_contracts::uam::{UamPackage, UamResource};
+use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::lookup::{Lookup, exactly_one};
 use crate::rules::with_article;
-use crate::session::Session;
 
 /// One package in scope: all of its resources, or just the scoped component.
 pub struct Scoped<'a> {
@@ -48,14 +47,15 @@ impl<'a> Scoped<'a> {
     }
 }
 
-/// The packages a scope covers, in project order.
+/// The packages of `project` a scope covers, in project order; errors name the session
+/// `session_id`.
 pub fn select<'a>(
-    session: &'a Session,
+    session_id: &str,
+    project: &'a UamProject,
     scope: Option<&ProjectScope>,
 ) -> Result<Vec<Scoped<'a>>, BackendError> {
-    let project = session.project();
     let not_found = |message: String| {
-        BackendError::read_failed(session.id(), ReadFailureReason::NotFound, message)
+        BackendError::read_failed(session_id, ReadFailureReason::NotFound, message)
     };
     let Some(scope) = scope else {
         return Ok(whole(&project.packages));
@@ -85,14 +85,14 @@ pub fn select<'a>(
             let (package_id, resource_id) =
                 (&component.package_id, &component.component_resource_id);
             let package = found(
-                session,
+                session_id,
                 exactly_one(
                     project.packages.iter().filter(|p| &p.id == package_id),
                     || format!("package with id {package_id}"),
                 ),
             )?;
             let resource = found(
-                session,
+                session_id,
                 exactly_one(
                     package.resources.iter().filter(|r| r.id() == resource_id),
                     || format!("resource with id {resource_id} in package {package_id}"),
@@ -100,7 +100,7 @@ pub fn select<'a>(
             )?;
             if resource.component().is_none() {
                 return Err(BackendError::read_failed(
-                    session.id(),
+                    session_id,
                     ReadFailureReason::UnsupportedResource,
                     format!(
                         "scope.component: resource {resource_id} is {} resource, not a component; scope by its package with packageIds instead.",
@@ -117,16 +117,16 @@ pub fn select<'a>(
 }
 
 /// The one item a scope's component names, or why there is none.
-fn found<T>(session: &Session, lookup: Lookup<T>) -> Result<T, BackendError> {
+fn found<T>(session_id: &str, lookup: Lookup<T>) -> Result<T, BackendError> {
     match lookup {
         Lookup::Found(found) => Ok(found),
         Lookup::NotFound(message) => Err(BackendError::read_failed(
-            session.id(),
+            session_id,
             ReadFailureReason::NotFound,
             format!("scope.component: {message} Take ids from getProjectOutline."),
         )),
         Lookup::Ambiguous(message) => Err(BackendError::read_failed(
-            session.id(),
+            session_id,
             ReadFailureReason::Ambiguous,
             format!("scope.component: {message}"),
         )),
@@ -154,13 +154,14 @@ pub struct Page {
 }
 
 impl Page {
-    /// Reads a page request; `default_limit` applies when it names no limit.
+    /// Reads a page request of session `session_id`, now at `revision`; `default_limit`
+    /// applies when it names no limit.
     pub fn read(
-        session: &Session,
+        session_id: &str,
+        revision: u64,
         request: Option<&PageRequest>,
         default_limit: Option<usize>,
     ) -> Result<Page, BackendError> {
-        let revision = session.status().revision;
         let limit = match request.and_then(|page| page.limit) {
             Some(limit) if !(1..=MAX_LIMIT).contains(&limit) => {
                 return Err(BackendError::invalid_input(
@@ -191,7 +192,7 @@ impl Page {
                 message: format!(
                     "page.cursor was made at revision {made_at}, but the session is now at revision {revision}: the project changed between pages. Read again from the first page (omit page.cursor)."
                 ),
-                session_id: session.id().to_string(),
+                session_id: session_id.to_string(),
                 expected_revision: made_at,
                 actual_revision: revision,
             });

@@ -32,8 +32,13 @@ pub fn search(
     let project = session.project();
     let urls = Urls::new(project);
     let criteria = Criteria::read(session, &urls, &input.query)?;
-    let selected = scope::select(session, input.scope.as_ref())?;
-    let page = Page::read(session, input.page.as_ref(), Some(DEFAULT_LIMIT))?;
+    let selected = scope::select(session.id(), project, input.scope.as_ref())?;
+    let page = Page::read(
+        session.id(),
+        session.status().revision,
+        input.page.as_ref(),
+        Some(DEFAULT_LIMIT),
+    )?;
     let mut hits = Vec::new();
     for scoped in &selected {
         for resource in scoped.resources() {

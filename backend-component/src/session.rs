@@ -10,6 +10,7 @@ use ofgui_contracts::api::{
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::catalog::DiagnosticCode;
 use ofgui_contracts::diagnostics::ProjectDiagnostic;
+use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
 use ofgui_contracts::error::{
@@ -493,8 +494,8 @@ impl Session {
             if input.scope.is_none() && input.page.is_none() {
                 (&self.project, &self.read_diagnostics[..], None)
             } else {
-                let selected = scope::select(self, input.scope.as_ref())?;
-                let page = Page::read(self, input.page.as_ref(), None)?;
+                let selected = scope::select(&self.id, &self.project, input.scope.as_ref())?;
+                let page = Page::read(&self.id, self.revision, input.page.as_ref(), None)?;
                 let (window, next_cursor) = page.window(selected.len());
                 let shown = &selected[window];
                 let whole = &self.project;
@@ -1025,7 +1026,7 @@ fn decode_operations(text: &str) -> Result<Vec<Operation>, BackendError> {
                     BackendError::invalid_input(
                         format!(
                             "Operation {index}{what} is malformed: {}.{schema}",
-                            clip(&error.message, 200)
+                            clip(&error.message, MAX_ECHO_CHARS)
                         ),
                         Some(error.path),
                     )
@@ -1046,15 +1047,6 @@ fn operation_kind(text: &str) -> Option<&'static str> {
         .iter()
         .copied()
         .find(|known| *known == kind)
-}
-
-/// At most `max` characters of `text`, with `…` where it was cut.
-pub(crate) fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
 }
 
 /// The contract error of a refused batch, with its issues as diagnostics.

@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::ProjectDiagnosticCode;
-
 /// Which layer a code belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -219,33 +217,6 @@ impl From<DiagnosticCode> for String {
     }
 }
 
-impl From<ProjectDiagnosticCode> for DiagnosticCode {
-    fn from(code: ProjectDiagnosticCode) -> Self {
-        use ProjectDiagnosticCode as P;
-        match code {
-            P::InvalidProjectXml => Self::InvalidProjectXml,
-            P::InvalidPackageXml => Self::InvalidPackageXml,
-            P::InvalidBranchPackageXml => Self::InvalidBranchPackageXml,
-            P::InvalidComponentXml => Self::InvalidComponentXml,
-            P::InvalidProjectValue => Self::InvalidProjectValue,
-            P::DesktopIncompatibleGeometry => Self::DesktopIncompatibleGeometry,
-            P::InvalidSettingsJson => Self::InvalidSettingsJson,
-            P::InvalidUam => Self::InvalidUam,
-            P::DuplicatePackageId => Self::DuplicatePackageId,
-            P::DuplicatePackageName => Self::DuplicatePackageName,
-            P::DuplicateResourceId => Self::DuplicateResourceId,
-            P::PathCollision => Self::PathCollision,
-            P::UnsafePath => Self::UnsafePath,
-            P::DanglingResourceReference => Self::DanglingResourceReference,
-            P::MissingSource => Self::MissingSource,
-            P::UnreadableSource => Self::UnreadableSource,
-            P::CorruptSource => Self::CorruptSource,
-            P::UnsupportedResourceKind => Self::UnsupportedResourceKind,
-            P::DecodeCapabilityUnavailable => Self::DecodeCapabilityUnavailable,
-        }
-    }
-}
-
 impl DiagnosticCode {
     /// The typed code for its wire spelling.
     pub fn parse(code: &str) -> Option<Self> {
@@ -373,68 +344,6 @@ mod tests {
         }
     }
 
-    fn enriched(code: &str, owner: Option<Owner>) -> crate::envelope::Remediation {
-        let mut diagnostic = crate::envelope::BackendDiagnostic::error(code, "x");
-        diagnostic.owner = owner;
-        diagnostic
-            .enriched(Some("s1"))
-            .remediation
-            .expect("a remediation")
-    }
-
-    #[test]
-    fn findings_of_an_untouched_project_are_project_defects_not_operations() {
-        // Every code validation reports: none asks to revise an operation.
-        for code in crate::diagnostics::ProjectDiagnosticCode::ALL {
-            let remediation = enriched(code.as_str(), Some(CoreValidation));
-            assert_ne!(remediation.kind, ReviseOperation, "{code:?}");
-        }
-        let finding = enriched("duplicate_resource_id", Some(CoreValidation));
-        assert_eq!(finding.kind, FixProject);
-        assert!(finding.message.contains("delete one entry"));
-        assert_eq!(
-            finding.read.expect("ids are in the outline").method,
-            "getProjectOutline"
-        );
-        // The same code raised by a transaction is about the operation.
-        let refused = enriched("duplicate_resource_id", None);
-        assert_eq!(refused.kind, ReviseOperation);
-        let dangling = enriched("dangling_resource_reference", Some(CoreValidation));
-        assert_eq!(dangling.kind, FixProject);
-        assert!(dangling.read.is_some());
-        // File-level findings stay with the user, without a read.
-        let missing = enriched("missing_source", Some(CoreValidation));
-        assert_eq!(missing.kind, HostAction);
-        assert!(missing.read.is_none());
-    }
-
-    #[test]
-    fn errors_a_caller_can_fix_are_not_host_actions() {
-        for (code, kind) in [
-            ("session_not_found", RefreshAndReplan),
-            ("entity_query_failed", ReviseSelector),
-            ("session_read_failed", ReviseSelector),
-            ("transaction_preview_failed", ReviseOperation),
-        ] {
-            assert_eq!(enriched(code, None).kind, kind, "{code}");
-        }
-        // A closed session has no outline to read; a bad cursor needs getEvents.
-        assert!(enriched("session_not_found", None).read.is_none());
-        assert!(enriched("event_cursor_invalid", None).read.is_none());
-        assert!(enriched("entity_query_failed", None).read.is_some());
-        assert!(enriched("stale_write", None).read.is_some());
-        // The outline has no gears, values or settings.
-        for code in [
-            "invalid_gear_selector",
-            "invalid_look_gear_selector",
-            "display_node_props_unchanged",
-            "project_settings_unchanged",
-            "invalid_display_node_payload",
-        ] {
-            assert!(enriched(code, None).read.is_none(), "{code}");
-        }
-    }
-
     #[test]
     fn no_advice_removes_or_replaces_a_file_that_may_be_fine() {
         // Findings about files that exist (another letter case, a DTD, an LFS pointer,
@@ -486,13 +395,5 @@ mod tests {
         assert!(message(DiagnosticCode::InvalidGroupReference).contains("belong to itself"));
         assert!(message(DiagnosticCode::InvalidGearPayload).contains("does not fit its node"));
         assert!(message(DiagnosticCode::InvalidComponentXml).contains("As a warning"));
-    }
-
-    #[test]
-    fn every_project_diagnostic_code_has_a_guide() {
-        for code in crate::diagnostics::ProjectDiagnosticCode::ALL {
-            let wire = serde_json::to_value(code).expect("serializes");
-            assert_eq!(wire, DiagnosticCode::from(code).as_str(), "{code:?}");
-        }
     }
 }

@@ -69,6 +69,34 @@ impl ProjectDiagnosticCode {
     }
 }
 
+/// Every project code is a catalog code: the catalog spells it and holds its guide.
+impl From<ProjectDiagnosticCode> for DiagnosticCode {
+    fn from(code: ProjectDiagnosticCode) -> Self {
+        use ProjectDiagnosticCode as P;
+        match code {
+            P::InvalidProjectXml => Self::InvalidProjectXml,
+            P::InvalidPackageXml => Self::InvalidPackageXml,
+            P::InvalidBranchPackageXml => Self::InvalidBranchPackageXml,
+            P::InvalidComponentXml => Self::InvalidComponentXml,
+            P::InvalidProjectValue => Self::InvalidProjectValue,
+            P::DesktopIncompatibleGeometry => Self::DesktopIncompatibleGeometry,
+            P::InvalidSettingsJson => Self::InvalidSettingsJson,
+            P::InvalidUam => Self::InvalidUam,
+            P::DuplicatePackageId => Self::DuplicatePackageId,
+            P::DuplicatePackageName => Self::DuplicatePackageName,
+            P::DuplicateResourceId => Self::DuplicateResourceId,
+            P::PathCollision => Self::PathCollision,
+            P::UnsafePath => Self::UnsafePath,
+            P::DanglingResourceReference => Self::DanglingResourceReference,
+            P::MissingSource => Self::MissingSource,
+            P::UnreadableSource => Self::UnreadableSource,
+            P::CorruptSource => Self::CorruptSource,
+            P::UnsupportedResourceKind => Self::UnsupportedResourceKind,
+            P::DecodeCapabilityUnavailable => Self::DecodeCapabilityUnavailable,
+        }
+    }
+}
+
 /// One finding about the project, located as precisely as it can be.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -143,5 +171,18 @@ impl ProjectDiagnostic {
     pub fn in_file(mut self, source_path: impl Into<String>) -> Self {
         self.source_path = Some(source_path.into());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_project_diagnostic_code_has_a_guide() {
+        for code in ProjectDiagnosticCode::ALL {
+            let wire = serde_json::to_value(code).expect("serializes");
+            assert_eq!(wire, DiagnosticCode::from(code).as_str(), "{code:?}");
+        }
     }
 }

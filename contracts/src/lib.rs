@@ -15,6 +15,7 @@ pub mod catalog;
 pub mod cli;
 pub mod diagnostics;
 pub mod docs;
+pub mod echo;
 pub mod envelope;
 pub mod error;
 pub mod guides;

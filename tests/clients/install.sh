@@ -2,7 +2,9 @@
 # Installs the third-party MCP clients tests/e2e/clients.rs drives the server with: the MCP
 # Inspector, the TypeScript SDK and Node 22 from npm (package-lock.json, into
 # tests/clients/node_modules, together with jco and the WASI preview2 shim that
-# tests/e2e/cross_host.rs runs backend.wasm under) and the Python SDK from PyPI
+# tests/e2e/cross_host.rs runs backend.wasm under, and upstream's @openfairygui/backend with
+# Ajv, whose output contract tests/e2e/upstream_contract.rs holds the server to; its two
+# unpublished dependencies are the empty stand-ins in unpublished/) and the Python SDK from PyPI
 # (requirements.txt, into a venv in
 # $OFGUI_CLIENTS_DIR, default <target dir>/clients). Idempotent: when nothing it installs from
 # changed and the installs are still there, it returns at once. Concurrent callers must
@@ -23,7 +25,7 @@ die() {
 }
 
 # What the installs are made from; a change to any of these reinstalls.
-key="$(cat "$here/package.json" "$here/package-lock.json" "$here/requirements.txt" "$here/install.sh" | cksum)"
+key="$(cat "$here/package.json" "$here/package-lock.json" "$here"/unpublished/*/package.json "$here/requirements.txt" "$here/install.sh" | cksum)"
 node_bin="$state/node"
 if [[ -f "$state/installed.key" && "$(cat "$state/installed.key")" == "$key" &&
   -f "$here/node_modules/.package-lock.json" && -x "$node_bin" && -x "$venv/bin/python" ]]; then
@@ -82,4 +84,4 @@ version="$("$binary" --version)" || die "$binary does not run"
 ln -sfn "$binary" "$node_bin"
 
 echo "$key" >"$state/installed.key"
-echo "tests/clients: installed Node $version, $(npm ls --prefix "$here" --depth=0 --parseable --long 2>/dev/null | grep -o '@\(modelcontextprotocol\|bytecodealliance\)/[a-z0-9-]*@[0-9.]*' | tr '\n' ' ')and $("$venv/bin/python" -m pip show mcp | grep '^Version' | sed 's/Version: /mcp /') in $((SECONDS - started)) s"
+echo "tests/clients: installed Node $version, $(npm ls --prefix "$here" --depth=0 --parseable --long 2>/dev/null | grep -o '@\(modelcontextprotocol\|bytecodealliance\|openfairygui/backend\)[a-z0-9/-]*@[0-9.]*' | tr '\n' ' ')and $("$venv/bin/python" -m pip show mcp | grep '^Version' | sed 's/Version: /mcp /') in $((SECONDS - started)) s"

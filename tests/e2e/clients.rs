@@ -118,7 +118,7 @@ pub(crate) fn run(mut command: Command, limit: Duration) -> Run {
 }
 
 /// The server command line a client spawns: the real binary on the workspace root.
-fn server_args(root: &Path, extra: &[&str]) -> Vec<String> {
+pub(crate) fn server_args(root: &Path, extra: &[&str]) -> Vec<String> {
     let mut args = vec![
         env!("CARGO_BIN_EXE_ofgui-mcp-host").to_string(),
         "--project-dir".into(),

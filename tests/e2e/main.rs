@@ -78,3 +78,6 @@ mod hostile;
 
 /// The same component under jco and Node: every step answered as ofgui-mcp-host answers it.
 mod cross_host;
+
+/// Every result held to upstream's published output schemas (`@openfairygui/backend@0.6.1`).
+mod upstream_contract;

@@ -8,7 +8,7 @@ use std::io;
 use super::journal::{self, JOURNAL, JOURNAL_TMP, Journal, Op, parent, remove_if_present};
 use super::prepare::Staging;
 use super::{CommitError, Hook, Step, StepKind, interrupted};
-use crate::fs::ProjectFsWrite;
+use crate::fs::{ProjectFsWrite, exists, spelling};
 
 pub(super) enum Failure {
     /// The hook stopped here (a simulated crash).
@@ -34,40 +34,6 @@ fn step(hook: Hook<'_>, kind: StepKind, path: &str) -> Result<(), Failure> {
         return Err(Failure::Interrupted(interrupted(kind, path)));
     }
     Ok(())
-}
-
-pub(super) fn exists(fs: &dyn ProjectFsWrite, path: &str) -> io::Result<bool> {
-    match fs.metadata(path) {
-        Ok(_) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-/// The path as the disk spells it: each segment as listed in its directory (exactly, or
-/// else the entry a case-insensitive disk takes for it). Only asked for existing paths.
-pub(super) fn spelling(fs: &dyn ProjectFsWrite, path: &str) -> io::Result<String> {
-    let mut found = String::new();
-    for segment in path.split('/') {
-        let dir = if found.is_empty() { "." } else { &found };
-        let entries = fs.read_dir(dir)?;
-        let name = entries
-            .iter()
-            .find(|entry| entry.name == segment)
-            .or_else(|| {
-                let lower = segment.to_lowercase();
-                entries
-                    .iter()
-                    .find(|entry| entry.name.to_lowercase() == lower)
-            })
-            .map_or(segment, |entry| entry.name.as_str())
-            .to_owned();
-        if !found.is_empty() {
-            found.push('/');
-        }
-        found.push_str(&name);
-    }
-    Ok(found)
 }
 
 /// Creates the new directories and the staged files, and makes both durable, so that the

@@ -7,12 +7,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
-use super::apply::{exists, spelling};
 use super::journal::{
     ASIDE_MARK, Journal, Op, STAGED_MARK, beside, checked_path, is_reserved, is_save_artifact,
 };
 use super::{Change, CommitError, Conflict, ConflictKind, ContentHash, Expect, Plan};
-use crate::fs::{EntryKind, ProjectFsWrite};
+use crate::fs::{EntryKind, ProjectFsWrite, exists, spelling};
 
 /// Deeper than any real package folder; stops a pathological tree from running away.
 const MAX_DEPTH: usize = 64;

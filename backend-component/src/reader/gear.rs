@@ -13,18 +13,7 @@ use serde_json::{Value, json};
 
 use super::diag::Scope;
 use super::values::{Attrs, json_num, parse_bool, parse_num};
-
-#[derive(Clone, Copy, PartialEq)]
-enum ValueKind {
-    Xy,
-    Size,
-    Look,
-    Color,
-    Animation,
-    Text,
-    Icon,
-    FontSize,
-}
+use crate::rules::gears::{DEFAULT_TWEEN_DURATION, ValueGearKind};
 
 /// True for an element name that is a gear (known or not).
 pub(crate) fn is_gear_tag(tag: &str) -> bool {
@@ -37,14 +26,14 @@ pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) ->
     let tag = el.tag_name().name();
     let value_kind = match tag {
         "gearDisplay" | "gearDisplay2" => None,
-        "gearXY" => Some(ValueKind::Xy),
-        "gearSize" => Some(ValueKind::Size),
-        "gearLook" => Some(ValueKind::Look),
-        "gearColor" => Some(ValueKind::Color),
-        "gearAni" => Some(ValueKind::Animation),
-        "gearText" => Some(ValueKind::Text),
-        "gearIcon" => Some(ValueKind::Icon),
-        "gearFontSize" => Some(ValueKind::FontSize),
+        "gearXY" => Some(ValueGearKind::Xy),
+        "gearSize" => Some(ValueGearKind::Size),
+        "gearLook" => Some(ValueGearKind::Look),
+        "gearColor" => Some(ValueGearKind::Color),
+        "gearAni" => Some(ValueGearKind::Animation),
+        "gearText" => Some(ValueGearKind::Text),
+        "gearIcon" => Some(ValueGearKind::Icon),
+        "gearFontSize" => Some(ValueGearKind::FontSize),
         _ => {
             scope.error(
                 ProjectDiagnosticCode::InvalidComponentXml,
@@ -91,7 +80,7 @@ pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) ->
     let default_value = a
         .raw("default")
         .and_then(|raw| checked_value(&mut a, "defaultValue", kind, raw))
-        .unwrap_or_else(|| default_value(kind));
+        .unwrap_or_else(|| kind.bare_default());
     let gear = ValueGear {
         name: String::new(),
         controller_name,
@@ -100,27 +89,27 @@ pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) ->
         condition: a.string("condition"),
         positions_in_percent: a.bool("positionsInPercent", false),
         tween: a.bool("tween", false),
-        tween_duration: a.num("duration", 0.3),
+        tween_duration: a.num("duration", DEFAULT_TWEEN_DURATION),
         tween_delay: a.num("delay", 0.0),
         ease_type: a.ease("ease"),
         custom_ease_path: a.string("customEase"),
     };
     Some(match kind {
-        ValueKind::Xy => Gear::Xy(gear),
-        ValueKind::Size => Gear::Size(gear),
-        ValueKind::Look => Gear::Look(gear),
-        ValueKind::Color => Gear::Color(gear),
-        ValueKind::Animation => Gear::Animation(gear),
-        ValueKind::Text => Gear::Text(gear),
-        ValueKind::Icon => Gear::Icon(gear),
-        ValueKind::FontSize => Gear::FontSize(gear),
+        ValueGearKind::Xy => Gear::Xy(gear),
+        ValueGearKind::Size => Gear::Size(gear),
+        ValueGearKind::Look => Gear::Look(gear),
+        ValueGearKind::Color => Gear::Color(gear),
+        ValueGearKind::Animation => Gear::Animation(gear),
+        ValueGearKind::Text => Gear::Text(gear),
+        ValueGearKind::Icon => Gear::Icon(gear),
+        ValueGearKind::FontSize => Gear::FontSize(gear),
     })
 }
 
 /// A page value or default, with every part that is there but malformed reported at
 /// `field` of the gear (`states[1].value`): such a part reads as its default, so the
 /// report says which and what.
-fn checked_value(a: &mut Attrs, field: &str, kind: ValueKind, raw: &str) -> Option<Value> {
+fn checked_value(a: &mut Attrs, field: &str, kind: ValueGearKind, raw: &str) -> Option<Value> {
     let mut bad = Vec::new();
     let value = parse_value(kind, raw, &mut bad);
     if !bad.is_empty() {
@@ -160,37 +149,37 @@ fn flag_at(parts: &[&str], i: usize, fallback: bool, bad: &mut Vec<String>) -> b
 }
 
 /// One page value; `None` means "use the default". Malformed parts are noted in `bad`.
-fn parse_value(kind: ValueKind, raw: &str, bad: &mut Vec<String>) -> Option<Value> {
+fn parse_value(kind: ValueGearKind, raw: &str, bad: &mut Vec<String>) -> Option<Value> {
     match kind {
-        ValueKind::Text => return Some(json!({ "text": raw })),
-        ValueKind::Icon => return Some(json!({ "icon": raw })),
+        ValueGearKind::Text => return Some(json!({ "text": raw })),
+        ValueGearKind::Icon => return Some(json!({ "icon": raw })),
         _ if raw.is_empty() || raw == "-" => return None,
         _ => {}
     }
     let parts: Vec<&str> = raw.split(',').collect();
     Some(match kind {
         // A fourth and fifth part (percent positions) may follow x,y.
-        ValueKind::Xy => {
+        ValueGearKind::Xy => {
             json!({ "x": num_at(&parts, 0, 0.0, bad), "y": num_at(&parts, 1, 0.0, bad) })
         }
-        ValueKind::Size => json!({
+        ValueGearKind::Size => json!({
             "width": num_at(&parts, 0, 0.0, bad),
             "height": num_at(&parts, 1, 0.0, bad),
             "scaleX": num_at(&parts, 2, 1.0, bad),
             "scaleY": num_at(&parts, 3, 1.0, bad),
         }),
-        ValueKind::Look => json!({
+        ValueGearKind::Look => json!({
             "alpha": num_at(&parts, 0, 1.0, bad),
             "rotation": num_at(&parts, 1, 0.0, bad),
             "grayed": flag_at(&parts, 2, false, bad),
             "touchable": flag_at(&parts, 3, true, bad),
         }),
-        ValueKind::Color => {
+        ValueGearKind::Color => {
             let color = parts.first().copied().filter(|c| !c.is_empty());
             let outline = parts.get(1).copied().filter(|c| !c.is_empty());
             json!({ "color": color.unwrap_or("#ffffff"), "outlineColor": outline })
         }
-        ValueKind::Animation => {
+        ValueGearKind::Animation => {
             // Playing is written `p` (playing) or `s` (stopped).
             let playing = match parts.get(1).map(|p| p.trim()) {
                 Some("p") => true,
@@ -210,43 +199,9 @@ fn parse_value(kind: ValueKind, raw: &str, bad: &mut Vec<String>) -> Option<Valu
                 "skinName": parts.get(3).copied().unwrap_or(""),
             })
         }
-        ValueKind::FontSize => json!({ "fontSize": num_at(&parts, 0, 12.0, bad) }),
-        ValueKind::Text | ValueKind::Icon => return None,
+        ValueGearKind::FontSize => json!({ "fontSize": num_at(&parts, 0, 12.0, bad) }),
+        ValueGearKind::Text | ValueGearKind::Icon => return None,
     })
-}
-
-/// The default the reader gives a value gear of this kind (`xy`, `look`, …) whose element
-/// has no `default`; `None` for display gears. The model cannot tell it from a default
-/// written out, so a renderer treats it as "the node's own value", as the runtime does
-/// for a gear without a default.
-pub fn bare_default(kind: &str) -> Option<Value> {
-    let kind = match kind {
-        "xy" => ValueKind::Xy,
-        "size" => ValueKind::Size,
-        "look" => ValueKind::Look,
-        "color" => ValueKind::Color,
-        "animation" => ValueKind::Animation,
-        "text" => ValueKind::Text,
-        "icon" => ValueKind::Icon,
-        "fontSize" => ValueKind::FontSize,
-        _ => return None,
-    };
-    Some(default_value(kind))
-}
-
-fn default_value(kind: ValueKind) -> Value {
-    match kind {
-        ValueKind::Xy => json!({ "x": 0, "y": 0 }),
-        ValueKind::Size => json!({ "width": 0, "height": 0, "scaleX": 1, "scaleY": 1 }),
-        ValueKind::Look => json!({ "alpha": 1, "rotation": 0, "grayed": false, "touchable": true }),
-        ValueKind::Color => json!({ "color": "#ffffff", "outlineColor": null }),
-        ValueKind::Animation => {
-            json!({ "frame": 0, "playing": true, "animationName": "", "skinName": "" })
-        }
-        ValueKind::Text => json!({ "text": "" }),
-        ValueKind::Icon => json!({ "icon": "" }),
-        ValueKind::FontSize => json!({ "fontSize": 12 }),
-    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use super::shape::{self, Shape};
 use super::text::{self, GlyphCache, TextStyle};
 use super::{Files, Request, bitmap, color, font};
 use crate::lookup::urls::Urls;
-use crate::reader::gear::bare_default;
+use crate::rules::gears::bare_default;
 
 /// Draws the request's component onto `canvas`; returns what it approximated.
 pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximation> {

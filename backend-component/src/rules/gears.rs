@@ -17,6 +17,12 @@
 //!
 //! The FairyGUI editor only offers the gears that fit a node, so a gear that does not fit
 //! comes from a hand edit: one that fails is an error, one that does nothing a warning.
+//!
+//! Also the defaults of a value gear's element, for the reader (which fills them in) and
+//! the writer (which leaves them out): [`ValueGearKind::bare_default`] and
+//! [`DEFAULT_TWEEN_DURATION`].
+
+use serde_json::{Value, json};
 
 /// How a gear kind fits a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +83,61 @@ pub fn gear_fit(gear_kind: &str, node_kind: &str, extension: &str) -> GearFit {
     };
     if fits { GearFit::Applies } else { otherwise }
 }
+
+/// The kinds of value gear: each holds a value per page and a default (display gears
+/// hold only the pages they show on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueGearKind {
+    Xy,
+    Size,
+    Look,
+    Color,
+    Animation,
+    Text,
+    Icon,
+    FontSize,
+}
+
+impl ValueGearKind {
+    /// The default a value gear of this kind has when its element names no `default`:
+    /// what the reader reads, and so what the writer need not write.
+    pub fn bare_default(self) -> Value {
+        match self {
+            Self::Xy => json!({ "x": 0, "y": 0 }),
+            Self::Size => json!({ "width": 0, "height": 0, "scaleX": 1, "scaleY": 1 }),
+            Self::Look => json!({ "alpha": 1, "rotation": 0, "grayed": false, "touchable": true }),
+            Self::Color => json!({ "color": "#ffffff", "outlineColor": null }),
+            Self::Animation => {
+                json!({ "frame": 0, "playing": true, "animationName": "", "skinName": "" })
+            }
+            Self::Text => json!({ "text": "" }),
+            Self::Icon => json!({ "icon": "" }),
+            Self::FontSize => json!({ "fontSize": 12 }),
+        }
+    }
+}
+
+/// The default the reader gives a value gear of this kind (`xy`, `look`, …) whose element
+/// has no `default`; `None` for display gears. The model cannot tell it from a default
+/// written out, so a renderer treats it as "the node's own value", as the runtime does
+/// for a gear without a default.
+pub fn bare_default(kind: &str) -> Option<Value> {
+    let kind = match kind {
+        "xy" => ValueGearKind::Xy,
+        "size" => ValueGearKind::Size,
+        "look" => ValueGearKind::Look,
+        "color" => ValueGearKind::Color,
+        "animation" => ValueGearKind::Animation,
+        "text" => ValueGearKind::Text,
+        "icon" => ValueGearKind::Icon,
+        "fontSize" => ValueGearKind::FontSize,
+        _ => return None,
+    };
+    Some(kind.bare_default())
+}
+
+/// A value gear's tween duration (seconds) when its element names none.
+pub const DEFAULT_TWEEN_DURATION: f64 = 0.3;
 
 #[cfg(test)]
 mod tests {

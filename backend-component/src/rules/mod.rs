@@ -6,7 +6,8 @@
 //! [`values`] holds colours, number ranges and enumerations; [`enums`] the XML names of
 //! enumerations; [`names`] file, folder and id rules; [`settings`] the typed fields and
 //! references of the project settings; [`publish`] the rules of a package's settings;
-//! [`gears`] which gears fit which nodes; [`assets`] the blocks of bare asset elements.
+//! [`gears`] which gears fit which nodes and the defaults of a value gear; [`assets`] the
+//! blocks of bare asset elements.
 
 pub mod assets;
 pub mod enums;

@@ -10,7 +10,7 @@
 //! the project to one machine and is refused for new values.
 
 use ofgui_contracts::Num;
-use ofgui_contracts::uam::PackagePublish;
+use ofgui_contracts::uam::{PackagePublish, ResourceFolder};
 
 use super::names::{is_plain_id, is_safe_segment};
 use super::values::{SIZE_OPTIONS, is_whole_in};
@@ -45,6 +45,20 @@ pub enum Problem {
 
 /// The highest atlas slot publish settings may name.
 const MAX_ATLAS_INDEX: f64 = 255.0;
+
+/// The atlas slots `folders` use, by folder path (what [`problems`] takes): each folder
+/// whose `atlas` is a number; `''` names no slot.
+pub fn folder_atlases(folders: &[ResourceFolder]) -> Vec<(String, f64)> {
+    folders
+        .iter()
+        .filter_map(|f| {
+            f.atlas
+                .parse::<f64>()
+                .ok()
+                .map(|slot| (f.path.clone(), slot))
+        })
+        .collect()
+}
 
 /// Every broken rule, in the order a fix would read them. `folder_atlases` are the atlas
 /// slots the package's folders use, by folder path: `maxAtlasIndex` may not drop below one.

@@ -23,6 +23,7 @@ use ofgui_contracts::uam::PackagePublish;
 
 use super::issue::Issue;
 use super::workspace::{Op, Workspace};
+use crate::rules::publish::folder_atlases;
 pub(super) use crate::rules::publish::{Problem, problems};
 
 /// `publish` as the model holds it, which is what a read of the saved file gives (found
@@ -71,37 +72,24 @@ pub(super) fn update(
         .map_err(|issue| vec![issue])?;
     let pkg = &workspace.project().packages[package];
     let settings = &op.settings;
-    let folder_atlases: Vec<(String, f64)> = pkg
-        .folders
-        .iter()
-        .filter_map(|f| {
-            f.atlas
-                .parse::<f64>()
-                .ok()
-                .map(|slot| (f.path.clone(), slot))
-        })
-        .collect();
-    let old: Vec<Problem> = problems(pkg.jpeg_quality, pkg.publish.as_ref(), &folder_atlases)
+    let atlases = folder_atlases(&pkg.folders);
+    let old: Vec<Problem> = problems(pkg.jpeg_quality, pkg.publish.as_ref(), &atlases)
         .iter()
         .map(Problem::unplaced)
         .collect();
     let mut allowed = old;
-    let added: Vec<Problem> = problems(
-        settings.jpeg_quality,
-        settings.publish.as_ref(),
-        &folder_atlases,
-    )
-    .into_iter()
-    .filter(
-        |problem| match allowed.iter().position(|old| *old == problem.unplaced()) {
-            Some(at) => {
-                allowed.swap_remove(at);
-                false
-            }
-            None => true,
-        },
-    )
-    .collect();
+    let added: Vec<Problem> = problems(settings.jpeg_quality, settings.publish.as_ref(), &atlases)
+        .into_iter()
+        .filter(
+            |problem| match allowed.iter().position(|old| *old == problem.unplaced()) {
+                Some(at) => {
+                    allowed.swap_remove(at);
+                    false
+                }
+                None => true,
+            },
+        )
+        .collect();
     let issues: Vec<Issue> = added
         .iter()
         .map(|problem| {

@@ -12,7 +12,9 @@ use ofgui_contracts::uam::{
 use serde_json::Value;
 
 use super::{Components, Finding, Sink, Subject, in_scope, node_path, resource_path};
-use crate::rules::publish::{Problem as PublishProblem, problems as publish_problems};
+use crate::rules::publish::{
+    Problem as PublishProblem, folder_atlases, problems as publish_problems,
+};
 use crate::rules::settings::mistyped_settings;
 use crate::rules::{
     BLEND_MODES, HOME_PAGE_TYPES, IMAGE_QUALITY, UNKNOWN_ACTION, fits_float, fits_geometry,
@@ -206,20 +208,10 @@ fn check_folders(project: &UamProject, p: usize, package: &UamPackage, sink: &mu
 /// only uses them when it publishes, so a broken one is a warning. A package without a
 /// publish block uses the editor's defaults: that is not a problem of the package.
 fn check_package_settings(p: usize, package: &UamPackage, sink: &mut Sink) {
-    let folder_atlases: Vec<(String, f64)> = package
-        .folders
-        .iter()
-        .filter_map(|f| {
-            f.atlas
-                .parse::<f64>()
-                .ok()
-                .map(|slot| (f.path.clone(), slot))
-        })
-        .collect();
     let found = publish_problems(
         package.jpeg_quality,
         package.publish.as_ref(),
-        &folder_atlases,
+        &folder_atlases(&package.folders),
     );
     for problem in found {
         let detail = match &problem {

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::spell::{Put, ease, json_part};
 use crate::rules::DEFAULT_EASE;
+use crate::rules::gears::{DEFAULT_TWEEN_DURATION, ValueGearKind};
 use crate::writer::element::Element;
 use crate::writer::lexical::num;
 
@@ -30,32 +31,20 @@ const ORDER: &[&str] = &[
     "condition",
 ];
 
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Xy,
-    Size,
-    Look,
-    Color,
-    Animation,
-    Text,
-    Icon,
-    FontSize,
-}
-
 /// The element of one gear. Gears are told apart by their tag (a node has at most one of
 /// each), so they are positional: siblings of one tag pair by rank, which is the tag.
 pub fn gear(gear: &Gear) -> Element {
     let (tag, kind, value_gear) = match gear {
         Gear::Display(g) => return display("gearDisplay", g, false),
         Gear::Display2(g) => return display("gearDisplay2", g, true),
-        Gear::Xy(g) => ("gearXY", Kind::Xy, g),
-        Gear::Size(g) => ("gearSize", Kind::Size, g),
-        Gear::Look(g) => ("gearLook", Kind::Look, g),
-        Gear::Color(g) => ("gearColor", Kind::Color, g),
-        Gear::Animation(g) => ("gearAni", Kind::Animation, g),
-        Gear::Text(g) => ("gearText", Kind::Text, g),
-        Gear::Icon(g) => ("gearIcon", Kind::Icon, g),
-        Gear::FontSize(g) => ("gearFontSize", Kind::FontSize, g),
+        Gear::Xy(g) => ("gearXY", ValueGearKind::Xy, g),
+        Gear::Size(g) => ("gearSize", ValueGearKind::Size, g),
+        Gear::Look(g) => ("gearLook", ValueGearKind::Look, g),
+        Gear::Color(g) => ("gearColor", ValueGearKind::Color, g),
+        Gear::Animation(g) => ("gearAni", ValueGearKind::Animation, g),
+        Gear::Text(g) => ("gearText", ValueGearKind::Text, g),
+        Gear::Icon(g) => ("gearIcon", ValueGearKind::Icon, g),
+        Gear::FontSize(g) => ("gearFontSize", ValueGearKind::FontSize, g),
     };
     value(tag, kind, value_gear)
 }
@@ -72,7 +61,7 @@ fn display(tag: &'static str, g: &DisplayGear, display2: bool) -> Element {
     el
 }
 
-fn value(tag: &'static str, kind: Kind, g: &ValueGear) -> Element {
+fn value(tag: &'static str, kind: ValueGearKind, g: &ValueGear) -> Element {
     let mut el = Element::new(tag, ORDER);
     el.set("controller", g.controller_name.as_str());
     let pages: Vec<&str> = g.states.iter().map(|s| s.page_id.as_str()).collect();
@@ -81,7 +70,7 @@ fn value(tag: &'static str, kind: Kind, g: &ValueGear) -> Element {
         el.set("values", values);
     }
     let default = encode(kind, &g.default_value);
-    if default != encode(kind, &reader_default(kind)) {
+    if default != encode(kind, &kind.bare_default()) {
         el.set("default", default);
     }
     el.flag("tween", g.tween, false);
@@ -89,7 +78,7 @@ fn value(tag: &'static str, kind: Kind, g: &ValueGear) -> Element {
         el.set("ease", ease(g.ease_type));
     }
     el.text("customEase", &g.custom_ease_path);
-    el.num("duration", g.tween_duration, 0.3);
+    el.num("duration", g.tween_duration, DEFAULT_TWEEN_DURATION);
     el.num("delay", g.tween_delay, 0.0);
     el.flag("positionsInPercent", g.positions_in_percent, false);
     el.text("condition", &g.condition);
@@ -97,8 +86,8 @@ fn value(tag: &'static str, kind: Kind, g: &ValueGear) -> Element {
 }
 
 /// `values="v1|v2"`, a slot per page; `None` when no slot is needed.
-fn values(kind: Kind, g: &ValueGear) -> Option<String> {
-    let whole = matches!(kind, Kind::Text | Kind::Icon);
+fn values(kind: ValueGearKind, g: &ValueGear) -> Option<String> {
+    let whole = matches!(kind, ValueGearKind::Text | ValueGearKind::Icon);
     let mut slots: Vec<String> = g
         .states
         .iter()
@@ -127,25 +116,8 @@ fn values(kind: Kind, g: &ValueGear) -> Option<String> {
     Some(slots.join("|"))
 }
 
-/// What the reader reads when `default` is absent.
-fn reader_default(kind: Kind) -> Value {
-    use serde_json::json;
-    match kind {
-        Kind::Xy => json!({ "x": 0, "y": 0 }),
-        Kind::Size => json!({ "width": 0, "height": 0, "scaleX": 1, "scaleY": 1 }),
-        Kind::Look => json!({ "alpha": 1, "rotation": 0, "grayed": false, "touchable": true }),
-        Kind::Color => json!({ "color": "#ffffff", "outlineColor": null }),
-        Kind::Animation => {
-            json!({ "frame": 0, "playing": true, "animationName": "", "skinName": "" })
-        }
-        Kind::Text => json!({ "text": "" }),
-        Kind::Icon => json!({ "icon": "" }),
-        Kind::FontSize => json!({ "fontSize": 12 }),
-    }
-}
-
 /// One page value (or the default) as the reader parses it back.
-fn encode(kind: Kind, value: &Value) -> String {
+fn encode(kind: ValueGearKind, value: &Value) -> String {
     let number = |key: &str, fallback: f64| {
         value
             .get(key)
@@ -156,8 +128,8 @@ fn encode(kind: Kind, value: &Value) -> String {
         |key: &str, fallback: bool| value.get(key).and_then(Value::as_bool).unwrap_or(fallback);
     let string = |key: &str| value.get(key).map(json_part).unwrap_or_default();
     match kind {
-        Kind::Xy => format!("{},{}", number("x", 0.0), number("y", 0.0)),
-        Kind::Size => format!(
+        ValueGearKind::Xy => format!("{},{}", number("x", 0.0), number("y", 0.0)),
+        ValueGearKind::Size => format!(
             "{},{},{},{}",
             number("width", 0.0),
             number("height", 0.0),
@@ -165,14 +137,14 @@ fn encode(kind: Kind, value: &Value) -> String {
             number("scaleY", 1.0)
         ),
         // Flags as 0/1, as the editor writes them.
-        Kind::Look => format!(
+        ValueGearKind::Look => format!(
             "{},{},{},{}",
             number("alpha", 1.0),
             number("rotation", 0.0),
             u8::from(boolean("grayed", false)),
             u8::from(boolean("touchable", true))
         ),
-        Kind::Color => {
+        ValueGearKind::Color => {
             let color = match value.get("color") {
                 Some(Value::String(c)) if !c.is_empty() => c.clone(),
                 _ => "#ffffff".to_string(),
@@ -184,7 +156,7 @@ fn encode(kind: Kind, value: &Value) -> String {
                 _ => color,
             }
         }
-        Kind::Animation => {
+        ValueGearKind::Animation => {
             let playing = if boolean("playing", true) { "p" } else { "s" };
             let mut parts = vec![number("frame", 0.0), playing.to_string()];
             let animation = string("animationName");
@@ -197,8 +169,8 @@ fn encode(kind: Kind, value: &Value) -> String {
             }
             parts.join(",")
         }
-        Kind::Text => string("text"),
-        Kind::Icon => string("icon"),
-        Kind::FontSize => number("fontSize", 12.0),
+        ValueGearKind::Text => string("text"),
+        ValueGearKind::Icon => string("icon"),
+        ValueGearKind::FontSize => number("fontSize", 12.0),
     }
 }
