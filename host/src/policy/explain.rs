@@ -13,13 +13,12 @@ use std::sync::OnceLock;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError};
 use ofgui_contracts::docs;
+use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::{Method, MethodId};
 use ofgui_contracts::ops::OPERATION_KINDS;
 use serde_json::Value;
 
-/// Most characters of the caller's input any message repeats.
-pub const MAX_ECHO_CHARS: usize = 200;
 /// Most characters of one quoted string value in a message.
 const QUOTE_CHARS: usize = 60;
 
@@ -60,7 +59,7 @@ pub fn operation(index: usize, operation: &Value, refused: BackendError) -> Back
             let kind = operation.get("kind").and_then(Value::as_str);
             let message = match kind.filter(|kind| OPERATION_KINDS.contains(kind)) {
                 Some(kind) => format!("{} Schema: {}", clip(&message), docs::operation_uri(kind)),
-                None => clip(&message),
+                None => clip_message(&message),
             };
             BackendError::invalid_input(message, path)
         }
@@ -171,7 +170,7 @@ fn field_name(pointer: &str) -> String {
             name.push_str(&segment);
         }
     }
-    format!("`{}`", clip_chars(&name, QUOTE_CHARS))
+    format!("`{}`", clip(&name, QUOTE_CHARS))
 }
 
 /// The deepest problem of `value` against `schema`, or `None` when it matches (or the
@@ -227,13 +226,13 @@ fn problem(error: &ValidationError<'_>) -> Problem {
         }
         ValidationErrorKind::Enum { options } => at(format!(
             "must be one of {}",
-            clip_chars(&options.to_string(), MAX_ECHO_CHARS / 2)
+            clip(&options.to_string(), MAX_ECHO_CHARS / 2)
         )),
         ValidationErrorKind::Constant { expected_value } => Problem {
             constant: Some(Value::clone(expected_value)),
             ..at(format!(
                 "must be {}",
-                clip_chars(&expected_value.to_string(), QUOTE_CHARS)
+                clip(&expected_value.to_string(), QUOTE_CHARS)
             ))
         },
         ValidationErrorKind::Minimum { limit } => at(format!("must be at least {limit}")),
@@ -258,7 +257,7 @@ fn problem(error: &ValidationError<'_>) -> Problem {
         }
         ValidationErrorKind::Pattern { pattern } => at(format!(
             "must match the pattern {}",
-            clip_chars(pattern, QUOTE_CHARS)
+            clip(pattern, QUOTE_CHARS)
         )),
         ValidationErrorKind::Format { format } => at(format!("must be a valid {format}")),
         ValidationErrorKind::MultipleOf { multiple_of, .. } => {
@@ -309,7 +308,7 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
             .iter()
             .flatten()
             .filter_map(|tag| tag.constant.as_ref())
-            .map(|value| clip_chars(&value.to_string(), QUOTE_CHARS))
+            .map(|value| clip(&value.to_string(), QUOTE_CHARS))
             .collect();
         return Problem {
             pointer: first.pointer.clone(),
@@ -392,7 +391,7 @@ pub fn describe(value: &Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(flag) => flag.to_string(),
-        Value::Number(number) => format!("the number {}", clip_chars(&number.to_string(), 40)),
+        Value::Number(number) => format!("the number {}", clip(&number.to_string(), 40)),
         Value::String(text) => {
             let count = text.chars().count();
             if count <= QUOTE_CHARS {
@@ -413,7 +412,7 @@ pub fn describe(value: &Value) -> String {
             } else {
                 ""
             };
-            clip_chars(
+            clip(
                 &format!("an object with fields {}{more}", keys.join(", ")),
                 QUOTE_CHARS * 2,
             )
@@ -423,16 +422,8 @@ pub fn describe(value: &Value) -> String {
 
 /// A decoder's message made safe to return: serde's wording of a type mismatch names
 /// Rust types, and quotes strings whole, so at most [`MAX_ECHO_CHARS`] characters stay.
-pub fn clip(message: &str) -> String {
-    clip_chars(message, MAX_ECHO_CHARS)
-}
-
-fn clip_chars(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
+fn clip_message(message: &str) -> String {
+    clip(message, MAX_ECHO_CHARS)
 }
 
 #[cfg(test)]
