@@ -664,7 +664,12 @@ fn target_dir(workspace: &Path) -> PathBuf {
         .unwrap_or_else(|| workspace.join("target"))
 }
 
+/// The server to measure: `OFGUI_BENCH_HOST` when set (a binary built elsewhere, to
+/// compare two builds in one sitting), else this checkout's release build.
 fn build_host(workspace: &Path) -> Result<PathBuf> {
+    if let Some(host) = std::env::var_os("OFGUI_BENCH_HOST") {
+        return Ok(PathBuf::from(host));
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(workspace)
