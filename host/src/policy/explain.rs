@@ -44,7 +44,10 @@ pub fn input(method: &Method, input: &Value, fallback: &str) -> BackendError {
             BackendError::invalid_input(message, Some(problem.pointer))
         });
     found.unwrap_or_else(|| {
-        BackendError::invalid_input(format!("{} Input schema: {uri}", clip(fallback)), None)
+        BackendError::invalid_input(
+            format!("{} Input schema: {uri}", clip_message(fallback)),
+            None,
+        )
     })
 }
 
@@ -58,7 +61,11 @@ pub fn operation(index: usize, operation: &Value, refused: BackendError) -> Back
         BackendError::InvalidInput { message, path } => {
             let kind = operation.get("kind").and_then(Value::as_str);
             let message = match kind.filter(|kind| OPERATION_KINDS.contains(kind)) {
-                Some(kind) => format!("{} Schema: {}", clip(&message), docs::operation_uri(kind)),
+                Some(kind) => format!(
+                    "{} Schema: {}",
+                    clip_message(&message),
+                    docs::operation_uri(kind)
+                ),
                 None => clip_message(&message),
             };
             BackendError::invalid_input(message, path)
@@ -599,6 +606,9 @@ mod tests {
             field_name("/node/relations/0/type"),
             "`node.relations[0].type`"
         );
-        assert_eq!(clip(&"y".repeat(500)).chars().count(), MAX_ECHO_CHARS);
+        assert_eq!(
+            clip_message(&"y".repeat(500)).chars().count(),
+            MAX_ECHO_CHARS
+        );
     }
 }
