@@ -39,6 +39,30 @@ pub const PREVIEW_LIMITS: PreviewLimits = PreviewLimits {
 /// Events kept per session; older ones expire (`cursorExpired`).
 pub const EVENT_RETENTION: u32 = 1000;
 
+/// Upstream's 17 backend methods in upstream's order: all `methods` may list, since
+/// upstream's schema allows exactly these. The methods ofgui adds (`searchProject`,
+/// `renderComponent`) are served as tools like the others; `tools/list` names their method
+/// in `_meta["openfairygui/backendMethod"]`.
+pub const UPSTREAM_METHODS: [&str; 17] = [
+    "getCapabilities",
+    "openSession",
+    "openProjectSession",
+    "getSession",
+    "getProjectOutline",
+    "queryEntity",
+    "readSessionState",
+    "readResourceBytes",
+    "validateSession",
+    "preflightTransaction",
+    "applyTransaction",
+    "saveSession",
+    "materializeSession",
+    "closeSession",
+    "getEvents",
+    "getCacheSnapshot",
+    "refreshCache",
+];
+
 /// Size limits of a transaction preview.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -57,8 +81,9 @@ pub struct PreflightCapability {
     /// `execute-and-discard`: the real operations run on a copy that is thrown away.
     pub mode: String,
     pub reserves_revision: bool,
-    /// `writer-plan`: the impact's entities are the model difference, its files are
-    /// exactly what a save would write, create and remove.
+    /// `model-diff`: the impact's entities are the difference between the model before
+    /// and after the batch. Its files are exactly what a save would then write, create and
+    /// remove: the batch's changed files as this server's writer plans them.
     pub impact: String,
     pub limits: PreviewLimits,
 }
@@ -171,7 +196,6 @@ pub struct AuthoringCapabilities {
     pub preflight_transaction: PreflightCapability,
     pub apply_transaction: bool,
     pub save_session: bool,
-    pub materialize_session: bool,
     /// Resource kinds the reader models.
     pub resource_kinds: Vec<String>,
     /// Display node kinds the reader models.
@@ -193,7 +217,9 @@ pub struct ArtifactCapabilities {
     pub restore: bool,
 }
 
-/// How paths are checked.
+/// How paths are checked. Beyond what this reports, the backend runs as a WASI component
+/// whose only storage is the opened project directory (a WASI preopen): a path check
+/// that went wrong still could not reach another project or anything outside this one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -201,14 +227,17 @@ pub struct PathPolicy {
     /// `realpath+normalized`: paths are resolved through symlinks and compared exactly.
     pub canonicalization: String,
     pub session_identity: String,
+    /// `opened-project-only`: `saveSession` writes only the project the session opened.
     pub save_target: String,
+    /// `deferred`: a save writes no other target (a `targetPath` that is not the opened
+    /// project is refused); a new directory is written only by `materializeSession` with
+    /// `targetPath`.
+    pub output_targets: String,
     pub workspace_boundary: String,
-    /// `wasi-preopen`: the backend runs as a WASI component whose only storage is the
-    /// opened project directory.
-    pub sandbox: String,
 }
 
-/// The session runtime.
+/// The session runtime. One session per project within this server process as well as
+/// across processes (the advisory lock).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -217,8 +246,6 @@ pub struct RuntimeCapabilities {
     pub max_sessions: u32,
     /// 0 means sessions never expire.
     pub idle_session_timeout_ms: u64,
-    /// One session per project within this server process.
-    pub in_process_locking: bool,
     /// Cross-process advisory lock files.
     pub advisory_locking: bool,
     /// Saves run under the session's lock, one at a time with its other writes.
@@ -241,7 +268,9 @@ pub struct Capabilities {
     pub contract_version: String,
     pub capability_schema_version: u32,
     pub runtime_owner: String,
-    /// The methods this server serves, in tool order.
+    /// The methods of upstream's 17 this server serves, in upstream's order (which is also
+    /// their tool order). Methods ofgui adds are not listed here: `tools/list` has them, each
+    /// with its method in `_meta["openfairygui/backendMethod"]`.
     pub methods: Vec<String>,
     pub read: ReadCapabilities,
     pub authoring: AuthoringCapabilities,
@@ -267,7 +296,11 @@ impl Capabilities {
             contract_version: CONTRACT_VERSION.into(),
             capability_schema_version: CAPABILITY_SCHEMA_VERSION,
             runtime_owner: "ofgui".into(),
-            methods: METHODS.iter().map(|m| m.name.to_string()).collect(),
+            methods: METHODS
+                .iter()
+                .filter(|m| UPSTREAM_METHODS.contains(&m.name))
+                .map(|m| m.name.to_string())
+                .collect(),
             read: ReadCapabilities {
                 capability_snapshot: true,
                 session_snapshot: true,
@@ -301,12 +334,11 @@ impl Capabilities {
                 preflight_transaction: PreflightCapability {
                     mode: "execute-and-discard".into(),
                     reserves_revision: false,
-                    impact: "writer-plan".into(),
+                    impact: "model-diff".into(),
                     limits: PREVIEW_LIMITS,
                 },
                 apply_transaction: true,
                 save_session: serves("saveSession"),
-                materialize_session: serves("materializeSession"),
                 resource_kinds: strings(&RESOURCE_KINDS),
                 node_kinds: strings(&NODE_KINDS),
                 gear_kinds: strings(&GEAR_KINDS),
@@ -325,7 +357,6 @@ impl Capabilities {
                 session_runtime: true,
                 max_sessions: settings.max_sessions,
                 idle_session_timeout_ms: settings.idle_session_timeout_ms,
-                in_process_locking: true,
                 advisory_locking: true,
                 coordinated_save: true,
                 atomic_save: true,
@@ -334,8 +365,8 @@ impl Capabilities {
                     canonicalization: "realpath+normalized".into(),
                     session_identity: "project-root".into(),
                     save_target: "opened-project-only".into(),
+                    output_targets: "deferred".into(),
                     workspace_boundary: "project-root-only".into(),
-                    sandbox: "wasi-preopen".into(),
                 },
                 events: EventsCapability {
                     polling: true,

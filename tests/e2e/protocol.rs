@@ -1,3 +1,4 @@
+use ofgui_contracts::capabilities::UPSTREAM_METHODS;
 use serde_json::{Value, json};
 
 use crate::harness::*;
@@ -82,9 +83,25 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             Some(method.to_string())
         })
         .collect();
+    // Upstream's schema allows its 17 methods there and no other: the methods ofgui adds
+    // are listed by tools/list alone.
+    let upstream_methods: Vec<String> = backend_methods
+        .iter()
+        .filter(|method| UPSTREAM_METHODS.contains(&method.as_str()))
+        .cloned()
+        .collect();
     assert_eq!(
-        methods, backend_methods,
-        "capabilities list exactly the served methods, in tool order"
+        methods, upstream_methods,
+        "capabilities list exactly the served methods of upstream's, in tool order"
+    );
+    assert_eq!(
+        methods, UPSTREAM_METHODS,
+        "all of upstream's methods are served"
+    );
+    assert!(
+        backend_methods.contains(&"searchProject".to_string())
+            && backend_methods.contains(&"renderComponent".to_string()),
+        "tools/list names the methods ofgui adds: {backend_methods:?}"
     );
     assert_eq!(
         capabilities["runtime"]["cache"],

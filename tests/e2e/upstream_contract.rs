@@ -55,38 +55,12 @@ const KNOWN: &[(&str, &str)] = &[
         "paths compare exactly (realpath+normalized); 0.6.1 only knows casefold",
     ),
     (
-        "/pathPolicy required {\"missingProperty\":\"outputTargets\"}",
-        "not reported",
-    ),
-    (
-        "/pathPolicy additionalProperties {\"additionalProperty\":\"sandbox\"}",
-        "an ofgui addition",
-    ),
-    (
         "/runtime additionalProperties {\"additionalProperty\":\"maxSessions\"}",
         "upstream 15 adds it; the host must carry it elsewhere",
     ),
     (
         "/runtime additionalProperties {\"additionalProperty\":\"idleSessionTimeoutMs\"}",
         "upstream 15 adds it; the host must carry it elsewhere",
-    ),
-    (
-        "/runtime additionalProperties {\"additionalProperty\":\"inProcessLocking\"}",
-        "an ofgui addition",
-    ),
-    (
-        "/methods/* const",
-        "searchProject and renderComponent are listed among upstream's 17",
-    ),
-    ("/methods maxItems", "more than upstream's 17 methods"),
-    ("/methods items", "more than upstream's 17 methods"),
-    (
-        "/authoring additionalProperties {\"additionalProperty\":\"materializeSession\"}",
-        "an ofgui addition",
-    ),
-    (
-        "/preflightTransaction/impact const",
-        "writer-plan where upstream says model-diff",
     ),
     // Method by method.
     (
