@@ -28,13 +28,12 @@ pub enum RemediationKind {
     ReviseSelector,
     /// Fix the operation's payload or split the batch.
     ReviseOperation,
-    /// Something the host or the user must do; retrying will not help.
+    /// Something the host or the user must do; retrying will not help. Also every
+    /// defect validation finds already in the project (owner `core.validation`): no
+    /// operation of the caller produced it, so the user decides how it is fixed (in the
+    /// FairyGUI editor, or with a transaction they ask for), then the project is validated
+    /// again. Upstream's four kinds are all there are; its schema allows no other.
     HostAction,
-    /// A defect already in the project, found by validation rather than caused by the
-    /// call: fix it in the FairyGUI editor, or with a transaction where one can, then
-    /// validate again. An ofgui addition: upstream gives such findings `revise-operation`
-    /// (or `host-action`), though no operation of the caller produced them.
-    FixProject,
 }
 
 /// One catalog entry.
@@ -48,7 +47,7 @@ pub struct Guide {
 }
 
 use Owner::{Backend, CoreTransaction, CoreValidation};
-use RemediationKind::{FixProject, HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector};
+use RemediationKind::{HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector};
 
 const B: &[Owner] = &[Backend];
 const T: &[Owner] = &[CoreTransaction];
@@ -195,12 +194,12 @@ guides! {
     InvalidPackageXml = "invalid_package_xml", V, HostAction, "A package.xml file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
     InvalidBranchPackageXml = "invalid_branch_package_xml", V, HostAction, "A package_branch.xml file is malformed, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
     InvalidComponentXml = "invalid_component_xml", V, HostAction, "As an error, a component XML file is malformed, holds an element FairyGUI does not know, or is a Git LFS pointer (then run `git lfs pull`): fix or restore it. As a warning, it holds a valid element this server does not model (a legacy <swf> node): it stays in the file and needs no fix.";
-    InvalidProjectValue = "invalid_project_value", V, FixProject, "As an error, a value breaks FairyGUI's lexical rules: fix it in the FairyGUI editor or the file. As a warning, it is a value the editor itself writes and reads back, or one this server does not know; it is kept as written and needs no fix.";
-    DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, FixProject, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it. Set a value within ±2147483647 (setDisplayNodeProps, or edit the file).";
+    InvalidProjectValue = "invalid_project_value", V, HostAction, "As an error, a value breaks FairyGUI's lexical rules: fix it in the FairyGUI editor or the file. As a warning, it is a value the editor itself writes and reads back, or one this server does not know; it is kept as written and needs no fix.";
+    DesktopIncompatibleGeometry = "desktop_incompatible_geometry", V, HostAction, "A geometry value does not fit a 32-bit integer, so the FairyGUI editor cannot load it. Set a value within ±2147483647 (setDisplayNodeProps, or edit the file).";
     InvalidSettingsJson = "invalid_settings_json", V, HostAction, "A settings JSON file is malformed, has the wrong shape, or is a Git LFS pointer (then run `git lfs pull`). Fix or restore it.";
-    PathCollision = "path_collision", V, FixProject, "Two resources use the same file, or files whose paths differ only in letter case (one file on case-insensitive disks). Give each resource its own file name.";
-    UnsafePath = "unsafe_path", V, FixProject, "A path is absolute, escapes the project, or uses a reserved name. Rename it in the FairyGUI editor (or with renameResource for a resource in the model).";
-    DanglingResourceReference = "dangling_resource_reference", V, FixProject, "A reference points at a resource that does not exist or is of the wrong kind. Point it at an existing resource of the right kind (ids and kinds are in getProjectOutline), or clear the reference, in the FairyGUI editor or with a transaction.";
+    PathCollision = "path_collision", V, HostAction, "Two resources use the same file, or files whose paths differ only in letter case (one file on case-insensitive disks). Give each resource its own file name.";
+    UnsafePath = "unsafe_path", V, HostAction, "A path is absolute, escapes the project, or uses a reserved name. Rename it in the FairyGUI editor (or with renameResource for a resource in the model).";
+    DanglingResourceReference = "dangling_resource_reference", V, HostAction, "A reference points at a resource that does not exist or is of the wrong kind. Point it at an existing resource of the right kind (ids and kinds are in getProjectOutline), or clear the reference, in the FairyGUI editor or with a transaction.";
 }
 
 impl DiagnosticCode {
@@ -245,19 +244,19 @@ impl DiagnosticCode {
         use DiagnosticCode as C;
         Some(match self {
             C::InvalidUam => (
-                FixProject,
+                HostAction,
                 "The project breaks a structural rule (see the path and message). Fix the named entity in the FairyGUI editor, or with a transaction that corrects it.",
             ),
             C::DuplicateResourceId => (
-                FixProject,
+                HostAction,
                 "Two resources in one package share an id. If their entries in the package XML are identical, delete one entry (the file stays); otherwise give one resource a new id in the FairyGUI editor.",
             ),
             C::DuplicatePackageId => (
-                FixProject,
+                HostAction,
                 "Two packages share an id, so their ui:// references are ambiguous. Give one package a new id in its package.xml.",
             ),
             C::DuplicatePackageName => (
-                FixProject,
+                HostAction,
                 "Two packages share a directory name. Rename one package in the FairyGUI editor.",
             ),
             C::UnsupportedResourceKind => (

@@ -272,7 +272,7 @@ mod tests {
         assert!(diagnostic_doc("stale_write").is_some());
         let shared = diagnostic_doc("duplicate_resource_id").unwrap();
         assert_eq!(shared["remediation"]["kind"], "revise-operation");
-        assert_eq!(shared["findingRemediation"]["kind"], "fix-project");
+        assert_eq!(shared["findingRemediation"]["kind"], "host-action");
         assert!(
             diagnostic_doc("stale_write")
                 .unwrap()

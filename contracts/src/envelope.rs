@@ -129,8 +129,8 @@ impl BackendDiagnostic {
     /// Adds owner, docs link and remediation from the catalog. Unknown codes pass
     /// through unchanged. The remediation depends on the owner (a validation finding is a
     /// defect already in the project); `read` points at `getProjectOutline` only when a
-    /// session is known, the fix is not a host action, and the outline holds what the fix
-    /// needs.
+    /// session is known, the outline holds what the fix needs, and the fix is not a host
+    /// action, or is one on a validation finding (a defect the outline locates).
     pub fn enriched(mut self, session_id: Option<&str>) -> Self {
         let Some(code) = catalog::DiagnosticCode::parse(&self.code) else {
             return self;
@@ -139,7 +139,10 @@ impl BackendDiagnostic {
         self.docs_uri = Some(catalog::docs_uri(code.as_str()));
         let (kind, message) = code.remediation(owner);
         let read = session_id
-            .filter(|_| kind != RemediationKind::HostAction && code.outline_helps())
+            .filter(|_| {
+                (kind != RemediationKind::HostAction || owner == Owner::CoreValidation)
+                    && code.outline_helps()
+            })
             .map(|id| {
                 let mut input = Map::new();
                 input.insert("sessionId".into(), Value::String(id.to_string()));

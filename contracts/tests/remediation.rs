@@ -5,7 +5,7 @@
 
 use ofgui_contracts::catalog::Owner::{self, CoreValidation};
 use ofgui_contracts::catalog::RemediationKind::{
-    FixProject, HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector,
+    HostAction, RefreshAndReplan, ReviseOperation, ReviseSelector,
 };
 use ofgui_contracts::diagnostics::ProjectDiagnosticCode;
 use ofgui_contracts::envelope::{BackendDiagnostic, Remediation};
@@ -26,8 +26,10 @@ fn findings_of_an_untouched_project_are_project_defects_not_operations() {
         let remediation = enriched(code.as_str(), Some(CoreValidation));
         assert_ne!(remediation.kind, ReviseOperation, "{code:?}");
     }
+    // A defect already in the project is the user's to fix: a host action, with upstream's
+    // four kinds (its schema allows no fifth), that still points at the outline.
     let finding = enriched("duplicate_resource_id", Some(CoreValidation));
-    assert_eq!(finding.kind, FixProject);
+    assert_eq!(finding.kind, HostAction);
     assert!(finding.message.contains("delete one entry"));
     assert_eq!(
         finding.read.expect("ids are in the outline").method,
@@ -37,7 +39,7 @@ fn findings_of_an_untouched_project_are_project_defects_not_operations() {
     let refused = enriched("duplicate_resource_id", None);
     assert_eq!(refused.kind, ReviseOperation);
     let dangling = enriched("dangling_resource_reference", Some(CoreValidation));
-    assert_eq!(dangling.kind, FixProject);
+    assert_eq!(dangling.kind, HostAction);
     assert!(dangling.read.is_some());
     // File-level findings stay with the user, without a read.
     let missing = enriched("missing_source", Some(CoreValidation));

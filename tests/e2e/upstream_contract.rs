@@ -64,10 +64,6 @@ const KNOWN: &[(&str, &str)] = &[
     ),
     // Method by method.
     (
-        "validate /backendResult/meta/diagnostics/*/remediation/kind enum",
-        "fix-project, a fifth remediation kind",
-    ),
-    (
         "outline /backendResult/data additionalProperties {\"additionalProperty\":\"projectTypeName\"}",
         "the outline names the project type; host/src/commands/outline.rs reads it",
     ),
