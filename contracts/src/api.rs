@@ -9,19 +9,16 @@ use crate::envelope::BackendDiagnostic;
 use crate::ops::PackageInput;
 use crate::uam::UamProject;
 
+pub use crate::selectors::{
+    ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
+    TransitionSelector,
+};
+pub use crate::session::{SessionSnapshot, UamFidelity};
+
 /// Longest id, name or selector string a method accepts.
 pub const MAX_ID_LEN: usize = 256;
 /// Longest project path a method accepts.
 pub const MAX_PATH_LEN: usize = 4096;
-
-/// Whether the session can be written back without losing anything.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub enum UamFidelity {
-    Full,
-    Unsupported,
-}
 
 // ---------------------------------------------------------------- inputs
 
@@ -323,17 +320,6 @@ pub enum SearchEntities {
     Resources,
 }
 
-/// A resource, by exact ids.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ResourceSelector {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub package_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub resource_id: String,
-}
-
 /// `readResourceBytes` input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -347,65 +333,6 @@ pub struct ReadResourceBytesInput {
 }
 
 // ---------------------------------------------------------------- entity targets
-
-/// Selector of a package.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PackageSelector {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub package_id: String,
-}
-
-/// Selector of a component resource.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ComponentSelector {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub package_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub component_resource_id: String,
-}
-
-/// Selector of a display node.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DisplayNodeSelector {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub package_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub component_resource_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub display_node_id: String,
-}
-
-/// Selector of a controller.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ControllerSelector {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub package_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub component_resource_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub controller_name: String,
-}
-
-/// Selector of a transition.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TransitionSelector {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub package_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub component_resource_id: String,
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub transition_name: String,
-}
 
 /// An entity to read, by kind and exact ids.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -435,24 +362,6 @@ pub enum EntityTarget {
 }
 
 // ---------------------------------------------------------------- outputs
-
-/// A session's state (`openSession`, `getSession`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SessionSnapshot {
-    pub session_id: String,
-    /// The project directory as the server resolved it.
-    pub canonical_project_path: String,
-    /// The edit revision: 0 at open, +1 per applied transaction.
-    pub revision: u64,
-    pub last_saved_revision: u64,
-    pub dirty: bool,
-    pub uam_fidelity: UamFidelity,
-    /// True while the session holds the project's lock.
-    pub lock_held: bool,
-    pub capabilities: Capabilities,
-}
 
 /// `saveSession` output: the session after the save and what the save did on disk.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

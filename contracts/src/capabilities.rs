@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
+use crate::version::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
 use crate::methods::METHODS;
 use crate::uam::{GEAR_KINDS, NODE_KINDS, RESOURCE_KINDS};
 

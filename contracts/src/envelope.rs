@@ -3,24 +3,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::api::SessionSnapshot;
 use crate::catalog::{self, Owner, RemediationKind};
 use crate::diagnostics::{ProjectDiagnostic, Severity};
-
-/// The contract version ofgui speaks; it follows upstream `@openfairygui/backend` 3.0.0.
-pub const CONTRACT_VERSION: &str = "3.0.0";
-/// The capability schema version ofgui speaks; it follows upstream 15.
-pub const CAPABILITY_SCHEMA_VERSION: u32 = 15;
-
-/// Which plane of the backend answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub enum Stage {
-    Read,
-    Authoring,
-    Runtime,
-}
+pub use crate::methods::Stage;
+use crate::session::SessionSnapshot;
+pub use crate::version::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
 
 /// A non-fatal note on a successful response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -25,8 +25,11 @@ pub mod ops;
 pub mod portable;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod selectors;
+pub mod session;
 pub mod strict;
 pub mod uam;
+pub mod version;
 
 pub use num::Num;
 

@@ -3,7 +3,7 @@
 //! Only methods this server really serves are listed; the tool list, the capability
 //! snapshot and the generated schemas all come from this one table.
 
-use crate::envelope::Stage;
+use serde::{Deserialize, Serialize};
 
 /// What the MCP layer itself may answer any tool with, and when.
 pub const MCP_FAILURES: &[Fails] = &[
@@ -97,6 +97,16 @@ impl Effect {
     pub fn changes_project(self) -> bool {
         matches!(self, Effect::Edits | Effect::Writes)
     }
+}
+
+/// Which plane of the backend answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Stage {
+    Read,
+    Authoring,
+    Runtime,
 }
 
 /// One method.

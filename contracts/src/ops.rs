@@ -7,12 +7,12 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::api::{
+use crate::bytes::SourceBytes;
+use crate::num::Num;
+use crate::selectors::{
     ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
     TransitionSelector,
 };
-use crate::bytes::SourceBytes;
-use crate::num::Num;
 use crate::uam::{
     ComponentProperties, ComponentResource, Controller, DisplayNode, Gear, GraphProperties,
     GroupProperties, ImageProperties, ImageResourceProperties, InstanceProperties, ListProperties,
