@@ -268,7 +268,14 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
                     )
                 },
             ))?;
-            to_object(node)?
+            let mut properties = to_object(node)?;
+            // A component instance's `fileName` is the editor's note of its source beside
+            // `src`: upstream's display node schema has no such field, so the query leaves
+            // it out. The model keeps it (readSessionState shows it) and saves write it back.
+            if properties.get("kind") == Some(&json!("component")) {
+                properties.remove("fileName");
+            }
+            properties
         }
         EntityTarget::Controller { selector } => {
             let component = find_component(

@@ -406,3 +406,51 @@ fn search_pages_and_refuses_empty_or_unknown_queries() {
         assert_eq!(parts.details["path"], path);
     }
 }
+
+#[test]
+fn a_queried_component_instance_leaves_out_the_file_name_hint_the_state_keeps() {
+    let session = open();
+    let text = session
+        .read_state(&input::<ReadSessionStateInput>(json!({})))
+        .unwrap();
+    let state: Value = serde_json::from_str(&text).unwrap();
+    // The first component instance whose XML carries the editor's fileName hint.
+    let (target, file_name) = state["project"]["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|package| {
+            package["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |resource| (package, resource))
+        })
+        .flat_map(|(package, resource)| {
+            resource["component"]["displayList"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |node| (package, resource, node))
+        })
+        .find_map(|(package, resource, node)| {
+            let file_name = node["fileName"].as_str()?;
+            (node["kind"] == "component").then(|| {
+                let target = json!({ "kind": "displayNode", "selector": {
+                    "packageId": package["id"],
+                    "componentResourceId": resource["id"],
+                    "displayNodeId": node["id"],
+                } });
+                (target, file_name.to_string())
+            })
+        })
+        .expect("the corpus has component instances with a fileName");
+    let queried: Value =
+        serde_json::from_str(&ofgui_backend::query::query_entity(&session, &target).unwrap())
+            .unwrap();
+    let properties = &queried["entity"]["properties"];
+    assert_eq!(properties["kind"], "component");
+    // Upstream's display node schema has no fileName; the model still holds it.
+    assert!(properties.get("fileName").is_none(), "{properties}");
+    assert!(!file_name.is_empty());
+}

@@ -80,10 +80,6 @@ const KNOWN: &[(&str, &str)] = &[
         "a 0.6.1 UAM field the port's UAM (upstream 15) does not have",
     ),
     (
-        "query /backendResult/data/entity/properties additionalProperties {\"additionalProperty\":\"fileName\"}",
-        "a component instance's fileName hint, which saves write back",
-    ),
-    (
         "/backendResult/data additionalProperties {\"additionalProperty\":\"generated\"}",
         "the values a batch generated (preflight and apply); the host must carry them elsewhere",
     ),
