@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::version::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
 use crate::methods::METHODS;
 use crate::uam::{GEAR_KINDS, NODE_KINDS, RESOURCE_KINDS};
+use crate::version::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
 
 /// Budget of `queryEntity` results.
 pub const QUERY_LIMITS: ReadLimits = ReadLimits {

@@ -22,7 +22,7 @@ const SAVE: &str = "openfairygui_backend_save_session";
 
 const LIMIT: Duration = Duration::from_secs(180);
 
-/// The built component, as `host/build.rs` embeds it in the server.
+/// The built component, as `host/backend-wasm/build.rs` embeds it in the server.
 fn backend_wasm() -> &'static Path {
     Path::new(env!("OFGUI_BACKEND_WASM_FILE"))
 }

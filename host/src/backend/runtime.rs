@@ -24,12 +24,9 @@ use crate::backend::bindings::{
 };
 use crate::backend::sandbox::ResolvedProject;
 
-/// The backend component, built from this checkout by `build.rs`.
-pub const BACKEND_WASM: &[u8] = include_bytes!(env!("OFGUI_BACKEND_WASM_FILE"));
-
-/// The SHA-256 of [`BACKEND_WASM`] (hex), computed by `build.rs`: it names the compile
-/// cache file, so no start hashes the component.
-const BACKEND_WASM_SHA256: &str = env!("OFGUI_BACKEND_WASM_SHA256");
+/// The backend component, built from this checkout (`host/backend-wasm`).
+pub use ofgui_backend_wasm::BACKEND_WASM;
+use ofgui_backend_wasm::BACKEND_WASM_SHA256;
 
 /// Where the backend's machine code came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

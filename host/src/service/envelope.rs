@@ -329,3 +329,40 @@ pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text content and the structured value are one envelope: the backend's text,
+    /// spliced, reads back as exactly the value every transport sends.
+    #[test]
+    fn a_backend_result_is_the_same_envelope_as_text_and_value() {
+        let data = r#"{"note":"\"structuredContent\":null","n":[1,2.5,-0.0],"s":"é\u0000"}"#;
+        let call = Call::start(Stage::Read);
+        let envelope = call.success(
+            SessionRef::new("s1", Some(3)),
+            Data::text(data.to_string(), Vec::new()).expect("well-formed"),
+        );
+        let reread: Value = serde_json::from_str(&envelope.text).expect("the text is JSON");
+        assert_eq!(reread, envelope.value);
+        assert_eq!(envelope.value["ok"], true);
+        assert_eq!(envelope.value["meta"]["sessionId"], "s1");
+        assert_eq!(envelope.value["meta"]["revision"], 3);
+        let expected: Value = serde_json::from_str(data).expect("JSON");
+        assert_eq!(envelope.value["data"], expected);
+        assert_eq!(envelope.session_id.as_deref(), Some("s1"));
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_an_internal_failure_not_a_broken_wire() {
+        let refused = Data::text("{\"open\":".to_string(), Vec::new());
+        let Err(failure) = refused else {
+            panic!("malformed backend text was accepted")
+        };
+        assert_eq!(
+            failure.error.code(),
+            ofgui_contracts::error::ErrorCode::BackendUnhandledError
+        );
+    }
+}

@@ -1,5 +1,5 @@
 //! Builds `backend.wasm` (the `ofgui-backend` crate for `wasm32-wasip2`) so the host can
-//! embed it. Any `cargo build`, `cargo run` or `cargo test` of the host therefore ships the
+//! embed it (through this crate's `BACKEND_WASM`). Any `cargo build`, `cargo run` or `cargo test` of the host therefore ships the
 //! component built from the same checkout.
 //!
 //! It does not compile the component to machine code: that needs a second wasmtime built
@@ -52,8 +52,9 @@ fn build_backend() -> PathBuf {
     let manifest_dir =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let workspace = manifest_dir
-        .parent()
-        .expect("host/ lives in the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("host/backend-wasm/ lives in the workspace")
         .to_path_buf();
     for watched in [
         "backend-component/src",
