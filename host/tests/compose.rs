@@ -96,7 +96,8 @@ async fn tool(server: &OfguiServer, name: &str, arguments: Value) -> (Value, boo
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object")
     };
-    let result = server.call(name, Some(arguments), None).await;
+    let mut result = server.call(name, Some(arguments), None).await;
+    mcp::materialize(&mut result).unwrap();
     let is_error = result.is_error == Some(true);
     let envelope = result.structured_content.unwrap()["backendResult"].clone();
     assert_eq!(envelope["ok"] == false, is_error, "{envelope}");

@@ -24,7 +24,7 @@ const LIMIT: Duration = Duration::from_secs(180);
 
 /// The built component, as `host/backend-wasm/build.rs` embeds it in the server.
 fn backend_wasm() -> &'static Path {
-    Path::new(env!("OFGUI_BACKEND_WASM_FILE"))
+    Path::new(ofgui_backend_wasm::BACKEND_WASM_FILE)
 }
 
 /// `jco transpile backend.wasm --instantiation async` of this build's component, once per

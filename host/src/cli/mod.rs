@@ -299,7 +299,10 @@ async fn call<T: DeserializeOwned>(
     let method = method.method();
     input::check(method, &input)?;
     let reply = service.call(method, input).await;
-    let mut envelope = reply.envelope.value;
+    let mut envelope = reply
+        .envelope
+        .into_value()
+        .map_err(|error| internal(&format!("{name}: unreadable result ({error})")))?;
     if reply.is_error {
         let error = serde_json::from_value(envelope["error"].take())
             .map_err(|error| internal(&format!("{name}: unreadable error ({error})")))?;

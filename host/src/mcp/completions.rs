@@ -54,7 +54,9 @@ async fn session_values(
     let reply = service
         .call(MethodId::GetProjectOutline.method(), input)
         .await;
-    let envelope = reply.envelope.value;
+    let Ok(envelope) = reply.envelope.into_value() else {
+        return Vec::new();
+    };
     let packages = envelope["data"]["packages"]
         .as_array()
         .cloned()

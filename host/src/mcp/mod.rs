@@ -5,7 +5,8 @@
 //! `structuredContent.backendResult` is a schema-valid failure envelope. Besides tools:
 //! [`resources`], [`prompts`], [`completions`], [`notify`] (subscriptions, progress and
 //! log messages) and [`compose`] (what an embedding host adds). This room uses
-//! [`crate::service`] and [`crate::policy`]; it never reads inside the guest's data.
+//! [`crate::service`] and [`crate::policy`]; it reads inside the guest's data only to
+//! complete package and component ids (from an outline).
 
 pub mod completions;
 pub mod compose;
@@ -14,7 +15,9 @@ pub mod prompts;
 pub mod resources;
 mod tools;
 
-pub use tools::warm_up_tools;
+#[cfg(test)]
+pub(crate) use tools::wrap;
+pub use tools::{materialize, take_raw_envelope, warm_up_tools};
 
 use std::sync::{Arc, OnceLock};
 
@@ -75,6 +78,9 @@ pub struct OfguiServer {
     composed_tools: Arc<OnceLock<Vec<Tool>>>,
     /// This connection's subscriptions, log level and forwarding task.
     connection: Connection,
+    /// Whether tool results carry their envelope as a parsed value: for transports that
+    /// serialize results themselves (HTTP), where stdio splices the backend's text.
+    materialized: bool,
 }
 
 /// A clone serves another connection: it shares the service, the settings and the
@@ -87,6 +93,7 @@ impl Clone for OfguiServer {
             schemas: self.schemas,
             composition: self.composition.clone(),
             composed_tools: self.composed_tools.clone(),
+            materialized: self.materialized,
             connection: Connection::default(),
         }
     }
@@ -116,7 +123,15 @@ impl OfguiServer {
             composition: Arc::new(composition),
             composed_tools: Arc::new(OnceLock::new()),
             connection: Connection::default(),
+            materialized: false,
         }
+    }
+
+    /// The server for a transport that serializes results itself (not
+    /// [`crate::transport::stdio::serve`], which writes the backend's text unparsed).
+    pub fn materialized(mut self) -> Self {
+        self.materialized = true;
+        self
     }
 }
 
@@ -192,12 +207,21 @@ impl ServerHandler for OfguiServer {
         let call = self
             .call(&request.name, request.arguments, Some(context.peer.clone()))
             .instrument(span);
-        let result = self
+        let mut result = self
             .connection
             .serve(&context, method, call, |result| {
                 result.is_error == Some(true)
             })
             .await;
+        if self.materialized
+            && let Err(error) = tools::materialize(&mut result)
+        {
+            tracing::error!("a tool result's envelope did not parse: {error}");
+            return Err(ErrorData::internal_error(
+                "the result could not be encoded",
+                None,
+            ));
+        }
         // One line per call: what ran on which session, how long, how it ended; never
         // the arguments or the result.
         tracing::info!(

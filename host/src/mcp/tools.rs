@@ -122,7 +122,10 @@ impl OfguiServer {
         match (self.text_content, is_error) {
             (TextContent::Full, _) => envelope.text.clone(),
             (TextContent::Summary, false) => SUMMARY_POINTER.to_string(),
-            (TextContent::Summary, true) => failure_summary(&envelope.value),
+            (TextContent::Summary, true) => match &envelope.value {
+                Some(value) => failure_summary(value),
+                None => envelope.text.clone(),
+            },
         }
     }
 
@@ -212,15 +215,53 @@ fn compose_tools(base: &[Tool], composition: &Composition) -> Vec<Tool> {
     tools
 }
 
-/// A tool result: the envelope as structured content, and its text content.
+/// The `_meta` key under which a tool result hands its envelope, as JSON text, to the
+/// transport, which writes it as `structuredContent.backendResult` without parsing it
+/// (see [`take_raw_envelope`]). A backend result is never turned into a tree of values
+/// in the host only to be serialized again.
+const RAW_ENVELOPE: &str = "ofgui/rawEnvelope";
+
 pub(crate) fn wrap(envelope: Envelope, text: String, is_error: bool) -> CallToolResult {
     let mut result = if is_error {
         CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
         CallToolResult::success(vec![ContentBlock::text(text)])
     };
-    result.structured_content = Some(envelope::object([("backendResult", envelope.value)]));
+    match envelope.value {
+        Some(value) => {
+            result.structured_content = Some(envelope::object([("backendResult", value)]));
+        }
+        None => {
+            let mut meta = JsonObject::new();
+            meta.insert(RAW_ENVELOPE.into(), Value::String(envelope.text));
+            result.meta = Some(MetaObject(meta));
+        }
+    }
     result
+}
+
+/// Takes a tool result's pre-serialized envelope (JSON text, checked well-formed when it
+/// was made) out of `_meta`. The result is left with a `null` structured content that
+/// the caller replaces by `{"backendResult": <text>}` when it writes the message.
+pub fn take_raw_envelope(result: &mut CallToolResult) -> Option<String> {
+    let meta = result.meta.as_mut()?;
+    let Some(Value::String(text)) = meta.0.remove(RAW_ENVELOPE) else {
+        return None;
+    };
+    if meta.0.is_empty() {
+        result.meta = None;
+    }
+    result.structured_content = Some(Value::Null);
+    Some(text)
+}
+
+/// For a writer that cannot splice text: puts the envelope back as a parsed value.
+pub fn materialize(result: &mut CallToolResult) -> Result<(), serde_json::Error> {
+    if let Some(text) = take_raw_envelope(result) {
+        let envelope: Value = serde_json::from_str(&text)?;
+        result.structured_content = Some(envelope::object([("backendResult", envelope)]));
+    }
+    Ok(())
 }
 
 /// A failure's bounded summary: its code and message, the diagnostic codes, and where

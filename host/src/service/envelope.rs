@@ -36,7 +36,8 @@ impl<'a> SessionRef<'a> {
     }
 }
 
-/// A method's `data`: JSON text the backend produced, or a value the host built.
+/// A method's `data`: JSON text the backend produced (passed on without being parsed),
+/// or a value the host built.
 pub struct Data {
     body: Body,
     /// Diagnostics to mirror in `meta.diagnostics` of a success (validation findings).
@@ -48,11 +49,7 @@ pub struct Data {
 }
 
 enum Body {
-    /// The backend's JSON text, kept for the text content, and its value.
-    Text {
-        text: String,
-        value: Value,
-    },
+    Text(Box<RawValue>),
     Value(Value),
 }
 
@@ -92,12 +89,12 @@ impl Data {
             .map_err(|cause| Failure::internal(&cause))
     }
 
-    /// JSON text the backend produced, parsed here once: the value is what every transport
-    /// sends, the text is spliced into the text content, never serialized again.
+    /// JSON text the backend produced. It is only checked to be one well-formed JSON value
+    /// (a scan, no tree is built), so a broken backend can never break the wire.
     pub fn text(text: String, diagnostics: Vec<BackendDiagnostic>) -> Result<Self, Failure> {
-        let value = serde_json::from_str(&text).map_err(|cause| Failure::internal(&cause))?;
+        let raw = RawValue::from_string(text).map_err(|cause| Failure::internal(&cause))?;
         Ok(Data {
-            body: Body::Text { text, value },
+            body: Body::Text(raw),
             diagnostics,
             warnings: Vec::new(),
             image: None,
@@ -124,22 +121,22 @@ impl Data {
     }
 }
 
-/// An envelope, as the value every transport sends as `structuredContent.backendResult`
-/// and as the JSON text of the tool result's text content.
+/// An envelope as JSON text, and as a value when the host built it as one (a backend
+/// result stays text all the way to the wire).
 pub struct Envelope {
     pub text: String,
-    pub value: Value,
+    pub value: Option<Value>,
     /// The session the envelope is about (`meta.sessionId`).
     pub session_id: Option<String>,
 }
 
 impl Envelope {
-    fn built(value: Value, session: SessionRef<'_>) -> Result<Self, serde_json::Error> {
-        Ok(Envelope {
-            text: serde_json::to_string(&value)?,
-            value,
-            session_id: session.id.map(str::to_string),
-        })
+    /// The envelope as a value, parsed from its text if it was never built as one.
+    pub fn into_value(self) -> Result<Value, serde_json::Error> {
+        match self.value {
+            Some(value) => Ok(value),
+            None => serde_json::from_str(&self.text),
+        }
     }
 }
 
@@ -219,21 +216,19 @@ impl Call {
         let mut meta = self.meta(session, data.diagnostics);
         meta.warnings = data.warnings;
         let built = match data.body {
-            Body::Text { text, value } => serde_json::to_value(&meta).and_then(|meta_value| {
-                let meta_text = serde_json::to_string(&meta_value)?;
-                Ok(Envelope {
-                    text: format!(r#"{{"ok":true,"meta":{meta_text},"data":{text}}}"#),
-                    value: object([
-                        ("ok", Value::Bool(true)),
-                        ("meta", meta_value),
-                        ("data", value),
-                    ]),
-                    session_id: session.id.map(str::to_string),
-                })
+            // Backend data is already text: only meta is serialized, and spliced in.
+            Body::Text(raw) => serde_json::to_string(&meta).map(|meta| Envelope {
+                text: format!(r#"{{"ok":true,"meta":{meta},"data":{}}}"#, raw.get()),
+                value: None,
+                session_id: session.id.map(str::to_string),
             }),
             Body::Value(data) => serde_json::to_value(&meta).and_then(|meta| {
                 let value = object([("ok", Value::Bool(true)), ("meta", meta), ("data", data)]);
-                Envelope::built(value, session)
+                Ok(Envelope {
+                    text: serde_json::to_string(&value)?,
+                    value: Some(value),
+                    session_id: session.id.map(str::to_string),
+                })
             }),
         };
         built.unwrap_or_else(|cause| self.unencodable(session, &cause))
@@ -267,7 +262,13 @@ impl Call {
             session: snapshot,
         };
         serde_json::to_value(&envelope)
-            .and_then(|value| Envelope::built(value, session))
+            .and_then(|value| {
+                Ok(Envelope {
+                    text: serde_json::to_string(&value)?,
+                    value: Some(value),
+                    session_id: session.id.map(str::to_string),
+                })
+            })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
     }
 
@@ -284,7 +285,11 @@ impl Call {
                     ("meta", meta),
                     ("error", Value::Object(error)),
                 ]);
-                Envelope::built(value, session)
+                Ok(Envelope {
+                    text: serde_json::to_string(&value)?,
+                    value: Some(value),
+                    session_id: session.id.map(str::to_string),
+                })
             })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
     }
@@ -313,7 +318,7 @@ impl Call {
         });
         Envelope {
             text: value.to_string(),
-            value,
+            value: Some(value),
             session_id: session.id.map(str::to_string),
         }
     }
@@ -334,8 +339,8 @@ pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
 mod tests {
     use super::*;
 
-    /// The text content and the structured value are one envelope: the backend's text,
-    /// spliced, reads back as exactly the value every transport sends.
+    /// The backend's text, spliced into the envelope, reads back as the envelope a
+    /// transport that cannot splice sends as a value.
     #[test]
     fn a_backend_result_is_the_same_envelope_as_text_and_value() {
         let data = r#"{"note":"\"structuredContent\":null","n":[1,2.5,-0.0],"s":"é\u0000"}"#;
@@ -344,14 +349,14 @@ mod tests {
             SessionRef::new("s1", Some(3)),
             Data::text(data.to_string(), Vec::new()).expect("well-formed"),
         );
-        let reread: Value = serde_json::from_str(&envelope.text).expect("the text is JSON");
-        assert_eq!(reread, envelope.value);
-        assert_eq!(envelope.value["ok"], true);
-        assert_eq!(envelope.value["meta"]["sessionId"], "s1");
-        assert_eq!(envelope.value["meta"]["revision"], 3);
-        let expected: Value = serde_json::from_str(data).expect("JSON");
-        assert_eq!(envelope.value["data"], expected);
+        assert!(envelope.value.is_none(), "backend data stays text");
         assert_eq!(envelope.session_id.as_deref(), Some("s1"));
+        let value = envelope.into_value().expect("the text is JSON");
+        assert_eq!(value["ok"], true);
+        assert_eq!(value["meta"]["sessionId"], "s1");
+        assert_eq!(value["meta"]["revision"], 3);
+        let expected: Value = serde_json::from_str(data).expect("JSON");
+        assert_eq!(value["data"], expected);
     }
 
     #[test]

@@ -192,7 +192,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
                 builder = builder.policy(tool, ReadOnly);
             }
         }
-        let server = builder.build()?;
+        let server = builder.build()?.materialized();
         let endpoint = StreamableHttpService::new(
             move || Ok(server.clone()),
             Arc::new(LocalSessionManager::default()),

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
+use rmcp::model::{JsonRpcMessage, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::{RoleServer, ServiceExt as _};
@@ -208,9 +209,34 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
     }
 }
 
-/// Serializes an outgoing message.
-pub fn encode(item: TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
-    Ok(serde_json::to_vec(&item)?)
+/// Serializes an outgoing message. A tool result whose envelope is still JSON text (see
+/// [`crate::mcp::take_raw_envelope`]) gets it written in as `structuredContent.backendResult`.
+pub fn encode(mut item: TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
+    let raw = match &mut item {
+        JsonRpcMessage::Response(response) => match &mut response.result {
+            ServerResult::CallToolResult(result) => crate::mcp::take_raw_envelope(result),
+            _ => None,
+        },
+        _ => None,
+    };
+    let message = serde_json::to_vec(&item)?;
+    let Some(raw) = raw else {
+        return Ok(message);
+    };
+    // The placeholder is the only unescaped `"structuredContent":null` in the message:
+    // inside strings, quotes are escaped.
+    const PLACEHOLDER: &[u8] = br#""structuredContent":null"#;
+    let at = message
+        .windows(PLACEHOLDER.len())
+        .rposition(|window| window == PLACEHOLDER)
+        .ok_or_else(|| io::Error::other("a tool result lost its structuredContent placeholder"))?;
+    let mut spliced = Vec::with_capacity(message.len() + raw.len() + 32);
+    spliced.extend_from_slice(&message[..at]);
+    spliced.extend_from_slice(br#""structuredContent":{"backendResult":"#);
+    spliced.extend_from_slice(raw.as_bytes());
+    spliced.push(b'}');
+    spliced.extend_from_slice(&message[at + PLACEHOLDER.len()..]);
+    Ok(spliced)
 }
 
 /// Serves MCP with `server` on stdin and stdout until the client leaves; everything
@@ -299,6 +325,46 @@ impl<'de> Visitor<'de> for &mut Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::envelope::Envelope;
+    use rmcp::model::{CallToolResult, NumberOrString};
+
+    fn tool_response(result: CallToolResult) -> TxJsonRpcMessage<RoleServer> {
+        JsonRpcMessage::response(
+            ServerResult::CallToolResult(result),
+            NumberOrString::Number(4),
+        )
+    }
+
+    #[test]
+    fn a_text_envelope_is_written_as_structured_content() {
+        // Data that itself mentions the placeholder must not confuse the splice.
+        let text =
+            r#"{"ok":true,"meta":{},"data":{"note":"\"structuredContent\":null","n":[1,2]}}"#;
+        let envelope = Envelope {
+            text: text.to_string(),
+            value: None,
+            session_id: None,
+        };
+        let result = crate::mcp::wrap(envelope, text.to_string(), false);
+        let written: Value =
+            serde_json::from_slice(&encode(tool_response(result.clone())).unwrap()).unwrap();
+        let expected: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(written["id"], 4);
+        assert_eq!(
+            written["result"]["structuredContent"]["backendResult"],
+            expected
+        );
+        assert_eq!(written["result"]["content"][0]["text"], text);
+        assert!(written["result"].get("_meta").is_none(), "{written}");
+
+        let mut materialized = result;
+        crate::mcp::materialize(&mut materialized).unwrap();
+        let plain: Value = serde_json::to_value(tool_response(materialized)).unwrap();
+        assert_eq!(
+            plain, written,
+            "splicing writes what serializing the value would"
+        );
+    }
 
     fn probe(text: &str) -> (Option<Value>, Option<String>) {
         let probe = Probe::of(text.as_bytes());

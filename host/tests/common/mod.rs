@@ -49,7 +49,7 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
 pub async fn call(service: &Service, method: &str, input: Value) -> Value {
     let method = methods::by_name(method).unwrap();
     let reply = service.call(method, input).await;
-    let envelope = reply.envelope.value;
+    let envelope = reply.envelope.into_value().unwrap();
     assert_eq!(reply.is_error, envelope["ok"] == false);
     envelope
 }
