@@ -113,66 +113,11 @@ impl UamFidelity {
     }
 }
 
-/// Every WIT case has its contract code; the component maps them the same way
-/// (`backend-component/src/component.rs`).
+/// The contract code of a WIT case. The WIT enum lists every code at its position in
+/// [`ErrorCode::ALL`] (the component maps codes to cases by that order,
+/// `backend-component/src/component.rs`), so the case's position is the code's.
 pub fn from_wit_code(code: WitCode) -> ErrorCode {
-    match code {
-        WitCode::SessionNotFound => ErrorCode::SessionNotFound,
-        WitCode::SessionLimitExceeded => ErrorCode::SessionLimitExceeded,
-        WitCode::LockConflict => ErrorCode::LockConflict,
-        WitCode::StaleRead => ErrorCode::StaleRead,
-        WitCode::ProjectRootNotAllowed => ErrorCode::ProjectRootNotAllowed,
-        WitCode::ProjectOpenFailed => ErrorCode::ProjectOpenFailed,
-        WitCode::EntityQueryFailed => ErrorCode::EntityQueryFailed,
-        WitCode::SessionReadFailed => ErrorCode::SessionReadFailed,
-        WitCode::StaleWrite => ErrorCode::StaleWrite,
-        WitCode::TransactionUnsupported => ErrorCode::TransactionUnsupported,
-        WitCode::SelectorAmbiguity => ErrorCode::SelectorAmbiguity,
-        WitCode::TransactionPreviewFailed => ErrorCode::TransactionPreviewFailed,
-        WitCode::EventCursorInvalid => ErrorCode::EventCursorInvalid,
-        WitCode::InvalidInput => ErrorCode::InvalidInput,
-        WitCode::UnknownTool => ErrorCode::UnknownTool,
-        WitCode::McpResponseBudgetExceeded => ErrorCode::McpResponseBudgetExceeded,
-        WitCode::BackendUnhandledError => ErrorCode::BackendUnhandledError,
-        WitCode::UamFidelityUnsupported => ErrorCode::UamFidelityUnsupported,
-        WitCode::SavePartialFailure => ErrorCode::SavePartialFailure,
-        WitCode::WriteFailed => ErrorCode::WriteFailed,
-        WitCode::MaterializeValidationFailed => ErrorCode::MaterializeValidationFailed,
-        WitCode::CapabilityUnavailable => ErrorCode::CapabilityUnavailable,
-        WitCode::PathPolicyViolation => ErrorCode::PathPolicyViolation,
-        WitCode::SessionIdConflict => ErrorCode::SessionIdConflict,
-    }
-}
-
-/// The inverse of [`from_wit_code`], for hosts that hand errors to the component's
-/// callers in WIT form (and for the round-trip test).
-pub fn to_wit_code(code: ErrorCode) -> WitCode {
-    match code {
-        ErrorCode::SessionNotFound => WitCode::SessionNotFound,
-        ErrorCode::SessionLimitExceeded => WitCode::SessionLimitExceeded,
-        ErrorCode::LockConflict => WitCode::LockConflict,
-        ErrorCode::StaleRead => WitCode::StaleRead,
-        ErrorCode::ProjectRootNotAllowed => WitCode::ProjectRootNotAllowed,
-        ErrorCode::ProjectOpenFailed => WitCode::ProjectOpenFailed,
-        ErrorCode::EntityQueryFailed => WitCode::EntityQueryFailed,
-        ErrorCode::SessionReadFailed => WitCode::SessionReadFailed,
-        ErrorCode::StaleWrite => WitCode::StaleWrite,
-        ErrorCode::TransactionUnsupported => WitCode::TransactionUnsupported,
-        ErrorCode::SelectorAmbiguity => WitCode::SelectorAmbiguity,
-        ErrorCode::TransactionPreviewFailed => WitCode::TransactionPreviewFailed,
-        ErrorCode::EventCursorInvalid => WitCode::EventCursorInvalid,
-        ErrorCode::InvalidInput => WitCode::InvalidInput,
-        ErrorCode::UnknownTool => WitCode::UnknownTool,
-        ErrorCode::McpResponseBudgetExceeded => WitCode::McpResponseBudgetExceeded,
-        ErrorCode::BackendUnhandledError => WitCode::BackendUnhandledError,
-        ErrorCode::UamFidelityUnsupported => WitCode::UamFidelityUnsupported,
-        ErrorCode::SavePartialFailure => WitCode::SavePartialFailure,
-        ErrorCode::WriteFailed => WitCode::WriteFailed,
-        ErrorCode::MaterializeValidationFailed => WitCode::MaterializeValidationFailed,
-        ErrorCode::CapabilityUnavailable => WitCode::CapabilityUnavailable,
-        ErrorCode::PathPolicyViolation => WitCode::PathPolicyViolation,
-        ErrorCode::SessionIdConflict => WitCode::SessionIdConflict,
-    }
+    ErrorCode::ALL[code as usize]
 }
 
 #[cfg(test)]
@@ -180,15 +125,62 @@ mod tests {
     use super::*;
     use ofgui_contracts::error::examples;
 
-    /// The canonical ABI carries an enum case by its position in the WIT; the component
-    /// puts each code at its position in [`ErrorCode::ALL`], so position `i` must come
-    /// back as `ErrorCode::ALL[i]`.
+    /// Every WIT case, in the WIT's order.
+    const WIT_CASES: [WitCode; 24] = [
+        WitCode::SessionNotFound,
+        WitCode::SessionLimitExceeded,
+        WitCode::LockConflict,
+        WitCode::StaleRead,
+        WitCode::ProjectRootNotAllowed,
+        WitCode::ProjectOpenFailed,
+        WitCode::EntityQueryFailed,
+        WitCode::SessionReadFailed,
+        WitCode::StaleWrite,
+        WitCode::TransactionUnsupported,
+        WitCode::SelectorAmbiguity,
+        WitCode::TransactionPreviewFailed,
+        WitCode::EventCursorInvalid,
+        WitCode::InvalidInput,
+        WitCode::UnknownTool,
+        WitCode::McpResponseBudgetExceeded,
+        WitCode::BackendUnhandledError,
+        WitCode::UamFidelityUnsupported,
+        WitCode::SavePartialFailure,
+        WitCode::WriteFailed,
+        WitCode::MaterializeValidationFailed,
+        WitCode::CapabilityUnavailable,
+        WitCode::PathPolicyViolation,
+        WitCode::SessionIdConflict,
+    ];
+
+    /// A WIT case name (`StaleWrite`) in the contract's spelling (`stale_write`).
+    fn snake(case: WitCode) -> String {
+        let mut out = String::new();
+        let debug = format!("{case:?}");
+        // The generated Debug names the enum too (`ErrorCode::StaleWrite`).
+        let name = debug.rsplit("::").next().unwrap_or(&debug);
+        for ch in name.chars() {
+            if ch.is_ascii_uppercase() {
+                if !out.is_empty() {
+                    out.push('_');
+                }
+                out.push(ch.to_ascii_lowercase());
+            } else {
+                out.push(ch);
+            }
+        }
+        out
+    }
+
+    /// The canonical ABI carries an enum case by its position in the WIT, and the host
+    /// reads the code at that position of [`ErrorCode::ALL`]: every case must come back as
+    /// the code of its own name, and every code must have a case.
     #[test]
-    fn every_wit_position_comes_back_as_its_code() {
-        for (position, code) in ErrorCode::ALL.into_iter().enumerate() {
-            let case = to_wit_code(code);
-            assert_eq!(case as usize, position, "{code}");
-            assert_eq!(from_wit_code(case), code);
+    fn every_wit_case_comes_back_as_the_code_of_its_name() {
+        assert_eq!(WIT_CASES.len(), ErrorCode::ALL.len());
+        for (position, case) in WIT_CASES.into_iter().enumerate() {
+            assert_eq!(case as usize, position, "{case:?}");
+            assert_eq!(from_wit_code(case).as_str(), snake(case));
         }
     }
 
@@ -207,8 +199,12 @@ mod tests {
         for error in examples() {
             let diagnostic = BackendDiagnostic::error(error.code().as_str(), "why");
             let parts = error.clone().into_parts().expect("serializable");
+            let case = WIT_CASES[ErrorCode::ALL
+                .iter()
+                .position(|c| *c == parts.code)
+                .unwrap()];
             let crossed = BackendError {
-                code: to_wit_code(parts.code),
+                code: case,
                 message: parts.message,
                 details: serde_json::to_string(&parts.details).expect("serializable"),
                 diagnostics: serde_json::to_string(&[&diagnostic]).expect("serializable"),
