@@ -39,30 +39,6 @@ pub const PREVIEW_LIMITS: PreviewLimits = PreviewLimits {
 /// Events kept per session; older ones expire (`cursorExpired`).
 pub const EVENT_RETENTION: u32 = 1000;
 
-/// Upstream's 17 backend methods in upstream's order: all `methods` may list, since
-/// upstream's schema allows exactly these. The methods ofgui adds (`searchProject`,
-/// `renderComponent`) are served as tools like the others; `tools/list` names their method
-/// in `_meta["openfairygui/backendMethod"]`.
-pub const UPSTREAM_METHODS: [&str; 17] = [
-    "getCapabilities",
-    "openSession",
-    "openProjectSession",
-    "getSession",
-    "getProjectOutline",
-    "queryEntity",
-    "readSessionState",
-    "readResourceBytes",
-    "validateSession",
-    "preflightTransaction",
-    "applyTransaction",
-    "saveSession",
-    "materializeSession",
-    "closeSession",
-    "getEvents",
-    "getCacheSnapshot",
-    "refreshCache",
-];
-
 /// Size limits of a transaction preview.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -298,7 +274,7 @@ impl Capabilities {
             runtime_owner: "ofgui".into(),
             methods: METHODS
                 .iter()
-                .filter(|m| UPSTREAM_METHODS.contains(&m.name))
+                .filter(|m| m.upstream)
                 .map(|m| m.name.to_string())
                 .collect(),
             read: ReadCapabilities {

@@ -125,6 +125,9 @@ pub struct Method {
     pub destructive: bool,
     pub idempotent: bool,
     pub effect: Effect,
+    /// One of upstream's 17 backend methods (`getCapabilities` lists only these, in table
+    /// order, since upstream's schema allows exactly them); false for ofgui's additions.
+    pub upstream: bool,
     pub stage: Stage,
     /// Cap on the complete serialized tool result, when the result can be large.
     pub max_response_bytes: Option<u64>,
@@ -167,6 +170,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[],
@@ -182,6 +186,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: false,
         effect: Effect::Sessions,
+        upstream: true,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -211,6 +216,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: false,
         effect: Effect::Sessions,
+        upstream: true,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -236,6 +242,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new(
@@ -254,6 +261,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -283,6 +291,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[
@@ -304,6 +313,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -333,6 +343,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: false,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -362,6 +373,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -385,6 +397,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: false,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -416,6 +429,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -434,6 +448,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -467,6 +482,7 @@ pub const METHODS: &[Method] = &[
         destructive: true,
         idempotent: false,
         effect: Effect::Edits,
+        upstream: true,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -496,6 +512,7 @@ pub const METHODS: &[Method] = &[
         destructive: true,
         idempotent: false,
         effect: Effect::Writes,
+        upstream: true,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -536,6 +553,7 @@ pub const METHODS: &[Method] = &[
         destructive: true,
         idempotent: false,
         effect: Effect::Writes,
+        upstream: true,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -572,6 +590,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: false,
         effect: Effect::Sessions,
+        upstream: true,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -587,6 +606,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Runtime,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -612,6 +632,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: true,
         effect: Effect::Reads,
+        upstream: true,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -627,6 +648,7 @@ pub const METHODS: &[Method] = &[
         destructive: false,
         idempotent: false,
         effect: Effect::Sessions,
+        upstream: true,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -728,7 +750,7 @@ mod tests {
         let upstream: Vec<&str> = METHODS
             .iter()
             .map(|m| m.name)
-            .filter(|name| !matches!(*name, "searchProject" | "renderComponent"))
+            .filter(|name| by_name(name).is_some_and(|method| method.upstream))
             .collect();
         assert_eq!(upstream, UPSTREAM);
         let read = METHODS

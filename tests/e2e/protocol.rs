@@ -1,4 +1,3 @@
-use ofgui_contracts::capabilities::UPSTREAM_METHODS;
 use serde_json::{Value, json};
 
 use crate::harness::*;
@@ -273,3 +272,25 @@ async fn summary_text_points_at_the_structured_result() {
         })
     );
 }
+
+/// Upstream's 17 backend methods in upstream's order (upstream's capability schema allows
+/// exactly these in `methods`).
+const UPSTREAM_METHODS: [&str; 17] = [
+    "getCapabilities",
+    "openSession",
+    "openProjectSession",
+    "getSession",
+    "getProjectOutline",
+    "queryEntity",
+    "readSessionState",
+    "readResourceBytes",
+    "validateSession",
+    "preflightTransaction",
+    "applyTransaction",
+    "saveSession",
+    "materializeSession",
+    "closeSession",
+    "getEvents",
+    "getCacheSnapshot",
+    "refreshCache",
+];
