@@ -110,13 +110,19 @@ impl GuestProject for ProjectSession {
         let data = scope::decode_input(&input)
             .and_then(|input| outline::outline(&session, &input))
             .and_then(|outline| encode(&outline));
-        reply(&session, data, &[])
+        let additions = addition("projectTypeName", &session.project().project_type_name);
+        reply(&session, data, &[], Some(additions))
     }
 
     fn apply(&self, expected_revision: u64, operations: String) -> WitResult<Reply> {
         let mut session = self.session.borrow_mut();
         match session.apply(expected_revision, &operations) {
-            Ok(generated) => reply(&session, encode(&generated), &[]),
+            // Upstream's result is the session's state, which the host knows; the
+            // component's part is what it generated.
+            Ok(generated) => {
+                let additions = addition("generated", &generated);
+                reply(&session, Ok("null".into()), &[], Some(additions))
+            }
             Err(rejected) => Err(refused(&session, rejected)),
         }
     }
@@ -124,7 +130,10 @@ impl GuestProject for ProjectSession {
     fn preflight(&self, expected_revision: u64, operations: String) -> WitResult<Reply> {
         let session = self.session.borrow();
         match session.preflight(expected_revision, &operations) {
-            Ok(preview) => reply(&session, Ok(preview), &[]),
+            Ok((preview, generated)) => {
+                let additions = addition("generated", &generated);
+                reply(&session, Ok(preview), &[], Some(additions))
+            }
             Err(rejected) => Err(refused(&session, rejected)),
         }
     }
@@ -137,7 +146,7 @@ impl GuestProject for ProjectSession {
             .iter()
             .map(BackendDiagnostic::from_finding)
             .collect();
-        reply(&session, encode(&report), &mirrored)
+        reply(&session, encode(&report), &mirrored, None)
     }
 
     fn query_entity(&self, target: String) -> WitResult<Reply> {
@@ -147,13 +156,13 @@ impl GuestProject for ProjectSession {
                 BackendError::invalid_input("target must be a JSON object.", Some("/target".into()))
             })
             .and_then(|target| query::query_entity(&session, &target));
-        reply(&session, data, &[])
+        reply(&session, data, &[], None)
     }
 
     fn read_state(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
         let data = scope::decode_input(&input).and_then(|input| session.read_state(&input));
-        reply(&session, data, &[])
+        reply(&session, data, &[], None)
     }
 
     fn search(&self, input: String) -> WitResult<Reply> {
@@ -161,7 +170,7 @@ impl GuestProject for ProjectSession {
         let data = scope::decode_input(&input)
             .and_then(|input| search::search(&session, &input))
             .and_then(|found| encode(&found));
-        reply(&session, data, &[])
+        reply(&session, data, &[], None)
     }
 
     fn read_resource_bytes(
@@ -260,20 +269,31 @@ impl ProjectSession {
     }
 }
 
-/// A call's data with the session's status, or its error with the same status.
+/// A call's data and additions with the session's status, or its error with the same
+/// status.
 fn reply(
     session: &Session,
     data: Result<String, BackendError>,
     diagnostics: &[BackendDiagnostic],
+    additions: Option<Result<String, BackendError>>,
 ) -> WitResult<Reply> {
     let status = session.status();
-    let data = data.map_err(|error| to_wit(error, &[], Some(status)))?;
-    let diagnostics = encode(diagnostics).map_err(|error| to_wit(error, &[], Some(status)))?;
+    let failed = |error| to_wit(error, &[], Some(status));
+    let data = data.map_err(failed)?;
+    let diagnostics = encode(diagnostics).map_err(failed)?;
+    let additions = additions.transpose().map_err(failed)?;
     Ok(Reply {
         status: to_wit_status(status),
         data,
         diagnostics,
+        additions,
     })
+}
+
+/// An `Additions` object of one field (`contracts::additions`), written without a
+/// serializer of its own: the component stays inside its size budget.
+fn addition(field: &str, value: &impl serde::Serialize) -> Result<String, BackendError> {
+    Ok(format!(r#"{{"{field}":{}}}"#, encode(value)?))
 }
 
 /// A refused write, with the status it was checked against.

@@ -28,7 +28,6 @@ pub fn outline(session: &Session, input: &OutlineInput) -> Result<ProjectOutline
         revision: session.status().revision,
         project_id: project.project_id.clone(),
         project_type: project.project_type,
-        project_type_name: project.project_type_name.clone(),
         version: project.version.clone(),
         branches: project.branches.clone(),
         packages: selected[window]

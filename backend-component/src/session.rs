@@ -1,5 +1,6 @@
 //! One open project: the model, its bytes, its revision and what the reader found.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -76,6 +77,18 @@ pub struct Session {
     /// document with no directory to write it to.
     disk: Option<OnDisk>,
     origin: Origin,
+    /// The plan the last `planned_writes` made, kept for the write that follows it at the
+    /// same revision: a host asks what a save would write (to check the disk, or to ask a
+    /// person), then saves, and the save is planned once.
+    planned: RefCell<Option<Planned>>,
+}
+
+/// A write's plan and what it was made for.
+#[derive(Debug)]
+struct Planned {
+    revision: u64,
+    materialize: bool,
+    plan: Plan,
 }
 
 /// Where the model came from, which decides what an asset without bytes means.
@@ -169,6 +182,7 @@ impl Session {
                 assets: BTreeMap::new(),
             }),
             origin: Origin::Read,
+            planned: RefCell::default(),
             project: source.project,
             bytes: source.bytes,
             reader_diagnostics: source.diagnostics,
@@ -217,6 +231,7 @@ impl Session {
             canonical_path_key: names.canonical_path_key,
             disk,
             origin: Origin::Document,
+            planned: RefCell::default(),
             project: decoded.project,
             bytes: decoded.bytes,
             reader_diagnostics: Vec::new(),
@@ -274,6 +289,7 @@ impl Session {
         operations: &str,
     ) -> Result<Vec<GeneratedValues>, Rejected> {
         let applied = self.run(expected_revision, operations)?;
+        self.planned.take();
         for (path, bytes) in applied.bytes {
             // The first change of a file since the last save remembers what the disk holds.
             if let Some(disk) = &mut self.disk
@@ -295,7 +311,12 @@ impl Session {
 
     /// Runs a batch on a copy and reports what it would change as `TransactionPreview`
     /// JSON text, within the preview budget; nothing changes.
-    pub fn preflight(&self, expected_revision: u64, operations: &str) -> Result<String, Rejected> {
+    /// The batch's `TransactionPreview` as JSON text, and the values it would generate.
+    pub fn preflight(
+        &self,
+        expected_revision: u64,
+        operations: &str,
+    ) -> Result<(String, Vec<GeneratedValues>), Rejected> {
         let applied = self.run(expected_revision, operations)?;
         let replaced = applied
             .bytes
@@ -315,7 +336,6 @@ impl Session {
             projected_revision: self.revision + 1,
             mode: "execute-and-discard".into(),
             impact,
-            generated: applied.generated,
             persistence: Persistence {
                 required_after_apply: True,
                 // A session without a directory is written by materializing it into one.
@@ -350,7 +370,7 @@ impl Session {
                 text.len()
             )));
         }
-        Ok(text)
+        Ok((text, applied.generated))
     }
 
     /// The files the batch changes in the next save: what the writer would write with
@@ -623,8 +643,22 @@ impl Session {
         fs: &dyn ProjectFsWrite,
         expected_revision: Option<u64>,
     ) -> Result<SaveReport, BackendError> {
-        let plan = self.save_plan(expected_revision)?;
+        let plan = match self.take_planned(false) {
+            Some(plan) => {
+                self.storage("saveSession")?;
+                self.check_write(expected_revision)?;
+                plan
+            }
+            None => self.save_plan(expected_revision)?,
+        };
         self.commit(fs, plan, false)
+    }
+
+    /// The plan `planned_writes` made for this kind of write at the current revision.
+    fn take_planned(&self, materialize: bool) -> Option<Plan> {
+        let planned = self.planned.take()?;
+        (planned.revision == self.revision && planned.materialize == materialize)
+            .then_some(planned.plan)
     }
 
     /// Where the session writes, or `capability_unavailable` for a session opened from a
@@ -655,10 +689,13 @@ impl Session {
         materialize: bool,
         expected_revision: Option<u64>,
     ) -> Result<Vec<FileImpact>, Rejected> {
-        let plan = if materialize {
-            self.materialize_plan(fs, expected_revision)?
-        } else {
-            self.save_plan(expected_revision)?
+        let plan = match self.take_planned(materialize) {
+            Some(plan) => {
+                self.check_write(expected_revision)?;
+                plan
+            }
+            None if materialize => self.materialize_plan(fs, expected_revision)?,
+            None => self.save_plan(expected_revision)?,
         };
         let mut files: Vec<FileImpact> = plan
             .changes
@@ -677,6 +714,11 @@ impl Session {
             })
             .collect();
         files.sort();
+        self.planned.replace(Some(Planned {
+            revision: self.revision,
+            materialize,
+            plan,
+        }));
         Ok(files)
     }
 
@@ -686,7 +728,13 @@ impl Session {
         fs: &dyn ProjectFsWrite,
         expected_revision: Option<u64>,
     ) -> Result<SaveReport, Rejected> {
-        let plan = self.materialize_plan(fs, expected_revision)?;
+        let plan = match self.take_planned(true) {
+            Some(plan) => {
+                self.check_write(expected_revision)?;
+                plan
+            }
+            None => self.materialize_plan(fs, expected_revision)?,
+        };
         Ok(self.commit(fs, plan, true)?)
     }
 

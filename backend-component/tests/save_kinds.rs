@@ -66,7 +66,7 @@ fn save_kind(kind: &str, corpus: Corpus, build: Build) -> Result<(), String> {
     let preview = session
         .preflight(0, &batch)
         .map_err(|r| format!("preflight refused: {:?}", r.error))?;
-    let preview: TransactionPreview = serde_json::from_str(&preview).unwrap();
+    let preview: TransactionPreview = serde_json::from_str(&preview.0).unwrap();
     let named: BTreeSet<String> = preview
         .impact
         .files

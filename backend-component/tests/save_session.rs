@@ -219,3 +219,48 @@ fn materialize_writes_an_edited_component_whole_in_canonical_form() {
     assert_eq!(written, ofgui_backend::writer::component::document(&model));
     assert!(!session.status().dirty);
 }
+
+/// A host asks what a save would write, then saves: the save commits that plan. A plan made
+/// before a later edit is never the one written.
+#[test]
+fn a_planned_save_writes_the_plan_and_a_later_edit_replans() {
+    let (dir, fs, mut session) = open_copy(&unity_root(), UNITY);
+    let (package, component, node, path) = some_node(&session);
+    let moved = |x: i64| {
+        json!([{
+            "kind": "setDisplayNodeProps",
+            "selector": { "packageId": package, "componentResourceId": component, "displayNodeId": node },
+            "props": { "position": { "x": x, "y": 45 } }
+        }])
+        .to_string()
+    };
+    session.apply(0, &moved(123)).unwrap();
+    let planned = session.planned_writes(&fs, false, Some(1)).unwrap();
+    assert_eq!(planned.len(), 1);
+    assert_eq!(planned[0].path, path);
+    // The plan is for revision 1; the session moves on before saving.
+    session.apply(1, &moved(321)).unwrap();
+    assert!(
+        session.save(&fs, Some(1)).is_err(),
+        "the plan's revision is stale"
+    );
+    let report = session.save(&fs, Some(2)).unwrap();
+    assert_eq!(report.written, std::slice::from_ref(&path));
+    let saved = std::fs::read_to_string(dir.path().join(&path)).unwrap();
+    assert!(saved.contains(r#"xy="321,45""#), "the later edit was saved");
+    assert_eq!(
+        &read_project(&fs, UNITY).unwrap().project,
+        session.project()
+    );
+
+    // Planned and saved at one revision: what was planned is what is written.
+    session.apply(2, &moved(7)).unwrap();
+    let planned = session.planned_writes(&fs, false, Some(3)).unwrap();
+    let report = session.save(&fs, Some(3)).unwrap();
+    let planned: Vec<&str> = planned.iter().map(|file| file.path.as_str()).collect();
+    assert_eq!(report.written, planned);
+    assert_eq!(
+        &read_project(&fs, UNITY).unwrap().project,
+        session.project()
+    );
+}

@@ -29,8 +29,15 @@ fn base64_of(dir: &std::path::Path, path: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(std::fs::read(dir.join(path)).unwrap())
 }
 
-fn preview(session: &Session, batch: &Value) -> TransactionPreview {
-    serde_json::from_str(&session.preflight(0, &batch.to_string()).unwrap()).unwrap()
+/// What a preflight would generate (its preview must parse as `TransactionPreview`).
+struct Previewed {
+    generated: Vec<GeneratedValues>,
+}
+
+fn preview(session: &Session, batch: &Value) -> Previewed {
+    let (text, generated) = session.preflight(0, &batch.to_string()).unwrap();
+    let _: TransactionPreview = serde_json::from_str(&text).unwrap();
+    Previewed { generated }
 }
 
 fn added<'s>(session: &'s Session, package: &str, id: &str) -> &'s UamResource {

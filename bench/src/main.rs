@@ -565,12 +565,15 @@ fn run_once(
         "openfairygui_backend_apply_transaction",
         json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
     )?;
-    let (saved, save) = client.call(
-        "openfairygui_backend_save_session",
-        json!({ "sessionId": id, "expectedRevision": 1 }),
+    let (response, save) = client.request(
+        "tools/call",
+        json!({ "name": "openfairygui_backend_save_session",
+                "arguments": { "sessionId": id, "expectedRevision": 1 } }),
     )?;
-    if saved["writtenPaths"].as_array().map(Vec::len) != Some(1) {
-        bail!("the one-node save wrote {saved}");
+    // What a save wrote is an ofgui addition, beside upstream's result.
+    let written = response.pointer("/result/_meta/ofgui~1additions/saved/writtenPaths");
+    if written.and_then(Value::as_array).map(Vec::len) != Some(1) {
+        bail!("the one-node save wrote {response}");
     }
     let (materialized, materialize) = client.envelope(
         "openfairygui_backend_materialize_session",

@@ -363,23 +363,6 @@ pub enum EntityTarget {
 
 // ---------------------------------------------------------------- outputs
 
-/// `saveSession` output: the session after the save and what the save did on disk.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct SaveSessionData {
-    pub session_id: String,
-    pub canonical_project_path: String,
-    pub revision: u64,
-    pub last_saved_revision: u64,
-    pub dirty: bool,
-    pub uam_fidelity: UamFidelity,
-    pub lock_held: bool,
-    pub capabilities: Capabilities,
-    #[serde(flatten)]
-    pub disk: DiskChanges,
-}
-
 /// `materializeSession` output (also `saveSession` with `force` or a `mode`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -402,20 +385,21 @@ pub struct MaterializeSessionData {
     /// `lastSavedRevision` after the write.
     pub save_revision: u64,
     /// Files whose canonical form equals what is on disk, left alone.
+    /// Files written, new or changed (the whole of what changed on disk is in the
+    /// result's additions, `saved`).
+    pub written_paths: Vec<String>,
     pub skipped_paths: Vec<String>,
     /// Always empty on success (validation findings refuse the write).
     pub diagnostics: Vec<serde_json::Value>,
-    #[serde(flatten)]
-    pub disk: DiskChanges,
 }
 
-/// `saveSession` answers with [`SaveSessionData`], or with [`MaterializeSessionData`] when
-/// `force` or `mode` asked for a whole rewrite.
+/// `saveSession` answers with the session after the save ([`SessionSnapshot`]), or with
+/// [`MaterializeSessionData`] when `force` or `mode` asked for a whole rewrite.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SaveOrMaterialize {
-    Save(SaveSessionData),
+    Save(SessionSnapshot),
     Materialize(MaterializeSessionData),
 }
 
@@ -546,11 +530,9 @@ pub struct ProjectOutline {
     pub session_id: String,
     pub revision: u64,
     pub project_id: String,
-    /// Upstream's number (see the UAM's `projectType`); -1 when `projectTypeName` is an
-    /// engine upstream does not number or a type this server does not know.
+    /// Upstream's number (see the UAM's `projectType`); -1 for an engine upstream does
+    /// not number or a type this server does not know (the result's additions name it).
     pub project_type: i32,
-    /// The project type as the `.fairy` file writes it.
-    pub project_type_name: String,
     pub version: String,
     pub branches: Vec<String>,
     /// The packages in scope on this page, in project order.
@@ -889,9 +871,6 @@ pub struct TransactionPreview {
     pub mode: String,
     pub impact: Impact,
     pub persistence: Persistence,
-    /// What the server filled in for fields the operations left out (ofgui addition);
-    /// the apply at the same revision chooses the same.
-    pub generated: Vec<GeneratedValues>,
 }
 
 /// The values the server chose for one operation: every field of the entity it made
@@ -910,23 +889,6 @@ pub struct GeneratedValues {
     /// Each chosen field with its value, in the entity's own shape (`id`, `name`,
     /// `path`, `image`, `movieClip`, `dimensions`, `sourcePath`, …).
     pub values: Map<String, Value>,
-}
-
-/// `applyTransaction` output: the session after the batch, and what the server filled in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AppliedTransaction {
-    pub session_id: String,
-    pub canonical_project_path: String,
-    pub revision: u64,
-    pub last_saved_revision: u64,
-    pub dirty: bool,
-    pub uam_fidelity: UamFidelity,
-    pub lock_held: bool,
-    pub capabilities: Capabilities,
-    /// As in the preview of the same batch (ofgui addition).
-    pub generated: Vec<GeneratedValues>,
 }
 
 /// `getEvents` input.

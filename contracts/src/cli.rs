@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::additions::Additions;
 use crate::api::{DiskChanges, GeneratedValues, TransactionPreview};
 use crate::envelope::{False, True};
 use crate::error::{BackendError, QueryFailureReason, ReadFailureReason};
@@ -298,6 +299,10 @@ pub struct CliSuccess<T> {
     /// The subcommand that ran.
     pub command: String,
     pub data: T,
+    /// What ofgui tells beyond upstream's result, as a tool result carries it in
+    /// `_meta["ofgui/additions"]` (`outline`: `projectTypeName`).
+    #[serde(default, skip_serializing_if = "Additions::is_empty")]
+    pub additions: Additions,
 }
 
 /// `--json` output of a command that failed: the failure as the MCP envelope carries it
@@ -330,6 +335,8 @@ pub enum ApplyData {
         /// The preflight of the batch: the entities it changes and the files a save
         /// would touch.
         preview: TransactionPreview,
+        /// What the server would fill in for fields the operations left out.
+        generated: Vec<GeneratedValues>,
     },
     /// With `--save`: the batch applied at revision 0 and the project was saved.
     Saved {

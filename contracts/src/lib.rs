@@ -8,6 +8,7 @@
 //! JSON Schemas committed under `contracts/generated/` are derived from these types
 //! ([`schema`]).
 
+pub mod additions;
 pub mod api;
 pub mod bytes;
 pub mod capabilities;

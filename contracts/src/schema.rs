@@ -11,13 +11,13 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    AppliedTransaction, CacheSnapshot, CloseSessionData, EventsData, EventsInput,
-    MaterializeSessionData, MaterializeSessionInput, NoInput, OpenProjectSessionInput,
-    OpenSessionInput, OutlineInput, ProjectOutline, QueryEntityData, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RenderComponentData,
-    RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
-    SearchProjectData, SearchProjectInput, SessionInput, SessionSnapshot, SessionStateData,
-    TransactionInput, TransactionPreview, ValidationReport,
+    CacheSnapshot, CloseSessionData, EventsData, EventsInput, MaterializeSessionData,
+    MaterializeSessionInput, NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput,
+    ProjectOutline, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
+    ReadSessionStateInput, RefreshCacheInput, RenderComponentData, RenderComponentInput,
+    ResourceBytesData, SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput,
+    SessionInput, SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview,
+    ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -94,7 +94,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "renderComponent" => generator.subschema_for::<Success<RenderComponentData>>(),
         "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
         "preflightTransaction" => generator.subschema_for::<Success<TransactionPreview>>(),
-        "applyTransaction" => generator.subschema_for::<Success<AppliedTransaction>>(),
+        "applyTransaction" => generator.subschema_for::<Success<SessionSnapshot>>(),
         "getEvents" => generator.subschema_for::<Success<EventsData>>(),
         "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
         "saveSession" => generator.subschema_for::<Success<SaveOrMaterialize>>(),
@@ -367,12 +367,20 @@ pub fn snapshot() -> Value {
         "tools": tools,
         "diagnostics": diagnostics,
         "cli": cli,
+        "additions": additions_schema(),
     });
     let digest = hex(&Sha256::digest(
         serde_json::to_vec(&snapshot).unwrap_or_default(),
     ));
     snapshot["digest"] = Value::String(digest);
     snapshot
+}
+
+/// The schema of what a tool result carries in `_meta["ofgui/additions"]`.
+pub fn additions_schema() -> Value {
+    let mut generator = generator();
+    let schema = crate::additions::Additions::json_schema(&mut generator);
+    finish(generator, schema)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -253,7 +253,8 @@ async fn invalid_input_never_reaches_the_policy_and_an_allowed_call_runs_unchang
     )
     .await;
     assert!(!is_error, "{envelope}");
-    assert_eq!(envelope["data"]["writeVerified"], true);
+    assert_eq!(envelope["data"]["lastSavedRevision"], 0, "{envelope}");
+    assert_eq!(envelope["data"]["dirty"], false, "{envelope}");
 }
 
 #[tokio::test]

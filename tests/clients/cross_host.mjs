@@ -77,7 +77,7 @@ function plain(value) {
     const out = {};
     for (const [key, field] of Object.entries(value)) {
       if (key === "project") continue;
-      out[key] = ["data", "details", "diagnostics"].includes(key) && typeof field === "string"
+      out[key] = ["data", "details", "diagnostics", "additions"].includes(key) && typeof field === "string"
         ? JSON.parse(field)
         : plain(field);
     }

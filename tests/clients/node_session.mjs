@@ -78,8 +78,11 @@ async function main() {
     if (Boolean(result.isError) === Boolean(envelope.ok)) fail(`${name}: isError=${result.isError} but ok=${envelope.ok}`);
     if (expectOk && !envelope.ok) fail(`${name} failed: ${JSON.stringify(envelope).slice(0, 2000)}`);
     calls.push(short);
+    // What ofgui adds beyond upstream's result travels beside the envelope.
+    lastAdditions = result._meta?.['ofgui/additions'] ?? {};
     return envelope.data;
   };
+  let lastAdditions = {};
 
   const docs = await client.readResource({ uri: 'openfairygui://docs/index' });
   if (!JSON.parse(docs.contents[0].text)) fail('the docs index is empty');
@@ -118,9 +121,10 @@ async function main() {
   await call('preflight_transaction', batch);
   const applied = await call('apply_transaction', batch);
   if (applied.revision !== revision + 1) fail(`apply moved the revision from ${revision} to ${applied.revision}`);
-  const saved = await call('save_session', { sessionId, expectedRevision: applied.revision });
-  if (!saved.writtenPaths.length || saved.writeVerified !== true) {
-    fail(`save_session wrote nothing or did not verify: ${JSON.stringify(saved)}`);
+  await call('save_session', { sessionId, expectedRevision: applied.revision });
+  const saved = lastAdditions.saved ?? {};
+  if (!saved.writtenPaths?.length || saved.writeVerified !== true) {
+    fail(`save_session wrote nothing or did not verify: ${JSON.stringify(lastAdditions)}`);
   }
   const events = await call('get_events', { sessionId });
   if (!events.events.length) fail('get_events returned no events after open, apply and save');

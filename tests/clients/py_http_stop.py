@@ -26,11 +26,14 @@ def fail(message: str) -> None:
     raise SystemExit(f"py_http_stop: {message}")
 
 
-async def call(client: Client, short: str, arguments: dict) -> dict:
+async def call(client: Client, short: str, arguments: dict, additions: bool = False) -> dict:
     result = await client.call_tool(PREFIX + short, arguments)
     envelope = (result.structured_content or {}).get("backendResult") or {}
     if not envelope.get("ok"):
         fail(f"{short} failed: {json.dumps(envelope)[:1000]}")
+    if additions:
+        # What ofgui adds beyond upstream's result travels beside the envelope.
+        return (result.meta or {}).get("ofgui/additions") or {}
     return envelope["data"]
 
 
@@ -45,7 +48,8 @@ async def run(args: argparse.Namespace) -> dict:
         saved: dict = {}
 
         async def save() -> None:
-            saved.update(await call(client, "save_session", {"sessionId": session, "expectedRevision": 1}))
+            added = await call(client, "save_session", {"sessionId": session, "expectedRevision": 1}, additions=True)
+            saved.update(added.get("saved") or {})
 
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(save)

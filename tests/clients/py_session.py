@@ -94,6 +94,8 @@ class Session:
         if expect_ok and not envelope["ok"]:
             fail(f"{name} failed: {json.dumps(envelope)[:2000]}")
         self.calls.append(short)
+        # What ofgui adds beyond upstream's result travels beside the envelope.
+        self.additions = (result.meta or {}).get("ofgui/additions") or {}
         return envelope.get("data")
 
 
@@ -248,9 +250,10 @@ async def run(project: str, server: list[str], server_log: str, mode: str) -> di
             after = applied["revision"]
             if after != revision + 1:
                 fail(f"apply_transaction moved the revision from {revision} to {after}")
-            saved = await s.call("save_session", {"sessionId": sid, "expectedRevision": after})
-            if not saved["writtenPaths"] or saved["writeVerified"] is not True:
-                fail(f"save_session wrote nothing or did not verify: {saved}")
+            await s.call("save_session", {"sessionId": sid, "expectedRevision": after})
+            saved = s.additions.get("saved") or {}
+            if not saved.get("writtenPaths") or saved.get("writeVerified") is not True:
+                fail(f"save_session wrote nothing or did not verify: {s.additions}")
             events = await s.call("get_events", {"sessionId": sid})
             if not events["events"]:
                 fail("get_events returned no events after open, apply and save")

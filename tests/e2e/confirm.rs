@@ -78,12 +78,28 @@ async fn start(root: &Path, user: User) -> RunningService<RoleClient, User> {
 
 /// `(backendResult, isError)` of a call.
 async fn call(client: &RunningService<RoleClient, User>, tool: &str, args: Value) -> (Value, bool) {
+    let (envelope, is_error, _) = call_with_additions(client, tool, args).await;
+    (envelope, is_error)
+}
+
+/// [`call`] with the result's `_meta["ofgui/additions"]` (`null` when it has none).
+async fn call_with_additions(
+    client: &RunningService<RoleClient, User>,
+    tool: &str,
+    args: Value,
+) -> (Value, bool, Value) {
     let Value::Object(args) = args else { panic!() };
     let mut params = CallToolRequestParams::new(tool.to_string());
     params.arguments = Some(args);
     let result = client.call_tool(params).await.unwrap();
+    let additions = result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.0.get("ofgui/additions"))
+        .cloned()
+        .unwrap_or_default();
     let envelope = result.structured_content.unwrap()["backendResult"].clone();
-    (envelope, result.is_error == Some(true))
+    (envelope, result.is_error == Some(true), additions)
 }
 
 /// A running server on an edited copy of the example: the client, the project, and the
@@ -121,7 +137,7 @@ fn user(elicitation: bool, answer: ElicitationAction, confirm: bool) -> User {
 async fn a_confirmed_save_writes_the_files_the_user_was_shown() {
     let person = user(true, ElicitationAction::Accept, true);
     let (workspace, client, id) = edited(person.clone()).await;
-    let (saved, is_error) = call(
+    let (saved, is_error, additions) = call_with_additions(
         &client,
         SAVE,
         json!({ "sessionId": id, "expectedRevision": 1 }),
@@ -136,7 +152,7 @@ async fn a_confirmed_save_writes_the_files_the_user_was_shown() {
         asked[0]
     );
     assert_eq!(
-        saved["data"]["writtenPaths"],
+        additions["saved"]["writtenPaths"],
         json!(["assets/Main/MainView.xml"])
     );
     let written = std::fs::read_to_string(workspace.path().join("hello/assets/Main/MainView.xml"));

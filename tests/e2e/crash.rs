@@ -151,14 +151,15 @@ pub(crate) fn edit_and_save(root: &Path, project: &Path, fault: Option<&str>) ->
             json!({ "name": "openfairygui_backend_save_session", "arguments": { "sessionId": id, "expectedRevision": 1 } }),
         );
     } else {
-        let saved = server.call(
-            "openfairygui_backend_save_session",
-            json!({ "sessionId": id, "expectedRevision": 1 }),
+        let response = server.request(
+            "tools/call",
+            json!({ "name": "openfairygui_backend_save_session", "arguments": { "sessionId": id, "expectedRevision": 1 } }),
         );
+        let saved = &response["result"]["_meta"]["ofgui/additions"]["saved"];
         assert_eq!(
-            saved["writtenPaths"].as_array().unwrap().len(),
-            4,
-            "{saved}"
+            saved["writtenPaths"].as_array().map(Vec::len),
+            Some(4),
+            "{response}"
         );
     }
     server

@@ -97,6 +97,8 @@ struct Step {
     method: &'static str,
     arguments: Value,
     envelope: Value,
+    /// The result's `_meta["ofgui/additions"]`, `{}` when it has none.
+    additions: Value,
 }
 
 /// Drives the edit of an agent through the MCP server: open, outline, query the first
@@ -115,12 +117,16 @@ async fn mcp_steps(server: &Server, project: &Path) -> (Value, Vec<Step>) {
         .to_string();
     let mut steps = Vec::new();
     let mut step = async |method: &'static str, tool: &'static str, arguments: Value| {
-        let (envelope, failed) = server.call(tool, arguments.clone()).await;
+        let Value::Object(object) = arguments.clone() else {
+            panic!("arguments are an object")
+        };
+        let (envelope, failed, _, additions) = server.call_parts(tool, Some(object), None).await;
         assert!(!failed, "{tool} failed: {envelope}");
         steps.push(Step {
             method,
             arguments,
             envelope: envelope.clone(),
+            additions: additions.unwrap_or_else(|| json!({})),
         });
         envelope
     };
@@ -200,23 +206,27 @@ fn enriched(diagnostics: &Value, session_id: &str) -> Value {
 /// envelope. Only the host's own snapshot fields are taken out (see [`HOST_FIELDS`]); run
 /// specific values (`meta.requestId`, `meta.durationMs`) are simply not compared, since the
 /// component never sees them.
-fn compared(method: &str, ok: &Value, envelope: &Value, session_id: &str) -> [(Value, Value); 3] {
+fn compared(method: &str, ok: &Value, step: &Step, session_id: &str) -> [(Value, Value); 4] {
+    let envelope = &step.envelope;
     let data = &envelope["data"];
     let status = &ok["status"];
-    let (expected, actual) = match method {
-        // The host passes these replies' data on as the component wrote it.
-        "outline" | "queryEntity" | "preflight" | "validate" => (ok["data"].clone(), data.clone()),
-        // `AppliedTransaction`: the session's snapshot with the component's `generated`.
-        "apply" => {
-            let mut fields = status_fields(status);
-            fields.insert("generated".into(), ok["data"].clone());
-            (Value::Object(fields), without_host_fields(data))
+    let additions = ok.get("additions").cloned().unwrap_or_else(|| json!({}));
+    let (expected, actual, additions) = match method {
+        // The host passes these replies' data and additions on as the component wrote them.
+        "outline" | "queryEntity" | "preflight" | "validate" => {
+            (ok["data"].clone(), data.clone(), additions)
         }
-        // `SaveSessionData`: the snapshot with what the save did on disk (`DiskChanges`,
-        // flattened into it).
+        // The session's snapshot; the component's `generated` beside it.
+        "apply" => {
+            assert_eq!(ok["data"], Value::Null, "apply's data is null");
+            let fields = status_fields(status);
+            (Value::Object(fields), without_host_fields(data), additions)
+        }
+        // The snapshot, and beside it what the save did on disk (`saved`).
         "save" => {
             assert_eq!(ok["skippedPaths"], json!([]), "a save skips nothing");
-            let mut fields = status_fields(status);
+            let fields = status_fields(status);
+            let mut saved = Map::new();
             for field in [
                 "writtenPaths",
                 "removedPaths",
@@ -226,9 +236,10 @@ fn compared(method: &str, ok: &Value, envelope: &Value, session_id: &str) -> [(V
                 "recoveredPaths",
                 "writeVerified",
             ] {
-                fields.insert(field.into(), ok[field].clone());
+                saved.insert(field.into(), ok[field].clone());
             }
-            (Value::Object(fields), without_host_fields(data))
+            let additions = json!({ "saved": saved });
+            (Value::Object(fields), without_host_fields(data), additions)
         }
         other => panic!("no comparison for {other}"),
     };
@@ -239,6 +250,7 @@ fn compared(method: &str, ok: &Value, envelope: &Value, session_id: &str) -> [(V
     };
     [
         (expected, actual),
+        (additions, step.additions.clone()),
         (
             status["revision"].clone(),
             envelope["meta"]["revision"].clone(),
@@ -325,9 +337,14 @@ async fn jco_host_answers_as_ours_does() {
             let ok = reply
                 .get("ok")
                 .unwrap_or_else(|| panic!("{label}: {} failed under jco: {reply}", step.method));
-            let [data, revision, diagnostics] =
-                compared(step.method, ok, &step.envelope, session_id);
+            let [data, additions, revision, diagnostics] =
+                compared(step.method, ok, step, session_id);
             assert_eq!(data.0, data.1, "{label}: {} data (jco, ours)", step.method);
+            assert_eq!(
+                additions.0, additions.1,
+                "{label}: {} additions (jco, ours)",
+                step.method
+            );
             assert_eq!(revision.0, revision.1, "{label}: {} revision", step.method);
             assert_eq!(
                 diagnostics.0, diagnostics.1,

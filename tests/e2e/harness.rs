@@ -6,11 +6,12 @@ use std::process::Stdio;
 use std::sync::OnceLock;
 
 use base64::Engine as _;
+use ofgui_contracts::additions::ADDITIONS_META_KEY;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, RequestMetaObject, Tool};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, ServiceExt};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use tokio::process::Command;
 
 /// The real corpora: `$OFGUI_CORPORA`, else `../shared/corpora` beside the repository.
@@ -220,6 +221,19 @@ impl<H: ClientHandler> Server<H> {
         arguments: Option<Map<String, Value>>,
         meta: Option<RequestMetaObject>,
     ) -> (Value, bool, Option<Vec<u8>>) {
+        let (envelope, is_error, image, _) = self.call_parts(tool, arguments, meta).await;
+        (envelope, is_error, image)
+    }
+
+    /// [`Server::call_full`] with the result's additions: `_meta["ofgui/additions"]`,
+    /// checked against the contract's additions schema and against the second text block,
+    /// which must carry the same and is present exactly when they are.
+    pub async fn call_parts(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        meta: Option<RequestMetaObject>,
+    ) -> (Value, bool, Option<Vec<u8>>, Option<Value>) {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
         params.meta = meta;
@@ -254,6 +268,43 @@ impl<H: ClientHandler> Server<H> {
             .expect("text content");
         let parsed: Value = serde_json::from_str(&text).expect("text is JSON");
         assert_eq!(parsed, envelope, "text content must equal backendResult");
+        let additions = result
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.0.get(ADDITIONS_META_KEY))
+            .cloned();
+        let additions_text = result
+            .content
+            .get(1)
+            .and_then(|c| c.as_text())
+            .map(|t| serde_json::from_str::<Value>(&t.text).expect("additions text is JSON"));
+        match &additions {
+            Some(additions) => {
+                assert_eq!(
+                    additions_text,
+                    Some(json!({ ADDITIONS_META_KEY: additions })),
+                    "{tool}: the second text block must carry the additions"
+                );
+                let schema = compiled(&contract_snapshot()["additions"]);
+                let errors: Vec<String> = schema
+                    .iter_errors(additions)
+                    .map(|e| e.to_string())
+                    .collect();
+                assert!(
+                    errors.is_empty(),
+                    "{tool}: additions off contract: {errors:?}"
+                );
+                assert_ne!(
+                    additions,
+                    &json!({}),
+                    "{tool}: empty additions are left out"
+                );
+            }
+            None => assert_eq!(
+                additions_text, None,
+                "{tool}: a text block without additions"
+            ),
+        }
         if let Some(tool) = self.tools.iter().find(|t| t.name == tool) {
             // Every code a tool answers with is one its description tells the model of.
             if let Some(code) = envelope.pointer("/error/code").and_then(Value::as_str) {
@@ -308,7 +359,7 @@ impl<H: ClientHandler> Server<H> {
             })
             .collect();
         assert!(images.len() <= 1, "{tool} sent {} images", images.len());
-        (envelope, is_error, images.into_iter().next())
+        (envelope, is_error, images.into_iter().next(), additions)
     }
 
     /// Calls a tool that must succeed and returns its `data`.
@@ -316,6 +367,20 @@ impl<H: ClientHandler> Server<H> {
         let (envelope, is_error) = self.call(tool, arguments).await;
         assert!(!is_error, "{tool} failed: {envelope}");
         envelope["data"].clone()
+    }
+
+    /// Calls a tool that must succeed and returns its `data` and its additions (`{}` when
+    /// it has none).
+    pub async fn ok_with_additions(&self, tool: &str, arguments: Value) -> (Value, Value) {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments must be an object");
+        };
+        let (envelope, is_error, _, additions) = self.call_parts(tool, Some(arguments), None).await;
+        assert!(!is_error, "{tool} failed: {envelope}");
+        (
+            envelope["data"].clone(),
+            additions.unwrap_or_else(|| json!({})),
+        )
     }
 
     /// Calls a tool that must fail and returns its `error`.
@@ -367,6 +432,12 @@ fn compiled(schema: &Value) -> std::sync::Arc<jsonschema::Validator> {
         std::sync::Arc::new(jsonschema::validator_for(schema).expect("output schema compiles"));
     cache.lock().unwrap().insert(key, validator.clone());
     validator
+}
+
+/// The contract snapshot compiled into the server.
+pub fn contract_snapshot() -> &'static Value {
+    static SNAPSHOT: OnceLock<Value> = OnceLock::new();
+    SNAPSHOT.get_or_init(|| serde_json::from_str(ofgui_contracts::CONTRACT_JSON).expect("snapshot"))
 }
 
 pub fn full_output_schema(tool: &str) -> Value {

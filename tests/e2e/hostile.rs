@@ -137,6 +137,16 @@ impl Hostile {
         answer["data"].clone()
     }
 
+    /// [`Hostile::ok`] with the result's additions.
+    async fn ok_with_additions(&self, tool: &str, arguments: Value) -> (Value, Value) {
+        let (data, additions) = self.server.ok_with_additions(tool, arguments).await;
+        self.check(
+            tool,
+            &json!({ "ok": true, "data": data, "additions": additions }),
+        );
+        (data, additions)
+    }
+
     async fn err(&self, tool: &str, arguments: Value) -> Value {
         let (answer, is_error) = self.call(tool, arguments).await;
         assert!(
@@ -819,10 +829,14 @@ async fn assert_unsaved(h: &Hostile, id: &str) {
 
 /// After the obstacle is gone the same session saves its edit.
 async fn assert_saves(h: &Hostile, project: &Path, id: &str) {
-    let saved = h
-        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+    let (saved, additions) = h
+        .ok_with_additions(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
         .await;
-    assert_eq!(saved["writtenPaths"], json!([JOYSTICK_MAIN]), "{saved}");
+    assert_eq!(
+        additions["saved"]["writtenPaths"],
+        json!([JOYSTICK_MAIN]),
+        "{additions}"
+    );
     assert_eq!(saved["dirty"], false);
     let main = project.join(JOYSTICK_MAIN);
     assert!(

@@ -368,13 +368,16 @@ async fn prompts_work_as_written() {
     assert!(text.contains("without targetPath"));
     let session = server.ok(GET, json!({ "sessionId": id })).await;
     assert_eq!(session["dirty"], true);
-    let saved = server
-        .ok(
+    let (_, additions) = server
+        .ok_with_additions(
             "openfairygui_backend_save_session",
             json!({ "sessionId": id, "expectedRevision": session["revision"] }),
         )
         .await;
-    assert_eq!(saved["writtenPaths"], json!(["assets/Joystick/Main.xml"]));
+    assert_eq!(
+        additions["saved"]["writtenPaths"],
+        json!(["assets/Joystick/Main.xml"])
+    );
 
     // poll_runtime_state: no cursor first, then the last sequence as returned.
     let text = prompt("openfairygui_poll_runtime_state").await;

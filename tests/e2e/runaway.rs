@@ -162,11 +162,11 @@ async fn a_save_computing_forever_is_stopped_at_the_deadline() {
     assert_contained(&server, &id, &runaway, "deadline", &project).await;
 
     // The restored session saves normally.
-    let saved = server
-        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+    let (saved, additions) = server
+        .ok_with_additions(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
         .await;
     assert_eq!(
-        saved["writtenPaths"].as_array().map(Vec::len),
+        additions["saved"]["writtenPaths"].as_array().map(Vec::len),
         Some(1),
         "{saved}"
     );

@@ -52,10 +52,11 @@ async fn a_previewed_edit_saves_exactly_the_previewed_files_and_a_new_server_rea
     let id = server.open(&project).await;
     let before = snapshot(&project);
 
-    let idle = server
-        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 0 }))
+    let (idle, additions) = server
+        .ok_with_additions(SAVE, json!({ "sessionId": id, "expectedRevision": 0 }))
         .await;
-    assert_eq!(idle["writtenPaths"], json!([]));
+    assert_eq!(idle["dirty"], false);
+    assert_eq!(additions["saved"]["writtenPaths"], json!([]));
     assert_eq!(
         snapshot(&project),
         before,
@@ -87,16 +88,16 @@ async fn a_previewed_edit_saves_exactly_the_previewed_files_and_a_new_server_rea
             json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
         )
         .await;
-    let saved = server
-        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+    let (saved, additions) = server
+        .ok_with_additions(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
         .await;
     assert_eq!(saved["dirty"], false);
     assert_eq!(saved["lastSavedRevision"], 1);
-    assert_eq!(saved["writeVerified"], true);
+    assert_eq!(additions["saved"]["writeVerified"], true);
     assert_eq!(saved["lockHeld"], true);
     let after = snapshot(&project);
     assert_eq!(changed(&before, &after), previewed);
-    assert_eq!(saved["writtenPaths"], json!(previewed));
+    assert_eq!(additions["saved"]["writtenPaths"], json!(previewed));
     assert_eq!(previewed.len(), 1);
 
     let events = server.ok(EVENTS, json!({ "sessionId": id })).await;
@@ -225,15 +226,14 @@ async fn materialize_writes_the_canonical_layout_and_reads_back() {
     let project = workspace.add("example", &example_project());
     let server = Server::start(&[workspace.path()]).await;
     let id = server.open(&project).await;
-    let (envelope, is_error) = server
-        .call(MATERIALIZE, json!({ "sessionId": id, "reason": "test" }))
-        .await;
     // The bundled example validates, so it materializes.
-    assert!(!is_error, "{envelope}");
-    let data = &envelope["data"];
+    let (data, additions) = server
+        .ok_with_additions(MATERIALIZE, json!({ "sessionId": id, "reason": "test" }))
+        .await;
     assert_eq!(data["mode"], "fullProject");
     assert_eq!(data["reason"], "test");
-    assert_eq!(data["writeVerified"], true);
+    assert_eq!(additions["saved"]["writeVerified"], true);
+    assert_eq!(data["writtenPaths"], additions["saved"]["writtenPaths"]);
     let again = server.ok(MATERIALIZE, json!({ "sessionId": id })).await;
     assert_eq!(
         again["writtenPaths"],

@@ -96,14 +96,14 @@ async fn drive(server: &Server, target: &Target, from: i64) -> Driven {
             .await;
         calls += 1;
         if round % SAVE_EVERY == 0 {
-            let saved = server
-                .ok(
+            let (saved, additions) = server
+                .ok_with_additions(
                     SAVE,
                     json!({ "sessionId": target.id, "expectedRevision": revision }),
                 )
                 .await;
             assert_eq!(
-                saved["writtenPaths"].as_array().map(Vec::len),
+                additions["saved"]["writtenPaths"].as_array().map(Vec::len),
                 Some(1),
                 "{saved}"
             );

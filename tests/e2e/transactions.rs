@@ -545,8 +545,8 @@ async fn an_image_is_added_from_its_file_name_and_bytes_alone() {
         "sourceBytes": base64::engine::general_purpose::STANDARD.encode(&png),
     } }]);
     let batch = json!({ "sessionId": id, "expectedRevision": 0, "operations": add });
-    let preview = server.ok(PREFLIGHT, batch.clone()).await;
-    let chosen = &preview["generated"][0];
+    let (preview, previewed) = server.ok_with_additions(PREFLIGHT, batch.clone()).await;
+    let chosen = &previewed["generated"][0];
     let resource_id = chosen["values"]["id"].as_str().unwrap().to_string();
     assert_eq!(
         chosen["target"]["selector"]["resourceId"], resource_id,
@@ -567,9 +567,9 @@ async fn an_image_is_added_from_its_file_name_and_bytes_alone() {
         "{preview}"
     );
 
-    let applied = server.ok(APPLY, batch).await;
+    let (applied, additions) = server.ok_with_additions(APPLY, batch).await;
     assert_eq!(applied["revision"], 1);
-    assert_eq!(applied["generated"], preview["generated"]);
+    assert_eq!(additions["generated"], previewed["generated"]);
     server
         .ok(
             "openfairygui_backend_save_session",

@@ -11,6 +11,7 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
+use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::UamFidelity as ContractFidelity;
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::{
@@ -36,12 +37,13 @@ pub struct GuestError {
 }
 
 /// A successful call: its data (JSON text, passed on unparsed), the diagnostics for
-/// `meta` and the session's status.
+/// `meta`, what it tells beyond upstream's contract, and the session's status.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuestReply {
     pub status: SessionStatus,
     pub data: String,
     pub diagnostics: Vec<BackendDiagnostic>,
+    pub additions: Additions,
 }
 
 impl From<BackendError> for GuestError {
@@ -80,16 +82,22 @@ impl From<BackendError> for GuestError {
 }
 
 impl GuestReply {
-    /// Decodes a reply's diagnostics; the data stays text.
+    /// Decodes a reply's diagnostics and additions; the data stays text.
     pub fn decode(reply: Reply) -> Result<Self, GuestError> {
-        match decode_diagnostics(&reply.diagnostics) {
-            Ok(diagnostics) => Ok(GuestReply {
+        let additions = match &reply.additions {
+            Some(text) => serde_json::from_str(text).map_err(|cause| cause.to_string()),
+            None => Ok(Additions::default()),
+        };
+        let diagnostics = decode_diagnostics(&reply.diagnostics);
+        match diagnostics.and_then(|diagnostics| Ok((diagnostics, additions?))) {
+            Ok((diagnostics, additions)) => Ok(GuestReply {
                 status: reply.status,
                 data: reply.data,
                 diagnostics,
+                additions,
             }),
             Err(cause) => {
-                tracing::error!("the backend reported malformed diagnostics: {cause}");
+                tracing::error!("the backend reported malformed diagnostics or additions: {cause}");
                 Err(GuestError {
                     error: ContractError::unhandled(UnhandledReason::Internal),
                     diagnostics: Vec::new(),

@@ -7,8 +7,7 @@ use std::io::Read as _;
 use std::path::Path;
 
 use ofgui_contracts::api::{
-    AppliedTransaction, Change, DiskChanges, FileKind, GeneratedValues, SaveSessionData,
-    TransactionPreview,
+    Change, DiskChanges, FileKind, GeneratedValues, SessionSnapshot, TransactionPreview,
 };
 use ofgui_contracts::cli::{ApplyData, ExitStatus};
 use ofgui_contracts::error::BackendError;
@@ -34,23 +33,30 @@ pub(super) async fn run(
             "operations": operations,
         });
         if !save {
-            let preview: TransactionPreview =
-                project.call(MethodId::PreflightTransaction, input).await?;
-            let text = preview_text(project, count, &preview);
-            return Done::new(&ApplyData::Preview { preview }, text, ExitStatus::Success);
+            let (preview, additions): (TransactionPreview, _) = project
+                .call_with_additions(MethodId::PreflightTransaction, input)
+                .await?;
+            let generated = additions.generated.unwrap_or_default();
+            let text = preview_text(project, count, &preview, &generated);
+            let data = ApplyData::Preview { preview, generated };
+            return Done::new(&data, text, ExitStatus::Success);
         }
-        let applied: AppliedTransaction = project.call(MethodId::ApplyTransaction, input).await?;
-        let saved: SaveSessionData = project
-            .call(
+        let (applied, additions): (SessionSnapshot, _) = project
+            .call_with_additions(MethodId::ApplyTransaction, input)
+            .await?;
+        let generated = additions.generated.unwrap_or_default();
+        let (saved, additions): (SessionSnapshot, _) = project
+            .call_with_additions(
                 MethodId::SaveSession,
                 json!({ "sessionId": project.session_id(), "expectedRevision": applied.revision }),
             )
             .await?;
-        let text = saved_text(project, count, &saved, &applied.generated);
+        let disk = additions.saved.unwrap_or_default();
+        let text = saved_text(project, count, &saved, &disk, &generated);
         let data = ApplyData::Saved {
             revision: saved.last_saved_revision,
-            generated: applied.generated,
-            disk: saved.disk,
+            generated,
+            disk,
         };
         Done::new(&data, text, ExitStatus::Success)
     })
@@ -112,7 +118,12 @@ fn operations(count: usize) -> String {
     }
 }
 
-fn preview_text(project: &Project, count: usize, preview: &TransactionPreview) -> String {
+fn preview_text(
+    project: &Project,
+    count: usize,
+    preview: &TransactionPreview,
+    generated: &[GeneratedValues],
+) -> String {
     let mut text = format!(
         "{}: the batch of {} would change (a preview at revision {}; nothing was written):\n",
         project.shown(),
@@ -148,7 +159,7 @@ fn preview_text(project: &Project, count: usize, preview: &TransactionPreview) -
             );
         }
     }
-    generated_text(&mut text, &preview.generated);
+    generated_text(&mut text, generated);
     text.push_str("run again with --save to apply the batch and write these files\n");
     text
 }
@@ -156,7 +167,8 @@ fn preview_text(project: &Project, count: usize, preview: &TransactionPreview) -
 fn saved_text(
     project: &Project,
     count: usize,
-    saved: &SaveSessionData,
+    saved: &SessionSnapshot,
+    disk: &DiskChanges,
     generated: &[GeneratedValues],
 ) -> String {
     let mut text = format!(
@@ -173,7 +185,7 @@ fn saved_text(
         kept_directories,
         recovered_paths,
         write_verified: _,
-    } = &saved.disk;
+    } = disk;
     for (label, paths) in [
         ("recovered", recovered_paths),
         ("created", created_directories),

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use ofgui_contracts::additions::Additions;
 use ofgui_contracts::cli::{CliCommand, CliFailure, CliSuccess, ExitStatus};
 use ofgui_contracts::envelope::{False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, UnhandledReason};
@@ -41,12 +42,24 @@ pub(crate) struct Done {
     /// What people read instead.
     text: String,
     status: ExitStatus,
+    /// The `additions` of the `--json` envelope.
+    additions: Additions,
 }
 
 impl Done {
     fn new(data: &impl Serialize, text: String, status: ExitStatus) -> Result<Done, BackendError> {
         let data = serde_json::to_value(data).map_err(|error| internal(&error))?;
-        Ok(Done { data, text, status })
+        Ok(Done {
+            data,
+            text,
+            status,
+            additions: Additions::default(),
+        })
+    }
+
+    fn with_additions(mut self, additions: Additions) -> Self {
+        self.additions = additions;
+        self
     }
 }
 
@@ -110,6 +123,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                     ok: True,
                     command: cli.name.to_string(),
                     data: done.data,
+                    additions: done.additions,
                 });
             } else {
                 print!("{}", done.text);
@@ -243,7 +257,7 @@ impl Project {
             json!({ "projectPath": canonical }),
         )
         .await?
-        .0;
+        .data;
         let session_id = opened["sessionId"]
             .as_str()
             .ok_or_else(|| internal(&"openSession answered without a sessionId"))?
@@ -272,7 +286,18 @@ impl Project {
     ) -> Result<T, BackendError> {
         call(&self.service, method, input)
             .await
-            .map(|(data, _)| data)
+            .map(|answer| answer.data)
+    }
+
+    /// [`Project::call`] with what the result tells beyond upstream's contract.
+    pub(crate) async fn call_with_additions<T: DeserializeOwned>(
+        &self,
+        method: MethodId,
+        input: Value,
+    ) -> Result<(T, Additions), BackendError> {
+        call(&self.service, method, input)
+            .await
+            .map(|answer| (answer.data, answer.additions))
     }
 
     /// [`Project::call`] for a method that answers with a picture too.
@@ -281,24 +306,33 @@ impl Project {
         method: MethodId,
         input: Value,
     ) -> Result<(T, Vec<u8>), BackendError> {
-        let (data, image) = call(&self.service, method, input).await?;
-        let image = image
+        let answer = call(&self.service, method, input).await?;
+        let image = answer
+            .image
             .ok_or_else(|| internal(&format!("{} answered without a picture", method.name())))?;
-        Ok((data, image))
+        Ok((answer.data, image))
     }
 }
 
+/// A method's successful result as the command line uses it.
+struct Answer<T> {
+    data: T,
+    additions: Additions,
+    image: Option<Vec<u8>>,
+}
+
 /// Calls a method as a tool call would run it (input budget, then the service) and
-/// returns its data, or its failure as the envelope carries it.
+/// returns its result, or its failure as the envelope carries it.
 async fn call<T: DeserializeOwned>(
     service: &Service,
     method: MethodId,
     input: Value,
-) -> Result<(T, Option<Vec<u8>>), BackendError> {
+) -> Result<Answer<T>, BackendError> {
     let name = method.name();
     let method = method.method();
     input::check(method, &input)?;
     let reply = service.call(method, input).await;
+    let additions = reply.envelope.additions.clone();
     let mut envelope = reply
         .envelope
         .into_value()
@@ -310,5 +344,9 @@ async fn call<T: DeserializeOwned>(
     }
     let data = serde_json::from_value(envelope["data"].take())
         .map_err(|error| internal(&format!("{name}: data off contract ({error})")))?;
-    Ok((data, reply.image))
+    Ok(Answer {
+        data,
+        additions,
+        image: reply.image,
+    })
 }

@@ -66,9 +66,12 @@ pub(super) async fn run(args: &Args, path: &Path, scope: Scope<'_>) -> Result<Do
                 "packageId": located.package_id, "componentResourceId": located.resource_id
             } });
         }
-        let outline: ProjectOutline = project.call(MethodId::GetProjectOutline, input).await?;
-        let text = text(project, &outline, component.is_some());
-        Done::new(&outline, text, ExitStatus::Success)
+        let (outline, additions): (ProjectOutline, _) = project
+            .call_with_additions(MethodId::GetProjectOutline, input)
+            .await?;
+        let type_name = additions.project_type_name.as_deref().unwrap_or_default();
+        let text = text(project, &outline, type_name, component.is_some());
+        Ok(Done::new(&outline, text, ExitStatus::Success)?.with_additions(additions))
     })
     .await
 }
@@ -82,12 +85,12 @@ fn plural(count: usize, one: &str) -> String {
 
 /// The outline for people: a line per package and resource; components with their node,
 /// controller and transition counts, and with `nodes` every one of them.
-fn text(project: &Project, outline: &ProjectOutline, nodes: bool) -> String {
+fn text(project: &Project, outline: &ProjectOutline, type_name: &str, nodes: bool) -> String {
     let mut text = format!(
         "{}: project {} ({}, version {}), {}",
         project.shown(),
         outline.project_id,
-        outline.project_type_name,
+        type_name,
         outline.version,
         plural(outline.packages.len(), "package")
     );

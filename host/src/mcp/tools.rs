@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
 use futures::FutureExt as _;
+use ofgui_contracts::additions::ADDITIONS_META_KEY;
 use ofgui_contracts::envelope::Stage;
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::{self, DOCS_TOOL, Method};
@@ -91,9 +92,10 @@ impl OfguiServer {
             .image
             .as_ref()
             .map_or(0, |png| png.len().div_ceil(3) * 4);
-        let oversized = method
-            .max_response_bytes
-            .filter(|max| result_size(envelope_len, &text) + image_len as u64 > *max);
+        let additions_len = additions_size(&reply.envelope);
+        let oversized = method.max_response_bytes.filter(|max| {
+            result_size(envelope_len, &text) + image_len as u64 + additions_len > *max
+        });
         match oversized {
             None => {
                 let mut result = wrap(reply.envelope, text, reply.is_error);
@@ -222,20 +224,35 @@ fn compose_tools(base: &[Tool], composition: &Composition) -> Vec<Tool> {
 const RAW_ENVELOPE: &str = "ofgui/rawEnvelope";
 
 pub(crate) fn wrap(envelope: Envelope, text: String, is_error: bool) -> CallToolResult {
+    let mut content = vec![ContentBlock::text(text)];
+    let mut meta = JsonObject::new();
+    // Our additions stay out of the envelope, which keeps upstream's shape: in `_meta`
+    // for clients, and as a second text block for models that read only text.
+    if !envelope.additions.is_empty() {
+        match serde_json::to_value(&envelope.additions) {
+            Ok(additions) => {
+                let block = envelope::object([(ADDITIONS_META_KEY, additions.clone())]);
+                content.push(ContentBlock::text(block.to_string()));
+                meta.insert(ADDITIONS_META_KEY.into(), additions);
+            }
+            Err(cause) => tracing::error!("a result's additions could not be serialized: {cause}"),
+        }
+    }
     let mut result = if is_error {
-        CallToolResult::error(vec![ContentBlock::text(text)])
+        CallToolResult::error(content)
     } else {
-        CallToolResult::success(vec![ContentBlock::text(text)])
+        CallToolResult::success(content)
     };
     match envelope.value {
         Some(value) => {
             result.structured_content = Some(envelope::object([("backendResult", value)]));
         }
         None => {
-            let mut meta = JsonObject::new();
             meta.insert(RAW_ENVELOPE.into(), Value::String(envelope.text));
-            result.meta = Some(MetaObject(meta));
         }
+    }
+    if !meta.is_empty() {
+        result.meta = Some(MetaObject(meta));
     }
     result
 }
@@ -307,6 +324,16 @@ fn result_size(envelope_len: usize, text: &str) -> u64 {
         .filter(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
         .count();
     (envelope_len + text.len() + escapes + 128) as u64
+}
+
+/// What a result's additions add to it: their JSON in `_meta`, and again escaped in
+/// their text block.
+fn additions_size(envelope: &Envelope) -> u64 {
+    if envelope.additions.is_empty() {
+        return 0;
+    }
+    let json = serde_json::to_string(&envelope.additions).unwrap_or_default();
+    result_size(json.len(), &json)
 }
 
 /// The tool list, parsed once from the contract compiled into the binary: the backend

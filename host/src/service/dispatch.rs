@@ -245,7 +245,10 @@ impl Service {
                 );
                 self.events
                     .changed(&session.id, status.revision, status.dirty);
-                let data = Data::applied(&self.snapshot(&session, &status), reply.data)?;
+                // Upstream's result is the session's state; what the component
+                // generated travels beside it.
+                let data =
+                    Data::typed(&self.snapshot(&session, &status))?.with_additions(reply.additions);
                 Ok((data, Some(status.revision)))
             }
             Ok(Applied::Preview(reply)) => reply_data(reply),
@@ -302,7 +305,8 @@ pub(super) enum Applied {
 /// A reply's data for the envelope, with the revision it was computed at.
 pub(super) fn reply_data(reply: GuestReply) -> Result<(Data, Option<u64>), Failure> {
     let revision = reply.status.revision;
-    Ok((Data::text(reply.data, reply.diagnostics)?, Some(revision)))
+    let data = Data::text(reply.data, reply.diagnostics)?.with_additions(reply.additions);
+    Ok((data, Some(revision)))
 }
 
 /// JSON text of a value to forward to the component.

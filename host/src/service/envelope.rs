@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::SessionSnapshot;
 use ofgui_contracts::envelope::{
     self as contract, BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, False,
@@ -46,6 +47,8 @@ pub struct Data {
     warnings: Vec<Warning>,
     /// A PNG the result carries beside its envelope (a render), sent as image content.
     image: Option<Vec<u8>>,
+    /// What the result tells beyond upstream's contract, carried beside the envelope.
+    additions: Additions,
 }
 
 enum Body {
@@ -60,7 +63,14 @@ impl Data {
             diagnostics: Vec::new(),
             warnings: Vec::new(),
             image: None,
+            additions: Additions::default(),
         }
+    }
+
+    /// The same data with what it tells beyond upstream's contract.
+    pub fn with_additions(mut self, additions: Additions) -> Self {
+        self.additions = additions;
+        self
     }
 
     /// The same data with a picture to send as image content.
@@ -98,26 +108,8 @@ impl Data {
             diagnostics,
             warnings: Vec::new(),
             image: None,
+            additions: Additions::default(),
         })
-    }
-
-    /// `applyTransaction`'s data (`AppliedTransaction`): the session's state with the
-    /// backend's `generated` list, which is carried as the text it came as.
-    pub fn applied(session: &SessionSnapshot, generated: String) -> Result<Self, Failure> {
-        #[derive(serde::Serialize)]
-        struct Applied<'a> {
-            #[serde(flatten)]
-            session: &'a SessionSnapshot,
-            generated: &'a RawValue,
-        }
-        let generated =
-            RawValue::from_string(generated).map_err(|cause| Failure::internal(&cause))?;
-        let text = serde_json::to_string(&Applied {
-            session,
-            generated: &generated,
-        })
-        .map_err(|cause| Failure::internal(&cause))?;
-        Data::text(text, Vec::new())
     }
 }
 
@@ -128,6 +120,9 @@ pub struct Envelope {
     pub value: Option<Value>,
     /// The session the envelope is about (`meta.sessionId`).
     pub session_id: Option<String>,
+    /// What a success tells beyond upstream's contract: sent beside the envelope, in the
+    /// tool result's `_meta`, so the envelope itself keeps upstream's shape.
+    pub additions: Additions,
 }
 
 impl Envelope {
@@ -215,12 +210,14 @@ impl Call {
     pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
         let mut meta = self.meta(session, data.diagnostics);
         meta.warnings = data.warnings;
+        let additions = data.additions;
         let built = match data.body {
             // Backend data is already text: only meta is serialized, and spliced in.
             Body::Text(raw) => serde_json::to_string(&meta).map(|meta| Envelope {
                 text: format!(r#"{{"ok":true,"meta":{meta},"data":{}}}"#, raw.get()),
                 value: None,
                 session_id: session.id.map(str::to_string),
+                additions,
             }),
             Body::Value(data) => serde_json::to_value(&meta).and_then(|meta| {
                 let value = object([("ok", Value::Bool(true)), ("meta", meta), ("data", data)]);
@@ -228,6 +225,7 @@ impl Call {
                     text: serde_json::to_string(&value)?,
                     value: Some(value),
                     session_id: session.id.map(str::to_string),
+                    additions,
                 })
             }),
         };
@@ -267,6 +265,7 @@ impl Call {
                     text: serde_json::to_string(&value)?,
                     value: Some(value),
                     session_id: session.id.map(str::to_string),
+                    additions: Additions::default(),
                 })
             })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
@@ -289,6 +288,7 @@ impl Call {
                     text: serde_json::to_string(&value)?,
                     value: Some(value),
                     session_id: session.id.map(str::to_string),
+                    additions: Additions::default(),
                 })
             })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
@@ -320,6 +320,7 @@ impl Call {
             text: value.to_string(),
             value: Some(value),
             session_id: session.id.map(str::to_string),
+            additions: Additions::default(),
         }
     }
 }

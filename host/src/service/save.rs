@@ -1,9 +1,8 @@
 //! Writing a session to disk: the save guard, save and materialize, binding a document
 //! session to a directory, and what a write tells events and the cache.
 
-use ofgui_contracts::api::{
-    DiskChanges, MaterializeMode, MaterializeSessionData, SaveSessionData, SessionSnapshot,
-};
+use ofgui_contracts::additions::Additions;
+use ofgui_contracts::api::{DiskChanges, MaterializeMode, MaterializeSessionData, SessionSnapshot};
 use ofgui_contracts::error::{
     BackendError, DiskConflict, DiskConflictKind, ErrorCode, SaveFailureReason, TargetPolicy,
     UnhandledReason,
@@ -96,25 +95,16 @@ impl Service {
                 let skipped_paths = reply.skipped_paths.clone();
                 let disk = self.saved(&session, reply);
                 let data = match write {
-                    Write::Save => Data::typed(&SaveSessionData {
-                        session_id: snapshot.session_id,
-                        canonical_project_path: snapshot.canonical_project_path,
-                        revision: snapshot.revision,
-                        last_saved_revision: snapshot.last_saved_revision,
-                        dirty: snapshot.dirty,
-                        uam_fidelity: snapshot.uam_fidelity,
-                        lock_held: snapshot.lock_held,
-                        capabilities: snapshot.capabilities,
-                        disk,
-                    })?,
+                    Write::Save => Data::typed(&snapshot)?,
                     Write::Materialize { reason } => Data::typed(&materialized(
                         snapshot,
                         &status,
                         reason,
                         skipped_paths,
-                        disk,
+                        &disk,
                     ))?,
                 };
+                let data = on_disk(data, disk);
                 Ok((data, Some(status.revision)))
             }
             Err(mut failure) => {
@@ -296,9 +286,9 @@ impl Service {
                     &status,
                     reason,
                     skipped_paths,
-                    disk,
+                    &disk,
                 ))?;
-                Ok((data, Some(status.revision)))
+                Ok((on_disk(data, disk), Some(status.revision)))
             }
             Err(error) => {
                 instance.close().await;
@@ -431,13 +421,13 @@ pub(super) async fn guard_disk(
     Err(refuse(error, Some(status)))
 }
 
-/// The result of a materialize: the session after it, and what it wrote.
+/// The result of a materialize: the session after it, and the files it wrote.
 pub(super) fn materialized(
     snapshot: SessionSnapshot,
     status: &SessionStatus,
     reason: Option<String>,
     skipped_paths: Vec<String>,
-    disk: DiskChanges,
+    disk: &DiskChanges,
 ) -> MaterializeSessionData {
     MaterializeSessionData {
         session_id: snapshot.session_id,
@@ -452,8 +442,17 @@ pub(super) fn materialized(
         reason,
         materialize_revision: status.revision,
         save_revision: status.last_saved_revision,
+        written_paths: disk.written_paths.clone(),
         skipped_paths,
         diagnostics: Vec::new(),
-        disk,
     }
+}
+
+/// A write's result with what it changed on disk, which upstream's result does not hold,
+/// beside it.
+fn on_disk(data: Data, disk: DiskChanges) -> Data {
+    data.with_additions(Additions {
+        saved: Some(disk),
+        ..Additions::default()
+    })
 }

@@ -223,12 +223,13 @@ pub fn encode(mut item: TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
     let Some(raw) = raw else {
         return Ok(message);
     };
-    // The placeholder is the only unescaped `"structuredContent":null` in the message:
-    // inside strings, quotes are escaped.
+    // The placeholder is the first unescaped `"structuredContent":null` in the message:
+    // inside strings (the id, the content) quotes are escaped, and `_meta`, the only
+    // object after it, is never searched.
     const PLACEHOLDER: &[u8] = br#""structuredContent":null"#;
     let at = message
         .windows(PLACEHOLDER.len())
-        .rposition(|window| window == PLACEHOLDER)
+        .position(|window| window == PLACEHOLDER)
         .ok_or_else(|| io::Error::other("a tool result lost its structuredContent placeholder"))?;
     let mut spliced = Vec::with_capacity(message.len() + raw.len() + 32);
     spliced.extend_from_slice(&message[..at]);
@@ -344,6 +345,7 @@ mod tests {
             text: text.to_string(),
             value: None,
             session_id: None,
+            additions: Default::default(),
         };
         let result = crate::mcp::wrap(envelope, text.to_string(), false);
         let written: Value =
