@@ -87,6 +87,7 @@ impl OfguiServer {
         let mut reply = self.service.call_gated(method, input, gate.as_ref()).await;
         let envelope_len = reply.envelope.text.len();
         let text = self.text(&mut reply.envelope, reply.is_error);
+        let shown = text.as_deref().unwrap_or(&reply.envelope.text);
         // A picture travels as base64 in the same message: it counts against the budget.
         let image_len = reply
             .image
@@ -94,7 +95,7 @@ impl OfguiServer {
             .map_or(0, |png| png.len().div_ceil(3) * 4);
         let additions_len = additions_size(&reply.envelope);
         let oversized = method.max_response_bytes.filter(|max| {
-            result_size(envelope_len, &text) + image_len as u64 + additions_len > *max
+            result_size(envelope_len, shown) + image_len as u64 + additions_len > *max
         });
         match oversized {
             None => {
@@ -119,15 +120,13 @@ impl OfguiServer {
         wrap(envelope, text, is_error)
     }
 
-    /// The text content of a result, by the configured mode.
-    fn text(&self, envelope: &mut Envelope, is_error: bool) -> String {
+    /// The text content of a result, by the configured mode; `None` when it is the
+    /// envelope's own text, which is then not copied.
+    fn text(&self, envelope: &mut Envelope, is_error: bool) -> Option<String> {
         match (self.text_content, is_error) {
-            (TextContent::Full, _) => envelope.text.clone(),
-            (TextContent::Summary, false) => SUMMARY_POINTER.to_string(),
-            (TextContent::Summary, true) => match &envelope.value {
-                Some(value) => failure_summary(value),
-                None => envelope.text.clone(),
-            },
+            (TextContent::Full, _) => None,
+            (TextContent::Summary, false) => Some(SUMMARY_POINTER.to_string()),
+            (TextContent::Summary, true) => envelope.value.as_ref().map(failure_summary),
         }
     }
 
@@ -219,17 +218,42 @@ fn compose_tools(base: &[Tool], composition: &Composition) -> Vec<Tool> {
 
 /// The `_meta` key under which a tool result hands its envelope, as JSON text, to the
 /// transport, which writes it as `structuredContent.backendResult` without parsing it
-/// (see [`take_raw_envelope`]). A backend result is never turned into a tree of values
-/// in the host only to be serialized again.
+/// (see [`take_raw_envelope`]): the text itself, or `true` when the first text block is
+/// that text (the default text mode), so the largest results are held once, not twice.
+/// A backend result is never turned into a tree of values in the host only to be
+/// serialized again: measured, that cost `readSessionState` half its time again.
 const RAW_ENVELOPE: &str = "ofgui/rawEnvelope";
 
-pub(crate) fn wrap(envelope: Envelope, text: String, is_error: bool) -> CallToolResult {
-    let mut content = vec![ContentBlock::text(text)];
+/// Makes the tool result of an envelope; `text` is the text content when it is not the
+/// envelope's own text.
+pub(crate) fn wrap(envelope: Envelope, text: Option<String>, is_error: bool) -> CallToolResult {
+    let Envelope {
+        text: envelope_text,
+        value,
+        additions,
+        ..
+    } = envelope;
     let mut meta = JsonObject::new();
+    let mut structured = None;
+    let first = match (value, text) {
+        (Some(value), text) => {
+            structured = Some(envelope::object([("backendResult", value)]));
+            text.unwrap_or(envelope_text)
+        }
+        (None, Some(text)) => {
+            meta.insert(RAW_ENVELOPE.into(), Value::String(envelope_text));
+            text
+        }
+        (None, None) => {
+            meta.insert(RAW_ENVELOPE.into(), Value::Bool(true));
+            envelope_text
+        }
+    };
+    let mut content = vec![ContentBlock::text(first)];
     // Our additions stay out of the envelope, which keeps upstream's shape: in `_meta`
     // for clients, and as a second text block for models that read only text.
-    if !envelope.additions.is_empty() {
-        match serde_json::to_value(&envelope.additions) {
+    if !additions.is_empty() {
+        match serde_json::to_value(&additions) {
             Ok(additions) => {
                 let block = envelope::object([(ADDITIONS_META_KEY, additions.clone())]);
                 content.push(ContentBlock::text(block.to_string()));
@@ -243,39 +267,56 @@ pub(crate) fn wrap(envelope: Envelope, text: String, is_error: bool) -> CallTool
     } else {
         CallToolResult::success(content)
     };
-    match envelope.value {
-        Some(value) => {
-            result.structured_content = Some(envelope::object([("backendResult", value)]));
-        }
-        None => {
-            meta.insert(RAW_ENVELOPE.into(), Value::String(envelope.text));
-        }
-    }
+    result.structured_content = structured;
     if !meta.is_empty() {
         result.meta = Some(MetaObject(meta));
     }
     result
 }
 
-/// Takes a tool result's pre-serialized envelope (JSON text, checked well-formed when it
-/// was made) out of `_meta`. The result is left with a `null` structured content that
-/// the caller replaces by `{"backendResult": <text>}` when it writes the message.
-pub fn take_raw_envelope(result: &mut CallToolResult) -> Option<String> {
+/// Where a tool result's unparsed envelope is.
+pub enum RawEnvelope {
+    /// Its JSON text.
+    Text(String),
+    /// The result's first text block is its JSON text.
+    FirstTextBlock,
+}
+
+impl RawEnvelope {
+    /// The envelope's JSON text, given the result it was taken from.
+    pub fn text<'a>(&'a self, result: &'a CallToolResult) -> Option<&'a str> {
+        match self {
+            RawEnvelope::Text(text) => Some(text),
+            RawEnvelope::FirstTextBlock => result
+                .content
+                .first()
+                .and_then(|block| block.as_text())
+                .map(|text| text.text.as_str()),
+        }
+    }
+}
+
+/// Takes a tool result's unparsed envelope (JSON text, checked well-formed when it was
+/// made) out of `_meta`. The result is left with a `null` structured content that the
+/// caller replaces by `{"backendResult": <text>}` when it writes the message.
+pub fn take_raw_envelope(result: &mut CallToolResult) -> Option<RawEnvelope> {
     let meta = result.meta.as_mut()?;
-    let Some(Value::String(text)) = meta.0.remove(RAW_ENVELOPE) else {
-        return None;
+    let raw = match meta.0.remove(RAW_ENVELOPE)? {
+        Value::String(text) => RawEnvelope::Text(text),
+        _ => RawEnvelope::FirstTextBlock,
     };
     if meta.0.is_empty() {
         result.meta = None;
     }
     result.structured_content = Some(Value::Null);
-    Some(text)
+    Some(raw)
 }
 
 /// For a writer that cannot splice text: puts the envelope back as a parsed value.
 pub fn materialize(result: &mut CallToolResult) -> Result<(), serde_json::Error> {
-    if let Some(text) = take_raw_envelope(result) {
-        let envelope: Value = serde_json::from_str(&text)?;
+    if let Some(raw) = take_raw_envelope(result) {
+        let text = raw.text(result).unwrap_or("null");
+        let envelope: Value = serde_json::from_str(text)?;
         result.structured_content = Some(envelope::object([("backendResult", envelope)]));
     }
     Ok(())

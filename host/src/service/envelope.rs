@@ -214,7 +214,7 @@ impl Call {
         let built = match data.body {
             // Backend data is already text: only meta is serialized, and spliced in.
             Body::Text(raw) => serde_json::to_string(&meta).map(|meta| Envelope {
-                text: format!(r#"{{"ok":true,"meta":{meta},"data":{}}}"#, raw.get()),
+                text: success_text(&meta, raw.get()),
                 value: None,
                 session_id: session.id.map(str::to_string),
                 additions,
@@ -323,6 +323,21 @@ impl Call {
             additions: Additions::default(),
         }
     }
+}
+
+/// `{"ok":true,"meta":…,"data":…}` from JSON texts, allocated once at its final size
+/// (the data can be megabytes).
+fn success_text(meta: &str, data: &str) -> String {
+    const PARTS: [&str; 3] = [r#"{"ok":true,"meta":"#, r#","data":"#, "}"];
+    let mut text = String::with_capacity(
+        PARTS.iter().map(|p| p.len()).sum::<usize>() + meta.len() + data.len(),
+    );
+    text.push_str(PARTS[0]);
+    text.push_str(meta);
+    text.push_str(PARTS[1]);
+    text.push_str(data);
+    text.push_str(PARTS[2]);
+    text
 }
 
 /// Builds an object by moving the values in: `json!` would deep-copy them by serializing,

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
-use rmcp::model::{JsonRpcMessage, ServerResult};
+use rmcp::model::{CallToolResult, JsonRpcMessage, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::{RoleServer, ServiceExt as _};
@@ -219,10 +219,17 @@ pub fn encode(mut item: TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
         },
         _ => None,
     };
-    let message = serde_json::to_vec(&item)?;
-    let Some(raw) = raw else {
-        return Ok(message);
+    let (Some(raw), Some(result)) = (raw, tool_result(&item)) else {
+        return Ok(serde_json::to_vec(&item)?);
     };
+    let raw = raw
+        .text(result)
+        .ok_or_else(|| io::Error::other("a tool result lost its envelope text"))?;
+    // Room for the message with the envelope in it twice (escaped text, then raw) is
+    // reserved at once: pages never written are never resident, and the message is
+    // neither regrown nor copied to splice.
+    let mut message = Vec::with_capacity(raw.len() * 3 + 4096);
+    serde_json::to_writer(&mut message, &item)?;
     // The placeholder is the first unescaped `"structuredContent":null` in the message:
     // inside strings (the id, the content) quotes are escaped, and `_meta`, the only
     // object after it, is never searched.
@@ -231,13 +238,24 @@ pub fn encode(mut item: TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
         .windows(PLACEHOLDER.len())
         .position(|window| window == PLACEHOLDER)
         .ok_or_else(|| io::Error::other("a tool result lost its structuredContent placeholder"))?;
-    let mut spliced = Vec::with_capacity(message.len() + raw.len() + 32);
-    spliced.extend_from_slice(&message[..at]);
-    spliced.extend_from_slice(br#""structuredContent":{"backendResult":"#);
-    spliced.extend_from_slice(raw.as_bytes());
-    spliced.push(b'}');
-    spliced.extend_from_slice(&message[at + PLACEHOLDER.len()..]);
-    Ok(spliced)
+    let tail = message.split_off(at + PLACEHOLDER.len());
+    message.truncate(at);
+    message.extend_from_slice(br#""structuredContent":{"backendResult":"#);
+    message.extend_from_slice(raw.as_bytes());
+    message.push(b'}');
+    message.extend_from_slice(&tail);
+    Ok(message)
+}
+
+/// The tool result a message answers with, if it is one.
+fn tool_result(item: &TxJsonRpcMessage<RoleServer>) -> Option<&CallToolResult> {
+    match item {
+        JsonRpcMessage::Response(response) => match &response.result {
+            ServerResult::CallToolResult(result) => Some(result),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Serves MCP with `server` on stdin and stdout until the client leaves; everything
@@ -347,7 +365,7 @@ mod tests {
             session_id: None,
             additions: Default::default(),
         };
-        let result = crate::mcp::wrap(envelope, text.to_string(), false);
+        let result = crate::mcp::wrap(envelope, None, false);
         let written: Value =
             serde_json::from_slice(&encode(tool_response(result.clone())).unwrap()).unwrap();
         let expected: Value = serde_json::from_str(text).unwrap();
