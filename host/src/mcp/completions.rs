@@ -5,6 +5,7 @@
 //! template and a prompt's `sessionId` argument take the same values. Every template
 //! variable and prompt argument must have a source here (a test holds the lists to it).
 
+use ofgui_contracts::api::ProjectOutline;
 use ofgui_contracts::catalog::GUIDES;
 use ofgui_contracts::methods::{METHODS, MethodId};
 use ofgui_contracts::ops::OPERATION_KINDS;
@@ -54,24 +55,32 @@ async fn session_values(
     let reply = service
         .call(MethodId::GetProjectOutline.method(), input)
         .await;
-    let Ok(envelope) = reply.envelope.into_value() else {
+    // The outline as its contract type: the ids are read from typed fields, never
+    // picked out of the JSON by key.
+    let outline = reply
+        .envelope
+        .into_value()
+        .ok()
+        .filter(|_| !reply.is_error)
+        .and_then(|mut envelope| {
+            serde_json::from_value::<ProjectOutline>(envelope["data"].take()).ok()
+        });
+    let Some(outline) = outline else {
         return Vec::new();
     };
-    let packages = envelope["data"]["packages"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let ids = packages.iter().flat_map(|package| match name {
-        "packageId" => vec![package["id"].clone()],
-        _ => package["resources"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|resource| resource["kind"] == "component")
-            .map(|resource| resource["id"].clone())
-            .collect(),
-    });
-    ids.filter_map(|id| id.as_str().map(str::to_owned))
+    outline
+        .packages
+        .into_iter()
+        .flat_map(|package| match name {
+            "packageId" => vec![package.id],
+            _ => package
+                .resources
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|resource| resource.kind == "component")
+                .map(|resource| resource.id)
+                .collect(),
+        })
         .collect()
 }
 
