@@ -2,6 +2,7 @@
 //! carries protocol (or a command's output) only; logs go to stderr.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 use ofgui_contracts::error::{BackendError, UnhandledReason};
@@ -76,14 +77,23 @@ fn wants_json() -> bool {
     std::env::args().skip(1).any(|arg| arg == "--json")
 }
 
+/// Libraries that log what clients send (the MCP library logs a client's `initialize`
+/// and its notifications whole at `info`): held at `warn` whatever `OFGUI_LOG` asks, so
+/// no level puts a client's payload in the log.
+const QUIET_LIBRARIES: &[&str] = &["rmcp", "hyper", "hyper_util", "axum", "tower_http"];
+
 fn init_logging(default: &str) {
+    let mut filter =
+        tracing_subscriber::EnvFilter::try_from_env("OFGUI_LOG").unwrap_or_else(|_| default.into());
+    for library in QUIET_LIBRARIES {
+        if let Ok(directive) = format!("{library}=warn").parse() {
+            filter = filter.add_directive(directive);
+        }
+    }
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("OFGUI_LOG")
-                .unwrap_or_else(|_| default.into()),
-        )
+        .with_env_filter(filter)
         .init();
 }
 
@@ -97,6 +107,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         auth_token_file: None,
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
+        limits: Default::default(),
     };
     let schemas = if args.full_schemas {
         ofgui_host::mcp::Schemas::Full
@@ -109,6 +120,7 @@ fn run(args: Args) -> anyhow::Result<()> {
             auth_token_file,
             allowed_hosts,
             allowed_origins,
+            limits,
         } => {
             if args.confirm_writes {
                 anyhow::bail!(
@@ -140,6 +152,14 @@ fn run(args: Args) -> anyhow::Result<()> {
                 allowed_origins,
                 text_content: args.text_content,
                 schemas,
+                connections: ofgui_host::transport::connections::ConnectionLimits {
+                    header_timeout: Duration::from_secs(limits.header_timeout_secs),
+                    max_connections: limits.max_connections as usize,
+                    max_per_address: limits.max_connections_per_ip as usize,
+                    drain: Duration::from_secs(limits.drain_secs),
+                },
+                body_timeout: Duration::from_secs(limits.body_timeout_secs),
+                max_body_bytes: (limits.max_body_mib as usize) << 20,
             };
             runtime.block_on(ofgui_host::transport::http::serve_http(config, options))
         }

@@ -96,6 +96,16 @@ fn start(
     tokens: &Path,
     env: &[(&str, &str)],
 ) -> (Child, String, std::thread::JoinHandle<String>) {
+    start_with(workspace, tokens, env, &[])
+}
+
+/// [`start`] with more `serve` arguments.
+pub(crate) fn start_with(
+    workspace: &Workspace,
+    tokens: &Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> (Child, String, std::thread::JoinHandle<String>) {
     warm_compile_cache();
     let mut server = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
         .arg("--project-dir")
@@ -104,6 +114,7 @@ fn start(
         .arg(cache_dir())
         .args(["serve", "--http", "127.0.0.1:0", "--auth-token-file"])
         .arg(tokens)
+        .args(args)
         .env("OFGUI_LOG", "info")
         .env_remove("OFGUI_AUTH_TOKEN")
         .env_remove("OFGUI_SAVE_FAULT")
@@ -138,7 +149,7 @@ fn start(
 }
 
 /// Waits for the server to exit; its status.
-fn exited(server: &mut Child) -> std::process::ExitStatus {
+pub(crate) fn exited(server: &mut Child) -> std::process::ExitStatus {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         if let Some(status) = server.try_wait().unwrap() {

@@ -40,6 +40,9 @@ mod render;
 /// `serve --http`: tokens as tenants, read-only and narrow roots, Origin, SIGTERM.
 mod http;
 
+// `serve --http` under clients that stall, flood or send what is not JSON-RPC.
+mod http_limits;
+
 /// Resources (contract documents, session views) and prompts.
 mod resources;
 

@@ -109,6 +109,8 @@ pub enum Command {
         /// carrying any other Origin is refused.
         #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
         allowed_origins: Vec<String>,
+        #[command(flatten)]
+        limits: HttpLimits,
     },
     /// Make sure the first session opens without compiling: compile the backend into the
     /// cache now if the compiled copy built into the binary does not fit this machine.
@@ -299,5 +301,53 @@ impl Args {
             cache_dir: self.cache_dir(),
             limits: self.limits(),
         })
+    }
+}
+
+/// What `serve --http` tolerates from its clients.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HttpLimits {
+    /// Seconds a client may take to send a request's headers; the connection is closed
+    /// after that (also when a kept-alive connection sends nothing more).
+    #[arg(long, value_name = "S", default_value_t = HttpLimits::HEADER_TIMEOUT_SECS, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_secs: u64,
+    /// Seconds a client may take to send a request's body (408 after that).
+    #[arg(long, value_name = "S", default_value_t = HttpLimits::BODY_TIMEOUT_SECS, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout_secs: u64,
+    /// The largest request body in MiB (413 above it); the default is stdio's message
+    /// limit, so whatever a stdio client may send an HTTP client may too.
+    #[arg(long, value_name = "MIB", default_value_t = HttpLimits::MAX_BODY_MIB, requires = "http", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub max_body_mib: u64,
+    /// Connections open at once, from every client together; more are closed at once.
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::MAX_CONNECTIONS, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: u64,
+    /// Connections open at once from one IP address (behind a proxy, the proxy's).
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::MAX_CONNECTIONS_PER_IP, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections_per_ip: u64,
+    /// Seconds a drain after SIGTERM or SIGINT may take: calls in flight finish within
+    /// them, and connections still open after them are dropped.
+    #[arg(long, value_name = "S", default_value_t = HttpLimits::DRAIN_SECS, requires = "http")]
+    pub drain_secs: u64,
+}
+
+impl HttpLimits {
+    pub const HEADER_TIMEOUT_SECS: u64 = 10;
+    pub const BODY_TIMEOUT_SECS: u64 = 30;
+    pub const MAX_BODY_MIB: u64 = 64;
+    pub const MAX_CONNECTIONS: u64 = 256;
+    pub const MAX_CONNECTIONS_PER_IP: u64 = 64;
+    pub const DRAIN_SECS: u64 = 30;
+}
+
+impl Default for HttpLimits {
+    fn default() -> Self {
+        HttpLimits {
+            header_timeout_secs: Self::HEADER_TIMEOUT_SECS,
+            body_timeout_secs: Self::BODY_TIMEOUT_SECS,
+            max_body_mib: Self::MAX_BODY_MIB,
+            max_connections: Self::MAX_CONNECTIONS,
+            max_connections_per_ip: Self::MAX_CONNECTIONS_PER_IP,
+            drain_secs: Self::DRAIN_SECS,
+        }
     }
 }

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use axum::body::Body;
@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
+use super::connections::{self, ConnectionLimits};
 use crate::backend::runtime::Runtime;
 use crate::mcp::compose::ServerBuilder;
 use crate::mcp::{OfguiServer, Schemas, TextContent};
@@ -130,6 +131,12 @@ pub struct HttpOptions {
     pub allowed_origins: Vec<String>,
     pub text_content: TextContent,
     pub schemas: Schemas,
+    pub connections: ConnectionLimits,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// The largest request body; the default is stdio's line limit, so what a stdio client
+    /// may send an HTTP client may too.
+    pub max_body_bytes: usize,
 }
 
 /// One token's server: its service and its MCP endpoint.
@@ -144,6 +151,8 @@ struct Shared {
     tenants: Vec<Tenant>,
     /// Set at SIGTERM: new requests are refused while the calls in flight finish.
     draining: AtomicBool,
+    body_timeout: Duration,
+    max_body_bytes: usize,
 }
 
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
@@ -165,6 +174,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         .with_allowed_hosts(hosts)
         .with_allowed_origins(options.allowed_origins.clone())
         .enforce_origin_validation()
+        .with_max_request_body_bytes(options.max_body_bytes)
         .with_cancellation_token(stop.child_token());
     let grants = match options.grants.is_empty() {
         true => vec![None],
@@ -210,6 +220,8 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     let shared = Arc::new(Shared {
         tenants,
         draining: AtomicBool::new(false),
+        body_timeout: options.body_timeout,
+        max_body_bytes: options.max_body_bytes,
     });
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok\n" }))
@@ -224,30 +236,35 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         tenants = options.grants.len().max(1),
         "serving MCP over Streamable HTTP at /mcp"
     );
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            tracing::info!("shutting down: refusing new requests, finishing the calls in flight");
-            shared.draining.store(true, Ordering::SeqCst);
-            // A call's answer streams after its request was accepted, so wait for the
-            // calls themselves (a save among them), then end the sessions' streams.
-            while shared
-                .tenants
-                .iter()
-                .any(|t| t.service.calls_in_flight() > 0)
-            {
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            }
-            stop.cancel();
-        })
-        .await?;
+    let draining = shared.clone();
+    let shutdown = async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: refusing new requests, finishing the calls in flight");
+        draining.draining.store(true, Ordering::SeqCst);
+    };
+    // A call's answer streams after its request was accepted, so wait for the calls
+    // themselves (a save among them), then end the sessions' streams.
+    let drained = async move {
+        while shared
+            .tenants
+            .iter()
+            .any(|t| t.service.calls_in_flight() > 0)
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        stop.cancel();
+    };
+    connections::serve(listener, app, options.connections, shutdown, drained).await?;
     Ok(())
 }
 
 /// 200 once the backend is loaded (the first session then opens without a compile), 503
-/// before; the server loads it before it listens, so a 503 means it is still starting.
+/// before (the server loads it before it listens, so still starting) and from the moment
+/// a drain begins, so a load balancer stops sending work a draining server would refuse.
 async fn ready(State(shared): State<Arc<Shared>>) -> Response {
-    if shared.tenants.iter().all(|t| t.service.is_ready()) {
+    if shared.draining.load(Ordering::SeqCst) {
+        (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response()
+    } else if shared.tenants.iter().all(|t| t.service.is_ready()) {
         (StatusCode::OK, "ready\n").into_response()
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "loading\n").into_response()
@@ -257,9 +274,20 @@ async fn ready(State(shared): State<Arc<Shared>>) -> Response {
 async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
-    let Some(tenant) = authenticate(&shared, &request) else {
-        tracing::info!(%method, status = 401, "refused: no valid bearer token");
-        return unauthorized();
+    let tenant = match authenticate(&shared, &request) {
+        Ok(tenant) => tenant,
+        Err(Refused::Unauthorized) => {
+            tracing::info!(%method, status = 401, "refused: no valid bearer token");
+            return unauthorized();
+        }
+        Err(Refused::TwoTokens) => {
+            tracing::info!(%method, status = 400, "refused: more than one Authorization header");
+            return (
+                StatusCode::BAD_REQUEST,
+                "Send one Authorization header, with one bearer token.\n",
+            )
+                .into_response();
+        }
     };
     if shared.draining.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n").into_response();
@@ -274,6 +302,13 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         )
             .into_response();
     }
+    let request = match read_body(&shared, request).await {
+        Ok(request) => request,
+        Err(refused) => {
+            tracing::info!(tenant = %tenant.label, %method, status = refused.status().as_u16(), "refused the request body");
+            return refused;
+        }
+    };
     let mut endpoint = tenant.endpoint.clone();
     let response = match endpoint.call(request).await {
         Ok(response) => response.map(Body::new),
@@ -289,18 +324,33 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     response
 }
 
-/// The tenant whose token the request carries; every token is compared, in constant
-/// time, so the answer's timing tells nothing about which one came close.
-fn authenticate<'a>(shared: &'a Shared, request: &Request) -> Option<&'a Tenant> {
-    let open = shared.tenants.iter().find(|t| t.token_digest.is_none());
-    if open.is_some() {
-        return open;
+/// Why a request names no tenant.
+enum Refused {
+    Unauthorized,
+    /// Two `Authorization` headers: which one counts would be a guess.
+    TwoTokens,
+}
+
+/// The tenant whose token the request carries (`Bearer`, in any letter case); every token
+/// is compared, in constant time, so the answer's timing tells nothing about which one
+/// came close.
+fn authenticate<'a>(shared: &'a Shared, request: &Request) -> Result<&'a Tenant, Refused> {
+    if let Some(open) = shared.tenants.iter().find(|t| t.token_digest.is_none()) {
+        return Ok(open);
     }
-    let given = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))?;
+    let mut values = request.headers().get_all(header::AUTHORIZATION).iter();
+    let value = values.next().ok_or(Refused::Unauthorized)?;
+    if values.next().is_some() {
+        return Err(Refused::TwoTokens);
+    }
+    let (scheme, given) = value
+        .to_str()
+        .ok()
+        .and_then(|value| value.trim().split_once(' '))
+        .ok_or(Refused::Unauthorized)?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(Refused::Unauthorized);
+    }
     let given = digest(given.trim());
     let mut found = None;
     for tenant in &shared.tenants {
@@ -315,7 +365,96 @@ fn authenticate<'a>(shared: &'a Shared, request: &Request) -> Option<&'a Tenant>
             found = Some(tenant);
         }
     }
-    found
+    found.ok_or(Refused::Unauthorized)
+}
+
+/// A POST's body, read whole within the body timeout and the size limit and checked to
+/// be one JSON object, before the MCP endpoint sees it; a refusal is a JSON-RPC error.
+async fn read_body(shared: &Shared, request: Request) -> Result<Request, Response> {
+    if request.method() != axum::http::Method::POST {
+        return Ok(request);
+    }
+    let (parts, body) = request.into_parts();
+    let limit = shared.max_body_bytes;
+    let read = tokio::time::timeout(shared.body_timeout, axum::body::to_bytes(body, limit));
+    let bytes = match read.await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) if too_large(&parts, limit) => {
+            return Err(rpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                -32600,
+                &format!(
+                    "Invalid request: the body is larger than {limit} bytes (--max-body-mib); nothing was done. Send large files as base64 and in more than one call."
+                ),
+            ));
+        }
+        // The client broke the connection off, or sent more than the limit without a length.
+        Ok(Err(_)) => {
+            return Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32600,
+                &format!(
+                    "Invalid request: the body could not be read whole, or is larger than {limit} bytes (--max-body-mib); nothing was done."
+                ),
+            ));
+        }
+        Err(_) => {
+            let mut refused = rpc_error(
+                StatusCode::REQUEST_TIMEOUT,
+                -32600,
+                &format!(
+                    "Invalid request: the body did not arrive within {} s (--body-timeout-secs); nothing was done.",
+                    shared.body_timeout.as_secs()
+                ),
+            );
+            refused
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return Err(refused);
+        }
+    };
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err() {
+        return Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            -32700,
+            "Parse error: the body is not valid JSON (JSON has no NaN or Infinity, and every number must fit a double); nothing was done.",
+        ));
+    }
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            -32600,
+            "Invalid request: a message is one JSON-RPC object (batches are not part of MCP); nothing was done.",
+        ));
+    }
+    Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// Whether the request said, by its length, that it is over the limit.
+fn too_large(parts: &axum::http::request::Parts, limit: usize) -> bool {
+    parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<usize>().ok())
+        .is_some_and(|length| length > limit)
+}
+
+/// A JSON-RPC error answer (`id` null: the request was not read as one).
+fn rpc_error(status: StatusCode, code: i64, message: &str) -> Response {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": { "code": code, "message": message },
+    });
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 fn unauthorized() -> Response {
