@@ -160,6 +160,7 @@ fn run(args: Args) -> anyhow::Result<()> {
                 },
                 body_timeout: Duration::from_secs(limits.body_timeout_secs),
                 max_body_bytes: (limits.max_body_mib as usize) << 20,
+                max_mcp_sessions: limits.max_mcp_sessions as usize,
             };
             runtime.block_on(ofgui_host::transport::http::serve_http(config, options))
         }

@@ -252,3 +252,58 @@ fn client_payloads_stay_out_of_the_log_at_info() {
         "the request itself is logged: {log}"
     );
 }
+
+/// The `Mcp-Session-Id` an answer sets.
+fn session_id(answer: &str) -> Option<String> {
+    answer.split("\r\n\r\n").next()?.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("mcp-session-id")
+            .then(|| value.trim().to_string())
+    })
+}
+
+#[test]
+fn a_token_holds_a_bounded_number_of_mcp_sessions() {
+    let workspace = Workspace::new();
+    let (mut server, addr, log) = server(&workspace, &[]);
+    let mut opened = Vec::new();
+    let mut refused = 0;
+    for _ in 0..1_000 {
+        let answer = exchange(&addr, "POST", "/mcp", &MCP_HEADERS, &initialize("x"));
+        match status(&answer) {
+            "200" => opened.push(session_id(&answer).expect("a session id")),
+            "429" => {
+                let error = rpc_error(&answer);
+                assert!(
+                    error["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("--max-mcp-sessions"),
+                    "{error}"
+                );
+                refused += 1;
+            }
+            other => panic!("initialize answered {other}: {answer}"),
+        }
+    }
+    assert_eq!(opened.len(), 64, "the default cap");
+    assert_eq!(refused, 1_000 - 64);
+
+    // Ending a session frees its place; a session the token does not hold is not found.
+    let auth = MCP_HEADERS[0];
+    for id in &opened {
+        let header = format!("Mcp-Session-Id: {id}");
+        let answer = exchange(&addr, "DELETE", "/mcp", &[auth, &header], "");
+        assert!(answer.starts_with("HTTP/1.1 2"), "{answer}");
+    }
+    let unknown = "Mcp-Session-Id: 00000000-0000-0000-0000-000000000000";
+    let answer = exchange(&addr, "DELETE", "/mcp", &[auth, unknown], "");
+    assert_eq!(status(&answer), "404", "{answer}");
+    let answer = exchange(&addr, "POST", "/mcp", &MCP_HEADERS, &initialize("x"));
+    assert_eq!(status(&answer), "200", "{answer}");
+
+    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert!(exited(&mut server).success());
+    drop(log.join());
+}

@@ -324,6 +324,10 @@ pub struct HttpLimits {
     /// Connections open at once from one IP address (behind a proxy, the proxy's).
     #[arg(long, value_name = "N", default_value_t = HttpLimits::MAX_CONNECTIONS_PER_IP, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections_per_ip: u64,
+    /// MCP sessions one token may hold open at once (429 past them); each ends with a
+    /// DELETE or after 5 minutes idle.
+    #[arg(long, value_name = "N", default_value_t = HttpLimits::MAX_MCP_SESSIONS, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_mcp_sessions: u64,
     /// Seconds a drain after SIGTERM or SIGINT may take: calls in flight finish within
     /// them, and connections still open after them are dropped.
     #[arg(long, value_name = "S", default_value_t = HttpLimits::DRAIN_SECS, requires = "http")]
@@ -337,6 +341,7 @@ impl HttpLimits {
     pub const MAX_CONNECTIONS: u64 = 256;
     pub const MAX_CONNECTIONS_PER_IP: u64 = 64;
     pub const DRAIN_SECS: u64 = 30;
+    pub const MAX_MCP_SESSIONS: u64 = 64;
 }
 
 impl Default for HttpLimits {
@@ -348,6 +353,7 @@ impl Default for HttpLimits {
             max_connections: Self::MAX_CONNECTIONS,
             max_connections_per_ip: Self::MAX_CONNECTIONS_PER_IP,
             drain_secs: Self::DRAIN_SECS,
+            max_mcp_sessions: Self::MAX_MCP_SESSIONS,
         }
     }
 }

@@ -137,6 +137,8 @@ pub struct HttpOptions {
     /// The largest request body; the default is stdio's line limit, so what a stdio client
     /// may send an HTTP client may too.
     pub max_body_bytes: usize,
+    /// MCP sessions one token may hold open at once.
+    pub max_mcp_sessions: usize,
 }
 
 /// One token's server: its service and its MCP endpoint.
@@ -145,6 +147,8 @@ struct Tenant {
     token_digest: Option<[u8; 32]>,
     service: Arc<Service>,
     endpoint: StreamableHttpService<OfguiServer, LocalSessionManager>,
+    /// The tenant's MCP sessions (the endpoint's), counted against its cap.
+    mcp_sessions: Arc<LocalSessionManager>,
 }
 
 struct Shared {
@@ -153,6 +157,7 @@ struct Shared {
     draining: AtomicBool,
     body_timeout: Duration,
     max_body_bytes: usize,
+    max_mcp_sessions: usize,
 }
 
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
@@ -203,9 +208,10 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             }
         }
         let server = builder.build()?.materialized();
+        let mcp_sessions = Arc::new(LocalSessionManager::default());
         let endpoint = StreamableHttpService::new(
             move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
+            mcp_sessions.clone(),
             config.clone(),
         );
         tenants.push(Tenant {
@@ -215,6 +221,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             token_digest: grant.as_ref().map(|g| g.token_digest),
             service,
             endpoint,
+            mcp_sessions,
         });
     }
     let shared = Arc::new(Shared {
@@ -222,6 +229,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         draining: AtomicBool::new(false),
         body_timeout: options.body_timeout,
         max_body_bytes: options.max_body_bytes,
+        max_mcp_sessions: options.max_mcp_sessions,
     });
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok\n" }))
@@ -302,13 +310,29 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         )
             .into_response();
     }
-    let request = match read_body(&shared, request).await {
-        Ok(request) => request,
+    let session = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let (request, rpc_method) = match read_body(&shared, request).await {
+        Ok(read) => read,
         Err(refused) => {
             tracing::info!(tenant = %tenant.label, %method, status = refused.status().as_u16(), "refused the request body");
             return refused;
         }
     };
+    let refused = session_refusal(
+        &shared,
+        tenant,
+        &method,
+        session.as_deref(),
+        rpc_method.as_deref(),
+    );
+    if let Some(refused) = refused.await {
+        tracing::info!(tenant = %tenant.label, %method, status = refused.status().as_u16(), "refused: MCP session");
+        return refused;
+    }
     let mut endpoint = tenant.endpoint.clone();
     let response = match endpoint.call(request).await {
         Ok(response) => response.map(Body::new),
@@ -368,11 +392,52 @@ fn authenticate<'a>(shared: &'a Shared, request: &Request) -> Result<&'a Tenant,
     found.ok_or(Refused::Unauthorized)
 }
 
+/// A request the tenant's MCP sessions refuse: a DELETE of a session it does not hold
+/// (404, whoever holds it), or a new session past its cap (429). `session` is the
+/// request's `Mcp-Session-Id`, `opens` the JSON-RPC method of a POST's body.
+async fn session_refusal(
+    shared: &Shared,
+    tenant: &Tenant,
+    method: &axum::http::Method,
+    session: Option<&str>,
+    opens: Option<&str>,
+) -> Option<Response> {
+    if method == axum::http::Method::DELETE {
+        let known = match session {
+            Some(id) => tenant.mcp_sessions.sessions.read().await.contains_key(id),
+            None => false,
+        };
+        return (!known).then(|| (StatusCode::NOT_FOUND, "No such MCP session.\n").into_response());
+    }
+    // Only an `initialize` without a session opens one; the cap counts what is open now.
+    if session.is_some() || opens != Some("initialize") {
+        return None;
+    }
+    let open = tenant.mcp_sessions.sessions.read().await.len();
+    (open >= shared.max_mcp_sessions).then(|| {
+        let mut refused = rpc_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            -32000,
+            &format!(
+                "This token has {open} MCP sessions open, the most it may (--max-mcp-sessions); nothing was done. End one (DELETE /mcp with its Mcp-Session-Id) or reuse one; an idle one ends after 5 minutes."
+            ),
+        );
+        refused
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        refused
+    })
+}
+
 /// A POST's body, read whole within the body timeout and the size limit and checked to
-/// be one JSON object, before the MCP endpoint sees it; a refusal is a JSON-RPC error.
-async fn read_body(shared: &Shared, request: Request) -> Result<Request, Response> {
+/// be one JSON object, before the MCP endpoint sees it, with its JSON-RPC method; a
+/// refusal is a JSON-RPC error.
+async fn read_body(
+    shared: &Shared,
+    request: Request,
+) -> Result<(Request, Option<String>), Response> {
     if request.method() != axum::http::Method::POST {
-        return Ok(request);
+        return Ok((request, None));
     }
     let (parts, body) = request.into_parts();
     let limit = shared.max_body_bytes;
@@ -413,21 +478,30 @@ async fn read_body(shared: &Shared, request: Request) -> Result<Request, Respons
             return Err(refused);
         }
     };
-    if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err() {
-        return Err(rpc_error(
-            StatusCode::BAD_REQUEST,
-            -32700,
-            "Parse error: the body is not valid JSON (JSON has no NaN or Infinity, and every number must fit a double); nothing was done.",
-        ));
+    /// The one field read here; the rest is skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        method: Option<String>,
     }
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(rpc_error(
-            StatusCode::BAD_REQUEST,
-            -32600,
-            "Invalid request: a message is one JSON-RPC object (batches are not part of MCP); nothing was done.",
-        ));
-    }
-    Ok(Request::from_parts(parts, Body::from(bytes)))
+    // One scan: syntax errors are not JSON, data errors not one object.
+    let method = match serde_json::from_slice::<Probe>(&bytes) {
+        Ok(probe) => probe.method,
+        Err(error) if error.is_data() => {
+            return Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32600,
+                "Invalid request: a message is one JSON-RPC object with a string method (batches are not part of MCP); nothing was done.",
+            ));
+        }
+        Err(_) => {
+            return Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                "Parse error: the body is not valid JSON (JSON has no NaN or Infinity, and every number must fit a double); nothing was done.",
+            ));
+        }
+    };
+    Ok((Request::from_parts(parts, Body::from(bytes)), method))
 }
 
 /// Whether the request said, by its length, that it is over the limit.
