@@ -115,14 +115,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             fail(f"the session lost its unsaved edit across a reconnect: {again}")
         move = MOVE
 
-        # Another token sees none of it, and cannot open the same project beside it.
-        await read_only.refused("open_session", {"projectPath": args.project_a}, "lock_conflict")
+        # Another token sees none of it. A read-only token opens the project beside the
+        # writer without its lock, and never locks a writer out.
+        beside = await read_only.ok("open_session", {"projectPath": args.project_a})
+        if beside["lockHeld"] is not False:
+            fail(f"a read-only session took the writers' lock: {beside}")
+        await read_only.ok("close_session", {"sessionId": beside["sessionId"]})
         for other in (read_only, narrow):
             await other.refused("get_session", {"sessionId": session}, "session_not_found")
             await other.refused("close_session", {"sessionId": session}, "session_not_found")
 
-        # Read-only: reads work, writes are refused before the backend.
+        # Read-only: reads work, writes are refused before the backend; a writer opens the
+        # same project meanwhile.
         ro = (await read_only.ok("open_session", {"projectPath": args.project_b}))["sessionId"]
+        writer = (await full.ok("open_session", {"projectPath": args.project_b}))["sessionId"]
+        await full.ok("close_session", {"sessionId": writer})
         await read_only.ok("validate_session", {"sessionId": ro})
         error = await read_only.refused(
             "apply_transaction", {"sessionId": ro, "expectedRevision": 0, "operations": move}, "read_only_token"
@@ -134,6 +141,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         mine = (await narrow.ok("open_session", {"projectPath": args.project_c}))["sessionId"]
         await narrow.ok("get_session", {"sessionId": mine})
         await full.refused("get_session", {"sessionId": mine}, "session_not_found")
+        # Two writers of one server: the second is told so, in words true for tenants and
+        # without a process id.
+        conflict = await full.refused("open_session", {"projectPath": args.project_c}, "lock_conflict")
+        words = conflict["message"]
+        if "another token of this server" not in words or "process" in words:
+            fail(f"lock_conflict between tenants says: {words}")
 
         await full.ok("close_session", {"sessionId": session})
         return {"readOnlyMessage": error["message"], "ok": True}

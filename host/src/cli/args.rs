@@ -261,6 +261,7 @@ impl Args {
             idle_timeout: Duration::ZERO,
             cache_dir: self.cache_dir(),
             limits: self.limits(),
+            read_only: false,
         }
     }
 
@@ -300,6 +301,7 @@ impl Args {
             idle_timeout: Duration::from_secs(self.idle_timeout_secs),
             cache_dir: self.cache_dir(),
             limits: self.limits(),
+            read_only: false,
         })
     }
 }

@@ -116,9 +116,14 @@ impl Service {
         self.registry
             .reserve(session_id, &project.key)
             .map_err(|error| reserve_failed(error, session_id, &project.key))?;
-        let project_lock = match ProjectLock::acquire(&project.dir, session_id, &project.key) {
-            Ok(held) => Some(self.noted(session_id, held)),
-            Err(error) => match advisory(error, &project.key) {
+        let acquired = match self.config.read_only {
+            true => None,
+            false => Some(ProjectLock::acquire(&project.dir, session_id, &project.key)),
+        };
+        let project_lock = match acquired {
+            None => None,
+            Some(Ok(held)) => Some(self.noted(session_id, held)),
+            Some(Err(error)) => match advisory(error, &project.key) {
                 Ok(()) => None,
                 Err(failure) => {
                     self.registry.release(&project.key);
@@ -411,13 +416,14 @@ pub(super) fn id_conflict(session_id: &str) -> Failure {
 pub(super) fn advisory(error: LockError, key: &str) -> Result<(), Failure> {
     match error {
         LockError::Held { path, holder } => {
-            let by = holder
-                .map(|pid| format!("process {pid}"))
-                .unwrap_or_else(|| "another program".into());
+            // Said without the holder's process id, which is no business of a client.
+            let message = if holder == Some(std::process::id()) {
+                "This project is open for writing in a session of another token of this server; it is free again when that session closes (or idles out). A read-only token opens it meanwhile."
+            } else {
+                "This project is open for writing in another program (another server, or an editor using the same lock file); close that session first. A lock left by a process that has exited is taken over automatically."
+            };
             Err(BackendError::LockConflict {
-                message: format!(
-                    "This project is open in another server ({by} holds its lock file); close that session or server first. A lock left by a process that has exited is taken over automatically."
-                ),
+                message: message.into(),
                 kind: LockConflictKind::AdvisoryLockConflict,
                 canonical_path_key: key.to_string(),
                 holder_session_id: None,

@@ -66,6 +66,9 @@ pub struct ServiceConfig {
     pub idle_timeout: Duration,
     pub cache_dir: Option<PathBuf>,
     pub limits: InstanceLimits,
+    /// A service that never writes (a read-only HTTP token's) opens projects without the
+    /// advisory lock, which only keeps writers apart, so it never locks a writer out.
+    pub read_only: bool,
 }
 
 impl ServiceConfig {
@@ -78,6 +81,7 @@ impl ServiceConfig {
             idle_timeout: Duration::from_secs(1800),
             cache_dir: crate::backend::runtime::default_cache_dir(),
             limits: InstanceLimits::default(),
+            read_only: false,
         })
     }
 }

@@ -197,6 +197,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         if let Some(roots) = grant.as_ref().and_then(|g| g.roots.clone()) {
             tenant_config.roots = roots;
         }
+        tenant_config.read_only = grant.as_ref().is_some_and(|g| g.read_only);
         let service = Service::with_runtime(tenant_config, runtime.clone());
         service.start_idle_expiry();
         let mut builder = ServerBuilder::new(service.clone())

@@ -42,6 +42,7 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
             memory_bytes,
             ..InstanceLimits::default()
         },
+        read_only: false,
     })
 }
 
