@@ -114,6 +114,22 @@ async fn every_broken_request_gets_an_answer_and_the_server_keeps_serving() {
             -32601,
         ),
         (r#"[1, 2"#, Value::Null, -32700),
+        // One of MCP's own methods without its params, or with params of another shape.
+        (
+            r#"{"jsonrpc":"2.0","id":12,"method":"tools/call"}"#,
+            json!(12),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":5}}"#,
+            json!(13),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":14,"method":"resources/read","params":{}}"#,
+            json!(14),
+            -32602,
+        ),
     ];
     for (index, (line, id, code)) in cases.into_iter().enumerate() {
         wire.send(line).await;

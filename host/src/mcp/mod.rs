@@ -24,12 +24,12 @@ use std::sync::{Arc, OnceLock};
 use ofgui_contracts::methods::{self};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CustomRequest,
+    CustomResult, GetPromptRequestParams, GetPromptResponse, Implementation,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 // MCP logging is deprecated by 2026-07-28 (SEP-2577) but still specified; see notify.
 use rmcp::ErrorData;
@@ -328,5 +328,39 @@ impl ServerHandler for OfguiServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         Ok(prompts::get(&request.name)?.into())
+    }
+
+    /// A request the library could not read as any method it knows: for one of MCP's own
+    /// methods that means its params are missing or malformed (`-32602`), as JSON-RPC
+    /// says, not that the method does not exist.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        const WITH_PARAMS: &[&str] = &[
+            "initialize",
+            "tools/call",
+            "resources/read",
+            "resources/subscribe",
+            "resources/unsubscribe",
+            "prompts/get",
+            "completion/complete",
+            "logging/setLevel",
+        ];
+        let method = request.method.as_str();
+        if WITH_PARAMS.contains(&method) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "Invalid params: {method} needs its params object (for tools/call: name, and arguments), and they are missing or not of its shape; nothing was done."
+                ),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            format!("Method not found: {method}."),
+            None,
+        ))
     }
 }
