@@ -307,3 +307,25 @@ fn a_token_holds_a_bounded_number_of_mcp_sessions() {
     assert!(exited(&mut server).success());
     drop(log.join());
 }
+
+#[test]
+fn an_allowed_origin_matches_its_scheme_host_and_port_exactly() {
+    let workspace = Workspace::new();
+    let (mut server, addr, log) =
+        server(&workspace, &["--allowed-origin", "https://app.example.com"]);
+    let with_origin = |origin: &str| {
+        let header = format!("Origin: {origin}");
+        let mut headers = MCP_HEADERS.to_vec();
+        headers.push(&header);
+        status(&exchange(&addr, "POST", "/mcp", &headers, &initialize("x"))).to_string()
+    };
+    assert_eq!(with_origin("https://app.example.com"), "200");
+    assert_eq!(with_origin("https://app.example.com:443"), "200");
+    assert_eq!(with_origin("https://app.example.com:8443"), "403");
+    assert_eq!(with_origin("http://app.example.com"), "403");
+    assert_eq!(with_origin("https://evil.example.com"), "403");
+    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert!(exited(&mut server).success());
+    drop(log.join());
+}

@@ -177,7 +177,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     hosts.extend(options.allowed_hosts.iter().cloned());
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
-        .with_allowed_origins(options.allowed_origins.clone())
+        .with_allowed_origins(options.allowed_origins.iter().map(|o| exact_origin(o)))
         .enforce_origin_validation()
         .with_max_request_body_bytes(options.max_body_bytes)
         .with_cancellation_token(stop.child_token());
@@ -354,6 +354,29 @@ enum Refused {
     Unauthorized,
     /// Two `Authorization` headers: which one counts would be a guess.
     TwoTokens,
+}
+
+/// An allowed origin as an exact (scheme, host, port): one written without a port means
+/// its scheme's default port (`https://app.example.com` is port 443 only), as a browser
+/// writes it; the MCP library would otherwise let it match any port. `:*` keeps any port.
+fn exact_origin(origin: &str) -> String {
+    let origin = origin.trim().trim_end_matches('/');
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return origin.to_string();
+    };
+    let host_end = match rest.strip_prefix('[') {
+        Some(bracketed) => bracketed.find(']').map_or(rest.len(), |end| end + 2),
+        None => rest.find(':').unwrap_or(rest.len()),
+    };
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "https" => "443",
+        "http" => "80",
+        _ => return origin.to_string(),
+    };
+    match rest[host_end..].is_empty() {
+        true => format!("{origin}:{default_port}"),
+        false => origin.to_string(),
+    }
 }
 
 /// The tenant whose token the request carries (`Bearer`, in any letter case); every token
@@ -598,6 +621,26 @@ impl ToolPolicy for ReadOnly {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_origin_without_a_port_is_its_scheme_default_port() {
+        assert_eq!(
+            exact_origin("https://app.example.com"),
+            "https://app.example.com:443"
+        );
+        assert_eq!(
+            exact_origin("http://app.example.com/"),
+            "http://app.example.com:80"
+        );
+        assert_eq!(
+            exact_origin("https://app.example.com:8443"),
+            "https://app.example.com:8443"
+        );
+        assert_eq!(exact_origin("http://localhost:*"), "http://localhost:*");
+        assert_eq!(exact_origin("http://[::1]"), "http://[::1]:80");
+        assert_eq!(exact_origin("http://[::1]:3000"), "http://[::1]:3000");
+        assert_eq!(exact_origin("null"), "null");
+    }
 
     #[test]
     fn token_lines_carry_roots_and_read_only() {
