@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
+use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use rmcp::model::{CallToolResult, JsonRpcMessage, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -125,7 +126,10 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             ),
             Unread::NotAMessage(error) => {
                 if probe.id.is_none() && probe.method.is_some() {
-                    tracing::debug!("ignoring a malformed notification: {error}");
+                    tracing::debug!(
+                        "ignoring a malformed notification: {:?}",
+                        clip(&error.to_string(), MAX_ECHO_CHARS)
+                    );
                     return;
                 }
                 (
@@ -140,7 +144,12 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
                 ),
             ),
         };
-        tracing::warn!(id = ?probe.id, "answering an unreadable message: {message}");
+        // What the client sent stays out of the log above debug, and is clipped there.
+        tracing::warn!(code, "answering an unreadable message");
+        tracing::debug!(
+            "the unreadable message's answer: {:?}",
+            clip(&message, MAX_ECHO_CHARS)
+        );
         let response = json!({
             "jsonrpc": "2.0",
             "id": probe.id.unwrap_or(Value::Null),
@@ -268,7 +277,11 @@ pub async fn serve(server: OfguiServer) -> io::Result<()> {
             running.waiting().await.map_err(io::Error::other)?;
         }
         // A client that closes stdin before initializing is not an error.
-        Err(error) => tracing::info!("client left before initializing: {error}"),
+        // The library's words may quote what the client sent: debug only, clipped.
+        Err(error) => {
+            tracing::info!("client left before initializing");
+            tracing::debug!("{:?}", clip(&error.to_string(), MAX_ECHO_CHARS));
+        }
     }
     writer.finish().await
 }
