@@ -240,6 +240,31 @@ fn client_payloads_stay_out_of_the_log_at_info() {
         "{}",
         &answer[..answer.len().min(500)]
     );
+    // Within the session: a tool name and a session id that are payloads, not names.
+    let session = format!("Mcp-Session-Id: {}", session_id(&answer).unwrap());
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push(&session);
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    exchange(&addr, "POST", "/mcp", &headers, initialized);
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"{payload}","arguments":{{"sessionId":"{payload}"}}}}}}"#
+    );
+    let answer = exchange(&addr, "POST", "/mcp", &headers, &call);
+    assert_eq!(
+        status(&answer),
+        "200",
+        "{}",
+        &answer[..answer.len().min(500)]
+    );
+    assert!(
+        answer.contains("unknown_tool"),
+        "{}",
+        &answer[..answer.len().min(500)]
+    );
+    assert!(
+        answer.len() < 20_000,
+        "the refusal echoed the whole name back"
+    );
     // SAFETY: as above.
     unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
     assert!(exited(&mut server).success());

@@ -195,7 +195,14 @@ impl ServerHandler for OfguiServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let span = tracing::info_span!("ofgui.tool", name = %request.name);
+        // The log names a tool or session only as a well-formed identifier: a client's
+        // arbitrary string is a payload, and stays out of it.
+        let logged_tool = match methods::by_tool(&request.name) {
+            Some(method) => method.tool.to_string(),
+            None if loggable(&request.name) => request.name.to_string(),
+            None => "(not a tool name)".to_string(),
+        };
+        let span = tracing::info_span!("ofgui.tool", name = %logged_tool);
         let started = std::time::Instant::now();
         let method = methods::by_tool(&request.name).map(|method| method.id);
         let session = request
@@ -203,7 +210,10 @@ impl ServerHandler for OfguiServer {
             .as_ref()
             .and_then(|arguments| arguments.get("sessionId"))
             .and_then(Value::as_str)
-            .map(str::to_owned);
+            .map(|id| match loggable(id) {
+                true => id.to_owned(),
+                false => "(not a session id)".to_owned(),
+            });
         let call = self
             .call(&request.name, request.arguments, Some(context.peer.clone()))
             .instrument(span);
@@ -225,7 +235,7 @@ impl ServerHandler for OfguiServer {
         // One line per call: what ran on which session, how long, how it ended; never
         // the arguments or the result.
         tracing::info!(
-            tool = %request.name,
+            tool = %logged_tool,
             session = session.as_deref().unwrap_or("-"),
             ok = result.is_error != Some(true),
             ms = started.elapsed().as_secs_f64() * 1000.0,
@@ -363,4 +373,13 @@ impl ServerHandler for OfguiServer {
             None,
         ))
     }
+}
+
+/// Whether a client's identifier may be logged as it is: short, and only the characters
+/// of a session id or tool name.
+fn loggable(id: &str) -> bool {
+    id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._~-".contains(&b))
 }

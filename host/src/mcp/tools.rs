@@ -65,9 +65,11 @@ impl OfguiServer {
                 return host_tool(tool, arguments.unwrap_or_default(), peer).await;
             }
             let call = Call::start(Stage::Runtime);
+            // The name is echoed clipped, as every refused input is.
+            let name = ofgui_contracts::echo::clip(name, ofgui_contracts::echo::MAX_ECHO_CHARS);
             let failure = Failure::from(BackendError::UnknownTool {
                 message: format!("No tool named {name}; list the tools for the available names."),
-                tool_name: name.to_string(),
+                tool_name: name,
             });
             return self.tool_result(call.failure(SessionRef::default(), failure), true);
         };
