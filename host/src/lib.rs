@@ -5,6 +5,7 @@
 //!
 //! | room | job |
 //! |---|---|
+//! | [`app`] | the program: reads the arguments, starts logging, and runs a command or a server |
 //! | [`transport`] | stdio and Streamable HTTP: framing, auth, Host/Origin, draining |
 //! | [`mcp`] | the protocol: the server type, tools from the method table, resources, prompts, completions, notifications, composition for embedders |
 //! | [`cli`] | the command line: arguments, and the commands for people and CI |
@@ -12,6 +13,7 @@
 //! | [`policy`] | host policies, write confirmation, input budgets, plain-word explanations |
 //! | [`backend`] | the wasmtime engine, the component, one store per session, preopens, limits, the advisory lock |
 
+pub mod app;
 pub mod backend;
 pub mod cli;
 pub mod mcp;
