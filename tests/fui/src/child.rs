@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
-use crate::component::{margin, relations, restrict_size, scroll_settings};
 use crate::error::{DecodeError, Result, Within};
 use crate::gear;
+use crate::layout::{margin, relations, restrict_size, scroll_settings};
 use crate::names::{
     ALIGN, AUTOSIZE, BLEND_MODES, CHILDREN_ORDER, FILL_METHOD, FILL_TYPES, FLIP, GRAPH_SHAPES,
     GROUP_LAYOUT, LIST_LAYOUT, LIST_SELECTION, OBJECT_TYPES, OVERFLOW, OVERFLOW_SCROLL,

@@ -40,6 +40,7 @@ mod diff;
 mod error;
 mod gear;
 mod item;
+mod layout;
 mod names;
 mod package;
 mod reader;
