@@ -13,6 +13,7 @@ pub mod fs;
 pub mod lookup;
 pub mod outline;
 pub mod preview;
+pub mod publish;
 pub mod query;
 pub mod reader;
 pub mod render;

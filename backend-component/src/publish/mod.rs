@@ -1,0 +1,199 @@
+//! Publishing: from the model to what the FairyGUI runtimes load.
+//!
+//! One job: turn a package of a [`UamProject`] into the binary package descriptor the
+//! FairyGUI editor publishes (`<Package>_fui.bytes`; the format is `tests/fui/FORMAT.md`,
+//! the editor's habits beyond the format `tests/fui/EDITOR.md`). It reads only the model,
+//! plus the bytes of asset files where a field needs them (a bitmap font's `.fnt` text),
+//! handed in by the caller; it never touches the filesystem and never panics on any model.
+//!
+//! What it may use: the model (`ofgui_contracts::uam`), `rules` (value tables), `lookup`
+//! (ui:// URLs) and the BMFont parser of `render::bitmap` (which belongs in `formats`; it
+//! moves there when the atlas phase needs it too).
+//!
+//! Phase 1 (this code): the descriptor's header, dependencies, items and the full content
+//! of every component. Not yet: atlas packing (the sprites segment is written empty, and no
+//! atlas item), pixel hit-test data, high-resolution variants, branches beyond what the
+//! model lists per item, compression, and the files beside the descriptor.
+//!
+//! Files, each using only those after it: `items` (which resources are published, in what
+//! order, and their records), `refs` (what a resource refers to), `component` (a
+//! component's buffer), `child` (one display-list entry), `instance` (a component
+//! instance's overrides), `gears`, `transitions`, `kinds` (item and object types), `blocks`
+//! (blocks components and children share), `scope` (ids and names to indexes), `values`
+//! (model values as the format wants them), [`buffer`] (bytes, string table, position
+//! tables).
+
+mod blocks;
+pub mod buffer;
+mod child;
+mod component;
+mod gears;
+mod instance;
+mod items;
+mod kinds;
+mod refs;
+mod scope;
+mod transitions;
+mod values;
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::uam::{UamPackage, UamProject};
+
+use crate::lookup::urls::Urls;
+use buffer::{Buf, Offsets, Strings, with_blocks};
+
+/// The descriptor format version today's editor writes.
+pub const CURRENT_VERSION: i32 = 7;
+/// The oldest version this publisher writes (the runtimes read 2 and later as today).
+pub const OLDEST_VERSION: i32 = 2;
+
+/// How to publish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublishOptions {
+    /// The format version, 2 to 7. The version also selects the habits of the editor that
+    /// wrote it, where they differ (see [`Habits`]).
+    pub version: i32,
+}
+
+impl Default for PublishOptions {
+    fn default() -> Self {
+        PublishOptions {
+            version: CURRENT_VERSION,
+        }
+    }
+}
+
+/// Why a descriptor could not be produced.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PublishError {
+    /// No package has this id or name.
+    #[error("no package has the id or name {0:?}")]
+    NoSuchPackage(String),
+    /// More than one package has this name (ids are unique).
+    #[error("more than one package is named {0:?}; name it by id")]
+    AmbiguousPackage(String),
+    /// The version is outside what the format defines.
+    #[error("descriptor version {0} is not supported (2 to 7 are)")]
+    UnsupportedVersion(i32),
+    /// A list holds more entries than its count field can say.
+    #[error("too many {what} for the descriptor format (at most {limit})")]
+    TooMany { what: &'static str, limit: usize },
+    /// A record is longer than its length field can say.
+    #[error("a {what} record is too long for the descriptor format")]
+    TooLong { what: &'static str },
+    /// A number of the model does not fit the field that carries it.
+    #[error("{what} = {value} does not fit the descriptor format")]
+    OutOfRange { what: &'static str, value: f64 },
+}
+
+/// One published descriptor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Descriptor {
+    /// The package's id.
+    pub package_id: String,
+    /// The package's name (the runtime loads `<name>_fui.bytes`).
+    pub package_name: String,
+    /// The descriptor's bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Where the editors that wrote different versions differ in what they write, beyond the
+/// format. Only the two editors seen in real output are known: the one that wrote version
+/// 2 and today's (version 7); versions 3 to 6 take today's habits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Habits {
+    /// The old editor lists the package itself as a dependency when a text field uses a
+    /// bitmap font of the package by URL (EDITOR.md).
+    pub self_font_dependency: bool,
+}
+
+impl Habits {
+    fn of(version: i32) -> Self {
+        Habits {
+            self_font_dependency: version <= OLDEST_VERSION,
+        }
+    }
+}
+
+/// What every writer of one descriptor shares.
+pub(crate) struct Ctx<'a> {
+    pub version: i32,
+    pub habits: Habits,
+    pub project: &'a UamProject,
+    pub package: &'a UamPackage,
+    pub urls: Urls<'a>,
+    /// Asset bytes by project-relative source path.
+    pub assets: &'a BTreeMap<String, Vec<u8>>,
+    pub strings: Strings,
+}
+
+/// Publishes the descriptor of one package (by id, or by name when no id matches).
+/// `assets` holds asset bytes by project-relative source path, as the reader keeps them
+/// (`ProjectSource::bytes`).
+pub fn publish_descriptor(
+    project: &UamProject,
+    assets: &BTreeMap<String, Vec<u8>>,
+    package: &str,
+    options: &PublishOptions,
+) -> Result<Descriptor, PublishError> {
+    if !(OLDEST_VERSION..=CURRENT_VERSION).contains(&options.version) {
+        return Err(PublishError::UnsupportedVersion(options.version));
+    }
+    let package = find_package(project, package)?;
+    let mut ctx = Ctx {
+        version: options.version,
+        habits: Habits::of(options.version),
+        project,
+        package,
+        urls: Urls::new(project),
+        assets,
+        strings: Strings::default(),
+    };
+    let published = items::select(&ctx)?;
+
+    let dependencies = items::dependencies(&mut ctx, &published)?;
+    let items_segment = items::write_items(&mut ctx, &published)?;
+    // Sprites come with atlas packing (a later phase): an empty list for now.
+    let mut sprites = Buf::default();
+    sprites.i16(0);
+    let (strings, long_strings) = ctx.strings.segments()?;
+
+    let mut out = Buf::default();
+    out.bytes(b"FGUI");
+    out.i32(options.version);
+    out.bool(false);
+    out.raw_str(&package.id)?;
+    out.raw_str(&package.name)?;
+    out.bytes(&[0; 20]);
+    let segments = with_blocks(
+        Offsets::Long,
+        vec![
+            Some(dependencies),
+            Some(items_segment),
+            Some(sprites),
+            None,
+            Some(strings),
+            long_strings,
+        ],
+        "segment index",
+    )?;
+    out.bytes(segments.as_bytes());
+    Ok(Descriptor {
+        package_id: package.id.clone(),
+        package_name: package.name.clone(),
+        bytes: out.into_bytes(),
+    })
+}
+
+fn find_package<'a>(project: &'a UamProject, key: &str) -> Result<&'a UamPackage, PublishError> {
+    if let Some(package) = project.packages.iter().find(|p| p.id == key) {
+        return Ok(package);
+    }
+    let mut named = project.packages.iter().filter(|p| p.name == key);
+    match (named.next(), named.next()) {
+        (Some(package), None) => Ok(package),
+        (Some(_), Some(_)) => Err(PublishError::AmbiguousPackage(key.to_owned())),
+        (None, _) => Err(PublishError::NoSuchPackage(key.to_owned())),
+    }
+}

@@ -1,0 +1,421 @@
+//! The publisher's descriptors against what the FairyGUI editor published from the same
+//! project (`fairygui-unity-examples/published`, 30 packages: 28 at version 2, Basics and
+//! TextMeshPro at version 7).
+//!
+//! Each package is published at the reference's version; both descriptors are decoded with
+//! `ofgui_fui::decode` and compared by content with `ofgui_fui::diff`, without the fields
+//! that only describe the layout (block tables, segment offsets, the string count) and,
+//! until atlas packing lands, without sprites, atlas items and hit-test entries. Every
+//! difference must be on the KNOWN list, and every KNOWN entry must still occur, so the
+//! list only shrinks.
+
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use ofgui_backend::fs::StdFs;
+use ofgui_backend::publish::{PublishOptions, publish_descriptor};
+use ofgui_backend::reader::{ProjectSource, read_project};
+use ofgui_backend::testing::unity_root;
+use serde_json::Value;
+
+/// Why a child's size is missing: the editor writes a child's size when its XML element
+/// has a `size` attribute, and leaves the attribute out when the node has its resource's
+/// own size. The model resolves an absent size from the resource and does not keep whether
+/// the file wrote one, so the publisher writes a size only where it differs from the
+/// resource's; these nodes write their resource's own size explicitly.
+const SIZE: &str = "the UAM does not keep whether the node's XML has a size attribute";
+/// Why a list's margin is missing: the editor writes a list's margin when its XML element has
+/// a `margin` attribute, even `0,0,0,0`; the model keeps only the values.
+const MARGIN: &str = "the UAM does not keep whether the list's XML has a margin attribute";
+
+/// Differences we know of: (package, a substring of the difference line, why).
+const KNOWN: &[(&str, &str, &str)] = &[
+    ("Bag", "/items/1/component/children/1/size:", SIZE),
+    ("Basics", "/items/2/component/children/0/size:", SIZE),
+    ("Basics", "/items/13/component/children/0/size:", SIZE),
+    ("Basics", "/items/13/component/children/1/size:", SIZE),
+    ("Basics", "/items/13/component/children/2/size:", SIZE),
+    ("Basics", "/items/14/component/children/0/size:", SIZE),
+    ("Basics", "/items/14/component/children/1/size:", SIZE),
+    ("Basics", "/items/14/component/children/2/size:", SIZE),
+    ("Basics", "/items/16/component/children/0/size:", SIZE),
+    ("Basics", "/items/16/component/children/1/size:", SIZE),
+    ("Basics", "/items/16/component/children/2/size:", SIZE),
+    ("Basics", "/items/27/component/children/0/size:", SIZE),
+    ("Basics", "/items/28/component/children/0/size:", SIZE),
+    ("Basics", "/items/28/component/children/3/size:", SIZE),
+    ("Basics", "/items/40/component/children/1/margin:", MARGIN),
+    ("Basics", "/items/48/component/children/0/size:", SIZE),
+    ("Basics", "/items/63/component/children/1/margin:", MARGIN),
+    ("Basics", "/items/188/component/children/2/margin:", MARGIN),
+    ("Basics", "/items/188/component/children/10/margin:", MARGIN),
+    ("Basics", "/items/200/component/children/3/margin:", MARGIN),
+    ("Basics", "/items/204/component/children/14/size:", SIZE),
+    ("Basics", "/items/210/component/children/4/size:", SIZE),
+    ("Basics", "/items/214/component/children/0/margin:", MARGIN),
+    ("Basics", "/items/214/component/children/3/margin:", MARGIN),
+    ("Basics", "/items/214/component/children/5/margin:", MARGIN),
+    ("Basics", "/items/214/component/children/7/margin:", MARGIN),
+    ("Curve", "/items/1/component/children/1/margin:", MARGIN),
+    ("Emoji", "/items/12/component/children/1/margin:", MARGIN),
+    (
+        "Extension",
+        "/items/10/component/children/3/margin:",
+        MARGIN,
+    ),
+    ("Filter", "/items/0/component/children/0/size:", SIZE),
+    ("Filter", "/items/2/component/children/0/size:", SIZE),
+    ("LoopList", "/items/1/component/children/0/margin:", MARGIN),
+    ("ModalWaiting", "/items/1/component/children/1/size:", SIZE),
+    (
+        "Perspective",
+        "/items/17/component/children/3/margin:",
+        MARGIN,
+    ),
+    ("RenderTexture", "/items/1/component/children/1/size:", SIZE),
+    ("Transition", "/items/47/component/children/1/size:", SIZE),
+    ("TurnPage", "/items/6/component/children/0/size:", SIZE),
+    (
+        "VirtualList",
+        "/items/11/component/children/3/margin:",
+        MARGIN,
+    ),
+];
+
+fn read_unity() -> ProjectSource {
+    read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").expect("unity reads")
+}
+
+fn published_dir() -> std::path::PathBuf {
+    unity_root().join("../published")
+}
+
+/// The package names of the reference, from its file names.
+fn reference_packages() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(published_dir())
+        .expect("the published reference")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix("_fui.bytes").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Drops what this phase does not compare: layout fields everywhere, sprites, atlas items
+/// and hit-test entries.
+fn comparable(mut decoded: Value) -> Value {
+    strip_layout(&mut decoded);
+    if let Some(header) = decoded.get_mut("header").and_then(Value::as_object_mut) {
+        for key in ["segments", "segmentRanges", "segmentIndexPos"] {
+            header.remove(key);
+        }
+    }
+    if let Some(package) = decoded.as_object_mut() {
+        package.remove("stringCount");
+        package.remove("sprites");
+        package.remove("hitTest");
+    }
+    if let Some(items) = decoded.get_mut("items").and_then(Value::as_array_mut) {
+        items.retain(|item| item.get("type").and_then(Value::as_str) != Some("atlas"));
+    }
+    decoded
+}
+
+fn strip_layout(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("blockTable");
+            map.values_mut().for_each(strip_layout);
+        }
+        Value::Array(values) => values.iter_mut().for_each(strip_layout),
+        _ => {}
+    }
+}
+
+/// Our descriptor and the editor's for one package, decoded.
+struct Pair {
+    ours: Vec<u8>,
+    theirs: Vec<u8>,
+    ours_decoded: Value,
+    theirs_decoded: Value,
+}
+
+fn publish_pair(source: &ProjectSource, package: &str) -> Pair {
+    let theirs = std::fs::read(published_dir().join(format!("{package}_fui.bytes"))).unwrap();
+    let theirs_decoded = ofgui_fui::decode(&theirs).unwrap();
+    let version = theirs_decoded["header"]["version"].as_i64().unwrap();
+    let options = PublishOptions {
+        version: i32::try_from(version).unwrap(),
+    };
+    let descriptor = publish_descriptor(&source.project, &source.bytes, package, &options)
+        .unwrap_or_else(|e| panic!("{package}: {e}"));
+    // `PUBLISH_OUT_DIR=<dir>` keeps our descriptors there, to inspect them.
+    if let Some(dir) = std::env::var_os("PUBLISH_OUT_DIR") {
+        std::fs::write(
+            std::path::Path::new(&dir).join(format!("{package}_fui.bytes")),
+            &descriptor.bytes,
+        )
+        .unwrap();
+    }
+    let ours_decoded = ofgui_fui::decode(&descriptor.bytes)
+        .unwrap_or_else(|e| panic!("{package}: our descriptor does not decode: {e}"));
+    Pair {
+        ours: descriptor.bytes,
+        theirs,
+        ours_decoded,
+        theirs_decoded,
+    }
+}
+
+#[test]
+fn descriptors_match_the_editors() {
+    let source = read_unity();
+    let packages = reference_packages();
+    assert_eq!(packages.len(), 30, "{packages:?}");
+    let mut unexpected = Vec::new();
+    let mut used = vec![false; KNOWN.len()];
+    let mut equal_items = 0;
+    let mut equal_components = 0;
+    let mut equal = Vec::new();
+    for package in &packages {
+        let pair = publish_pair(&source, package);
+        let theirs = comparable(pair.theirs_decoded);
+        let ours = comparable(pair.ours_decoded);
+        let lines = ofgui_fui::diff(&theirs, &ours, 100_000);
+        if lines.is_empty() {
+            equal.push(package.clone());
+        }
+        // Item records apart from their components' content.
+        if !lines
+            .iter()
+            .any(|l| l.starts_with("/items") && !l.contains("/component/"))
+        {
+            equal_items += 1;
+        }
+        if !lines.iter().any(|l| l.contains("/component/")) {
+            equal_components += 1;
+        }
+        for line in lines {
+            let known = KNOWN
+                .iter()
+                .position(|(p, needle, _)| p == package && line.contains(needle));
+            match known {
+                Some(k) => {
+                    if let Some(flag) = used.get_mut(k) {
+                        *flag = true;
+                    }
+                }
+                None => unexpected.push(format!("{package}: {line}")),
+            }
+        }
+    }
+    eprintln!(
+        "{} of 30 packages equal; items equal in {equal_items}, components in {equal_components}",
+        equal.len()
+    );
+    // `PUBLISH_DIFF_OUT=<file>` writes every unexpected difference there, to work the list.
+    if let Some(path) = std::env::var_os("PUBLISH_DIFF_OUT") {
+        std::fs::write(path, unexpected.join("\n")).unwrap();
+    }
+    let stale: Vec<_> = KNOWN
+        .iter()
+        .zip(&used)
+        .filter(|(_, used)| !**used)
+        .map(|((p, needle, _), _)| format!("{p}: {needle}"))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "{} differences not on the KNOWN list:\n{}",
+        unexpected.len(),
+        unexpected
+            .iter()
+            .take(300)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "KNOWN entries that no longer occur (remove them):\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The strings only sprites and atlas items use, which our descriptor does not have yet.
+fn atlas_only_strings(decoded: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in decoded["items"].as_array().into_iter().flatten() {
+        if item["type"] == "atlas" {
+            for key in ["id", "file"] {
+                if let Some(s) = item[key].as_str() {
+                    out.push(s.to_owned());
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Byte length of a segment, from the decoder's `header.segmentRanges`.
+fn segment_len(decoded: &Value, name: &str) -> usize {
+    let range = &decoded["header"]["segmentRanges"][name];
+    let start = range[0].as_u64().unwrap_or(0);
+    let end = range[1].as_u64().unwrap_or(0);
+    usize::try_from(end - start).unwrap()
+}
+
+/// Bytes a KNOWN difference leaves out of our descriptor: a child size (two i32) or a list
+/// margin (four i32) the editor wrote and we do not.
+fn known_gap(line: &str) -> usize {
+    let pointer = line.split(": expected").next().unwrap_or_default();
+    assert!(
+        line.ends_with(", got nothing"),
+        "not a missing field: {line}"
+    );
+    if pointer.ends_with("/size") {
+        8
+    } else if pointer.ends_with("/margin") {
+        16
+    } else {
+        panic!("no byte count for {line}")
+    }
+}
+
+/// For the version-7 packages, the bytes too: everything but what atlas packing adds (the
+/// sprites segment, the atlas item and its strings) has the editor's length, once the bytes
+/// of the KNOWN differences (fields the editor wrote and we do not) are counted in.
+#[test]
+fn version_7_descriptors_have_the_editors_length() {
+    let source = read_unity();
+    for package in ["Basics", "TextMeshPro"] {
+        let pair = publish_pair(&source, package);
+        let theirs = &pair.theirs_decoded;
+        assert_eq!(theirs["header"]["version"], 7);
+        let gap: usize = ofgui_fui::diff(
+            &comparable(pair.theirs_decoded.clone()),
+            &comparable(pair.ours_decoded.clone()),
+            100_000,
+        )
+        .iter()
+        .map(|line| known_gap(line))
+        .sum();
+        // An atlas item's record: i32 length, type, id, name, path, file, exported, width,
+        // height, branch, branch count, high-resolution count.
+        const ATLAS_RECORD: usize = 4 + 1 + 2 * 4 + 1 + 4 * 2 + 2 + 1 + 1;
+        let atlas_records = theirs["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|item| item["type"] == "atlas")
+            .count()
+            * ATLAS_RECORD;
+        let atlas_strings: usize = atlas_only_strings(theirs).iter().map(|s| 2 + s.len()).sum();
+        let expected =
+            pair.theirs.len() - segment_len(theirs, "sprites") + 2 - atlas_records - atlas_strings;
+        assert_eq!(
+            pair.ours.len() + gap,
+            expected,
+            "{package}: {} bytes (+{gap} for KNOWN differences), the editor's {} less its atlas parts is {expected}",
+            pair.ours.len(),
+            pair.theirs.len()
+        );
+    }
+}
+
+#[test]
+fn a_wrong_field_shows() {
+    // Guards the whole chain: one node moved in the model must show as exactly that field
+    // of that child, and nowhere else, when compared with the editor's Bag.
+    let mut source = read_unity();
+    let theirs = comparable(publish_pair(&source, "Bag").theirs_decoded);
+    let before = comparable(publish_pair(&source, "Bag").ours_decoded);
+    let baseline = ofgui_fui::diff(&theirs, &before, 100_000);
+    let package = source
+        .project
+        .packages
+        .iter_mut()
+        .find(|p| p.name == "Bag")
+        .unwrap();
+    let package = std::sync::Arc::make_mut(package);
+    let (id, node) = package
+        .resources
+        .iter_mut()
+        .find_map(|r| {
+            let id = r.id().to_owned();
+            match std::sync::Arc::make_mut(r) {
+                ofgui_contracts::uam::UamResource::Component(c) if c.exported => {
+                    let node = c.component.display_list.first_mut()?;
+                    if node.kind() == "group" {
+                        return None;
+                    }
+                    node.base_mut().position.x.0 += 3.0;
+                    Some((id, node.id().to_owned()))
+                }
+                _ => None,
+            }
+        })
+        .unwrap();
+    let after = comparable(publish_pair(&source, "Bag").ours_decoded);
+    let changed: Vec<String> = ofgui_fui::diff(&theirs, &after, 100_000)
+        .into_iter()
+        .filter(|line| !baseline.contains(line))
+        .collect();
+    assert_eq!(changed.len(), 1, "{id}/{node}: {changed:?}");
+    assert!(
+        changed[0].contains("/children/0/") && changed[0].contains("x"),
+        "{changed:?}"
+    );
+}
+
+#[test]
+fn every_experiments_package_publishes_and_decodes() {
+    // Branches, Spine and DragonBones loaders, settings variants: no reference output, but
+    // every package must publish at both versions and decode strictly.
+    let source = read_project(
+        &StdFs::new(ofgui_backend::testing::experiments_root()),
+        "FairyGUI-Experiments.fairy",
+    )
+    .expect("experiments read");
+    assert!(!source.project.packages.is_empty());
+    for package in &source.project.packages {
+        for version in [2, 7] {
+            let options = PublishOptions { version };
+            let descriptor =
+                publish_descriptor(&source.project, &source.bytes, &package.id, &options)
+                    .unwrap_or_else(|e| panic!("{} v{version}: {e}", package.name));
+            let decoded = ofgui_fui::decode(&descriptor.bytes)
+                .unwrap_or_else(|e| panic!("{} v{version}: {e}", package.name));
+            assert_eq!(decoded["header"]["name"], package.name.as_str());
+            assert_eq!(decoded["header"]["version"], version);
+        }
+    }
+}
+
+#[test]
+fn unknown_packages_and_versions_are_refused() {
+    let source = read_unity();
+    let refused = publish_descriptor(
+        &source.project,
+        &source.bytes,
+        "NoSuchPackage",
+        &PublishOptions::default(),
+    );
+    assert!(matches!(
+        refused,
+        Err(ofgui_backend::publish::PublishError::NoSuchPackage(_))
+    ));
+    let refused = publish_descriptor(
+        &source.project,
+        &source.bytes,
+        "Bag",
+        &PublishOptions { version: 8 },
+    );
+    assert!(matches!(
+        refused,
+        Err(ofgui_backend::publish::PublishError::UnsupportedVersion(8))
+    ));
+}
