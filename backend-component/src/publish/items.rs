@@ -138,6 +138,16 @@ pub(crate) fn write_items(ctx: &mut Ctx, published: &Published) -> Result<Buf, P
     Ok(out)
 }
 
+/// The file a sound or other raw resource is published as, beside the descriptor and
+/// prefixed with `<Package>_`: `<id>.<ext>`.
+pub(crate) fn raw_file_name(resource: &UamResource) -> String {
+    let primary = resource.primary_file();
+    match primary.rsplit_once('.') {
+        Some((_, ext)) => format!("{}.{ext}", resource.id()),
+        None => resource.id().to_owned(),
+    }
+}
+
 fn item(ctx: &mut Ctx, resource: &UamResource) -> Result<Buf, PublishError> {
     let mut out = Buf::default();
     out.u8(item_type(resource));
@@ -146,13 +156,7 @@ fn item(ctx: &mut Ctx, resource: &UamResource) -> Result<Buf, PublishError> {
     out.id(&mut ctx.strings, resource.path())?;
     match resource {
         UamResource::Sound(_) | UamResource::Misc(_) => {
-            // Published beside the descriptor as `<Package>_<id>.<ext>`.
-            let primary = resource.primary_file();
-            let file = match primary.rsplit_once('.') {
-                Some((_, ext)) => format!("{}.{ext}", resource.id()),
-                None => resource.id().to_owned(),
-            };
-            out.id(&mut ctx.strings, &file)?;
+            out.id(&mut ctx.strings, &raw_file_name(resource))?;
         }
         _ => out.null(),
     }

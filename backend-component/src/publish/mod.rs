@@ -31,6 +31,7 @@ mod gears;
 mod instance;
 mod items;
 mod kinds;
+mod package;
 mod refs;
 mod scope;
 mod transitions;
@@ -38,10 +39,13 @@ mod values;
 
 use std::collections::BTreeMap;
 
-use ofgui_contracts::uam::{UamPackage, UamProject};
+use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 
 use crate::lookup::urls::Urls;
 use buffer::{Buf, Offsets, Strings, with_blocks};
+pub use package::{
+    DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage, publish_package,
+};
 
 /// The descriptor format version today's editor writes.
 pub const CURRENT_VERSION: i32 = 7;
@@ -85,6 +89,9 @@ pub enum PublishError {
     /// A number of the model does not fit the field that carries it.
     #[error("{what} = {value} does not fit the descriptor format")]
     OutOfRange { what: &'static str, value: f64 },
+    /// The package's name cannot be a file name's first part.
+    #[error("the package name {0:?} cannot name a file; rename the package")]
+    UnpublishableName(String),
 }
 
 /// One published descriptor.
@@ -96,6 +103,16 @@ pub struct Descriptor {
     pub package_name: String,
     /// The descriptor's bytes.
     pub bytes: Vec<u8>,
+    /// The raw files (sounds, other files) the item records name, to publish beside it.
+    pub raw_files: Vec<RawFile>,
+}
+
+/// A resource published as its own file: the runtime loads `<Package>_<file>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawFile {
+    pub resource_id: String,
+    /// As the item record names it: `<id>.<ext>`.
+    pub file: String,
 }
 
 /// Where the editors that wrote different versions differ in what they write, beyond the
@@ -151,6 +168,14 @@ pub fn publish_descriptor(
         strings: Strings::default(),
     };
     let published = items::select(&ctx)?;
+    let raw_files = published
+        .iter()
+        .filter(|r| matches!(r, UamResource::Sound(_) | UamResource::Misc(_)))
+        .map(|r| RawFile {
+            resource_id: r.id().to_owned(),
+            file: items::raw_file_name(r),
+        })
+        .collect();
 
     let dependencies = items::dependencies(&mut ctx, &published)?;
     let items_segment = items::write_items(&mut ctx, &published)?;
@@ -183,6 +208,7 @@ pub fn publish_descriptor(
         package_id: package.id.clone(),
         package_name: package.name.clone(),
         bytes: out.into_bytes(),
+        raw_files,
     })
 }
 

@@ -1,0 +1,150 @@
+//! One package's published files: the descriptor under the target's name, and the files
+//! the runtime loads beside it (sounds and other raw resources; atlas pages).
+//!
+//! Naming follows the runtimes' loaders: Unity-like engines load `<name>_fui.<ext>`
+//! (`bytes` unless `fileExtension` says otherwise), the other engines `<name>.<ext>`
+//! (`fui`, or `bin` for Cocos Creator, unless `fileExtension` says otherwise); every other
+//! file is `<name>_<file>` where `<file>` is what the item record names (`atlas0.png`,
+//! `<id>.wav`).
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::uam::{UamProject, UamResource};
+use serde_json::Value;
+
+use super::{PublishError, PublishOptions, find_package, publish_descriptor};
+
+/// One file of a package's output: its name in the output directory and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublishedFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Something the output says that the caller should know, without making it wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublishWarning {
+    /// A stable code, `snake_case`.
+    pub code: &'static str,
+    /// The resource it is about, when there is one.
+    pub resource_id: Option<String>,
+    pub message: String,
+}
+
+/// Everything one package publishes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublishedPackage {
+    pub package_id: String,
+    pub package_name: String,
+    /// Sorted by name; the descriptor is one of them.
+    pub files: Vec<PublishedFile>,
+    pub warnings: Vec<PublishWarning>,
+}
+
+/// How the project's engine names a descriptor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescriptorNaming {
+    /// `_fui` for Unity-like engines, empty for the others.
+    pub infix: &'static str,
+    pub extension: String,
+}
+
+impl DescriptorNaming {
+    /// From the project's type and `settings/Publish.json` (`fileExtension`).
+    pub fn of(project: &UamProject) -> Self {
+        let unity_like = matches!(
+            project.project_type_name.as_str(),
+            "Unity" | "Unreal" | "CryEngine" | "MonoGame" | "Vision"
+        ) || (project.project_type_name.is_empty() && project.project_type == 0);
+        let default_extension = if unity_like {
+            "bytes"
+        } else if project.project_type_name == "CocosCreator" {
+            "bin"
+        } else {
+            "fui"
+        };
+        let extension = project
+            .settings
+            .get("publish")
+            .and_then(|p| p.get("fileExtension"))
+            .and_then(Value::as_str)
+            .map(|e| e.trim().trim_start_matches('.'))
+            .filter(|e| !e.is_empty() && is_plain_name(e))
+            .unwrap_or(default_extension)
+            .to_owned();
+        DescriptorNaming {
+            infix: if unity_like { "_fui" } else { "" },
+            extension,
+        }
+    }
+
+    pub fn file_name(&self, package_name: &str) -> String {
+        format!("{package_name}{}.{}", self.infix, self.extension)
+    }
+}
+
+/// Publishes one package (by id, or by name when no id matches): its descriptor and the
+/// files beside it. `assets` holds asset bytes by project-relative source path.
+pub fn publish_package(
+    project: &UamProject,
+    assets: &BTreeMap<String, Vec<u8>>,
+    package: &str,
+    options: &PublishOptions,
+) -> Result<PublishedPackage, PublishError> {
+    let package = find_package(project, package)?;
+    if !is_plain_name(&package.name) {
+        return Err(PublishError::UnpublishableName(package.name.clone()));
+    }
+    let descriptor = publish_descriptor(project, assets, &package.id, options)?;
+    let naming = DescriptorNaming::of(project);
+    let mut files = vec![PublishedFile {
+        name: naming.file_name(&package.name),
+        bytes: descriptor.bytes,
+    }];
+    let mut warnings = Vec::new();
+    for item in descriptor.raw_files {
+        let resource = package
+            .resources
+            .iter()
+            .map(|r| r.as_ref())
+            .find(|r| r.id() == item.resource_id);
+        let bytes = resource
+            .and_then(|r| r.source_path())
+            .and_then(|path| assets.get(path));
+        match bytes {
+            Some(bytes) => files.push(PublishedFile {
+                name: format!("{}_{}", package.name, item.file),
+                bytes: bytes.clone(),
+            }),
+            None => warnings.push(PublishWarning {
+                code: "file_missing",
+                resource_id: Some(item.resource_id.clone()),
+                message: format!(
+                    "the file of resource {} ({}) could not be read, so {}_{} is not \
+                     published; the runtime will fail to load it",
+                    item.resource_id,
+                    resource.map_or("?".to_owned(), UamResource::primary_file),
+                    package.name,
+                    item.file
+                ),
+            }),
+        }
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(PublishedPackage {
+        package_id: package.id.clone(),
+        package_name: package.name.clone(),
+        files,
+        warnings,
+    })
+}
+
+/// A name that is one path segment in every file system the runtimes run on.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.chars().any(|c| {
+            matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') || c.is_control()
+        })
+}
