@@ -6,6 +6,7 @@
 //! library for unit tests and benchmarks.
 
 pub mod budget;
+pub mod codegen;
 pub mod commit;
 pub mod document;
 pub mod formats;
