@@ -67,18 +67,19 @@ pub fn decode(text: &str) -> Result<Decoded, BackendError> {
             package, &branches, &at, &mut bytes,
         )?));
     }
-    Ok(Decoded {
-        project: UamProject {
-            project_id,
-            project_type,
-            project_type_name,
-            version,
-            branches,
-            settings,
-            packages: decoded,
-        },
-        bytes,
-    })
+    let mut project = UamProject {
+        project_id,
+        project_type,
+        project_type_name,
+        version,
+        branches,
+        settings,
+        packages: decoded,
+    };
+    // A node said to have no size in its file but given another size than a read would
+    // give it writes its size, as after an edit.
+    crate::txn::sizes::pin(&mut project);
+    Ok(Decoded { project, bytes })
 }
 
 /// Branch names are the `<name>` of `assets_<name>` directories: one plain, unique name each.

@@ -18,69 +18,9 @@ use ofgui_backend::reader::{ProjectSource, read_project};
 use ofgui_backend::testing::unity_root;
 use serde_json::Value;
 
-/// Why a child's size is missing: the editor writes a child's size when its XML element
-/// has a `size` attribute, and leaves the attribute out when the node has its resource's
-/// own size. The model resolves an absent size from the resource and does not keep whether
-/// the file wrote one, so the publisher writes a size only where it differs from the
-/// resource's; these nodes write their resource's own size explicitly.
-const SIZE: &str = "the UAM does not keep whether the node's XML has a size attribute";
-/// Why a list's margin is missing: the editor writes a list's margin when its XML element has
-/// a `margin` attribute, even `0,0,0,0`; the model keeps only the values.
-const MARGIN: &str = "the UAM does not keep whether the list's XML has a margin attribute";
-
-/// Differences we know of: (package, a substring of the difference line, why).
-const KNOWN: &[(&str, &str, &str)] = &[
-    ("Bag", "/items/1/component/children/1/size:", SIZE),
-    ("Basics", "/items/2/component/children/0/size:", SIZE),
-    ("Basics", "/items/13/component/children/0/size:", SIZE),
-    ("Basics", "/items/13/component/children/1/size:", SIZE),
-    ("Basics", "/items/13/component/children/2/size:", SIZE),
-    ("Basics", "/items/14/component/children/0/size:", SIZE),
-    ("Basics", "/items/14/component/children/1/size:", SIZE),
-    ("Basics", "/items/14/component/children/2/size:", SIZE),
-    ("Basics", "/items/16/component/children/0/size:", SIZE),
-    ("Basics", "/items/16/component/children/1/size:", SIZE),
-    ("Basics", "/items/16/component/children/2/size:", SIZE),
-    ("Basics", "/items/27/component/children/0/size:", SIZE),
-    ("Basics", "/items/28/component/children/0/size:", SIZE),
-    ("Basics", "/items/28/component/children/3/size:", SIZE),
-    ("Basics", "/items/40/component/children/1/margin:", MARGIN),
-    ("Basics", "/items/48/component/children/0/size:", SIZE),
-    ("Basics", "/items/63/component/children/1/margin:", MARGIN),
-    ("Basics", "/items/188/component/children/2/margin:", MARGIN),
-    ("Basics", "/items/188/component/children/10/margin:", MARGIN),
-    ("Basics", "/items/200/component/children/3/margin:", MARGIN),
-    ("Basics", "/items/204/component/children/14/size:", SIZE),
-    ("Basics", "/items/210/component/children/4/size:", SIZE),
-    ("Basics", "/items/214/component/children/0/margin:", MARGIN),
-    ("Basics", "/items/214/component/children/3/margin:", MARGIN),
-    ("Basics", "/items/214/component/children/5/margin:", MARGIN),
-    ("Basics", "/items/214/component/children/7/margin:", MARGIN),
-    ("Curve", "/items/1/component/children/1/margin:", MARGIN),
-    ("Emoji", "/items/12/component/children/1/margin:", MARGIN),
-    (
-        "Extension",
-        "/items/10/component/children/3/margin:",
-        MARGIN,
-    ),
-    ("Filter", "/items/0/component/children/0/size:", SIZE),
-    ("Filter", "/items/2/component/children/0/size:", SIZE),
-    ("LoopList", "/items/1/component/children/0/margin:", MARGIN),
-    ("ModalWaiting", "/items/1/component/children/1/size:", SIZE),
-    (
-        "Perspective",
-        "/items/17/component/children/3/margin:",
-        MARGIN,
-    ),
-    ("RenderTexture", "/items/1/component/children/1/size:", SIZE),
-    ("Transition", "/items/47/component/children/1/size:", SIZE),
-    ("TurnPage", "/items/6/component/children/0/size:", SIZE),
-    (
-        "VirtualList",
-        "/items/11/component/children/3/margin:",
-        MARGIN,
-    ),
-];
+/// Differences we know of: (package, a substring of the difference line, why). None are
+/// left: child sizes and list margins follow whether the XML writes them.
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 fn read_unity() -> ProjectSource {
     read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").expect("unity reads")

@@ -13,7 +13,7 @@ use ofgui_backend::reader::read_project;
 use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::{copy_tree, experiments_root, unity_root};
 use ofgui_contracts::error::{BackendError, SaveFailureReason};
-use ofgui_contracts::uam::UamResource;
+use ofgui_contracts::uam::{DisplayNode, UamResource};
 use serde_json::json;
 
 const UNITY: &str = "FairyGUI-Unity-Examples.fairy";
@@ -263,4 +263,106 @@ fn a_planned_save_writes_the_plan_and_a_later_edit_replans() {
         &read_project(&fs, UNITY).unwrap().project,
         session.project()
     );
+}
+
+/// `(package id, component id, path)` and the first node of a component that `pick` takes.
+fn find_node<T>(
+    session: &Session,
+    pick: impl Fn(&DisplayNode) -> Option<T>,
+) -> (String, String, String, T) {
+    for package in &session.project().packages {
+        for resource in &package.resources {
+            if let UamResource::Component(c) = resource.as_ref()
+                && let Some(found) = c.component.display_list.iter().find_map(&pick)
+            {
+                let path = resource.source_path().unwrap().to_string();
+                return (package.id.clone(), c.id.clone(), path, found);
+            }
+        }
+    }
+    panic!("no such node")
+}
+
+/// The start tag of the element with `id` in `text`.
+fn start_tag<'t>(text: &'t str, id: &str) -> &'t str {
+    let at = text.find(&format!(" id=\"{id}\"")).unwrap();
+    let start = text[..at].rfind('<').unwrap();
+    let end = at + text[at..].find('>').unwrap();
+    &text[start..=end]
+}
+
+/// A size the file left out is written once an agent sets it, even to the resource's own;
+/// a list's `margin="0,0,0,0"` stays while the margin does, and goes once the margin is set
+/// back to zero after a change. Saved, the project reads back as the session's model.
+#[test]
+fn a_size_set_is_written_and_a_margin_attribute_follows_its_edits() {
+    let (dir, fs, mut session) = open_copy(&unity_root(), UNITY);
+    let (package, component, path, (node, size)) = find_node(&session, |n| {
+        let base = n.base();
+        (!base.explicit_size && n.sized_by().is_some())
+            .then(|| (n.id().to_owned(), base.size.clone()))
+    });
+    let (list_package, list_component, list_path, (list, props)) =
+        find_node(&session, |n| match n {
+            DisplayNode::List(l) if l.explicit_margin => {
+                Some((n.id().to_owned(), serde_json::to_value(&l.list).unwrap()))
+            }
+            _ => None,
+        });
+    assert!(
+        !start_tag(
+            &String::from_utf8(std::fs::read(dir.path().join(&path)).unwrap()).unwrap(),
+            &node
+        )
+        .contains(" size=")
+    );
+    let node_sel =
+        json!({ "packageId": package, "componentResourceId": component, "displayNodeId": node });
+    let list_sel = json!({ "packageId": list_package, "componentResourceId": list_component, "displayNodeId": list });
+    let with_margin = |left: i64, line_gap: i64| {
+        let mut props = props.clone();
+        props["margin"]["left"] = json!(left);
+        props["lineGap"] = json!(line_gap);
+        props
+    };
+    let batch = json!([
+        { "kind": "setDisplayNodeProps", "selector": node_sel, "props": { "size": size } },
+        // The margin unchanged: the file's `margin="0,0,0,0"` stays.
+        { "kind": "setDisplayNodeProps", "selector": list_sel, "props": { "listProperties": with_margin(0, 7) } },
+    ]);
+    session.apply(0, &batch.to_string()).unwrap();
+    session.save(&fs, Some(1)).unwrap();
+    let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).unwrap();
+    let text = read(&path);
+    let tag = start_tag(&text, &node);
+    assert!(
+        tag.contains(&format!(
+            " size=\"{},{}\"",
+            size.width.get(),
+            size.height.get()
+        )),
+        "{tag}"
+    );
+    let text = read(&list_path);
+    assert!(start_tag(&text, &list).contains(" margin=\"0,0,0,0\""));
+    assert_eq!(
+        &read_project(&fs, UNITY).unwrap().project,
+        session.project()
+    );
+
+    // A margin set and then set back to zero is written as the editor writes zero: not at all.
+    let batch = json!([
+        { "kind": "setDisplayNodeProps", "selector": list_sel, "props": { "listProperties": with_margin(4, 7) } },
+    ]);
+    session.apply(1, &batch.to_string()).unwrap();
+    session.save(&fs, Some(2)).unwrap();
+    assert!(start_tag(&read(&list_path), &list).contains(" margin=\"0,0,4,0\""));
+    let batch = json!([
+        { "kind": "setDisplayNodeProps", "selector": list_sel, "props": { "listProperties": with_margin(0, 7) } },
+    ]);
+    session.apply(2, &batch.to_string()).unwrap();
+    session.save(&fs, Some(3)).unwrap();
+    assert!(!start_tag(&read(&list_path), &list).contains(" margin="));
+    let reread = read_project(&fs, UNITY).unwrap().project;
+    assert_eq!(&reread, session.project());
 }

@@ -344,6 +344,12 @@ model! {
         pub name: String,
         pub position: Point,
         pub size: Size,
+        /// Whether the XML element writes `size`. The editor leaves it out where the node
+        /// has its resource's own size (resolved into `size` at read), and then publishes
+        /// no size. Setting the size makes it true, as does any edit that leaves the node
+        /// another size than its file would give it; absent in input: true.
+        #[serde(default = "written")]
+        pub explicit_size: bool,
         pub locked: bool,
         pub aspect: bool,
         pub min_size: Size,
@@ -548,6 +554,12 @@ model! {
         pub base: NodeBase,
         #[serde(flatten)]
         pub list: ListProperties,
+        /// Whether the XML element writes `margin`, `0,0,0,0` included (older editors
+        /// did); the editor publishes the margin exactly then. A margin not zero is always
+        /// written; changing the margin sets this to whether the new one is not zero;
+        /// absent in input: false.
+        #[serde(default)]
+        pub explicit_margin: bool,
     }
 
     /// The fields a tree adds to [`ListProperties`].
@@ -567,6 +579,12 @@ model! {
         pub list: ListProperties,
         #[serde(flatten)]
         pub tree: TreeExtras,
+        /// Whether the XML element writes `margin`, `0,0,0,0` included (older editors
+        /// did); the editor publishes the margin exactly then. A margin not zero is always
+        /// written; changing the margin sets this to whether the new one is not zero;
+        /// absent in input: false.
+        #[serde(default)]
+        pub explicit_margin: bool,
     }
 
     /// A graph (shape) node.
@@ -813,6 +831,11 @@ model! {
     }
 }
 
+/// The default of [`NodeBase::explicit_size`] for a node given without it.
+fn written() -> bool {
+    true
+}
+
 /// Any resource, tagged by `kind`.
 // Components are most resources of a real project, so boxing the large variant would
 // only add an allocation per component.
@@ -1009,6 +1032,17 @@ impl UamResource {
             _ => None,
         }
     }
+
+    /// The size a display node showing this resource has when its file gives it none: an
+    /// image's or movie clip's dimensions, a component's size.
+    pub fn shown_size(&self) -> Option<&Size> {
+        match self {
+            UamResource::Image(r) => r.dimensions.as_ref(),
+            UamResource::MovieClip(r) => Some(&r.dimensions),
+            UamResource::Component(r) => Some(&r.component.size),
+            _ => None,
+        }
+    }
 }
 
 impl ComponentResource {
@@ -1189,6 +1223,17 @@ impl DisplayNode {
 
     pub fn name(&self) -> &str {
         &self.base().name
+    }
+
+    /// The resource whose [`UamResource::shown_size`] the node has when its file gives it
+    /// no size (image, movie clip and component nodes; others then have 0,0).
+    pub fn sized_by(&self) -> Option<&ResourceRef> {
+        match self {
+            DisplayNode::Image(n) => Some(&n.resource),
+            DisplayNode::MovieClip(n) => Some(&n.resource),
+            DisplayNode::Component(n) => Some(&n.resource),
+            _ => None,
+        }
     }
 }
 

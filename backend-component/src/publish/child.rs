@@ -6,7 +6,7 @@
 
 use ofgui_contracts::Num;
 use ofgui_contracts::uam::{
-    DisplayNode, GraphNode, ListProperties, NodeBase, ResourceRef, TextProperties, UamResource,
+    DisplayNode, EdgeInsets, GraphNode, ListProperties, NodeBase, ResourceRef, TextProperties,
 };
 
 use super::blocks::{ScrollFields, insets, is_zero_point, restrict, write_relations, write_scroll};
@@ -132,9 +132,10 @@ fn common(ctx: &mut Ctx, node: &DisplayNode) -> Result<Buf, PublishError> {
     out.id(&mut ctx.strings, &base.name)?;
     out.i32(int(base.position.x, "x")?);
     out.i32(int(base.position.y, "y")?);
-    let has_size = has_size(ctx, node);
-    out.bool(has_size);
-    if has_size {
+    // The editor publishes the size the file writes, and leaves it out where the file
+    // does (the node then has its resource's own size).
+    out.bool(base.explicit_size);
+    if base.explicit_size {
         out.i32(int(base.size.width, "width")?);
         out.i32(int(base.size.height, "height")?);
     }
@@ -205,30 +206,6 @@ fn other_package<'r>(ctx: &Ctx, package_id: &'r str) -> &'r str {
     } else {
         package_id
     }
-}
-
-/// Whether the child carries its size. The editor writes it when the XML element has a
-/// `size` attribute, and leaves the attribute out when a node has its resource's own size;
-/// the model resolves an absent size from the resource, so "differs from the resource's
-/// size" stands in for "the file has a size" (the model does not keep the difference).
-fn has_size(ctx: &Ctx, node: &DisplayNode) -> bool {
-    let reference = match node {
-        DisplayNode::Image(n) => &n.resource,
-        DisplayNode::MovieClip(n) => &n.resource,
-        DisplayNode::Component(n) => &n.resource,
-        _ => return true,
-    };
-    let Some(resource) = ctx.urls.reference(&ctx.package.id, reference) else {
-        return true;
-    };
-    let own = match resource {
-        UamResource::Image(r) => r.dimensions.as_ref().map(|d| (d.width, d.height)),
-        UamResource::MovieClip(r) => Some((r.dimensions.width, r.dimensions.height)),
-        UamResource::Component(c) => Some((c.component.size.width, c.component.size.height)),
-        _ => None,
-    };
-    let size = &node.base().size;
-    own != Some((size.width, size.height))
 }
 
 fn blend_mode(name: &str) -> u8 {
@@ -345,8 +322,8 @@ fn own_properties(ctx: &mut Ctx, node: &DisplayNode) -> Result<Buf, PublishError
             n.plain.template_vars_enabled,
             n.plain.face_dilate,
         )?,
-        DisplayNode::List(n) => list_properties(ctx, &mut out, &n.list)?,
-        DisplayNode::Tree(n) => list_properties(ctx, &mut out, &n.list)?,
+        DisplayNode::List(n) => list_properties(ctx, &mut out, &n.list, n.explicit_margin)?,
+        DisplayNode::Tree(n) => list_properties(ctx, &mut out, &n.list, n.explicit_margin)?,
         DisplayNode::Component(_)
         | DisplayNode::Button(_)
         | DisplayNode::Label(_)
@@ -497,6 +474,7 @@ fn list_properties(
     ctx: &mut Ctx,
     out: &mut Buf,
     list: &ListProperties,
+    explicit_margin: bool,
 ) -> Result<(), PublishError> {
     out.u8(u8::try_from(list.layout).unwrap_or(0));
     out.u8(u8::try_from(list.selection_mode).unwrap_or(0));
@@ -509,7 +487,7 @@ fn list_properties(
     out.bool(list.auto_resize_item);
     out.u8(u8::try_from(list.children_render_order).unwrap_or(0));
     out.i16(short(list.apex_index, "apex")?);
-    insets(out, &list.margin, "margin")?;
+    margin(out, &list.margin, explicit_margin)?;
     out.u8(u8::try_from(list.overflow).unwrap_or(0));
     let has_softness = !is_zero_point(&list.clip_softness);
     out.bool(has_softness);
@@ -520,6 +498,20 @@ fn list_properties(
     if ctx.version >= 2 {
         out.bool(list.scroll_item_to_view_on_click);
         out.bool(list.fold_invisible_items);
+    }
+    Ok(())
+}
+
+/// A list's margin: the editor publishes it when the file writes the attribute, even
+/// `0,0,0,0`; a margin the file would write anyway (one not zero) is published whatever
+/// the flag says.
+fn margin(out: &mut Buf, margin: &EdgeInsets, explicit: bool) -> Result<(), PublishError> {
+    if !explicit {
+        return insets(out, margin, "margin");
+    }
+    out.bool(true);
+    for v in [margin.top, margin.bottom, margin.left, margin.right] {
+        out.i32(int(v, "margin")?);
     }
     Ok(())
 }

@@ -200,14 +200,8 @@ pub(crate) fn resource_sizes(project: &UamProject) -> HashMap<(&str, &str), Size
     let mut sizes = HashMap::new();
     for package in &project.packages {
         for resource in &package.resources {
-            let size = match resource.as_ref() {
-                UamResource::Image(r) => r.dimensions.clone(),
-                UamResource::MovieClip(r) => Some(r.dimensions.clone()),
-                UamResource::Component(r) => Some(r.component.size.clone()),
-                _ => None,
-            };
-            if let Some(size) = size {
-                sizes.insert((package.id.as_str(), resource.id()), size);
+            if let Some(size) = resource.shown_size() {
+                sizes.insert((package.id.as_str(), resource.id()), size.clone());
             }
         }
     }

@@ -178,6 +178,7 @@ pub(crate) fn read_node(
         }),
         Kind::List => DisplayNode::List(ListNode {
             list: read_list(&mut a),
+            explicit_margin: a.has("margin"),
             base,
         }),
         Kind::Tree => DisplayNode::Tree(TreeNode {
@@ -187,6 +188,7 @@ pub(crate) fn read_node(
                 indent: a.num("indent", 15.0),
                 click_to_expand: a.int("clickToExpand", 0),
             },
+            explicit_margin: a.has("margin"),
             base,
         }),
         Kind::Graph => DisplayNode::Graph(read_graph(&mut a, base)),
@@ -251,6 +253,9 @@ fn read_base(a: &mut Attrs, kind: Kind) -> (NodeBase, Option<Size>) {
         name: a.string("name"),
         position: a.point("xy", (0.0, 0.0)),
         size: Size::default(),
+        // The file's own fact, whatever the value reads as: an absent size is resolved
+        // from the resource, and the editor publishes only a size the file writes.
+        explicit_size: a.has("size"),
         locked: a.bool("locked", false),
         aspect: a.bool("aspect", false),
         min_size,
@@ -948,6 +953,29 @@ mod tests {
         let (n, _, scope) = node(r#"<list id="l" treeView="sometimes"/>"#);
         assert!(matches!(n, DisplayNode::List(_)));
         assert_eq!(scope.diagnostics[0].path, "c.displayList[0].treeView");
+    }
+
+    #[test]
+    fn whether_the_file_writes_size_and_margin_is_kept() {
+        let (n, size_ref, _) = node(r#"<image id="a" src="r1" xy="0,0"/>"#);
+        assert!(!n.base().explicit_size);
+        assert!(size_ref.is_some());
+        let (n, size_ref, _) = node(r#"<image id="a" src="r1" xy="0,0" size="3,4"/>"#);
+        assert!(n.base().explicit_size);
+        assert!(size_ref.is_none());
+        let (n, _, _) = node(r#"<text id="t" xy="0,0"/>"#);
+        assert!(!n.base().explicit_size);
+
+        let explicit_margin = |xml: &str| match node(xml).0 {
+            DisplayNode::List(l) => l.explicit_margin,
+            DisplayNode::Tree(t) => t.explicit_margin,
+            _ => panic!("kind"),
+        };
+        assert!(!explicit_margin(r#"<list id="l"/>"#));
+        assert!(explicit_margin(r#"<list id="l" margin="0,0,0,0"/>"#));
+        assert!(explicit_margin(
+            r#"<list id="l" treeView="true" margin="0,0,0,0"/>"#
+        ));
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! `named` (controllers and transitions by name), `new_asset` (an `addResource` payload
 //! completed: defaults, a generated id, the record of what was chosen) and `words`
 //! (message wording).
-//! `finals` checks the final state of a batch; [`impact`] describes what it changed.
+//! `finals` checks the final state of a batch; `sizes` marks the nodes whose size the
+//! file must now say; [`impact`] describes what it changed.
 
 mod branches;
 mod component_props;
@@ -32,6 +33,7 @@ mod packages;
 mod payload;
 mod project_settings;
 mod resources;
+pub(crate) mod sizes;
 mod transitions;
 mod words;
 pub mod workspace;
@@ -120,7 +122,8 @@ pub fn run(
     if !final_issues.is_empty() {
         return Err(Failure::unsupported(final_issues));
     }
-    let finished = workspace.finish();
+    let mut finished = workspace.finish();
+    sizes::pin(&mut finished.project);
     Ok(Applied {
         project: finished.project,
         bytes: finished.bytes,

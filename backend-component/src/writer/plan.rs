@@ -388,7 +388,8 @@ impl<'a> Builder<'a> {
                         None => component::document(model).into_bytes(),
                     }
                 }
-                // The canonical form writes every node's size.
+                // The canonical form writes every size the model says the file writes;
+                // the others read back as the resource's own (see `txn::sizes`).
                 None => component::document(model).into_bytes(),
             };
             self.write(path, bytes);
@@ -421,10 +422,11 @@ impl<'a> Builder<'a> {
 
     /// The patched component file `bytes` of package `package_id`, patched again from
     /// what it would read back as to `model` where the two differ. A node whose file
-    /// gives it no size reads with the size of the resource it shows, and the model
-    /// keeps explicit sizes: once that resource's size changes (new bytes, a resized
-    /// component) or the node shows another resource, the file must say the size the
-    /// model keeps, which patching from the old model alone never writes.
+    /// gives it no size reads with the size of the resource it shows: once that
+    /// resource's size changes (new bytes, a resized component) or the node shows another
+    /// resource, the file must say the size the model keeps. Transactions mark such
+    /// nodes as writing their size (`txn::sizes`), so the patch already does; this still
+    /// covers a model that did not come through a transaction.
     fn pin_sizes(
         &self,
         bytes: Vec<u8>,

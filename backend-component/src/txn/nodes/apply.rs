@@ -2,7 +2,7 @@
 //! the node kind's snapshot, retargeting resource references as the node wrote them.
 
 use ofgui_contracts::ops::DisplayNodePropsUpdate;
-use ofgui_contracts::uam::{DisplayNode, ResourceRef, UamProject};
+use ofgui_contracts::uam::{DisplayNode, EdgeInsets, ListProperties, ResourceRef, UamProject};
 
 use super::checks::resolve;
 use crate::txn::layout::resource_folder;
@@ -33,6 +33,16 @@ pub(super) fn own_package(resource: &mut ResourceRef, owner: &str) {
     }
 }
 
+/// Whether a list's file writes its margin after a snapshot: as before while the margin
+/// stays, otherwise as the editor writes a margin it sets (only one that is not zero).
+fn margin_written(written: bool, old: &ListProperties, new: &ListProperties) -> bool {
+    if old.margin == new.margin {
+        written
+    } else {
+        new.margin != EdgeInsets::default()
+    }
+}
+
 pub(super) fn apply_props(
     node: &mut DisplayNode,
     props: &DisplayNodePropsUpdate,
@@ -45,6 +55,8 @@ pub(super) fn apply_props(
     }
     if let Some(v) = &props.size {
         base.size = v.clone();
+        // A size the agent sets is the node's own: written to the file and published.
+        base.explicit_size = true;
     }
     if let Some(v) = props.locked {
         base.locked = v;
@@ -206,11 +218,13 @@ pub(super) fn apply_props(
         }
         DisplayNode::List(n) => {
             if let Some(v) = &props.list_properties {
+                n.explicit_margin = margin_written(n.explicit_margin, &n.list, &v.list);
                 n.list = v.list.clone();
             }
         }
         DisplayNode::Tree(n) => {
             if let Some(v) = &props.list_properties {
+                n.explicit_margin = margin_written(n.explicit_margin, &n.list, &v.list);
                 n.list = v.list.clone();
                 if let Some(tree) = &v.tree {
                     n.tree = tree.clone();

@@ -313,13 +313,13 @@ pub fn node(node: &DisplayNode) -> Element {
         DisplayNode::List(n) => {
             let mut el = Element::new("list", LIST_ORDER);
             base(&mut el, &n.base, Refs::list(&n.list), Shape::Plain);
-            list(&mut el, &n.list, None);
+            list(&mut el, &n.list, None, n.explicit_margin);
             el
         }
         DisplayNode::Tree(n) => {
             let mut el = Element::new("list", LIST_ORDER);
             base(&mut el, &n.base, Refs::list(&n.list), Shape::Plain);
-            list(&mut el, &n.list, Some(&n.tree));
+            list(&mut el, &n.list, Some(&n.tree), n.explicit_margin);
             el
         }
         DisplayNode::Graph(n) => {
@@ -465,10 +465,12 @@ fn base(el: &mut Element, b: &NodeBase, refs: Refs, shape: Shape) {
     if b.pivot.is_some() || pivot_always {
         el.flag("anchor", b.pivot_as_anchor.unwrap_or(false), false);
     }
-    // Always written, though the editor leaves it out where it equals the size of the
-    // resource shown: the model does not say which size that is, and an explicit size
-    // reads the same (an unchanged size is never patched into the file).
-    el.set("size", size(&b.size));
+    // Written where the file writes it: the editor leaves it out where a node has its
+    // resource's own size (the model resolves that at read) and publishes only a size the
+    // file has. Setting a size and attaching a node mark it written.
+    if b.explicit_size {
+        el.set("size", size(&b.size));
+    }
     restrict_size(el, &b.min_size, &b.max_size);
     match &b.group {
         Some(group) if matches!(shape, Shape::Loader | Shape::Loader3D) => {
@@ -558,7 +560,7 @@ fn text(el: &mut Element, t: &TextProperties, plain: Option<&PlainTextExtras>) {
     el.set("text", t.text.as_str());
 }
 
-fn list(el: &mut Element, l: &ListProperties, tree: Option<&TreeExtras>) {
+fn list(el: &mut Element, l: &ListProperties, tree: Option<&TreeExtras>, explicit_margin: bool) {
     el.text("pageController", &l.page_controller);
     el.choice("layout", LIST_LAYOUT, l.layout, 0);
     el.choice("selectionMode", SELECTION_MODE, l.selection_mode, 0);
@@ -573,7 +575,13 @@ fn list(el: &mut Element, l: &ListProperties, tree: Option<&TreeExtras>) {
         &l.hz_scroll_bar_res,
     );
     pair(el, "ptrRes", &l.header_res, &l.footer_res);
-    el.set_unless("margin", margins(&l.margin), "0,0,0,0");
+    // Older editors write `margin="0,0,0,0"`, and the editor publishes the margin exactly
+    // when the file has it, so a list that has the attribute keeps it.
+    if explicit_margin {
+        el.set("margin", margins(&l.margin));
+    } else {
+        el.set_unless("margin", margins(&l.margin), "0,0,0,0");
+    }
     el.set_unless("scrollBarMargin", margins(&l.scroll_bar_margin), "0,0,0,0");
     el.set_unless("clipSoftness", point(&l.clip_softness), "0,0");
     el.num("lineGap", l.line_gap, 0.0);
