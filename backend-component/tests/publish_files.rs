@@ -1,7 +1,7 @@
 //! The files publishing writes for each package of the unity corpus, against what the
 //! FairyGUI editor published from the same project (`published/` beside it): the same
-//! names, and raw files (sounds) byte for byte. Descriptor content is
-//! `publish_descriptors.rs`'s; sprites and atlas pages are compared by their own test.
+//! names, atlas pages included, and raw files (sounds) byte for byte. Descriptor content is
+//! `publish_descriptors.rs`'s; sprites and atlas pages' pixels are `publish_atlas.rs`'s.
 
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -54,11 +54,7 @@ fn unity_packages_publish_the_files_the_editor_published() {
             ours.insert(file.name.clone());
         }
     }
-    // Atlas pages arrive with atlas packing; until then they are the only difference.
-    let missing: Vec<&String> = reference
-        .difference(&ours)
-        .filter(|name| !name.contains("_atlas"))
-        .collect();
+    let missing: Vec<&String> = reference.difference(&ours).collect();
     let extra: Vec<&String> = ours.difference(&reference).collect();
     assert!(missing.is_empty(), "not published: {missing:?}");
     assert!(extra.is_empty(), "not in the reference: {extra:?}");

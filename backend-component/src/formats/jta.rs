@@ -188,6 +188,23 @@ pub fn frame_texture(bytes: &[u8], frame: usize) -> Option<(&[u8], [f64; 4])> {
     ))
 }
 
+/// Every frame's picture in one parse, for callers that want them all: the index of the
+/// texture in the file (frames may share one) and its encoded bytes (PNG or JPEG); `None`
+/// for a frame without a texture. Empty when the bytes are not a readable JTA.
+pub fn frame_textures(bytes: &[u8]) -> Vec<Option<(usize, &[u8])>> {
+    let Some(layout) = layout(bytes) else {
+        return Vec::new();
+    };
+    layout
+        .frames
+        .iter()
+        .map(|&(_, _, texture)| {
+            let index = usize::try_from(texture).ok()?;
+            Some((index, *layout.textures.get(index)?))
+        })
+        .collect()
+}
+
 /// Rebuilds a movie clip's dimensions, timing and frames from its `.jta` bytes, as the
 /// reader does at open (`smoothing` stays: the file does not hold it); false, with the
 /// clip unchanged, when the bytes are not a readable JTA.

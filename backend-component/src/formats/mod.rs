@@ -1,7 +1,7 @@
-//! Byte formats: the one place that reads PNG, JPEG, SVG and JTA bytes and spots Git LFS
-//! pointers, for the reader (image sizes, movie clips), transactions (bytes an operation
-//! brings) and validation (corrupt files). One file per format: [`png`], [`jpeg`], [`svg`],
-//! [`jta`], [`lfs`].
+//! Byte formats: the one place that reads PNG, JPEG, SVG, JTA and BMFont bytes and spots Git
+//! LFS pointers, for the reader (image sizes, movie clips), transactions (bytes an operation
+//! brings), validation (corrupt files), previews and publishing (fonts, movie-clip frames).
+//! One file per format: [`png`], [`jpeg`], [`svg`], [`jta`], [`fnt`], [`lfs`].
 //!
 //! The checks are structural probes, never decoders: a PNG's chunk walk with every CRC,
 //! a JPEG's marker walk through its scans to the EOI marker, an SVG's XML tree with its
@@ -34,6 +34,7 @@
 //!   such with `git lfs pull`, rather than a PNG without a signature or, for kinds not
 //!   looked into, nothing at all.
 
+pub mod fnt;
 pub mod jpeg;
 pub mod jta;
 pub mod lfs;

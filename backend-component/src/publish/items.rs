@@ -5,15 +5,16 @@
 //! package (so a resource used only by a dropped component is dropped too), except the
 //! package's `excludedResourceIds` and TrueType fonts, which are never items. Order, as
 //! the editor writes it: non-exported items first, then exported ones; within each, by the
-//! resource's XML element name and then by id (plain string order). Atlas items, which
-//! come last, arrive with atlas packing.
+//! resource's XML element name and then by id (plain string order); the atlas items come
+//! last, in page order.
 
 use std::collections::{BTreeSet, VecDeque};
 
 use ofgui_contracts::uam::{DisplayNode, UamPackage, UamResource};
 
+use super::atlas::AtlasPage;
 use super::buffer::{Buf, Offsets, with_blocks};
-use super::kinds::{element_name, extension_object_type, is_true_type, item_type};
+use super::kinds::{ATLAS_ITEM, element_name, extension_object_type, is_true_type, item_type};
 use super::refs::{self, Key};
 use super::values::{float_f64, int, number};
 use super::{Ctx, PublishError, component};
@@ -127,13 +128,44 @@ fn uses_own_font(ctx: &Ctx, resource: &UamResource) -> bool {
     })
 }
 
-/// Segment 1: the item records.
-pub(crate) fn write_items(ctx: &mut Ctx, published: &Published) -> Result<Buf, PublishError> {
+/// Segment 1: the item records, the atlas pages' last.
+pub(crate) fn write_items(
+    ctx: &mut Ctx,
+    published: &Published,
+    pages: &[AtlasPage],
+) -> Result<Buf, PublishError> {
     let mut out = Buf::default();
-    out.i16_of(published.len(), "items")?;
+    out.i16_of(published.len() + pages.len(), "items")?;
     for resource in published {
         let record = item(ctx, resource)?;
         out.record_i32(&record, "item")?;
+    }
+    for page in pages {
+        let record = atlas_item(ctx, page)?;
+        out.record_i32(&record, "item")?;
+    }
+    Ok(out)
+}
+
+/// An atlas page's item: no name or path, the file the runtime loads, the page's size.
+fn atlas_item(ctx: &mut Ctx, page: &AtlasPage) -> Result<Buf, PublishError> {
+    let mut out = Buf::default();
+    out.u8(ATLAS_ITEM);
+    out.id(&mut ctx.strings, &page.id)?;
+    out.null();
+    out.null();
+    out.id(&mut ctx.strings, &page.file)?;
+    out.bool(false);
+    for (side, what) in [(page.width, "atlas width"), (page.height, "atlas height")] {
+        out.i32(i32::try_from(side).map_err(|_| PublishError::OutOfRange {
+            what,
+            value: f64::from(side),
+        })?);
+    }
+    if ctx.version >= 2 {
+        out.null();
+        out.u8(0);
+        out.u8(0);
     }
     Ok(out)
 }

@@ -38,6 +38,9 @@ fn is_swf(resource: &UamResource) -> bool {
         == Some("swf")
 }
 
+/// The item type of an atlas page.
+pub(crate) const ATLAS_ITEM: u8 = 4;
+
 pub(crate) fn item_type(resource: &UamResource) -> u8 {
     match resource {
         UamResource::Image(_) => 0,

@@ -2,27 +2,29 @@
 //!
 //! One job: turn a package of a [`UamProject`] into the binary package descriptor the
 //! FairyGUI editor publishes (`<Package>_fui.bytes`; the format is `tests/fui/FORMAT.md`,
-//! the editor's habits beyond the format `tests/fui/EDITOR.md`). It reads only the model,
-//! plus the bytes of asset files where a field needs them (a bitmap font's `.fnt` text),
-//! handed in by the caller; it never touches the filesystem and never panics on any model.
+//! the editor's habits beyond the format `tests/fui/EDITOR.md`) and the atlas pages beside
+//! it. It reads only the model, plus the bytes of asset files where a field needs them (a
+//! bitmap font's `.fnt` text, images and movie-clip frames for the atlases), handed in by
+//! the caller; it never touches the filesystem and never panics on any model.
 //!
 //! What it may use: the model (`ofgui_contracts::uam`), `rules` (value tables), `lookup`
-//! (ui:// URLs) and the BMFont parser of `render::bitmap` (which belongs in `formats`; it
-//! moves there when the atlas phase needs it too).
+//! (ui:// URLs), `formats` (BMFont and JTA files) and the image decoder of `render::image`.
 //!
-//! Phase 1 (this code): the descriptor's header, dependencies, items and the full content
-//! of every component. Not yet: atlas packing (the sprites segment is written empty, and no
-//! atlas item), pixel hit-test data, high-resolution variants, branches beyond what the
-//! model lists per item, compression, and the files beside the descriptor.
+//! Done: the descriptor's header, dependencies, items and the full content of every
+//! component; `atlas`: sprites, atlas items and pages, pixel hit-test data. Not yet:
+//! high-resolution variants, branches beyond what the model lists per item, compression
+//! (see `atlas` for what the atlases leave out).
 //!
 //! Files, each using only those after it: `items` (which resources are published, in what
-//! order, and their records), `refs` (what a resource refers to), `component` (a
-//! component's buffer), `child` (one display-list entry), `instance` (a component
-//! instance's overrides), `gears`, `transitions`, `kinds` (item and object types), `blocks`
-//! (blocks components and children share), `scope` (ids and names to indexes), `values`
-//! (model values as the format wants them), [`buffer`] (bytes, string table, position
-//! tables).
+//! order, and their records), `atlas` (pictures, packing, pages, sprite and hit-test
+//! segments), `refs` (what a resource refers to), `component` (a component's buffer),
+//! `child` (one display-list entry), `instance` (a component instance's overrides), `gears`,
+//! `transitions`, `kinds` (item and object types), `blocks` (blocks components and children
+//! share), `scope` (ids and names to indexes), `values` (model values as the format wants
+//! them), `walk` (the strings inside a model value), [`buffer`] (bytes, string table,
+//! position tables).
 
+mod atlas;
 mod blocks;
 pub mod buffer;
 mod child;
@@ -36,12 +38,14 @@ mod refs;
 mod scope;
 mod transitions;
 mod values;
+mod walk;
 
 use std::collections::BTreeMap;
 
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 
 use crate::lookup::urls::Urls;
+pub use atlas::AtlasPage;
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
     DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage, publish_package,
@@ -92,6 +96,9 @@ pub enum PublishError {
     /// The package's name cannot be a file name's first part.
     #[error("the package name {0:?} cannot name a file; rename the package")]
     UnpublishableName(String),
+    /// An atlas page could not be written as PNG.
+    #[error("atlas page {file} could not be encoded: {reason}")]
+    PageEncoding { file: String, reason: String },
 }
 
 /// One published descriptor.
@@ -105,6 +112,10 @@ pub struct Descriptor {
     pub bytes: Vec<u8>,
     /// The raw files (sounds, other files) the item records name, to publish beside it.
     pub raw_files: Vec<RawFile>,
+    /// The atlas pages the atlas items name, to publish beside it (`<name>_<file>`).
+    pub atlas_pages: Vec<AtlasPage>,
+    /// What could not go into the atlases (unreadable pictures, pages past the settings).
+    pub warnings: Vec<PublishWarning>,
 }
 
 /// A resource published as its own file: the runtime loads `<Package>_<file>`.
@@ -123,12 +134,16 @@ pub(crate) struct Habits {
     /// The old editor lists the package itself as a dependency when a text field uses a
     /// bitmap font of the package by URL (EDITOR.md).
     pub self_font_dependency: bool,
+    /// Today's editor writes trim data for every image and font sprite; the old one only
+    /// for sprites trimmed or rotated (EDITOR.md).
+    pub trim_data_always: bool,
 }
 
 impl Habits {
     fn of(version: i32) -> Self {
         Habits {
             self_font_dependency: version <= OLDEST_VERSION,
+            trim_data_always: version > OLDEST_VERSION,
         }
     }
 }
@@ -177,11 +192,13 @@ pub fn publish_descriptor(
         })
         .collect();
 
+    let atlas = atlas::build(&ctx, &published);
+
+    // Segments in file order, so the string table is in first-reference order.
     let dependencies = items::dependencies(&mut ctx, &published)?;
-    let items_segment = items::write_items(&mut ctx, &published)?;
-    // Sprites come with atlas packing (a later phase): an empty list for now.
-    let mut sprites = Buf::default();
-    sprites.i16(0);
+    let items_segment = items::write_items(&mut ctx, &published, &atlas.pages)?;
+    let sprites = atlas.write_sprites(&mut ctx)?;
+    let hit_tests = atlas.write_hit_tests(&mut ctx)?;
     let (strings, long_strings) = ctx.strings.segments()?;
 
     let mut out = Buf::default();
@@ -197,7 +214,7 @@ pub fn publish_descriptor(
             Some(dependencies),
             Some(items_segment),
             Some(sprites),
-            None,
+            hit_tests,
             Some(strings),
             long_strings,
         ],
@@ -209,6 +226,8 @@ pub fn publish_descriptor(
         package_name: package.name.clone(),
         bytes: out.into_bytes(),
         raw_files,
+        atlas_pages: atlas.pages,
+        warnings: atlas.warnings,
     })
 }
 

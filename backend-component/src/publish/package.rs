@@ -101,7 +101,13 @@ pub fn publish_package(
         name: naming.file_name(&package.name),
         bytes: descriptor.bytes,
     }];
-    let mut warnings = Vec::new();
+    let mut warnings = descriptor.warnings;
+    for page in descriptor.atlas_pages {
+        files.push(PublishedFile {
+            name: format!("{}_{}", package.name, page.file),
+            bytes: page.encode_png()?,
+        });
+    }
     for item in descriptor.raw_files {
         let resource = package
             .resources

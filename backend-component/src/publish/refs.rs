@@ -10,10 +10,10 @@
 use std::collections::BTreeMap;
 
 use ofgui_contracts::uam::{ComponentModel, DisplayNode, UamPackage, UamResource};
-use serde_json::Value;
 
+use super::walk::each_string;
+use crate::formats::fnt::{FntFile, parse_fnt};
 use crate::lookup::urls::{Urls, urls_in};
-use crate::render::bitmap::{FntFile, parse_fnt};
 
 /// A resource by (package id, resource id).
 pub type Key = (String, String);
@@ -97,12 +97,6 @@ fn component_references(urls: &Urls, owner: &str, model: &ComponentModel, out: &
             push(out, urls, package, &n.src);
         }
     }
-    let Ok(mut value) = serde_json::to_value(model) else {
-        return;
-    };
-    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut) {
-        properties.remove("designImage");
-    }
     let mut visit = |text: &str| {
         for url in urls_in(text) {
             if let Some((package, resource)) = urls.locate(url) {
@@ -113,7 +107,7 @@ fn component_references(urls: &Urls, owner: &str, model: &ComponentModel, out: &
             }
         }
     };
-    walk(&value, &mut visit);
+    each_string(model, "designImage", &mut visit);
 }
 
 fn push(out: &mut Vec<Key>, urls: &Urls, package: &str, resource: &str) {
@@ -123,14 +117,5 @@ fn push(out: &mut Vec<Key>, urls: &Urls, package: &str, resource: &str) {
     let key = (package.to_owned(), resource.to_owned());
     if !out.contains(&key) {
         out.push(key);
-    }
-}
-
-fn walk(value: &Value, visit: &mut impl FnMut(&str)) {
-    match value {
-        Value::String(text) => visit(text),
-        Value::Array(values) => values.iter().for_each(|v| walk(v, visit)),
-        Value::Object(map) => map.values().for_each(|v| walk(v, visit)),
-        _ => {}
     }
 }

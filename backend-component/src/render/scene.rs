@@ -711,7 +711,7 @@ impl<'a> Painter<'a> {
         if let Some(ttf) = font::parse_ttf(bytes) {
             return Some(Face::Vector(Arc::new(ttf)));
         }
-        let fnt = bitmap::parse_fnt(std::str::from_utf8(bytes).ok()?).ok()?;
+        let fnt = crate::formats::fnt::parse_fnt(std::str::from_utf8(bytes).ok()?).ok()?;
         let texture = font
             .metadata
             .as_ref()

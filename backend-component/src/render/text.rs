@@ -1986,7 +1986,8 @@ fn decode_entity(name: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::bitmap::{FntChar, FntCommon, FntFile, FntInfo, GlyphImageRef};
+    use crate::formats::fnt::{FntChar, FntCommon, FntFile, FntInfo};
+    use crate::render::bitmap::GlyphImageRef;
     use std::sync::Arc;
 
     const W: u32 = 200;

@@ -307,11 +307,14 @@ fn hit_test_entry(r: &mut Reader<'_>) -> Result<Value> {
     entry.u8(r, "scaleDivisor")?;
     let len = r.count_i32("pixelsLength")?;
     entry.put("pixelsLength", len);
-    // The mask itself is summarised: comparing set-bit counts is enough to spot a change.
-    let set_bits = r.take(len, "pixels")?.iter().fold(0u64, |total, byte| {
+    let pixels = r.take(len, "pixels")?;
+    let set_bits = pixels.iter().fold(0u64, |total, byte| {
         total.saturating_add(u64::from(byte.count_ones()))
     });
     entry.put("pixelsSetBits", set_bits);
+    // The whole mask, as hex (bit i of the grid is bit i % 8 of byte i / 8), so masks can
+    // be compared bit by bit.
+    entry.put("pixels", hex(pixels));
     r.finish()?;
     Ok(entry.into())
 }

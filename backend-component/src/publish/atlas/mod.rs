@@ -1,0 +1,276 @@
+//! The atlas phase: the package's pictures packed onto pages, the sprite records saying
+//! where each sits (segment 2), the pixel hit-test masks (segment 3), and the atlas items and
+//! page images the runtime loads (`<Package>_atlas0.png`).
+//!
+//! Pictures ([`sources`]): every published image (its `.png`/`.jpg` decoded by
+//! `render::image::decode`), every movie-clip frame (its texture from the `.jta`; frames
+//! sharing a texture share its place), and a texture font's texture, which is its texture
+//! image's picture written again under the font's id. Plain images are cut to their visible
+//! pixels when `trimImage` is on; nine-grid and tiled images never are.
+//!
+//! Atlases: an image goes where its `atlas` attribute says (a slot number, or `alone*` for
+//! pages of its own), else where its nearest folder's says, else atlas 0; movie clips follow
+//! their folder. Each atlas is packed ([`pack`]) by the package's settings ([`settings`]); its
+//! first page is `atlas<N>` (`atlas<N>.png`; `atlas_<imageId>` for an image alone), further
+//! pages take ids from `atlas100` on, counted over the package, and files
+//! `<firstId>_<k>.png`. The editor was never seen writing more than one page, so those names
+//! follow its code as far as known (EDITOR.md, item 7). Placement differs from the editor's
+//! (its packer is not known exactly); sizes, trims and pixels are its.
+//!
+//! Not done: `extractAlpha` (separate alpha pages), JPEG pages for atlases without alpha
+//! (Unity's pages are always PNG, which is what this writes), atlas `compression`, the
+//! editor's shortcut of publishing a lone image's own file as its page, separate atlases per
+//! branch and high-resolution (`@2x`) variants; a branch's images are packed with the rest.
+
+mod hit_test;
+mod pack;
+mod page;
+mod settings;
+mod sources;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet};
+
+use ofgui_contracts::uam::{DisplayNode, UamResource};
+
+use super::buffer::Buf;
+use super::{Ctx, PublishError, PublishWarning};
+use hit_test::HitMask;
+use pack::{PackSettings, pack};
+pub use page::AtlasPage;
+use settings::AtlasSettings;
+use sources::{Bin, Picture, SpriteKind};
+
+/// Where one sprite sits, as its record says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Sprite {
+    id: String,
+    atlas: String,
+    /// The rectangle on the page as stored: a rotated sprite's width runs up the page.
+    rect: [u32; 4],
+    rotated: bool,
+    /// Where the kept part sits in the original picture, and the original's size.
+    trim: Option<[u32; 4]>,
+}
+
+/// A package's atlases.
+pub(crate) struct Atlas {
+    pub pages: Vec<AtlasPage>,
+    sprites: Vec<Sprite>,
+    hit_tests: Vec<(String, HitMask)>,
+    pub warnings: Vec<PublishWarning>,
+}
+
+/// Decodes, trims and packs the pictures of the published resources.
+pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
+    let settings = AtlasSettings::of(ctx.project, ctx.package);
+    let collected = sources::collect(ctx.package, published, ctx.assets, &settings);
+    let pictures = collected.pictures;
+    let mut atlas = Atlas {
+        pages: Vec::new(),
+        sprites: Vec::new(),
+        hit_tests: Vec::new(),
+        warnings: collected.warnings,
+    };
+    let mut bins: BTreeMap<&Bin, Vec<&Picture>> = BTreeMap::new();
+    for picture in &pictures {
+        bins.entry(&picture.bin).or_default().push(picture);
+    }
+    let mut extra_pages = 0u32;
+    for (bin, members) in bins {
+        let (first_id, size_option) = match bin {
+            Bin::Shared(slot) => (format!("atlas{slot}"), settings.size_option),
+            Bin::Alone { image_id, size } => (format!("atlas_{image_id}"), *size),
+        };
+        let pack_settings = PackSettings {
+            max_size: settings.max_size,
+            size_option,
+            square: settings.force_square,
+            rotation: settings.allow_rotation,
+            paging: settings.paging,
+            padding: settings.padding,
+            margin: members.iter().any(|p| p.extrude),
+        };
+        let sizes: Vec<(u32, u32)> = members
+            .iter()
+            .map(|p| (p.keep.width, p.keep.height))
+            .collect();
+        let packing = pack(&sizes, &pack_settings);
+        if packing.overflowed {
+            atlas.warnings.push(PublishWarning {
+                code: "atlas_paged",
+                resource_id: None,
+                message: format!(
+                    "the pictures of {first_id} do not fit one {0}×{0} page and paging is off, \
+                     so they take {1} pages; turn paging on, raise the largest atlas size or \
+                     move pictures to another atlas",
+                    settings.max_size,
+                    packing.pages.len()
+                ),
+            });
+        }
+        let first_page = atlas.pages.len();
+        for (k, &(width, height)) in packing.pages.iter().enumerate() {
+            let (id, file) = if k == 0 {
+                (first_id.clone(), format!("{first_id}.png"))
+            } else {
+                extra_pages += 1;
+                (
+                    format!("atlas{}", 99 + extra_pages),
+                    format!("{first_id}_{k}.png"),
+                )
+            };
+            atlas.pages.push(AtlasPage::new(id, file, width, height));
+        }
+        // Records in the editor's order: page by page, largest side first.
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by_key(|&i| {
+            let page = packing.placements.get(i).map_or(0, |p| p.page);
+            let (w, h) = sizes.get(i).copied().unwrap_or_default();
+            (page, Reverse(w.max(h)))
+        });
+        for i in order {
+            let (Some(picture), Some(place)) = (members.get(i), packing.placements.get(i)) else {
+                continue;
+            };
+            let Some(page) = atlas.pages.get_mut(first_page + place.page) else {
+                continue;
+            };
+            page.draw(picture, place.x, place.y, place.rotated);
+            let (w, h) = (picture.keep.width, picture.keep.height);
+            let (w, h) = if place.rotated { (h, w) } else { (w, h) };
+            if picture.extrude {
+                page.extrude(place.x, place.y, w, h);
+            }
+            for name in &picture.names {
+                atlas.sprites.push(Sprite {
+                    id: name.id.clone(),
+                    atlas: page.id.clone(),
+                    rect: [place.x, place.y, w, h],
+                    rotated: place.rotated,
+                    trim: trim(ctx, &settings, picture, name.kind, place.rotated),
+                });
+            }
+        }
+    }
+    atlas.hit_tests = hit_tests(ctx, published, &pictures);
+    atlas
+}
+
+/// A sprite's trim data, by the editor's habits: only with `trimImage` on and never for
+/// movie-clip frames; today's editor writes it for every image and font sprite, the old one
+/// only for those trimmed or rotated.
+fn trim(
+    ctx: &Ctx,
+    settings: &AtlasSettings,
+    picture: &Picture,
+    kind: SpriteKind,
+    rotated: bool,
+) -> Option<[u32; 4]> {
+    let wanted = settings.trim
+        && kind != SpriteKind::Frame
+        && (ctx.habits.trim_data_always || picture.trimmed() || rotated);
+    wanted.then(|| {
+        [
+            picture.keep.x,
+            picture.keep.y,
+            picture.pixmap.width(),
+            picture.pixmap.height(),
+        ]
+    })
+}
+
+/// The masks of the images the package's published components use as pixel hit areas
+/// (an image child of the same package named by the component's `hitTest`), in item order.
+fn hit_tests(
+    ctx: &Ctx,
+    published: &[&UamResource],
+    pictures: &[Picture],
+) -> Vec<(String, HitMask)> {
+    let mut wanted = BTreeSet::new();
+    for resource in published {
+        let Some(model) = resource.component() else {
+            continue;
+        };
+        let target = &model.properties.hit_test;
+        if target.is_empty() {
+            continue;
+        }
+        let image = model.display_list.iter().find_map(|node| match node {
+            DisplayNode::Image(image) if image.base.id == *target => Some(&image.resource),
+            _ => None,
+        });
+        if let Some(reference) = image.filter(|r| {
+            r.package_id
+                .as_deref()
+                .is_none_or(|p| p.is_empty() || p == ctx.package.id)
+        }) {
+            wanted.insert(reference.resource_id.as_str());
+        }
+    }
+    published
+        .iter()
+        .filter(|r| wanted.contains(r.id()))
+        .filter_map(|r| {
+            let picture = pictures.iter().find(|p| {
+                p.names
+                    .iter()
+                    .any(|n| n.kind == SpriteKind::Image && n.id == r.id())
+            })?;
+            Some((r.id().to_owned(), hit_test::mask(&picture.pixmap)))
+        })
+        .collect()
+}
+
+impl Atlas {
+    /// Segment 2: the sprite records.
+    pub(crate) fn write_sprites(&self, ctx: &mut Ctx) -> Result<Buf, PublishError> {
+        let mut out = Buf::default();
+        out.i16_of(self.sprites.len(), "sprites")?;
+        for sprite in &self.sprites {
+            let mut record = Buf::default();
+            record.id(&mut ctx.strings, &sprite.id)?;
+            record.id(&mut ctx.strings, &sprite.atlas)?;
+            for value in sprite.rect {
+                record.i32(whole(value, "sprite rectangle")?);
+            }
+            record.bool(sprite.rotated);
+            if ctx.version >= 2 {
+                record.bool(sprite.trim.is_some());
+                for value in sprite.trim.into_iter().flatten() {
+                    record.i32(whole(value, "sprite trim")?);
+                }
+            }
+            out.record_u16(&record, "sprite")?;
+        }
+        Ok(out)
+    }
+
+    /// Segment 3: the hit-test masks; absent when there are none, as the editor writes it.
+    pub(crate) fn write_hit_tests(&self, ctx: &mut Ctx) -> Result<Option<Buf>, PublishError> {
+        if self.hit_tests.is_empty() {
+            return Ok(None);
+        }
+        let mut out = Buf::default();
+        out.i16_of(self.hit_tests.len(), "hit tests")?;
+        for (id, mask) in &self.hit_tests {
+            let mut record = Buf::default();
+            record.id(&mut ctx.strings, id)?;
+            // Unused by the runtimes; the editor writes 0.
+            record.i32(0);
+            record.i32(whole(mask.width, "hit-test width")?);
+            record.u8(hit_test::SCALE_DIVISOR);
+            record.i32_of(mask.bits.len(), "hit-test mask")?;
+            record.bytes(&mask.bits);
+            out.record_i32(&record, "hit test")?;
+        }
+        Ok(Some(out))
+    }
+}
+
+fn whole(value: u32, what: &'static str) -> Result<i32, PublishError> {
+    i32::try_from(value).map_err(|_| PublishError::OutOfRange {
+        what,
+        value: f64::from(value),
+    })
+}

@@ -1,0 +1,263 @@
+//! One atlas page: its pixels, drawn from the pictures placed on it, and its PNG file.
+
+use super::sources::{Keep, Picture};
+use crate::publish::PublishError;
+
+/// An atlas page: the item the descriptor lists (`id`, `file`, size) and its pixels.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AtlasPage {
+    /// The atlas item's id (`atlas0`, `atlas100`, `atlas_<imageId>`).
+    pub id: String,
+    /// The file the item names (`atlas0.png`); published as `<Package>_<file>`.
+    pub file: String,
+    pub width: u32,
+    pub height: u32,
+    /// Premultiplied RGBA, row by row.
+    pixels: Vec<u8>,
+}
+
+impl std::fmt::Debug for AtlasPage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AtlasPage")
+            .field("id", &self.id)
+            .field("file", &self.file)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AtlasPage {
+    /// A clear page.
+    pub(crate) fn new(id: String, file: String, width: u32, height: u32) -> Self {
+        // Sides are bounded by the settings (a page side at most 4096, a picture's at most
+        // 8192 rounded up), so this fits memory the way a decoded asset does.
+        let len = width as usize * height as usize * 4;
+        AtlasPage {
+            id,
+            file,
+            width,
+            height,
+            pixels: vec![0; len],
+        }
+    }
+
+    /// The page's pixels, premultiplied RGBA row by row.
+    pub fn pixels(&self) -> &[u8] {
+        &self.pixels
+    }
+
+    fn stride(&self) -> usize {
+        self.width as usize * 4
+    }
+
+    /// Draws the kept part of a picture with its top-left at `x`, `y`; a rotated one is
+    /// turned a quarter counter-clockwise (its first column becomes the bottom row), as
+    /// the Unity runtime expects rotated sprites. Pixels outside the page are skipped.
+    pub(crate) fn draw(&mut self, picture: &Picture, x: u32, y: u32, rotated: bool) {
+        let Keep {
+            x: kx,
+            y: ky,
+            width,
+            height,
+        } = picture.keep;
+        let source = picture.pixmap.data();
+        let source_stride = picture.pixmap.width() as usize * 4;
+        let stride = self.stride();
+        let (page_width, page_height) = (self.width as usize, self.height as usize);
+        let (x, y, kx, ky) = (x as usize, y as usize, kx as usize, ky as usize);
+        let (width, height) = (width as usize, height as usize);
+        if !rotated {
+            let visible = width.min(page_width.saturating_sub(x));
+            for row in 0..height.min(page_height.saturating_sub(y)) {
+                let from = (ky + row) * source_stride + kx * 4;
+                let to = (y + row) * stride + x * 4;
+                let (Some(from), Some(to)) = (
+                    source.get(from..from + visible * 4),
+                    self.pixels.get_mut(to..to + visible * 4),
+                ) else {
+                    continue;
+                };
+                to.copy_from_slice(from);
+            }
+            return;
+        }
+        // Source (sx, sy) lands at (x + sy, y + width - 1 - sx).
+        for sy in 0..height {
+            let from = (ky + sy) * source_stride + kx * 4;
+            let Some(row) = source.get(from..from + width * 4) else {
+                continue;
+            };
+            let column = x + sy;
+            if column >= page_width {
+                break;
+            }
+            for (sx, pixel) in row.chunks_exact(4).enumerate() {
+                let line = y + width - 1 - sx;
+                if line >= page_height {
+                    continue;
+                }
+                let to = line * stride + column * 4;
+                if let Some(target) = self.pixels.get_mut(to..to + 4) {
+                    target.copy_from_slice(pixel);
+                }
+            }
+        }
+    }
+
+    /// Copies the outermost rows and columns of the rectangle one pixel outward (the
+    /// editor's `duplicatePadding`; corners stay clear, as the editor leaves them).
+    pub(crate) fn extrude(&mut self, x: u32, y: u32, width: u32, height: u32) {
+        let stride = self.stride();
+        let (x, y, width, height) = (x as usize, y as usize, width as usize, height as usize);
+        let page_height = self.height as usize;
+        let page_width = self.width as usize;
+        if width == 0 || height == 0 || x + width > page_width || y + height > page_height {
+            return;
+        }
+        // From here on every index below is inside the page.
+        let row_len = width * 4;
+        let copy_row = |pixels: &mut Vec<u8>, from: usize, to: usize| {
+            let (from, to) = (from * stride + x * 4, to * stride + x * 4);
+            pixels.copy_within(from..from + row_len, to);
+        };
+        if y > 0 {
+            copy_row(&mut self.pixels, y, y - 1);
+        }
+        if y + height < page_height {
+            copy_row(&mut self.pixels, y + height - 1, y + height);
+        }
+        for row in y..y + height {
+            let start = row * stride;
+            if x > 0 {
+                self.pixels
+                    .copy_within(start + x * 4..start + x * 4 + 4, start + (x - 1) * 4);
+            }
+            if x + width < page_width {
+                let last = start + (x + width - 1) * 4;
+                self.pixels.copy_within(last..last + 4, last + 4);
+            }
+        }
+    }
+
+    /// The page as a PNG file: straight (not premultiplied) RGBA, as the editor's pages
+    /// are.
+    pub fn encode_png(mut self) -> Result<Vec<u8>, PublishError> {
+        for pixel in self.pixels.chunks_exact_mut(4) {
+            let [red, green, blue, alpha] = [pixel[0], pixel[1], pixel[2], pixel[3]];
+            match alpha {
+                // Opaque pixels are the same either way, clear ones are all zero.
+                0 | 255 => {}
+                _ => {
+                    let alpha = u16::from(alpha);
+                    let straight =
+                        |c: u8| ((u16::from(c) * 255 + alpha / 2) / alpha).min(255) as u8;
+                    pixel[0] = straight(red);
+                    pixel[1] = straight(green);
+                    pixel[2] = straight(blue);
+                }
+            }
+        }
+        let failed = |e: png::EncodingError| PublishError::PageEncoding {
+            file: self.file.clone(),
+            reason: e.to_string(),
+        };
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        // Measured on the unity corpus's 10 Mpx of pages: fast deflate with the Up filter
+        // writes 10.3 MB in about 0.1 s; Paeth 8.5 MB in 40 % more time (the editor's pages
+        // are 8.7 MB). Publishing time matters more here than bytes a game reimports.
+        encoder.set_compression(png::Compression::Fast);
+        encoder.set_filter(png::FilterType::Up);
+        let mut writer = encoder.write_header().map_err(failed)?;
+        writer.write_image_data(&self.pixels).map_err(failed)?;
+        writer.finish().map_err(failed)?;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tiny_skia::Pixmap;
+
+    use super::*;
+    use crate::publish::atlas::sources::Bin;
+
+    /// An opaque picture whose pixel (x, y) has red x and green y.
+    fn picture(width: u32, height: u32) -> Picture {
+        let mut pixmap = Pixmap::new(width, height).expect("size");
+        for (i, pixel) in pixmap.data_mut().chunks_exact_mut(4).enumerate() {
+            let (x, y) = (i as u32 % width, i as u32 / width);
+            pixel.copy_from_slice(&[x as u8, y as u8, 7, 255]);
+        }
+        Picture {
+            names: Vec::new(),
+            keep: Keep {
+                x: 0,
+                y: 0,
+                width,
+                height,
+            },
+            bin: Bin::Shared(0),
+            extrude: false,
+            pixmap,
+        }
+    }
+
+    fn pixel(page: &AtlasPage, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * page.width + x) * 4) as usize;
+        page.pixels()[i..i + 4].try_into().expect("4 bytes")
+    }
+
+    #[test]
+    fn draws_upright_and_turned_a_quarter_counter_clockwise() {
+        let picture = picture(3, 2);
+        let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 8, 8);
+        page.draw(&picture, 1, 1, false);
+        assert_eq!(pixel(&page, 1, 1), [0, 0, 7, 255]);
+        assert_eq!(pixel(&page, 3, 2), [2, 1, 7, 255]);
+        // Turned: 2 wide and 3 tall; the picture's first column is the bottom row.
+        page.draw(&picture, 5, 4, true);
+        assert_eq!(pixel(&page, 5, 6), [0, 0, 7, 255]);
+        assert_eq!(pixel(&page, 6, 6), [0, 1, 7, 255]);
+        assert_eq!(pixel(&page, 5, 4), [2, 0, 7, 255]);
+        // Off the page: clipped, not wrapped onto the next row, not a panic.
+        page.draw(&picture, 6, 1, false);
+        assert_eq!(pixel(&page, 7, 1), [1, 0, 7, 255]);
+        assert_eq!(pixel(&page, 0, 2), [0, 0, 0, 0]);
+        page.draw(&picture, 7, 7, true);
+        assert_eq!(pixel(&page, 7, 7), [2, 0, 7, 255]);
+        page.draw(&picture, 9, 9, true);
+    }
+
+    #[test]
+    fn extrudes_edges_but_not_corners() {
+        let picture = picture(2, 2);
+        let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 4, 4);
+        page.draw(&picture, 1, 1, false);
+        page.extrude(1, 1, 2, 2);
+        assert_eq!(pixel(&page, 1, 0), pixel(&page, 1, 1));
+        assert_eq!(pixel(&page, 2, 3), pixel(&page, 2, 2));
+        assert_eq!(pixel(&page, 0, 2), pixel(&page, 1, 2));
+        assert_eq!(pixel(&page, 3, 1), pixel(&page, 2, 1));
+        assert_eq!(pixel(&page, 0, 0), [0, 0, 0, 0]);
+        // A rectangle past the page is left alone.
+        page.extrude(3, 3, 2, 2);
+    }
+
+    #[test]
+    fn pages_are_written_as_straight_rgba_png() {
+        let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 2, 1);
+        page.pixels = vec![64, 32, 0, 128, 0, 0, 0, 0];
+        let png = page.encode_png().expect("encodes");
+        let decoder = png::Decoder::new(png.as_slice());
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut out = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut out).expect("a frame");
+        assert_eq!((info.width, info.height), (2, 1));
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        assert_eq!(out[..8], [128, 64, 0, 128, 0, 0, 0, 0]);
+    }
+}
