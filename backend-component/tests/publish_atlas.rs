@@ -391,3 +391,262 @@ fn sprites_pages_and_hit_tests_match_the_editors() {
         tally.differing.join("\n")
     );
 }
+
+/// What a publish under other settings must still be: every sprite on an atlas item's page
+/// and inside it, sprites of different pictures apart, and pages sized as the settings say.
+struct Rules {
+    max_size: u32,
+    size: &'static str,
+    square: bool,
+    rotation: bool,
+}
+
+fn check_atlases(package: &str, published: &PublishedPackage, rules: &Rules) -> Value {
+    let files: BTreeMap<&str, &[u8]> = published
+        .files
+        .iter()
+        .map(|f| (f.name.as_str(), f.bytes.as_slice()))
+        .collect();
+    let decoded = ofgui_fui::decode(files[format!("{package}_fui.bytes").as_str()])
+        .unwrap_or_else(|e| panic!("{package}: {e}"));
+    let pages = pages(&decoded, |file| {
+        files
+            .get(format!("{package}_{file}").as_str())
+            .unwrap_or_else(|| panic!("{package}: no file for {file}"))
+            .to_vec()
+    });
+    let sprites = sprites(&decoded);
+    for (id, page) in &pages {
+        let (w, h) = (page.width(), page.height());
+        let on_page: Vec<&Sprite> = sprites.values().filter(|s| s.atlas == *id).collect();
+        assert!(!on_page.is_empty(), "{package} {id}: an empty page");
+        let oversized = on_page.len() == 1 && (w > rules.max_size || h > rules.max_size);
+        assert!(
+            oversized || (w <= rules.max_size && h <= rules.max_size),
+            "{package} {id}: {w}x{h} past {}",
+            rules.max_size
+        );
+        match rules.size {
+            "pot" => assert!(w.is_power_of_two() && h.is_power_of_two(), "{id}: {w}x{h}"),
+            "mof" => assert!(w % 4 == 0 && h % 4 == 0, "{id}: {w}x{h}"),
+            _ => {}
+        }
+        if rules.square {
+            assert_eq!(w, h, "{package} {id}");
+        }
+    }
+    let placed: Vec<(&String, &Sprite)> = sprites.iter().collect();
+    for (i, (id, sprite)) in placed.iter().enumerate() {
+        let page = pages
+            .get(&sprite.atlas)
+            .unwrap_or_else(|| panic!("{package} {id}: no page {}", sprite.atlas));
+        let [x, y, w, h] = sprite.rect;
+        assert!(
+            x + w <= page.width() && y + h <= page.height(),
+            "{package} {id}: {:?} outside {}",
+            sprite.rect,
+            sprite.atlas
+        );
+        assert!(rules.rotation || !sprite.rotated, "{package} {id}: rotated");
+        for (other_id, other) in &placed[i + 1..] {
+            let [ox, oy, ow, oh] = other.rect;
+            let apart = x + w <= ox || ox + ow <= x || y + h <= oy || oy + oh <= y;
+            // A font's sprite and its texture's, or frames sharing a texture, share a place.
+            assert!(
+                other.atlas != sprite.atlas || apart || other.rect == sprite.rect,
+                "{package}: {id} and {other_id} overlap"
+            );
+        }
+    }
+    decoded
+}
+
+fn publish_basics(source: &ProjectSource) -> PublishedPackage {
+    publish_package(
+        &source.project,
+        &source.bytes,
+        "Basics",
+        &PublishOptions::default(),
+    )
+    .unwrap()
+}
+
+fn set_atlas_settings(source: &mut ProjectSource, settings: Value) {
+    let publish = source
+        .project
+        .settings
+        .entry("publish")
+        .or_insert_with(|| serde_json::json!({}));
+    publish["atlasSetting"] = settings;
+}
+
+fn basics(source: &mut ProjectSource) -> &mut ofgui_contracts::uam::UamPackage {
+    let package = source
+        .project
+        .packages
+        .iter_mut()
+        .find(|p| p.name == "Basics")
+        .unwrap();
+    std::sync::Arc::make_mut(package)
+}
+
+#[test]
+fn other_atlas_settings_publish_valid_atlases() {
+    let mut source =
+        read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").unwrap();
+
+    // Small pages: Basics (one 1024x1024 page for the editor) takes several, the first
+    // `atlas0`, the others `atlas100`…, and its 480-pixel images pages of their own.
+    set_atlas_settings(
+        &mut source,
+        serde_json::json!({"maxSize": 256, "paging": true, "sizeOption": "npot",
+                           "allowRotation": false, "trimImage": true}),
+    );
+    let published = publish_basics(&source);
+    assert!(published.warnings.is_empty(), "{:?}", published.warnings);
+    let rules = Rules {
+        max_size: 256,
+        size: "npot",
+        square: false,
+        rotation: false,
+    };
+    let decoded = check_atlases("Basics", &published, &rules);
+    let atlases: Vec<(&str, &str)> = decoded["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "atlas")
+        .map(|item| (item["id"].as_str().unwrap(), item["file"].as_str().unwrap()))
+        .collect();
+    assert!(atlases.len() > 4, "{atlases:?}");
+    assert_eq!(atlases[0], ("atlas0", "atlas0.png"));
+    assert_eq!(atlases[1], ("atlas100", "atlas0_1.png"));
+    assert_eq!(decoded["sprites"].as_array().unwrap().len(), 158);
+
+    // Paging off: the same pages, and a warning that says so.
+    set_atlas_settings(
+        &mut source,
+        serde_json::json!({"maxSize": 256, "paging": false, "sizeOption": "npot",
+                           "allowRotation": false}),
+    );
+    let published = publish_basics(&source);
+    assert_eq!(
+        published
+            .warnings
+            .iter()
+            .map(|w| w.code)
+            .collect::<Vec<_>>(),
+        ["atlas_paged"]
+    );
+    check_atlases("Basics", &published, &rules);
+
+    // Multiples of four, square pages, rotation, no padding, no trimming: plain images
+    // keep their whole size and carry no trim data at version 2.
+    set_atlas_settings(
+        &mut source,
+        serde_json::json!({"maxSize": 2048, "sizeOption": "mof", "forceSquare": true,
+                           "allowRotation": true, "trimImage": false, "padding": 0}),
+    );
+    let published = publish_package(
+        &source.project,
+        &source.bytes,
+        "Basics",
+        &PublishOptions { version: 2 },
+    )
+    .unwrap();
+    let rules = Rules {
+        max_size: 2048,
+        size: "mof",
+        square: true,
+        rotation: true,
+    };
+    let decoded = check_atlases("Basics", &published, &rules);
+    // The bitmap font's texture, trimmed to 254x57 by default, and the font's copy of it.
+    let sprites = sprites(&decoded);
+    for id in ["jb800", "wa8u2r"] {
+        assert_eq!(
+            (sprites[id].size(), sprites[id].trim),
+            ((256, 256), None),
+            "{id}"
+        );
+    }
+
+    // The package's own settings win over the project's.
+    let publish = basics(&mut source).publish.as_mut().unwrap();
+    publish.use_global_atlas_settings = false;
+    publish.max_atlas_size = ofgui_contracts::Num(512.0);
+    publish.size_option = "pot".into();
+    publish.force_square = false;
+    publish.allow_rotation = false;
+    publish.paging = true;
+    let published = publish_basics(&source);
+    check_atlases(
+        "Basics",
+        &published,
+        &Rules {
+            max_size: 512,
+            size: "pot",
+            square: false,
+            rotation: false,
+        },
+    );
+}
+
+#[test]
+fn atlas_assignment_and_unreadable_pictures() {
+    let mut source =
+        read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").unwrap();
+    let package = basics(&mut source);
+    let mut broken = None;
+    let mut missing = None;
+    for resource in &mut package.resources {
+        let UamResource::Image(image) = std::sync::Arc::make_mut(resource) else {
+            continue;
+        };
+        match image.base.id.as_str() {
+            // 320x480: a page of its own, exactly its size.
+            "es4130" => image.image.texture_set_mode = "alone_npot".into(),
+            "eut94v" => image.image.texture_set_mode = "1".into(),
+            "rt103z" => broken = image.base.source_path.clone(),
+            "l6f46y" => missing = image.base.source_path.clone(),
+            _ => {}
+        }
+    }
+    source
+        .bytes
+        .insert(broken.unwrap(), b"\x89PNG\r\n\x1a\nnot really".to_vec());
+    source.bytes.remove(&missing.unwrap());
+    let published = publish_basics(&source);
+    let codes: Vec<(&str, Option<&str>)> = published
+        .warnings
+        .iter()
+        .map(|w| (w.code, w.resource_id.as_deref()))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("missing_source", Some("l6f46y")),
+            ("unreadable_image", Some("rt103z"))
+        ]
+    );
+    let rules = Rules {
+        max_size: 2048,
+        size: "any",
+        square: false,
+        rotation: true,
+    };
+    let decoded = check_atlases("Basics", &published, &rules);
+    let sprites = sprites(&decoded);
+    assert!(!sprites.contains_key("rt103z") && !sprites.contains_key("l6f46y"));
+    assert_eq!(sprites["es4130"].atlas, "atlas_es4130");
+    assert_eq!(sprites["es4130"].rect, [0, 0, 320, 480]);
+    assert_eq!(sprites["eut94v"].atlas, "atlas1");
+    let files: Vec<&str> = published.files.iter().map(|f| f.name.as_str()).collect();
+    for file in [
+        "Basics_atlas0.png",
+        "Basics_atlas1.png",
+        "Basics_atlas_es4130.png",
+    ] {
+        assert!(files.contains(&file), "{files:?}");
+    }
+}

@@ -30,6 +30,7 @@ mod sources;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use ofgui_contracts::uam::{DisplayNode, UamResource};
 
@@ -65,14 +66,15 @@ pub(crate) struct Atlas {
 pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
     let settings = AtlasSettings::of(ctx.project, ctx.package);
     let collected = sources::collect(ctx.package, published, ctx.assets, &settings);
-    let pictures = collected.pictures;
+    // Pages keep their pictures until they are encoded, one at a time.
+    let pictures: Vec<Arc<Picture>> = collected.pictures.into_iter().map(Arc::new).collect();
     let mut atlas = Atlas {
         pages: Vec::new(),
         sprites: Vec::new(),
         hit_tests: Vec::new(),
         warnings: collected.warnings,
     };
-    let mut bins: BTreeMap<&Bin, Vec<&Picture>> = BTreeMap::new();
+    let mut bins: BTreeMap<&Bin, Vec<&Arc<Picture>>> = BTreeMap::new();
     for picture in &pictures {
         bins.entry(&picture.bin).or_default().push(picture);
     }
@@ -136,12 +138,9 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
             let Some(page) = atlas.pages.get_mut(first_page + place.page) else {
                 continue;
             };
-            page.draw(picture, place.x, place.y, place.rotated);
+            page.place(Arc::clone(picture), place.x, place.y, place.rotated);
             let (w, h) = (picture.keep.width, picture.keep.height);
             let (w, h) = if place.rotated { (h, w) } else { (w, h) };
-            if picture.extrude {
-                page.extrude(place.x, place.y, w, h);
-            }
             for name in &picture.names {
                 atlas.sprites.push(Sprite {
                     id: name.id.clone(),
@@ -185,7 +184,7 @@ fn trim(
 fn hit_tests(
     ctx: &Ctx,
     published: &[&UamResource],
-    pictures: &[Picture],
+    pictures: &[Arc<Picture>],
 ) -> Vec<(String, HitMask)> {
     let mut wanted = BTreeSet::new();
     for resource in published {

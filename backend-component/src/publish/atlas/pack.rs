@@ -16,6 +16,10 @@ use std::cmp::Reverse;
 
 use super::settings::SizeOption;
 
+/// The most pixels rounding may give a page of its own (64 MiB of RGBA, the most one image
+/// may decode to): a larger rounded page keeps its sprite's own size instead.
+const MAX_ROUNDED_PAGE_PIXELS: u64 = 16 * 1024 * 1024;
+
 /// How to pack one atlas.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PackSettings {
@@ -121,7 +125,11 @@ pub(crate) fn pack(sizes: &[(u32, u32)], settings: &PackSettings) -> Packing {
     for sprite in oversized {
         let (w, h) = sizes.get(sprite).copied().unwrap_or_default();
         let room = if settings.margin { settings.padding } else { 0 };
-        let size = page_size(w + room, h + room, settings);
+        let (w, h) = (w + room, h + room);
+        let mut size = page_size(w, h, settings);
+        if u64::from(size.0) * u64::from(size.1) > MAX_ROUNDED_PAGE_PIXELS {
+            size = (w, h);
+        }
         if let Some(slot) = packing.placements.get_mut(sprite) {
             *slot = Placement {
                 page: packing.pages.len(),
@@ -568,6 +576,8 @@ mod tests {
         assert_eq!(packing.pages.len(), 5, "{:?}", packing.pages);
         assert_eq!(packing.pages[3], (512, 32));
         assert_eq!(packing.pages[4], (32, 512));
+        // Rounding a huge sprite's page up would quadruple it: it keeps its own size.
+        assert_eq!(pack(&[(5000, 3000)], &settings).pages, [(5000, 3000)]);
         let no_paging = PackSettings {
             paging: false,
             ..settings

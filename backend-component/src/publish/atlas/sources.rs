@@ -50,6 +50,7 @@ pub(crate) struct Keep {
 }
 
 /// One picture to place.
+#[derive(PartialEq)]
 pub(crate) struct Picture {
     /// The sprites showing it, in the order their records are written.
     pub names: Vec<SpriteName>,
