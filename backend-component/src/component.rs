@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::commit;
 use crate::fs::ProjectDir;
 use crate::session::{Names, Rejected, Session, Status, encode};
-use crate::{outline, preview, query, scope, search};
+use crate::{outline, output, preview, publishing, query, scope, search};
 
 struct BackendComponent;
 
@@ -209,6 +209,44 @@ impl GuestProject for ProjectSession {
         }
     }
 
+    fn publish(&self, input: String) -> WitResult<wit::PublishReply> {
+        let session = self.session.borrow();
+        let published = scope::decode_input(&input)
+            .map_err(Rejected::from)
+            .and_then(|input| publishing::publish(&session, &input));
+        let publication = match published {
+            Ok(publication) => publication,
+            Err(rejected) => return Err(refused(&session, rejected)),
+        };
+        let data = encode(&publication.data).map_err(|e| to_wit(e, &[], Some(session.status())))?;
+        Ok(wit::PublishReply {
+            status: to_wit_status(session.status()),
+            data,
+            packages: publication
+                .packages
+                .into_iter()
+                .map(|package| wit::PackageOutput {
+                    package_name: package.package_name,
+                    files: package
+                        .files
+                        .into_iter()
+                        .map(|file| wit::OutputFile {
+                            name: file.name,
+                            bytes: file.bytes,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            settings_output_path: publication.settings_output_path,
+            project_packages: session
+                .project()
+                .packages
+                .iter()
+                .map(|p| p.name.clone())
+                .collect(),
+        })
+    }
+
     fn save(&self, expected_revision: Option<u64>) -> WitResult<SaveReply> {
         self.write(false, expected_revision)
     }
@@ -265,6 +303,45 @@ impl ProjectSession {
                 write_verified: report.verified,
             }),
             Err(rejected) => Err(refused(&session, rejected)),
+        }
+    }
+}
+
+impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
+    fn write_packages(
+        session_id: String,
+        packages: Vec<wit::PackageOutput>,
+        project_packages: Vec<String>,
+    ) -> Result<bindings::exports::ofgui::backend::output::OutputReport, wit::BackendError> {
+        let packages: Vec<output::PackageFiles> = packages
+            .into_iter()
+            .map(|package| output::PackageFiles {
+                package_name: package.package_name,
+                files: package
+                    .files
+                    .into_iter()
+                    .map(|file| (file.name, file.bytes))
+                    .collect(),
+            })
+            .collect();
+        // The output directory is this instance's only preopen.
+        let fs = ProjectDir::project();
+        // The save's test faults (a crash at a step, a full disk) apply here too.
+        let mut hook = commit::fault::configured();
+        let limited = commit::fault::configured_disk_limit()
+            .map(|free| commit::fault::DiskLimit::new(&fs, free));
+        let target: &dyn crate::fs::ProjectFsWrite = match &limited {
+            Some(limited) => limited,
+            None => &fs,
+        };
+        match output::write_packages(target, &session_id, &packages, &project_packages, &mut hook) {
+            Ok(report) => Ok(bindings::exports::ofgui::backend::output::OutputReport {
+                written: report.written,
+                unchanged: report.unchanged,
+                removed: report.removed,
+                recovered: report.recovered,
+            }),
+            Err(error) => Err(to_wit(error, &[], None)),
         }
     }
 }
@@ -383,6 +460,7 @@ fn to_wit_code(code: ErrorCode) -> WitCode {
         ErrorCode::CapabilityUnavailable => WitCode::CapabilityUnavailable,
         ErrorCode::PathPolicyViolation => WitCode::PathPolicyViolation,
         ErrorCode::SessionIdConflict => WitCode::SessionIdConflict,
+        ErrorCode::PublishRefused => WitCode::PublishRefused,
     }
 }
 

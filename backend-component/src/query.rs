@@ -275,6 +275,10 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
             if properties.get("kind") == Some(&json!("component")) {
                 properties.remove("fileName");
             }
+            // Whether the file wrote `size` / `margin` is ours too (what a save and a
+            // publish write); upstream's schema has no such fields.
+            properties.remove("explicitSize");
+            properties.remove("explicitMargin");
             properties
         }
         EntityTarget::Controller { selector } => {

@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 mod embedding;
 mod load;
+mod publish;
 mod render;
 
 const RUNS: usize = 7;
@@ -58,7 +59,7 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
-    // `cargo run --release -p bench -- render` (or `load`) prints that table alone.
+    // `cargo run --release -p bench -- render` (or `load`, `publish`) prints that table alone.
     match std::env::args().nth(1).as_deref() {
         Some("render") => {
             let unity = tempfile::tempdir()?;
@@ -66,6 +67,12 @@ fn main() -> Result<()> {
             return render::renders(&host, cache.path(), projects[0].0, unity.path());
         }
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
+        Some("publish") => {
+            let unity = tempfile::tempdir()?;
+            let project = unity.path().join("UIProject");
+            copy_tree(&projects[0].1, &project)?;
+            return publish::publish(&host, cache.path(), &project);
+        }
         _ => {}
     }
 

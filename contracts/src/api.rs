@@ -1042,3 +1042,97 @@ pub struct EventsData {
     pub current_sequence: u64,
     pub cursor_expired: crate::envelope::False,
 }
+
+/// `publishProject` input (ofgui addition): what the FairyGUI editor would publish for
+/// the game, from the session's model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishProjectInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// When given it must be the current revision (`stale_read`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_revision: Option<u64>,
+    /// Package names or ids to publish; every package by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 1000)))]
+    pub packages: Option<Vec<String>>,
+    /// The directory to write into: absolute, or relative to the project directory;
+    /// inside the allowed project roots, not a symlink, and outside the project's
+    /// `assets` and `settings` (missing directories are created). By default the
+    /// project's own publish path (`settings/Publish.json` `path`, relative to the
+    /// project directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub output_dir: Option<String>,
+    /// List the files, their sizes and the warnings without writing anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+/// One file publishing produced (or, in a dry run, would produce).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishedFileInfo {
+    /// The file's name in the output directory.
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// Something about the output worth knowing that does not make it wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishWarningInfo {
+    pub code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<String>,
+    pub message: String,
+}
+
+/// One package's output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishedPackageInfo {
+    pub package_id: String,
+    pub package_name: String,
+    pub files: Vec<PublishedFileInfo>,
+    pub warnings: Vec<PublishWarningInfo>,
+}
+
+/// What the output directory's files became (absent in a dry run).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishWrites {
+    /// Files written, new or changed.
+    pub written: Vec<String>,
+    /// Files that already held exactly these bytes.
+    pub unchanged: Vec<String>,
+    /// Files of the published packages that this output no longer has (an atlas page
+    /// fewer): removed. Nothing else in the directory is touched.
+    pub removed: Vec<String>,
+    /// Files of an earlier publish that was interrupted, finished or undone first.
+    pub recovered: Vec<String>,
+}
+
+/// `publishProject` output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishProjectData {
+    pub session_id: String,
+    /// The revision published: the session's model, unsaved edits included.
+    pub revision: u64,
+    /// Whether the published model has edits not yet saved to the project's files.
+    pub unsaved_edits: bool,
+    pub dry_run: bool,
+    /// The output directory as the caller or the project's settings named it.
+    pub output_dir: String,
+    pub packages: Vec<PublishedPackageInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes: Option<PublishWrites>,
+}

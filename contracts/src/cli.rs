@@ -29,7 +29,7 @@ pub enum ExitStatus {
     /// `validate`: no errors, but some source could not be checked; not a pass.
     Incomplete,
     /// `apply --save`: the batch applied but the save was refused or failed; the error
-    /// says what, if anything, was written.
+    /// says what, if anything, was written. `publish`: the output could not be written.
     SaveFailed,
     /// The server failed (a backend fault or a budget); not the project's fault.
     Internal,
@@ -51,21 +51,24 @@ impl ExitStatus {
         match self {
             Self::Success => "success (validate: valid)",
             Self::Refused => {
-                "the project said no: invalid (validate), the batch refused (apply), no such entity or package (query, outline)"
+                "the project said no: invalid (validate), the batch refused (apply), no such entity or package (query, outline), output that would be wrong (publish)"
             }
             Self::Unusable => {
                 "bad arguments, a malformed target or batch file, an unknown document, or a project that cannot be opened"
             }
             Self::Incomplete => "validate: no errors, but some source could not be checked",
-            Self::SaveFailed => "apply --save: the save was refused or failed",
+            Self::SaveFailed => {
+                "apply --save: the save was refused or failed; publish: the output could not be written (the previous output is intact)"
+            }
             Self::Internal => "the server failed (a backend fault or a budget)",
         }
     }
 
     /// Every status with its meaning, as the top-level `--help` shows them.
     pub fn help() -> String {
-        let mut text =
-            String::from("Exit status of validate, outline, query, apply, render and docs:");
+        let mut text = String::from(
+            "Exit status of validate, outline, query, apply, render, publish and docs:",
+        );
         for status in Self::ALL {
             text.push_str(&format!("\n  {}  {}", status.code(), status.meaning()));
         }
@@ -88,7 +91,9 @@ impl ExitStatus {
     pub fn for_error(error: &BackendError) -> Self {
         use BackendError as E;
         match error {
-            E::TransactionUnsupported(_) | E::SelectorAmbiguity(_) => Self::Refused,
+            E::TransactionUnsupported(_) | E::SelectorAmbiguity(_) | E::PublishRefused { .. } => {
+                Self::Refused
+            }
             E::EntityQueryFailed { reason, .. } => match reason {
                 QueryFailureReason::NotFound | QueryFailureReason::Ambiguous => Self::Refused,
                 QueryFailureReason::InvalidQuery => Self::Unusable,
@@ -248,6 +253,30 @@ pub const COMMANDS: &[CliCommand] = &[
             (
                 ExitStatus::Unusable,
                 "bad arguments (an unknown controller or page, a scale out of range, an unwritable output file), or the project cannot be opened",
+            ),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
+        name: "publish",
+        title: "The files the game loads, published into the output directory",
+        methods: &["openSession", "publishProject", "closeSession"],
+        exits: &[
+            (
+                ExitStatus::Success,
+                "the packages were published (or, with --dry-run, listed)",
+            ),
+            (
+                ExitStatus::Refused,
+                "the output would be wrong (a missing image, an unknown package): nothing was written",
+            ),
+            (
+                ExitStatus::Unusable,
+                "bad arguments, an output directory outside the allowed roots, or the project cannot be opened",
+            ),
+            (
+                ExitStatus::SaveFailed,
+                "the disk refused the output (read-only, full): the previous output is intact",
             ),
             (ExitStatus::Internal, INTERNAL),
         ],

@@ -114,6 +114,9 @@ pub enum TargetPolicy {
     /// A session opened from a document is written only into a directory inside the
     /// allowed roots that holds no project yet.
     MaterializeTarget,
+    /// Publishing writes only into a real directory inside the allowed roots, outside the
+    /// project's own sources (ofgui addition).
+    PublishTarget,
 }
 
 /// One file that stopped a save.
@@ -352,6 +355,14 @@ pub enum BackendError {
         canonical_path_key: String,
         issue_count: u32,
     },
+    /// Publishing was refused because its output would be wrong (a missing image, an
+    /// unknown package); the findings are in `meta.diagnostics`. Nothing was written.
+    /// (ofgui addition.)
+    PublishRefused {
+        message: String,
+        session_id: String,
+        issue_count: u32,
+    },
     /// This server cannot do that here (`capability` names what is missing).
     CapabilityUnavailable { message: String, capability: String },
     /// A path the call named is not allowed: `policy` `save_target` (saving writes only
@@ -363,7 +374,7 @@ pub enum BackendError {
         attempted_path: String,
         /// What the call may name instead: the opened project (`save_target`), or the
         /// allowed project roots separated as in `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS`
-        /// (`materialize_target`).
+        /// (`materialize_target`, `publish_target`).
         allowed_path: String,
     },
     /// `openProjectSession` was given a `sessionId` that an open (or opening) session
@@ -399,12 +410,13 @@ pub enum ErrorCode {
     CapabilityUnavailable,
     PathPolicyViolation,
     SessionIdConflict,
+    PublishRefused,
 }
 
 impl ErrorCode {
     /// Every code, in contract order (new codes are appended: the WIT enum carries a code
     /// by its position).
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 25] = [
         Self::SessionNotFound,
         Self::SessionLimitExceeded,
         Self::LockConflict,
@@ -429,6 +441,7 @@ impl ErrorCode {
         Self::CapabilityUnavailable,
         Self::PathPolicyViolation,
         Self::SessionIdConflict,
+        Self::PublishRefused,
     ];
 
     /// The wire spelling (`stale_write`).
@@ -458,6 +471,7 @@ impl ErrorCode {
             Self::CapabilityUnavailable => "capability_unavailable",
             Self::PathPolicyViolation => "path_policy_violation",
             Self::SessionIdConflict => "session_id_conflict",
+            Self::PublishRefused => "publish_refused",
         }
     }
 }
@@ -513,6 +527,7 @@ impl BackendError {
             Self::CapabilityUnavailable { .. } => ErrorCode::CapabilityUnavailable,
             Self::PathPolicyViolation { .. } => ErrorCode::PathPolicyViolation,
             Self::SessionIdConflict { .. } => ErrorCode::SessionIdConflict,
+            Self::PublishRefused { .. } => ErrorCode::PublishRefused,
         }
     }
 
@@ -569,6 +584,7 @@ impl BackendError {
             | Self::SavePartialFailure { message, .. }
             | Self::WriteFailed { message, .. }
             | Self::MaterializeValidationFailed { message, .. }
+            | Self::PublishRefused { message, .. }
             | Self::CapabilityUnavailable { message, .. }
             | Self::PathPolicyViolation { message, .. }
             | Self::SessionIdConflict { message, .. } => message,
@@ -787,6 +803,11 @@ pub fn examples() -> Vec<BackendError> {
         BackendError::SessionIdConflict {
             message: "taken".into(),
             session_id: "s1".into(),
+        },
+        BackendError::PublishRefused {
+            message: "wrong".into(),
+            session_id: "s1".into(),
+            issue_count: 1,
         },
     ]
 }

@@ -353,6 +353,19 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `openfairygui_backend_save_session` does not require a valid project: it only \
                 writes what was edited.",
         },
+        C::PublishRefused => &GuideText {
+            meaning: "`openfairygui_publish` did not write anything because what it would \
+                publish would load wrong in the game: an image or sound whose file is missing or \
+                unreadable, a package the call named that the project does not have, a package \
+                name no file can carry. `error.issueCount` counts the findings, which are in \
+                `meta.diagnostics` with the resource or package each is about.",
+            confirm: "`openfairygui_backend_validate_session` reports missing files with their \
+                paths; `openfairygui_backend_get_project_outline` lists the packages by name \
+                and id.",
+            fix: "Restore or replace the missing files (a transaction can replace a resource's \
+                bytes), or name existing packages, then publish again. A dry run \
+                (`dryRun: true`) shows the same findings without writing.",
+        },
         // ------------------------------------------------------- transaction: selectors
         C::InvalidPackageSelector => &GuideText {
             meaning: "An operation names a package id that the project does not have at that \

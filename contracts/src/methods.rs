@@ -51,6 +51,7 @@ pub enum MethodId {
     ApplyTransaction,
     SaveSession,
     MaterializeSession,
+    Publish,
     CloseSession,
     GetEvents,
     GetCacheSnapshot,
@@ -581,6 +582,37 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::Publish,
+        name: "publishProject",
+        tool: "openfairygui_publish",
+        title: "Publish For The Game",
+        description: "Publishes packages as the FairyGUI editor would for the game to load: per package the binary descriptor (`<Package>_fui.bytes` for Unity, `<Package>.fui` for the web engines), its atlas pages and its sounds, from the session's model (unsaved edits included: data.unsavedEdits says so; save to keep the project's files in step). The files of each package are replaced all at once (after a crash, the old set or the new set); files of a published package that this output no longer has are removed; nothing else in the output directory is touched, and the project's own files never. With dryRun it lists the files, their sizes and the warnings and writes nothing. Needs an open session; outputDir inside the allowed roots unless the project's settings/Publish.json path is (the default); packages by name or id (all by default).",
+        read_only: false,
+        destructive: true,
+        idempotent: true,
+        effect: Effect::Writes,
+        upstream: false,
+        stage: Stage::Runtime,
+        max_response_bytes: None,
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new("stale_read", "re-read the revision"),
+            Fails::new(
+                "publish_refused",
+                "the output would be wrong (a missing image, a package name no file can have, an unknown package): meta.diagnostics name each finding, nothing written",
+            ),
+            Fails::new(
+                "path_policy_violation",
+                "outputDir (or the settings' path) is outside the allowed roots, is a symlink, or is the project directory or inside its assets or settings: pass an outputDir inside the roots",
+            ),
+            Fails::new(
+                "write_failed",
+                "reason io: the disk refused a write (read-only, full): the previous output is intact, see recoveryPaths",
+            ),
+        ],
+        byte_paths: &[],
+    },
+    Method {
         id: MethodId::CloseSession,
         name: "closeSession",
         tool: "openfairygui_backend_close_session",
@@ -718,6 +750,11 @@ mod tests {
             // names the tool without `backend_`.
             let prefix = match method.name {
                 "renderComponent" => "openfairygui_",
+                // The issue names the tool for what it does, without the object.
+                "publishProject" => {
+                    assert_eq!(method.tool, "openfairygui_publish");
+                    continue;
+                }
                 _ => "openfairygui_backend_",
             };
             assert_eq!(method.tool, format!("{prefix}{}", snake(method.name)));
@@ -800,6 +837,7 @@ mod tests {
             MethodId::ApplyTransaction,
             MethodId::SaveSession,
             MethodId::MaterializeSession,
+            MethodId::Publish,
             MethodId::CloseSession,
             MethodId::GetEvents,
             MethodId::GetCacheSnapshot,

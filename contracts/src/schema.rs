@@ -13,11 +13,11 @@ use sha2::{Digest, Sha256};
 use crate::api::{
     CacheSnapshot, CloseSessionData, EventsData, EventsInput, MaterializeSessionData,
     MaterializeSessionInput, NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput,
-    ProjectOutline, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, RefreshCacheInput, RenderComponentData, RenderComponentInput,
-    ResourceBytesData, SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput,
-    SessionInput, SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview,
-    ValidationReport,
+    ProjectOutline, PublishProjectData, PublishProjectInput, QueryEntityData, QueryEntityInput,
+    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RenderComponentData,
+    RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
+    SearchProjectData, SearchProjectInput, SessionInput, SessionSnapshot, SessionStateData,
+    TransactionInput, TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -68,6 +68,7 @@ pub fn input_schema(method: &Method) -> Value {
         "getEvents" => EventsInput::json_schema(&mut generator),
         "saveSession" => SaveSessionInput::json_schema(&mut generator),
         "materializeSession" => MaterializeSessionInput::json_schema(&mut generator),
+        "publishProject" => PublishProjectInput::json_schema(&mut generator),
         other => unreachable!("no input type for method {other}"),
     };
     let mut value = finish(generator, schema);
@@ -99,6 +100,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
         "saveSession" => generator.subschema_for::<Success<SaveOrMaterialize>>(),
         "materializeSession" => generator.subschema_for::<Success<MaterializeSessionData>>(),
+        "publishProject" => generator.subschema_for::<Success<PublishProjectData>>(),
         other => unreachable!("no output type for method {other}"),
     }
 }
@@ -263,6 +265,7 @@ pub fn cli_schema(command: &CliCommand) -> Value {
         "query" => generator.subschema_for::<CliSuccess<QueryEntityData>>(),
         "apply" => generator.subschema_for::<CliSuccess<ApplyData>>(),
         "render" => generator.subschema_for::<CliSuccess<RenderComponentData>>(),
+        "publish" => generator.subschema_for::<CliSuccess<PublishProjectData>>(),
         "docs" => generator.subschema_for::<CliSuccess<DocumentData>>(),
         other => unreachable!("no output type for command {other}"),
     };

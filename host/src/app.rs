@@ -180,6 +180,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         | Command::Query { .. }
         | Command::Apply { .. }
         | Command::Render { .. }
+        | Command::Publish { .. }
         | Command::Docs { .. } => anyhow::bail!("command line commands are handled before serving"),
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {

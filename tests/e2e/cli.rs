@@ -769,7 +769,9 @@ fn usage_errors_and_help() {
     let output = ofgui(&["--help"]);
     assert_status(&output, 0);
     let help = text(&output);
-    assert!(help.contains("Exit status of validate, outline, query, apply, render and docs:"));
+    assert!(
+        help.contains("Exit status of validate, outline, query, apply, render, publish and docs:")
+    );
     assert!(help.contains("\n  4  apply --save: the save was refused or failed"));
     for (command, status) in [
         ("validate", "\n  3  incomplete"),
@@ -875,4 +877,87 @@ fn render_writes_a_png_and_says_what_it_drew() {
         path(&out),
     ]);
     assert_status(&output, 1);
+}
+
+#[test]
+fn publish_writes_the_game_files_and_says_what_stopped_it() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("release/ui");
+
+    // The project's own publish path (`../Assets/...`) is outside the project, the only
+    // root without --project-dir or --out.
+    let output = ofgui(&["publish", path(&project)]);
+    assert_status(&output, 2);
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("path_policy_violation") && stderr.contains("--out DIR"),
+        "{stderr}"
+    );
+
+    let output = ofgui(&["publish", path(&project), "--out", path(&out), "--dry-run"]);
+    assert_status(&output, 0);
+    assert!(
+        text(&output).starts_with("would publish 30 packages"),
+        "{}",
+        text(&output)
+    );
+    assert!(!out.exists());
+
+    let output = ofgui(&[
+        "publish",
+        path(&project),
+        "--out",
+        path(&out),
+        "--packages",
+        "Bag,Basics",
+        "--json",
+    ]);
+    assert_status(&output, 0);
+    let data = json_output("publish", &output)["data"].clone();
+    assert_eq!(data["packages"].as_array().unwrap().len(), 2);
+    let mut written: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "Bag_atlas0.png",
+            "Bag_fui.bytes",
+            "Basics_atlas0.png",
+            "Basics_fui.bytes",
+            "Basics_gojg7u.wav",
+            "Basics_o4lt7w.wav"
+        ]
+    );
+    assert_unlocked(&project);
+
+    // With --project-dir holding it, the settings' path works.
+    let output = ofgui(&[
+        "--project-dir",
+        path(workspace.path()),
+        "publish",
+        path(&project),
+        "--packages",
+        "Gesture",
+    ]);
+    assert_status(&output, 0);
+    assert!(
+        workspace
+            .path()
+            .join("Assets/Examples/Resources/UI/Gesture_fui.bytes")
+            .is_file()
+    );
+
+    // Output that would be wrong: status 1, nothing written.
+    std::fs::remove_file(project.join("assets/Bag/images/0.png")).unwrap();
+    let before = snapshot(&out);
+    let output = ofgui(&["publish", path(&project), "--out", path(&out), "--json"]);
+    assert_status(&output, 1);
+    let error = json_output("publish", &output)["error"].clone();
+    assert_eq!(error["code"], "publish_refused", "{error}");
+    assert_eq!(snapshot(&out), before);
 }

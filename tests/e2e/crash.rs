@@ -41,6 +41,12 @@ pub(crate) struct RawServer {
 
 impl RawServer {
     fn start(root: &Path, fault: Option<&str>) -> RawServer {
+        let fault = fault.map(|fault| ("OFGUI_SAVE_FAULT", fault));
+        RawServer::start_env(root, fault.as_slice())
+    }
+
+    /// A server with extra environment variables (the test-only fault hooks).
+    pub(crate) fn start_env(root: &Path, env: &[(&str, &str)]) -> RawServer {
         warm_compile_cache();
         let mut command = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"));
         command
@@ -50,12 +56,11 @@ impl RawServer {
             .arg(cache_dir())
             .env("OFGUI_LOG", "warn")
             .env_remove("OFGUI_SAVE_FAULT")
+            .env_remove("OFGUI_OUTPUT_FAULT")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if let Some(fault) = fault {
-            command.env("OFGUI_SAVE_FAULT", fault);
-        }
         let mut child = command.spawn().expect("spawn ofgui-mcp-host");
         let stdin = child.stdin.take().unwrap();
         let lines = |stream: Box<dyn std::io::Read + Send>| {
@@ -92,7 +97,7 @@ impl RawServer {
         self.stdin.flush().unwrap();
     }
 
-    fn send_request(&mut self, method: &str, params: Value) -> u64 {
+    pub(crate) fn send_request(&mut self, method: &str, params: Value) -> u64 {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
@@ -113,7 +118,7 @@ impl RawServer {
         }
     }
 
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let response = self.request(
             "tools/call",
             json!({ "name": tool, "arguments": arguments }),

@@ -159,6 +159,7 @@ impl<H: ClientHandler> Server<H> {
         command.arg("--cache-dir").arg(cache_dir()).args(extra);
         command.env("OFGUI_LOG", "warn");
         command.env_remove("OFGUI_SAVE_FAULT");
+        command.env_remove("OFGUI_OUTPUT_FAULT");
         command.envs(env.iter().copied());
         let (transport, _stderr) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())

@@ -55,6 +55,9 @@ mod saving;
 /// A save killed at each step of its commit, and the recovery of the next open.
 mod crash;
 
+/// Publishing for the game: the editor's files, where they may go, all or nothing.
+mod publishing;
+
 /// Runaway calls: stopped at the call deadline or the memory cap, the session restored.
 mod runaway;
 

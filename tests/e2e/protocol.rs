@@ -36,13 +36,14 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             "openfairygui_backend_apply_transaction",
             "openfairygui_backend_save_session",
             "openfairygui_backend_materialize_session",
+            "openfairygui_publish",
             CLOSE,
             "openfairygui_backend_get_events",
             CACHE,
             REFRESH,
             "openfairygui_docs_read",
         ],
-        "tools are listed in upstream's method order, with search after read_session_state and render after read_resource_bytes, then docs_read"
+        "tools are listed in upstream's method order, with search after read_session_state, render after read_resource_bytes and publish after materialize_session, then docs_read"
     );
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for token in instructions

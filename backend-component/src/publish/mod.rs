@@ -48,7 +48,8 @@ use crate::lookup::urls::Urls;
 pub use atlas::AtlasPage;
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
-    DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage, publish_package,
+    BLOCKING_CODES, DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage,
+    publish_package,
 };
 
 /// The descriptor format version today's editor writes.

@@ -31,6 +31,17 @@ pub struct PublishWarning {
     pub message: String,
 }
 
+/// Warning codes that mean the output would load wrong in the game: a publish with any of
+/// them is refused rather than written.
+pub const BLOCKING_CODES: &[&str] = &["missing_source"];
+
+impl PublishWarning {
+    /// Whether the output would be wrong (see [`BLOCKING_CODES`]).
+    pub fn blocks(&self) -> bool {
+        BLOCKING_CODES.contains(&self.code)
+    }
+}
+
 /// Everything one package publishes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PublishedPackage {
@@ -123,7 +134,7 @@ pub fn publish_package(
                 bytes: bytes.clone(),
             }),
             None => warnings.push(PublishWarning {
-                code: "file_missing",
+                code: "missing_source",
                 resource_id: Some(item.resource_id.clone()),
                 message: format!(
                     "the file of resource {} ({}) could not be read, so {}_{} is not \

@@ -19,10 +19,11 @@ use ofgui_contracts::error::{
 };
 use serde_json::{Map, Value};
 
+pub use exports::ofgui::backend::output::OutputReport;
 pub use exports::ofgui::backend::session::{
     BackendError, BytesReply, DocumentRequest, ErrorCode as WitCode, FileChange, OpenRequest,
-    PictureReply, PlannedFile, PlannedWrites, ProjectSummary, Recovery, Reply, SaveReply,
-    SessionStatus, UamFidelity,
+    OutputFile, PackageOutput, PictureReply, PlannedFile, PlannedWrites, ProjectSummary,
+    PublishReply, Recovery, Reply, SaveReply, SessionStatus, UamFidelity,
 };
 
 /// A failure the component reported, as contract types.
@@ -134,7 +135,7 @@ mod tests {
     use ofgui_contracts::error::examples;
 
     /// Every WIT case, in the WIT's order.
-    const WIT_CASES: [WitCode; 24] = [
+    const WIT_CASES: [WitCode; 25] = [
         WitCode::SessionNotFound,
         WitCode::SessionLimitExceeded,
         WitCode::LockConflict,
@@ -159,6 +160,7 @@ mod tests {
         WitCode::CapabilityUnavailable,
         WitCode::PathPolicyViolation,
         WitCode::SessionIdConflict,
+        WitCode::PublishRefused,
     ];
 
     /// A WIT case name (`StaleWrite`) in the contract's spelling (`stale_write`).

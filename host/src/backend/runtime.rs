@@ -20,7 +20,8 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::backend::bindings::{
     Backend, BackendPre, BytesReply, DocumentRequest, GuestError, GuestReply, OpenRequest,
-    PictureReply, PlannedWrites, Recovery, SaveReply, SessionStatus,
+    OutputReport, PackageOutput, PictureReply, PlannedWrites, PublishReply, Recovery, SaveReply,
+    SessionStatus,
 };
 use crate::backend::sandbox::ResolvedProject;
 
@@ -177,6 +178,9 @@ pub struct Runtime {
     /// first session opened meets it, and a session restored after it runs clean, so a
     /// test can watch what the restore did.
     save_fault: std::sync::Mutex<Option<String>>,
+    /// The same for the first output instance (a publish's writer), from
+    /// `OFGUI_OUTPUT_FAULT`: it reaches the component as its save fault.
+    output_fault: std::sync::Mutex<Option<String>>,
 }
 
 /// A backend call that did not return normally.
@@ -262,6 +266,9 @@ impl Runtime {
             pre,
             limits,
             calls: Arc::default(),
+            output_fault: std::sync::Mutex::new(
+                std::env::var(crate::backend::sandbox::OUTPUT_FAULT_ENV).ok(),
+            ),
             save_fault: std::sync::Mutex::new(
                 std::env::var(crate::backend::sandbox::SAVE_FAULT_ENV).ok(),
             ),
@@ -295,7 +302,9 @@ impl Runtime {
         request: &OpenRequest,
         project: &ResolvedProject,
     ) -> Result<OpenedProject, CallError> {
-        let (mut store, backend) = self.instantiate(Some(&project.dir)).await?;
+        let (mut store, backend) = self
+            .instantiate(Some(&project.dir), take(&self.save_fault))
+            .await?;
         let opened = bounded!(
             store,
             backend
@@ -322,7 +331,7 @@ impl Runtime {
         document: &String,
         dir: Option<&Path>,
     ) -> Result<(Instance, SessionStatus), CallError> {
-        let (mut store, backend) = self.instantiate(dir).await?;
+        let (mut store, backend) = self.instantiate(dir, take(&self.save_fault)).await?;
         let (project, status) = bounded!(
             store,
             backend
@@ -332,6 +341,32 @@ impl Runtime {
         )?
         .map_err(CallError::from_guest)?;
         Ok(self.instance(store, backend, project, status))
+    }
+
+    /// Writes published packages into `dir` through a fresh instance whose only preopen
+    /// is `dir`: the session's own instance never sees the output directory, and this one
+    /// never sees the project.
+    pub async fn write_output(
+        &self,
+        dir: &Path,
+        session_id: &str,
+        packages: &[PackageOutput],
+        project_packages: &[String],
+    ) -> Result<OutputReport, CallError> {
+        let (mut store, backend) = self
+            .instantiate(Some(dir), take(&self.output_fault))
+            .await?;
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        bounded!(
+            store,
+            backend.ofgui_backend_output().call_write_packages(
+                &mut store,
+                session_id,
+                packages,
+                project_packages
+            )
+        )?
+        .map_err(CallError::from_guest)
     }
 
     fn instance(
@@ -355,12 +390,9 @@ impl Runtime {
     async fn instantiate(
         &self,
         dir: Option<&Path>,
+        fault: Option<String>,
     ) -> Result<(Store<HostState>, Backend), CallError> {
-        let save_fault = match self.save_fault.lock() {
-            Ok(mut fault) => fault.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        };
-        let ctx = crate::backend::sandbox::wasi_context(dir, save_fault.as_deref())
+        let ctx = crate::backend::sandbox::wasi_context(dir, fault.as_deref())
             .map_err(CallError::Setup)?;
         let mut store = Store::new(
             &self.engine,
@@ -390,6 +422,14 @@ impl Runtime {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let backend = bounded!(store, self.pre.instantiate_async(&mut store))?;
         Ok((store, backend))
+    }
+}
+
+/// A test fault, once: the first instance that asks takes it.
+fn take(fault: &std::sync::Mutex<Option<String>>) -> Option<String> {
+    match fault.lock() {
+        Ok(mut fault) => fault.take(),
+        Err(poisoned) => poisoned.into_inner().take(),
     }
 }
 
@@ -479,6 +519,10 @@ impl Instance {
 
     pub async fn render(&mut self, input: &String) -> Result<PictureReply, CallError> {
         call!(self, call_render, input)?.map_err(CallError::from_guest)
+    }
+
+    pub async fn publish(&mut self, input: &String) -> Result<PublishReply, CallError> {
+        call!(self, call_publish, input)?.map_err(CallError::from_guest)
     }
 
     pub async fn save(&mut self, expected_revision: Option<u64>) -> Result<SaveReply, CallError> {

@@ -376,6 +376,9 @@ fn link_count(_: &cap_std::fs::Metadata) -> u64 {
 /// The test-only fault specification the host hands to the component (see the backend's
 /// `commit::fault`).
 pub const SAVE_FAULT_ENV: &str = "OFGUI_SAVE_FAULT";
+/// The same for the instance that writes a publish's output (it reaches that instance as
+/// its `OFGUI_SAVE_FAULT`).
+pub const OUTPUT_FAULT_ENV: &str = "OFGUI_OUTPUT_FAULT";
 
 /// The WASI context of a session: the project directory preopened as `.` (none for a
 /// session opened from a document: it has no file access at all), the host's stderr
@@ -501,39 +504,12 @@ impl Target {
     /// last, for [`Target::remove_created`] to undo. The created directory is resolved
     /// again, so a symlink swapped in meanwhile cannot lead the write outside the roots.
     pub fn create(&self, roots: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
-        let mut missing = Vec::new();
-        let mut at = self.dir.as_path();
-        while !at.exists() {
-            missing.push(at.to_path_buf());
-            match at.parent() {
-                Some(parent) => at = parent,
-                None => break,
-            }
-        }
-        missing.reverse();
-        for dir in &missing {
-            if let Err(error) = std::fs::create_dir(dir) {
-                Target::remove_created(&missing);
-                return Err(error);
-            }
-        }
-        let real = std::fs::canonicalize(&self.dir)?;
-        if real != self.dir || !roots.iter().any(|root| real.starts_with(root)) {
-            Target::remove_created(&missing);
-            return Err(std::io::Error::other(
-                "the target directory changed while it was created",
-            ));
-        }
-        Ok(missing)
+        create_within(&self.dir, roots)
     }
 
     /// Removes directories [`Target::create`] made, deepest first, while they are empty.
     pub fn remove_created(created: &[PathBuf]) {
-        for dir in created.iter().rev() {
-            if std::fs::remove_dir(dir).is_err() {
-                return;
-            }
-        }
+        remove_created(created);
     }
 
     /// The target as a project to open and lock, once it exists.
@@ -543,6 +519,111 @@ impl Target {
             fairy_file: self.fairy_file.clone(),
             key: self.key.clone(),
             identity: DirIdentity::of(&self.dir),
+        }
+    }
+}
+
+/// Why an output directory was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum OutputRefusal {
+    /// Outside every allowed root.
+    NotAllowed,
+    /// The directory itself is a symbolic link.
+    Symlink,
+    /// Something other than a directory is there.
+    NotADirectory,
+    /// The project directory itself, or inside its `assets*` or `settings` folders.
+    InsideProjectSources,
+    /// A relative path with no project directory to be relative to.
+    NoBase,
+    /// Not UTF-8 (no WASI path can name it).
+    NotUtf8,
+}
+
+/// Resolves where publishing writes: `path` absolute, or relative to `base` (the project
+/// directory). The result lies inside the roots, is not itself a symlink, and is neither
+/// the project directory nor inside its sources; it may not exist yet.
+pub fn resolve_output(
+    path: &str,
+    base: Option<&Path>,
+    project: Option<&Path>,
+    roots: &[PathBuf],
+) -> Result<PathBuf, OutputRefusal> {
+    let requested = Path::new(path);
+    let absolute = if requested.is_absolute() {
+        requested.to_path_buf()
+    } else {
+        base.ok_or(OutputRefusal::NoBase)?.join(requested)
+    };
+    if std::fs::symlink_metadata(&absolute).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(OutputRefusal::Symlink);
+    }
+    let resolved = realpath_lenient(&absolute);
+    if resolved.to_str().is_none() {
+        return Err(OutputRefusal::NotUtf8);
+    }
+    if !roots.iter().any(|root| resolved.starts_with(root)) {
+        return Err(OutputRefusal::NotAllowed);
+    }
+    if let Some(project) = project {
+        let project = realpath_lenient(project);
+        if resolved == project {
+            return Err(OutputRefusal::InsideProjectSources);
+        }
+        if let Ok(inside) = resolved.strip_prefix(&project) {
+            let first = inside
+                .components()
+                .next()
+                .and_then(|c| c.as_os_str().to_str())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            if first == "settings" || first == "assets" || first.starts_with("assets_") {
+                return Err(OutputRefusal::InsideProjectSources);
+            }
+        }
+    }
+    match std::fs::symlink_metadata(&resolved) {
+        Ok(metadata) if metadata.is_dir() => Ok(resolved),
+        Ok(_) => Err(OutputRefusal::NotADirectory),
+        Err(_) => Ok(resolved),
+    }
+}
+
+/// Creates `dir` and any missing parents; gives the ones it created, deepest last, for
+/// [`remove_created`] to undo. The created directory is resolved again, so a symlink
+/// swapped in meanwhile cannot lead a write outside the roots.
+pub fn create_within(dir: &Path, roots: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let mut missing = Vec::new();
+    let mut at = dir;
+    while !at.exists() {
+        missing.push(at.to_path_buf());
+        match at.parent() {
+            Some(parent) => at = parent,
+            None => break,
+        }
+    }
+    missing.reverse();
+    for created in &missing {
+        if let Err(error) = std::fs::create_dir(created) {
+            remove_created(&missing);
+            return Err(error);
+        }
+    }
+    let real = std::fs::canonicalize(dir)?;
+    if real != dir || !roots.iter().any(|root| real.starts_with(root)) {
+        remove_created(&missing);
+        return Err(std::io::Error::other(
+            "the directory changed while it was created",
+        ));
+    }
+    Ok(missing)
+}
+
+/// Removes directories [`create_within`] made, deepest first, while they are empty.
+pub fn remove_created(created: &[PathBuf]) {
+    for dir in created.iter().rev() {
+        if std::fs::remove_dir(dir).is_err() {
+            return;
         }
     }
 }

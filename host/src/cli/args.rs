@@ -14,7 +14,7 @@ use crate::service::ServiceConfig;
 /// Serves FairyGUI projects to AI agents over MCP (stdio), each project in its own
 /// sandboxed WebAssembly session.
 ///
-/// The validate, outline, query, apply, render and docs commands do the same work for people and
+/// The validate, outline, query, apply, render, publish and docs commands do the same work for people and
 /// CI jobs: each opens one project in the same sandbox, prints text (or, with --json, one
 /// JSON document) and ends with a documented exit status (see each command's --help).
 #[derive(Debug, Parser)]
@@ -76,9 +76,9 @@ pub struct Args {
     #[arg(long)]
     pub full_schemas: bool,
 
-    /// Ask the user, through MCP elicitation, to confirm every save_session and
-    /// materialize_session, showing the files the write would change; a client that
-    /// cannot ask gets a refusal, never a silent write.
+    /// Ask the user, through MCP elicitation, to confirm every save_session,
+    /// materialize_session and publish, showing what the write would change; a client
+    /// that cannot ask gets a refusal, never a silent write.
     #[arg(long)]
     pub confirm_writes: bool,
 
@@ -189,6 +189,28 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
+    /// Publish a project for the game as the FairyGUI editor would: per package its
+    /// descriptor, atlas pages and sounds, into --out or the project's publish path
+    /// (settings/Publish.json `path`, which must then lie inside the project or a
+    /// --project-dir). Each package's files are replaced all at once; nothing else in
+    /// the directory is touched.
+    #[command(after_help = exit_help("publish"))]
+    Publish {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// The output directory (created if missing); by default the project's publish
+        /// path.
+        #[arg(long = "out", value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Only these packages, by name or id, comma-separated.
+        #[arg(long, value_name = "A,B", value_delimiter = ',')]
+        packages: Vec<String>,
+        /// List the files and warnings without writing anything.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        output: Output,
+    },
     /// Print the installed documentation: the list of documents, or one document by id
     /// (`workflow`, `operations/<kind>`, `methods/<method>`, `diagnostics/<code>`,
     /// `cli/<command>`, `index`), with the text its MCP resource serves.
@@ -245,6 +267,7 @@ impl Command {
             Command::Query { .. } => "query",
             Command::Apply { .. } => "apply",
             Command::Render { .. } => "render",
+            Command::Publish { .. } => "publish",
             Command::Docs { .. } => "docs",
         };
         ofgui_contracts::cli::by_name(name)
@@ -254,9 +277,9 @@ impl Command {
 impl Args {
     /// The configuration of a command line command's service: the one project's
     /// directory as the only allowed root, one session, no idle expiry.
-    pub fn project_config(&self, root: PathBuf) -> ServiceConfig {
+    pub fn project_config(&self, roots: Vec<PathBuf>) -> ServiceConfig {
         ServiceConfig {
-            roots: vec![root],
+            roots,
             max_sessions: 1,
             idle_timeout: Duration::ZERO,
             cache_dir: self.cache_dir(),

@@ -1,5 +1,5 @@
 //! The command line beside the server, for people and CI jobs: `validate`, `outline`,
-//! `query`, `apply`, `render` and `docs`.
+//! `query`, `apply`, `render`, `publish` and `docs`.
 //!
 //! A command opens its project through the same [`Service`] as the MCP server (input
 //! budget, path policy, sandboxed component), with the project's own directory as the
@@ -13,6 +13,7 @@ pub mod args;
 mod docs;
 mod names;
 mod outline;
+mod publish;
 mod query;
 mod render;
 mod validate;
@@ -110,6 +111,20 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 background: background.as_deref(),
             };
             (output.json, render::run(args, picture).await)
+        }
+        Command::Publish {
+            project,
+            out,
+            packages,
+            dry_run,
+            output,
+        } => {
+            let request = publish::Request {
+                out: out.as_deref(),
+                packages,
+                dry_run: *dry_run,
+            };
+            (output.json, publish::run(args, project, request).await)
         }
         Command::Docs { id, output } => (output.json, docs::run(id.as_deref())),
         Command::Serve { .. } | Command::Precompile => {
@@ -221,7 +236,29 @@ impl Project {
         path: &Path,
         body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
     ) -> Result<T, BackendError> {
-        let project = Project::open(args, path).await?;
+        let project = Project::open(args, path, Vec::new(), false).await?;
+        project.run(body).await
+    }
+
+    /// [`Project::with`] for publishing: the call may write inside `extra_roots` (the
+    /// output directory), and the project, which publishing only reads, is opened
+    /// without its lock, so a server editing it does not stop a CI job from publishing.
+    pub(crate) async fn with_roots<T>(
+        args: &Args,
+        path: &Path,
+        extra_roots: Vec<PathBuf>,
+        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let project = Project::open(args, path, extra_roots, true).await?;
+        project.run(body).await
+    }
+
+    /// Runs `body` on the open project and closes it, whatever `body` returned.
+    async fn run<T>(
+        self,
+        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let project = self;
         let result = body(&project).await;
         if let Err(error) = project
             .call::<Value>(
@@ -235,7 +272,12 @@ impl Project {
         result
     }
 
-    async fn open(args: &Args, path: &Path) -> Result<Project, BackendError> {
+    async fn open(
+        args: &Args,
+        path: &Path,
+        extra_roots: Vec<PathBuf>,
+        read_only: bool,
+    ) -> Result<Project, BackendError> {
         // The project's own directory is the only root: a command can open nothing else.
         let canonical =
             std::fs::canonicalize(path).map_err(|error| BackendError::ProjectOpenFailed {
@@ -250,7 +292,11 @@ impl Project {
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| canonical.clone()),
         };
-        let service = Service::new(args.project_config(root));
+        let mut roots = vec![root];
+        roots.extend(extra_roots);
+        let mut config = args.project_config(roots);
+        config.read_only = read_only;
+        let service = Service::new(config);
         let opened: Value = call(
             &service,
             MethodId::OpenSession,

@@ -339,6 +339,7 @@ fn plan(method: MethodId) -> Option<(u32, &'static str)> {
         MethodId::ValidateSession => (1, "validating the project"),
         MethodId::SaveSession => (1, "saving"),
         MethodId::MaterializeSession => (1, "materializing"),
+        MethodId::Publish => (1, "publishing"),
         MethodId::GetProjectOutline => (1, "reading the outline"),
         MethodId::ReadSessionState => (1, "reading the model"),
         _ => return None,

@@ -1,4 +1,4 @@
-//! `--confirm-writes`: a person confirms every save and materialize, through MCP
+//! `--confirm-writes`: a person confirms every save, materialize and publish, through MCP
 //! elicitation, after seeing the files the write would change. Built as a host policy
 //! ([`crate::policy`]) on the two write tools, so it gates exactly as an embedder's
 //! policy would.
@@ -112,6 +112,46 @@ async fn ask(peer: &Peer<RoleServer>, session_id: &str, message: String) -> Verd
     }
 }
 
+impl ConfirmWrites {
+    /// Publishing writes the output directory, never the project: the person sees which
+    /// packages go where. A dry run writes nothing and is not asked about.
+    async fn before_publish(&self, call: &PolicyCall, session_id: &str) -> Verdict {
+        let input = &call.input;
+        if input.get("dryRun") == Some(&json!(true)) {
+            return Ok(None);
+        }
+        let Some(peer) = &call.peer else {
+            return unavailable(session_id, "this call did not come from an MCP client");
+        };
+        if !peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+        {
+            return unavailable(
+                session_id,
+                "this client did not declare elicitation support",
+            );
+        }
+        let packages = match input.get("packages").and_then(Value::as_array) {
+            Some(names) => names
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+            None => "every package".to_owned(),
+        };
+        let into = match input.get("outputDir").and_then(Value::as_str) {
+            Some(dir) => format!("the directory {dir}"),
+            None => "the publish path of the project's settings".to_owned(),
+        };
+        let message = format!(
+            "The agent asks to publish {packages} of this FairyGUI project into {into}, \
+             replacing the files those packages published there before. Publish?"
+        );
+        ask(peer, session_id, message).await
+    }
+}
+
 impl ToolPolicy for ConfirmWrites {
     fn failure_schema(&self) -> Value {
         json!({
@@ -131,6 +171,9 @@ impl ToolPolicy for ConfirmWrites {
         Box::pin(async move {
             let input = &call.input;
             let session_id = input["sessionId"].as_str().unwrap_or_default();
+            if call.id == MethodId::Publish {
+                return self.before_publish(&call, session_id).await;
+            }
             let materialize = call.id == MethodId::MaterializeSession
                 || input.get("force") == Some(&json!(true))
                 || input.get("mode").is_some_and(|mode| !mode.is_null());

@@ -3,8 +3,9 @@
 use base64::Engine as _;
 use ofgui_contracts::api::{
     EventsInput, MaterializeSessionInput, NoInput, OpenSessionInput, OutlineInput,
-    QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput,
-    RenderComponentInput, SaveSessionInput, SearchProjectInput, SessionInput, TransactionInput,
+    PublishProjectInput, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
+    RefreshCacheInput, RenderComponentInput, SaveSessionInput, SearchProjectInput, SessionInput,
+    TransactionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -107,6 +108,7 @@ impl Service {
                 Ok((data, Some(picture.status.revision)))
             }
             Work::Transaction { apply, input } => self.transaction(apply, input).await,
+            Work::Publish(input) => self.publish(input).await,
             Work::Events(input) => {
                 let status = self
                     .on_session(&input.session_id, async |_, instance| {
@@ -373,6 +375,7 @@ pub(super) enum Work {
     RefreshCache(RefreshCacheInput),
     Save(SaveSessionInput),
     Materialize(MaterializeSessionInput),
+    Publish(PublishProjectInput),
 }
 
 impl Request {
@@ -408,6 +411,7 @@ impl Request {
             MethodId::RefreshCache => Work::RefreshCache(parse(method, &input)?),
             MethodId::SaveSession => Work::Save(parse(method, &input)?),
             MethodId::MaterializeSession => Work::Materialize(parse(method, &input)?),
+            MethodId::Publish => Work::Publish(parse(method, &input)?),
         };
         Ok(Request::Work(work))
     }

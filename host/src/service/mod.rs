@@ -16,6 +16,7 @@ pub mod sessions;
 mod dispatch;
 use dispatch::{Opening, Request};
 mod lifecycle;
+mod publish;
 mod save;
 
 use std::path::PathBuf;
@@ -96,6 +97,9 @@ pub struct Service {
     capabilities: Capabilities,
     events: EventLog,
     cache: Cache,
+    /// Held while published output is written: two publishes into one directory must not
+    /// interleave.
+    publishing: tokio::sync::Mutex<()>,
 }
 
 /// The envelope of one call and whether it is a failure.
@@ -123,6 +127,7 @@ impl Service {
             config,
             events: EventLog::default(),
             cache: Cache::default(),
+            publishing: tokio::sync::Mutex::new(()),
         })
     }
 

@@ -1,0 +1,227 @@
+//! Writing published files into an output directory, all or nothing.
+//!
+//! One job: turn "these packages now publish these files" into one [`commit::Plan`] over
+//! the output directory (the instance's only preopen, so WASI confines every write to
+//! it) and run it with the save's crash-safe commit: after a crash the directory holds
+//! each package's old files or its new ones, and the next write finishes or undoes the
+//! interrupted one first.
+//!
+//! Which files are a package's: a file named like one the package publishes now, or
+//! `<Package>_…` unless a longer package name of the project claims it (`Bag_` is not
+//! `Bag_Extra_`'s). Files of a written package that the new output lacks are removed;
+//! everything else (other packages, Unity's `.meta` files, sub-directories, files of
+//! other tools) is left alone.
+
+use std::collections::BTreeSet;
+
+use ofgui_contracts::error::BackendError;
+
+use crate::commit::{self, Change, CommitError, ContentHash, Expect, Hook, Plan};
+use crate::fs::{EntryKind, ProjectFsWrite};
+use crate::save::Attempt;
+
+/// One package's new files: names (one path segment each) and bytes.
+pub struct PackageFiles {
+    pub package_name: String,
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// What a write did, by file name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OutputReport {
+    pub written: Vec<String>,
+    pub unchanged: Vec<String>,
+    pub removed: Vec<String>,
+    pub recovered: Vec<String>,
+}
+
+/// Replaces the packages' files in `fs`'s root (see the module documentation).
+pub fn write_packages(
+    fs: &dyn ProjectFsWrite,
+    session_id: &str,
+    packages: &[PackageFiles],
+    project_packages: &[String],
+    hook: Hook<'_>,
+) -> Result<OutputReport, BackendError> {
+    let failed = |error: CommitError| output_failed(session_id, error);
+    // An interrupted earlier write is finished or undone before the directory is read,
+    // so the plan is made against what the directory holds after it.
+    let recovered = commit::recover_with(fs, hook).map_err(failed)?;
+    let mut plan = Plan::default();
+    let mut new_names = BTreeSet::new();
+    for package in packages {
+        for (name, bytes) in &package.files {
+            if !is_plain_file_name(name) {
+                return Err(BackendError::invalid_input(
+                    format!("The output file name {name:?} is not one plain file name."),
+                    Some("/packages".to_owned()),
+                ));
+            }
+            if !new_names.insert(name.clone()) {
+                return Err(BackendError::invalid_input(
+                    format!("Two packages publish a file named {name:?}."),
+                    Some("/packages".to_owned()),
+                ));
+            }
+            plan.changes.push(Change::Write {
+                path: name.clone(),
+                bytes: bytes.clone(),
+                expect: current(fs, name).map_err(|e| failed(io_failure(name, &e)))?,
+            });
+        }
+    }
+
+    // A directory just created by the host may be empty; one that cannot be listed is
+    // a failure, not a reason to leave stale files behind.
+    let entries = match fs.read_dir(".") {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(failed(io_failure(".", &error))),
+    };
+    for entry in entries.iter().filter(|e| !e.is_dir) {
+        let name = &entry.name;
+        if new_names.contains(name) || commit::is_save_artifact(name) {
+            continue;
+        }
+        let stale = packages
+            .iter()
+            .any(|p| owns(&p.package_name, name, project_packages));
+        if !stale {
+            continue;
+        }
+        // Only a plain file is ours to remove; a link or anything else stays.
+        let Ok(meta) = fs.metadata(name) else {
+            continue;
+        };
+        if meta.kind != EntryKind::File {
+            continue;
+        }
+        let bytes = fs.read(name).map_err(|e| failed(io_failure(name, &e)))?;
+        plan.changes.push(Change::Remove {
+            path: name.clone(),
+            expect: ContentHash::of(&bytes),
+        });
+    }
+    plan.changes.sort_by(|a, b| a.path().cmp(b.path()));
+
+    // Nothing is left to recover now: the commit's own recovery finds a clean directory.
+    let committed = commit::commit(fs, &plan, hook).map_err(failed)?;
+    Ok(OutputReport {
+        written: committed.written,
+        unchanged: committed.unchanged,
+        removed: committed.removed,
+        recovered: match recovered {
+            commit::Recovery::Clean => Vec::new(),
+            commit::Recovery::RolledBack { discarded } => discarded,
+            commit::Recovery::RolledForward { completed, .. } => completed,
+        },
+    })
+}
+
+/// Whether `name` is one of `package`'s published files (see the module documentation).
+fn owns(package: &str, name: &str, project_packages: &[String]) -> bool {
+    let prefix = format!("{package}_");
+    let descriptor_like = name
+        .strip_prefix(package)
+        .is_some_and(|rest| rest.starts_with('.') && !rest.ends_with(".meta"));
+    if descriptor_like {
+        return true;
+    }
+    if !name.starts_with(&prefix) || name.ends_with(".meta") {
+        return false;
+    }
+    !project_packages
+        .iter()
+        .any(|other| other.len() > package.len() && name.starts_with(&format!("{other}_")))
+}
+
+/// What is at `name` now, for the commit's check that nothing changed meanwhile.
+fn current(fs: &dyn ProjectFsWrite, name: &str) -> std::io::Result<Expect> {
+    match fs.read(name) {
+        Ok(bytes) => Ok(Expect::Content(ContentHash::of(&bytes))),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Expect::Absent),
+        Err(error) => Err(error),
+    }
+}
+
+fn io_failure(path: &str, error: &std::io::Error) -> CommitError {
+    CommitError::WriteFailed {
+        path: path.to_owned(),
+        message: error.to_string(),
+        leftovers: Vec::new(),
+    }
+}
+
+/// The save's failure report, in the words of publishing.
+fn output_failed(session_id: &str, error: CommitError) -> BackendError {
+    let message = match &error {
+        CommitError::WriteFailed { path, message, .. } => format!(
+            "Publishing failed writing {path}: {message}. The output directory is as it was \
+             before; free space or make it writable, then publish again."
+        ),
+        CommitError::Conflict { conflicts } => format!(
+            "Publishing stopped: {} changed while it was written. The output directory is as \
+             it was before; publish again.",
+            conflicts
+                .iter()
+                .map(|c| c.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => format!(
+            "Publishing did not finish: {other} The next publish into this directory \
+             completes or undoes it first."
+        ),
+    };
+    let attempt = Attempt {
+        session_id,
+        canonical_path_key: "",
+        revision: 0,
+        last_saved_revision: 0,
+        materialize: true,
+    };
+    let mut failure = attempt.failed(error);
+    if let BackendError::WriteFailed { message: text, .. } = &mut failure {
+        *text = message;
+    }
+    failure
+}
+
+/// One path segment: no separators, no `.`/`..`, no control characters.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_package_owns_its_prefix_but_not_a_longer_packages() {
+        let all = names(&["Bag", "Bag_Extra", "Basics"]);
+        assert!(owns("Bag", "Bag_fui.bytes", &all));
+        assert!(owns("Bag", "Bag_atlas0_1.png", &all));
+        assert!(owns("Bag", "Bag.fui", &all));
+        assert!(!owns("Bag", "Bag_fui.bytes.meta", &all));
+        assert!(!owns("Bag", "Bag_Extra_fui.bytes", &all));
+        assert!(!owns("Bag", "Basics_fui.bytes", &all));
+        assert!(!owns("Bag", "Bagpipe_fui.bytes", &all));
+        assert!(owns("Bag_Extra", "Bag_Extra_atlas0.png", &all));
+    }
+
+    #[test]
+    fn names_are_one_segment() {
+        assert!(is_plain_file_name("Bag_fui.bytes"));
+        for bad in ["", ".", "..", "a/b", "a\\b", "a\nb"] {
+            assert!(!is_plain_file_name(bad), "{bad:?}");
+        }
+    }
+}

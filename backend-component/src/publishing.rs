@@ -1,0 +1,192 @@
+//! The `publish` method: a session's request, run through the publisher, to the files a
+//! host writes and the report the caller reads.
+//!
+//! The session publishes its committed model, unsaved edits included (the report says
+//! so): an agent publishes to see an edit in the game, and the editor too publishes what
+//! it holds open. Output that would load wrong in the game (a published resource whose
+//! file is missing, a package the call names that does not exist) refuses the whole
+//! call with its findings; anything else is a warning beside the files.
+
+use ofgui_contracts::api::{
+    PublishProjectData, PublishProjectInput, PublishWarningInfo, PublishedFileInfo,
+    PublishedPackageInfo,
+};
+use ofgui_contracts::envelope::BackendDiagnostic;
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::uam::UamPackage;
+use serde_json::Value;
+
+use crate::publish::{PublishError, PublishOptions, PublishedPackage, publish_package};
+use crate::session::{Rejected, Session};
+
+/// What one `publish` call produced.
+pub struct Publication {
+    /// The report, without `writes` (the host adds what writing did).
+    pub data: PublishProjectData,
+    pub packages: Vec<PublishedPackage>,
+    /// `settings/Publish.json` `path` as the project wrote it.
+    pub settings_output_path: Option<String>,
+}
+
+/// Publishes the packages `input` names (all by default) from the session's model.
+pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publication, Rejected> {
+    if let Some(expected) = input.expected_revision {
+        session.check_revision(expected)?;
+    }
+    let project = session.project();
+    let settings_output_path = project
+        .settings
+        .get("publish")
+        .and_then(|p| p.get("path"))
+        .and_then(Value::as_str)
+        .filter(|p| !p.trim().is_empty())
+        .map(str::to_owned);
+
+    let (chosen, mut findings) = choose_packages(&project.packages, input.packages.as_deref());
+    let options = PublishOptions::default();
+    let mut packages = Vec::new();
+    for package in chosen {
+        match publish_package(project, session.files(), &package.id, &options) {
+            Ok(published) => {
+                for warning in published.warnings.iter().filter(|w| w.blocks()) {
+                    let mut finding = BackendDiagnostic::error(warning.code, &warning.message);
+                    finding.path = Some(match &warning.resource_id {
+                        Some(resource) => format!("{}/{resource}", package.name),
+                        None => package.name.clone(),
+                    });
+                    findings.push(finding);
+                }
+                packages.push(published);
+            }
+            Err(error) => {
+                let mut finding =
+                    BackendDiagnostic::error("publish_refused", package_failure(&error));
+                finding.path = Some(package.name.clone());
+                findings.push(finding);
+            }
+        }
+    }
+    if !findings.is_empty() {
+        let count = findings.len();
+        return Err(Rejected {
+            error: BackendError::PublishRefused {
+                message: format!(
+                    "Nothing was published: {count} finding{} would make the output load wrong \
+                     in the game (see meta.diagnostics); fix {} and publish again.",
+                    if count == 1 { "" } else { "s" },
+                    if count == 1 { "it" } else { "them" },
+                ),
+                session_id: session.id().to_owned(),
+                issue_count: u32::try_from(count).unwrap_or(u32::MAX),
+            },
+            diagnostics: findings,
+        });
+    }
+
+    let status = session.status();
+    let data = PublishProjectData {
+        session_id: session.id().to_owned(),
+        revision: status.revision,
+        unsaved_edits: status.dirty,
+        dry_run: input.dry_run.unwrap_or(false),
+        output_dir: input
+            .output_dir
+            .clone()
+            .or_else(|| settings_output_path.clone())
+            .unwrap_or_default(),
+        packages: packages.iter().map(report).collect(),
+        writes: None,
+    };
+    Ok(Publication {
+        data,
+        packages,
+        settings_output_path,
+    })
+}
+
+/// The packages named (by id, else by name), in the project's order, and a finding for
+/// each name that fits none or several.
+fn choose_packages<'a>(
+    packages: &'a [std::sync::Arc<UamPackage>],
+    named: Option<&[String]>,
+) -> (Vec<&'a UamPackage>, Vec<BackendDiagnostic>) {
+    let Some(named) = named else {
+        return (packages.iter().map(|p| p.as_ref()).collect(), Vec::new());
+    };
+    let mut chosen: Vec<&UamPackage> = Vec::new();
+    let mut findings = Vec::new();
+    for (index, key) in named.iter().enumerate() {
+        let by_id = packages.iter().find(|p| &p.id == key);
+        let by_name: Vec<&std::sync::Arc<UamPackage>> =
+            packages.iter().filter(|p| &p.name == key).collect();
+        let found = match (by_id, by_name.as_slice()) {
+            (Some(package), _) | (None, &[package]) => Some(package.as_ref()),
+            (None, []) => {
+                let mut finding = BackendDiagnostic::error(
+                    "invalid_package_selector",
+                    format!(
+                        "No package has the id or name {key:?}; take names from \
+                         getProjectOutline."
+                    ),
+                );
+                finding.path = Some(format!("/packages/{index}"));
+                findings.push(finding);
+                None
+            }
+            (None, _) => {
+                let mut finding = BackendDiagnostic::error(
+                    "invalid_package_selector",
+                    format!("Several packages are named {key:?}; name the one you mean by id."),
+                );
+                finding.path = Some(format!("/packages/{index}"));
+                findings.push(finding);
+                None
+            }
+        };
+        if let Some(package) = found
+            && !chosen.iter().any(|p| p.id == package.id)
+        {
+            chosen.push(package);
+        }
+    }
+    chosen.sort_by_key(|chosen| {
+        packages
+            .iter()
+            .position(|p| p.id == chosen.id)
+            .unwrap_or(usize::MAX)
+    });
+    (chosen, findings)
+}
+
+fn package_failure(error: &PublishError) -> String {
+    let mut text = error.to_string();
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    text.push('.');
+    text
+}
+
+fn report(package: &PublishedPackage) -> PublishedPackageInfo {
+    PublishedPackageInfo {
+        package_id: package.package_id.clone(),
+        package_name: package.package_name.clone(),
+        files: package
+            .files
+            .iter()
+            .map(|file| PublishedFileInfo {
+                name: file.name.clone(),
+                bytes: file.bytes.len() as u64,
+            })
+            .collect(),
+        warnings: package
+            .warnings
+            .iter()
+            .map(|warning| PublishWarningInfo {
+                code: warning.code.to_owned(),
+                resource_id: warning.resource_id.clone(),
+                message: warning.message.clone(),
+            })
+            .collect(),
+    }
+}

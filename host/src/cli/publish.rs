@@ -1,0 +1,129 @@
+//! `ofgui-mcp-host publish <project> [--out DIR] [--packages A,B] [--dry-run]`: what the
+//! game loads, written into the output directory.
+//!
+//! The directories a publish may write in are the project's own, the `--project-dir`
+//! roots, and the `--out` directory the person named (its nearest existing ancestor, so
+//! a missing directory can be created); the project's settings path is used only when
+//! it lies inside one of them.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use ofgui_contracts::api::PublishProjectData;
+use ofgui_contracts::cli::ExitStatus;
+use ofgui_contracts::error::{BackendError, OpenFailureReason};
+use ofgui_contracts::methods::MethodId;
+use serde_json::json;
+
+use super::{Done, Project};
+use crate::backend::sandbox::canonical_roots;
+use crate::cli::args::Args;
+
+/// What to publish, from the arguments.
+pub(super) struct Request<'a> {
+    pub out: Option<&'a Path>,
+    pub packages: &'a [String],
+    pub dry_run: bool,
+}
+
+pub(super) async fn run(
+    args: &Args,
+    path: &Path,
+    request: Request<'_>,
+) -> Result<Done, BackendError> {
+    let unusable = |message: String| BackendError::invalid_input(message, Some("--out".into()));
+    let mut roots =
+        canonical_roots(&args.project_dirs).map_err(|error| unusable(format!("{error:#}")))?;
+    let out = match request.out {
+        Some(out) => {
+            let absolute = std::path::absolute(out)
+                .map_err(|error| unusable(format!("{}: {error}", out.display())))?;
+            roots.push(nearest_existing(&absolute).ok_or_else(|| {
+                unusable(format!("{}: no part of this path exists", out.display()))
+            })?);
+            Some(absolute)
+        }
+        None => None,
+    };
+    if !path.exists() {
+        return Err(BackendError::ProjectOpenFailed {
+            message: format!("{}: no such file or directory", path.display()),
+            reason: OpenFailureReason::ProjectNotFound,
+            project_path: path.display().to_string(),
+        });
+    }
+    Project::with_roots(args, path, roots, async |project| {
+        let mut input = json!({ "sessionId": project.session_id() });
+        if let Some(out) = &out {
+            input["outputDir"] = json!(out);
+        }
+        if !request.packages.is_empty() {
+            input["packages"] = json!(request.packages);
+        }
+        if request.dry_run {
+            input["dryRun"] = json!(true);
+        }
+        let data: PublishProjectData = project.call(MethodId::Publish, input).await?;
+        Done::new(&data, text(&data), ExitStatus::Success)
+    })
+    .await
+}
+
+/// The deepest ancestor of `path` (itself included) that exists, resolved.
+fn nearest_existing(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .find(|ancestor| ancestor.exists())
+        .and_then(|ancestor| std::fs::canonicalize(ancestor).ok())
+}
+
+fn text(data: &PublishProjectData) -> String {
+    let files: usize = data.packages.iter().map(|p| p.files.len()).sum();
+    let bytes: u64 = data
+        .packages
+        .iter()
+        .flat_map(|p| &p.files)
+        .map(|f| f.bytes)
+        .sum();
+    let mut text = format!(
+        "{} {} package{} ({files} file{}, {bytes} bytes) {} {}\n",
+        if data.dry_run {
+            "would publish"
+        } else {
+            "published"
+        },
+        data.packages.len(),
+        if data.packages.len() == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" },
+        if data.dry_run { "into" } else { "to" },
+        data.output_dir,
+    );
+    for package in &data.packages {
+        let _ = writeln!(text, "{}", package.package_name);
+        for file in &package.files {
+            let _ = writeln!(text, "  {:>10}  {}", file.bytes, file.name);
+        }
+        for warning in &package.warnings {
+            let _ = writeln!(text, "  warning {}: {}", warning.code, warning.message);
+        }
+    }
+    if let Some(writes) = &data.writes {
+        let _ = writeln!(
+            text,
+            "{} written, {} unchanged, {} removed",
+            writes.written.len(),
+            writes.unchanged.len(),
+            writes.removed.len()
+        );
+        for removed in &writes.removed {
+            let _ = writeln!(text, "  removed {removed}");
+        }
+        if !writes.recovered.is_empty() {
+            let _ = writeln!(
+                text,
+                "an interrupted earlier publish was finished or undone first: {}",
+                writes.recovered.join(", ")
+            );
+        }
+    }
+    text
+}

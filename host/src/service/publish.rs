@@ -1,0 +1,121 @@
+//! Publishing: the session's instance computes the files, the host checks where they go,
+//! and a second instance whose only preopen is that directory writes them.
+
+use ofgui_contracts::api::PublishProjectInput;
+use ofgui_contracts::error::{BackendError, TargetPolicy};
+use serde_json::{Value, json};
+
+use super::dispatch::encode;
+use super::{Outcome, Service, unhandled};
+use crate::backend::runtime::CallError;
+use crate::backend::sandbox::{self, OutputRefusal};
+use crate::service::envelope::{Data, Failure};
+
+impl Service {
+    pub(super) async fn publish(&self, input: PublishProjectInput) -> Outcome {
+        let text = encode(&input)?;
+        let Some(session) = self.registry.get(&input.session_id) else {
+            return Err(BackendError::session_not_found(&input.session_id).into());
+        };
+        let reply = self
+            .on_session(&session.id, async |_, instance| {
+                instance.publish(&text).await
+            })
+            .await?;
+        let revision = reply.status.revision;
+        let project = session.directory();
+        let requested = input
+            .output_dir
+            .clone()
+            .or_else(|| reply.settings_output_path.clone());
+        let Some(requested) = requested else {
+            return Err(self.output_refused(
+                "The project's settings name no publish path (settings/Publish.json `path`), so there is nowhere to publish to; pass outputDir.",
+                "",
+            ));
+        };
+        let dir = sandbox::resolve_output(
+            &requested,
+            project.as_ref().map(|p| p.dir.as_path()),
+            project.as_ref().map(|p| p.dir.as_path()),
+            &self.config.roots,
+        )
+        .map_err(|refusal| self.output_refusal(refusal, &requested))?;
+
+        if input.dry_run == Some(true) {
+            return Ok((Data::text(reply.data, Vec::new())?, Some(revision)));
+        }
+
+        // One publish at a time writes: two into the same directory must not interleave.
+        let _writing = self.publishing.lock().await;
+        let created = sandbox::create_within(&dir, &self.config.roots).map_err(|error| {
+            self.output_refused(
+                &format!(
+                    "The output directory could not be created ({error}); nothing was published. Pass an outputDir that can be created inside the allowed roots."
+                ),
+                &requested,
+            )
+        })?;
+        let runtime = self.runtime().await.map_err(|error| {
+            tracing::error!("backend component unavailable: {error:#}");
+            Failure::from(BackendError::unhandled(
+                ofgui_contracts::error::UnhandledReason::Internal,
+            ))
+        })?;
+        let written = runtime
+            .write_output(&dir, &session.id, &reply.packages, &reply.project_packages)
+            .await;
+        let report = match written {
+            Ok(report) => report,
+            Err(error) => {
+                sandbox::remove_created(&created);
+                return Err(match error {
+                    CallError::Backend(error) => (*error).into(),
+                    other => {
+                        tracing::error!(session = %session.id, "output instance failed: {other}");
+                        unhandled(&other).into()
+                    }
+                });
+            }
+        };
+        let mut data: Value =
+            serde_json::from_str(&reply.data).map_err(|cause| Failure::internal(&cause))?;
+        if let Value::Object(object) = &mut data {
+            object.insert(
+                "writes".into(),
+                json!({
+                    "written": report.written,
+                    "unchanged": report.unchanged,
+                    "removed": report.removed,
+                    "recovered": report.recovered,
+                }),
+            );
+        }
+        Ok((Data::value(data), Some(revision)))
+    }
+
+    fn output_refusal(&self, refusal: OutputRefusal, requested: &str) -> Failure {
+        let why = match refusal {
+            OutputRefusal::NotAllowed => format!(
+                "The output directory {requested} is outside the allowed roots ({}); nothing was published. Pass an outputDir inside them (on the command line: --out DIR, or a --project-dir that holds the project's publish path).",
+                self.roots_text()
+            ),
+            OutputRefusal::Symlink => "The output directory is a symbolic link; publishing writes only into a real directory, so nothing was published. Pass the directory the link points to, if it is inside the allowed roots.".to_owned(),
+            OutputRefusal::NotADirectory => "The output path names a file, not a directory; nothing was published. Pass a directory.".to_owned(),
+            OutputRefusal::InsideProjectSources => "The output directory is the project directory or inside its assets or settings; publishing never writes the project's own files, so nothing was published. Pass another outputDir (a sibling folder, say).".to_owned(),
+            OutputRefusal::NoBase => "This session has no project directory, so a relative outputDir means nothing; nothing was published. Pass an absolute outputDir inside the allowed roots.".to_owned(),
+            OutputRefusal::NotUtf8 => "The output directory's path is not UTF-8; nothing was published. Pass another outputDir.".to_owned(),
+        };
+        self.output_refused(&why, requested)
+    }
+
+    fn output_refused(&self, message: &str, requested: &str) -> Failure {
+        BackendError::PathPolicyViolation {
+            message: message.to_owned(),
+            policy: TargetPolicy::PublishTarget,
+            attempted_path: requested.to_owned(),
+            allowed_path: self.roots_text(),
+        }
+        .into()
+    }
+}

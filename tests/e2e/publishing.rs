@@ -1,0 +1,358 @@
+//! `openfairygui_publish` through MCP: what the game loads, written where it may be, all
+//! or nothing, next to nothing else.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::crash::RawServer;
+use crate::harness::*;
+
+const PUBLISH: &str = "openfairygui_publish";
+const APPLY: &str = "openfairygui_backend_apply_transaction";
+const BAG: &str = "rbw1tv9t";
+
+fn reference_names() -> BTreeSet<String> {
+    std::fs::read_dir(unity_corpus().join("../published"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.contains('_'))
+        .collect()
+}
+
+fn names(dir: &Path) -> BTreeSet<String> {
+    snapshot(dir).into_keys().collect()
+}
+
+/// Moves a node of Bag's main component: Bag's descriptor changes, nothing else.
+fn edit_bag(x: i64) -> Value {
+    json!([{ "kind": "setDisplayNodeProps",
+             "selector": { "packageId": BAG, "componentResourceId": "fvaib", "displayNodeId": "n2" },
+             "props": { "position": { "x": x, "y": 3 } } }])
+}
+
+#[tokio::test]
+async fn the_unity_corpus_publishes_the_editors_files_and_again_changes_nothing() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("out");
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+
+    // A dry run lists every file and writes nothing.
+    let listed = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "dryRun": true }),
+        )
+        .await;
+    assert!(!out.exists(), "a dry run created the output directory");
+    assert_eq!(listed["dryRun"], true);
+    assert!(listed.get("writes").is_none(), "{listed}");
+    let listed_names: BTreeSet<String> = listed["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["files"].as_array().unwrap())
+        .map(|f| f["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(listed_names, reference_names());
+
+    let published = server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    assert_eq!(published["unsavedEdits"], false);
+    assert_eq!(names(&out), reference_names());
+    assert_eq!(
+        published["writes"]["written"].as_array().unwrap().len(),
+        reference_names().len()
+    );
+    for name in reference_names().iter().filter(|n| n.ends_with(".wav")) {
+        let theirs = std::fs::read(unity_corpus().join("../published").join(name)).unwrap();
+        assert!(theirs == std::fs::read(out.join(name)).unwrap(), "{name}");
+    }
+    for name in reference_names()
+        .iter()
+        .filter(|n| n.ends_with("_fui.bytes"))
+    {
+        assert_eq!(
+            &std::fs::read(out.join(name)).unwrap()[..4],
+            b"FGUI",
+            "{name}"
+        );
+    }
+
+    // The same model publishes the same bytes: nothing is written again.
+    let before = snapshot(&out);
+    let again = server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    assert_eq!(again["writes"]["written"], json!([]), "{again}");
+    assert_eq!(
+        again["writes"]["unchanged"].as_array().unwrap().len(),
+        reference_names().len()
+    );
+    assert_eq!(snapshot(&out), before);
+
+    // Unsaved edits are published, and said to be.
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": session, "expectedRevision": 0, "operations": edit_bag(7) }),
+        )
+        .await;
+    let edited = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Bag"], "expectedRevision": 1 }),
+        )
+        .await;
+    assert_eq!(edited["unsavedEdits"], true);
+    assert_eq!(
+        edited["writes"]["written"],
+        json!(["Bag_fui.bytes"]),
+        "{edited}"
+    );
+    let stale = server
+        .err(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "expectedRevision": 0 }),
+        )
+        .await;
+    assert_eq!(stale["code"], "stale_read", "{stale}");
+}
+
+#[tokio::test]
+async fn a_package_replaces_only_its_own_files() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("out");
+    std::fs::create_dir_all(out.join("sub")).unwrap();
+    // An atlas page an earlier publish made that this one does not, Unity's metadata,
+    // someone's notes, a sub-directory, and a package whose name starts like Bag's.
+    for name in [
+        "Bag_atlas0_1.png",
+        "Bag_fui.bytes.meta",
+        "notes.txt",
+        "sub/Bag_atlas0.png",
+        "Basics_atlas0.png",
+    ] {
+        std::fs::write(out.join(name), b"old").unwrap();
+    }
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let published = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Bag"] }),
+        )
+        .await;
+    assert_eq!(published["writes"]["removed"], json!(["Bag_atlas0_1.png"]));
+    let after = names(&out);
+    for kept in [
+        "Bag_fui.bytes.meta",
+        "notes.txt",
+        "sub/Bag_atlas0.png",
+        "Basics_atlas0.png",
+    ] {
+        assert!(after.contains(kept), "{kept} was touched: {after:?}");
+        assert_eq!(std::fs::read(out.join(kept)).unwrap(), b"old", "{kept}");
+    }
+    assert!(after.contains("Bag_fui.bytes") && after.contains("Bag_atlas0.png"));
+}
+
+#[tokio::test]
+async fn output_directories_outside_what_may_be_written_are_refused() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let elsewhere = tempfile::tempdir().unwrap();
+    let link = workspace.path().join("link");
+    std::os::unix::fs::symlink(elsewhere.path(), &link).unwrap();
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let entries = |dir: &Path| -> BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect()
+    };
+    let before = (snapshot(&project), entries(workspace.path()));
+    for (dir, why) in [
+        (elsewhere.path().join("out"), "outside the allowed roots"),
+        (link.clone(), "symbolic link"),
+        (link.join("out"), "outside the allowed roots"),
+        (project.clone(), "project directory"),
+        (project.join("assets/Bag"), "project directory"),
+        (
+            workspace.path().join("../escape"),
+            "outside the allowed roots",
+        ),
+    ] {
+        let error = server
+            .err(PUBLISH, json!({ "sessionId": session, "outputDir": dir }))
+            .await;
+        assert_eq!(error["code"], "path_policy_violation", "{dir:?}: {error}");
+        assert_eq!(error["policy"], "publish_target", "{error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(why), "{dir:?}: {message}");
+    }
+    assert_eq!(
+        (snapshot(&project), entries(workspace.path())),
+        before,
+        "something was written"
+    );
+    // Without outputDir, the project's own publish path (`../Assets/Examples/Resources/UI`
+    // from the project directory), here inside the root.
+    let published = server.ok(PUBLISH, json!({ "sessionId": session })).await;
+    assert_eq!(published["outputDir"], "../Assets/Examples/Resources/UI");
+    assert_eq!(
+        names(&workspace.path().join("Assets/Examples/Resources/UI")),
+        reference_names()
+    );
+    assert!(
+        std::fs::read_dir(elsewhere.path())
+            .unwrap()
+            .next()
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn output_that_would_be_wrong_is_refused_with_its_findings() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    // An image Bag's components use.
+    std::fs::remove_file(project.join("assets/Bag/images/0.png")).unwrap();
+    let out = workspace.path().join("out");
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let (envelope, is_error) = server
+        .call(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    assert!(is_error, "{envelope}");
+    assert_eq!(envelope["error"]["code"], "publish_refused", "{envelope}");
+    let findings = envelope["meta"]["diagnostics"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|d| d["code"] == "missing_source"
+                && d["path"].as_str().unwrap().starts_with("Bag/")),
+        "{findings:?}"
+    );
+    assert!(!out.exists());
+
+    // Other packages still publish; an unknown one is a finding too.
+    server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Basics"] }),
+        )
+        .await;
+    let (envelope, is_error) = server
+        .call(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Basics", "Nope"] }),
+        )
+        .await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "publish_refused");
+    assert_eq!(
+        envelope["meta"]["diagnostics"][0]["code"],
+        "invalid_package_selector"
+    );
+    assert_eq!(envelope["meta"]["diagnostics"][0]["path"], "/packages/1");
+}
+
+/// The output of the unity corpus as published by a clean server.
+async fn publish_clean(workspace: &Workspace, project: &Path, out: &Path) {
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(project).await;
+    server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+}
+
+#[tokio::test]
+async fn a_full_disk_keeps_the_previous_output() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("out");
+    publish_clean(&workspace, &project, &out).await;
+    let before = snapshot(&out);
+
+    let server = Server::start_with_env(
+        &[workspace.path()],
+        &[],
+        &[("OFGUI_OUTPUT_FAULT", "disk-full:1024:1")],
+    )
+    .await;
+    let session = server.open(&project).await;
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": session, "expectedRevision": 0, "operations": edit_bag(9) }),
+        )
+        .await;
+    let error = server
+        .err(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    assert_eq!(error["code"], "write_failed", "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("no space left on device") && message.contains("as it was"),
+        "{message}"
+    );
+    assert_eq!(
+        snapshot(&out),
+        before,
+        "the previous output, without leftovers"
+    );
+    // Room again: the next publish writes.
+    let published = server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    assert_eq!(published["writes"]["written"], json!(["Bag_fui.bytes"]));
+}
+
+#[test]
+fn a_publish_killed_midway_leaves_the_old_or_the_new_output() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("out");
+    tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(publish_clean(&workspace, &project, &out));
+    let old = snapshot(&out);
+
+    for fault in ["stage:1", "commit-point", "apply:1"] {
+        let mut server = RawServer::start_env(
+            workspace.path(),
+            &[("OFGUI_OUTPUT_FAULT", &format!("{fault}:hang"))],
+        );
+        let id = server.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
+        server.call(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": edit_bag(11) }),
+        );
+        server.send_request(
+            "tools/call",
+            json!({ "name": PUBLISH, "arguments": { "sessionId": id, "outputDir": out } }),
+        );
+        server.wait_for_fault();
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+
+        // The next publish finishes or undoes the interrupted one first, then writes.
+        let mut next = RawServer::start_env(workspace.path(), &[]);
+        let id = next.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
+        next.call(PUBLISH, json!({ "sessionId": id, "outputDir": out }));
+        next.child.kill().unwrap();
+        next.child.wait().unwrap();
+        assert_eq!(
+            snapshot(&out),
+            old,
+            "{fault}: the unedited output, without leftovers"
+        );
+    }
+}
