@@ -192,6 +192,24 @@ async fn a_declined_or_impossible_confirmation_writes_nothing() {
             assert_eq!(refused["error"]["code"], code, "{refused}");
             assert_eq!(refused["error"]["sessionId"], json!(id));
         }
+        // Publishing writes too (the output directory): asked the same way, while a dry
+        // run, which writes nothing, is not asked about.
+        let out = workspace.path().join("out");
+        let (refused, is_error) = call(
+            &client,
+            "openfairygui_publish",
+            json!({ "sessionId": id, "outputDir": out }),
+        )
+        .await;
+        assert!(is_error, "{refused}");
+        assert_eq!(refused["error"]["code"], code, "{refused}");
+        let (listed, is_error) = call(
+            &client,
+            "openfairygui_publish",
+            json!({ "sessionId": id, "outputDir": out, "dryRun": true }),
+        )
+        .await;
+        assert!(!is_error, "{listed}");
         assert_eq!(
             snapshot(workspace.path()),
             before,
@@ -200,7 +218,7 @@ async fn a_declined_or_impossible_confirmation_writes_nothing() {
         let (session, _) = call(&client, GET, json!({ "sessionId": id })).await;
         assert_eq!(session["data"]["dirty"], true, "the edits stay");
         let asked = person.asked.lock().unwrap().len();
-        assert_eq!(asked, if person.elicitation { 2 } else { 0 });
+        assert_eq!(asked, if person.elicitation { 3 } else { 0 });
     }
 }
 

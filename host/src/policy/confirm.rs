@@ -51,6 +51,26 @@ pub struct ConfirmWrites {
     service: Arc<Service>,
 }
 
+/// The client of `call`, when it can ask its user; else the refusal that says why not.
+fn askable<'c>(call: &'c PolicyCall, session_id: &str) -> Result<&'c Peer<RoleServer>, Verdict> {
+    let Some(peer) = &call.peer else {
+        return Err(unavailable(
+            session_id,
+            "this call did not come from an MCP client",
+        ));
+    };
+    if !peer
+        .supported_elicitation_modes()
+        .contains(&ElicitationMode::Form)
+    {
+        return Err(unavailable(
+            session_id,
+            "this client did not declare elicitation support",
+        ));
+    }
+    Ok(peer)
+}
+
 impl ConfirmWrites {
     pub fn new(service: Arc<Service>) -> ConfirmWrites {
         ConfirmWrites { service }
@@ -120,18 +140,10 @@ impl ConfirmWrites {
         if input.get("dryRun") == Some(&json!(true)) {
             return Ok(None);
         }
-        let Some(peer) = &call.peer else {
-            return unavailable(session_id, "this call did not come from an MCP client");
+        let peer = match askable(call, session_id) {
+            Ok(peer) => peer,
+            Err(verdict) => return verdict,
         };
-        if !peer
-            .supported_elicitation_modes()
-            .contains(&ElicitationMode::Form)
-        {
-            return unavailable(
-                session_id,
-                "this client did not declare elicitation support",
-            );
-        }
         let packages = match input.get("packages").and_then(Value::as_array) {
             Some(names) => names
                 .iter()
@@ -187,18 +199,10 @@ impl ToolPolicy for ConfirmWrites {
                     ),
                 );
             };
-            let Some(peer) = &call.peer else {
-                return unavailable(session_id, "this call did not come from an MCP client");
+            let peer = match askable(&call, session_id) {
+                Ok(peer) => peer,
+                Err(verdict) => return verdict,
             };
-            if !peer
-                .supported_elicitation_modes()
-                .contains(&ElicitationMode::Form)
-            {
-                return unavailable(
-                    session_id,
-                    "this client did not declare elicitation support",
-                );
-            }
             let target = input.get("targetPath").and_then(Value::as_str);
             let planned = match self
                 .service
