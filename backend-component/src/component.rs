@@ -227,14 +227,13 @@ impl GuestProject for ProjectSession {
                 .into_iter()
                 .map(|package| wit::PackageOutput {
                     package_name: package.package_name,
-                    files: package
-                        .files
-                        .into_iter()
-                        .map(|file| wit::OutputFile {
-                            name: file.name,
-                            bytes: file.bytes,
-                        })
-                        .collect(),
+                    files: output_files(
+                        package
+                            .files
+                            .into_iter()
+                            .map(|file| (file.name, file.bytes))
+                            .collect(),
+                    ),
                 })
                 .collect(),
             settings_output_path: publication.settings_output_path,
@@ -243,6 +242,21 @@ impl GuestProject for ProjectSession {
                 .packages
                 .iter()
                 .map(|p| p.name.clone())
+                .collect(),
+            code: publication
+                .code
+                .into_iter()
+                .map(|dir| wit::CodeOutput {
+                    code_dir: dir.code_dir,
+                    folders: dir
+                        .folders
+                        .into_iter()
+                        .map(|folder| wit::CodeFolder {
+                            folder: folder.folder,
+                            files: output_files(folder.files),
+                        })
+                        .collect(),
+                })
                 .collect(),
         })
     }
@@ -307,7 +321,59 @@ impl ProjectSession {
     }
 }
 
+fn output_files(files: Vec<(String, Vec<u8>)>) -> Vec<wit::OutputFile> {
+    files
+        .into_iter()
+        .map(|(name, bytes)| wit::OutputFile { name, bytes })
+        .collect()
+}
+
+/// Runs a write in the output instance, whose only preopen is the target directory, with
+/// the save's test faults (a crash at a step, a full disk) applied too.
+fn in_output_dir(
+    write: impl FnOnce(
+        &dyn crate::fs::ProjectFsWrite,
+        commit::Hook<'_>,
+    ) -> Result<output::OutputReport, BackendError>,
+) -> Result<bindings::exports::ofgui::backend::output::OutputReport, wit::BackendError> {
+    let fs = ProjectDir::project();
+    let mut hook = commit::fault::configured();
+    let limited =
+        commit::fault::configured_disk_limit().map(|free| commit::fault::DiskLimit::new(&fs, free));
+    let target: &dyn crate::fs::ProjectFsWrite = match &limited {
+        Some(limited) => limited,
+        None => &fs,
+    };
+    match write(target, &mut hook) {
+        Ok(report) => Ok(bindings::exports::ofgui::backend::output::OutputReport {
+            written: report.written,
+            unchanged: report.unchanged,
+            removed: report.removed,
+            recovered: report.recovered,
+        }),
+        Err(error) => Err(to_wit(error, &[], None)),
+    }
+}
+
 impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
+    fn write_code(
+        session_id: String,
+        folders: Vec<wit::CodeFolder>,
+    ) -> Result<bindings::exports::ofgui::backend::output::OutputReport, wit::BackendError> {
+        let folders: Vec<output::CodeFolder> = folders
+            .into_iter()
+            .map(|folder| output::CodeFolder {
+                folder: folder.folder,
+                files: folder
+                    .files
+                    .into_iter()
+                    .map(|file| (file.name, file.bytes))
+                    .collect(),
+            })
+            .collect();
+        in_output_dir(|fs, hook| output::write_code(fs, &session_id, &folders, hook))
+    }
+
     fn write_packages(
         session_id: String,
         packages: Vec<wit::PackageOutput>,
@@ -324,25 +390,9 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
                     .collect(),
             })
             .collect();
-        // The output directory is this instance's only preopen.
-        let fs = ProjectDir::project();
-        // The save's test faults (a crash at a step, a full disk) apply here too.
-        let mut hook = commit::fault::configured();
-        let limited = commit::fault::configured_disk_limit()
-            .map(|free| commit::fault::DiskLimit::new(&fs, free));
-        let target: &dyn crate::fs::ProjectFsWrite = match &limited {
-            Some(limited) => limited,
-            None => &fs,
-        };
-        match output::write_packages(target, &session_id, &packages, &project_packages, &mut hook) {
-            Ok(report) => Ok(bindings::exports::ofgui::backend::output::OutputReport {
-                written: report.written,
-                unchanged: report.unchanged,
-                removed: report.removed,
-                recovered: report.recovered,
-            }),
-            Err(error) => Err(to_wit(error, &[], None)),
-        }
+        in_output_dir(|fs, hook| {
+            output::write_packages(fs, &session_id, &packages, &project_packages, hook)
+        })
     }
 }
 

@@ -11,6 +11,10 @@
 //! `Bag_Extra_`'s). Files of a written package that the new output lacks are removed;
 //! everything else (other packages, Unity's `.meta` files, sub-directories, files of
 //! other tools) is left alone.
+//!
+//! Binding code goes the same way into a code directory, one folder per package: the
+//! folder's files are the generator's, so those the new code lacks are removed (not
+//! `.meta` files, not sub-folders).
 
 use std::collections::BTreeSet;
 
@@ -43,64 +47,143 @@ pub fn write_packages(
     project_packages: &[String],
     hook: Hook<'_>,
 ) -> Result<OutputReport, BackendError> {
+    let groups: Vec<Group> = packages
+        .iter()
+        .map(|package| Group {
+            dir: "",
+            files: &package.files,
+            owns: Box::new(|name: &str| owns(&package.package_name, name, project_packages)),
+        })
+        .collect();
+    replace(fs, session_id, &groups, hook)
+}
+
+/// One package's binding code: its folder in the code directory and the files in it.
+pub struct CodeFolder {
+    pub folder: String,
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// Replaces each code folder's files in `fs`'s root (the code directory), creating the
+/// folder when missing. A folder's files are the generator's: those the new code lacks
+/// are removed, except Unity's `.meta` files; sub-folders and everything outside the
+/// folders are left alone.
+pub fn write_code(
+    fs: &dyn ProjectFsWrite,
+    session_id: &str,
+    folders: &[CodeFolder],
+    hook: Hook<'_>,
+) -> Result<OutputReport, BackendError> {
+    for folder in folders {
+        if !is_plain_file_name(&folder.folder) {
+            return Err(BackendError::invalid_input(
+                format!(
+                    "The code folder {:?} is not one plain folder name.",
+                    folder.folder
+                ),
+                Some("/folders".to_owned()),
+            ));
+        }
+    }
+    let groups: Vec<Group> = folders
+        .iter()
+        .map(|folder| Group {
+            dir: &folder.folder,
+            files: &folder.files,
+            owns: Box::new(|name: &str| !name.ends_with(".meta")),
+        })
+        .collect();
+    replace(fs, session_id, &groups, hook)
+}
+
+/// Files to write into one directory (`""`: the root), and which of the files already
+/// there are the group's to remove when the new set lacks them.
+struct Group<'a> {
+    dir: &'a str,
+    files: &'a [(String, Vec<u8>)],
+    owns: Box<dyn Fn(&str) -> bool + 'a>,
+}
+
+/// Writes the groups' files and removes their stale ones, in one commit.
+fn replace(
+    fs: &dyn ProjectFsWrite,
+    session_id: &str,
+    groups: &[Group<'_>],
+    hook: Hook<'_>,
+) -> Result<OutputReport, BackendError> {
     let failed = |error: CommitError| output_failed(session_id, error);
     // An interrupted earlier write is finished or undone before the directory is read,
     // so the plan is made against what the directory holds after it.
     let recovered = commit::recover_with(fs, hook).map_err(failed)?;
     let mut plan = Plan::default();
-    let mut new_names = BTreeSet::new();
-    for package in packages {
-        for (name, bytes) in &package.files {
+    let mut new_paths = BTreeSet::new();
+    let path_of = |dir: &str, name: &str| {
+        if dir.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{dir}/{name}")
+        }
+    };
+    for group in groups {
+        for (name, bytes) in group.files {
             if !is_plain_file_name(name) {
                 return Err(BackendError::invalid_input(
                     format!("The output file name {name:?} is not one plain file name."),
                     Some("/packages".to_owned()),
                 ));
             }
-            if !new_names.insert(name.clone()) {
+            let path = path_of(group.dir, name);
+            if !new_paths.insert(path.clone()) {
                 return Err(BackendError::invalid_input(
-                    format!("Two packages publish a file named {name:?}."),
+                    format!("Two packages publish a file named {path:?}."),
                     Some("/packages".to_owned()),
                 ));
             }
             plan.changes.push(Change::Write {
-                path: name.clone(),
+                expect: current(fs, &path).map_err(|e| failed(io_failure(&path, &e)))?,
+                path,
                 bytes: bytes.clone(),
-                expect: current(fs, name).map_err(|e| failed(io_failure(name, &e)))?,
             });
         }
     }
 
-    // A directory just created by the host may be empty; one that cannot be listed is
-    // a failure, not a reason to leave stale files behind.
-    let entries = match fs.read_dir(".") {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(error) => return Err(failed(io_failure(".", &error))),
-    };
-    for entry in entries.iter().filter(|e| !e.is_dir) {
-        let name = &entry.name;
-        if new_names.contains(name) || commit::is_save_artifact(name) {
+    let mut listed: BTreeSet<&str> = BTreeSet::new();
+    for group in groups {
+        if !listed.insert(group.dir) {
             continue;
         }
-        let stale = packages
-            .iter()
-            .any(|p| owns(&p.package_name, name, project_packages));
-        if !stale {
-            continue;
-        }
-        // Only a plain file is ours to remove; a link or anything else stays.
-        let Ok(meta) = fs.metadata(name) else {
-            continue;
+        let at = if group.dir.is_empty() { "." } else { group.dir };
+        // A directory just created (or not yet) is empty; one that cannot be listed is a
+        // failure, not a reason to leave stale files behind.
+        let entries = match fs.read_dir(at) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(error) => return Err(failed(io_failure(at, &error))),
         };
-        if meta.kind != EntryKind::File {
-            continue;
+        for entry in entries.iter().filter(|e| !e.is_dir) {
+            let path = path_of(group.dir, &entry.name);
+            if new_paths.contains(&path) || commit::is_save_artifact(&entry.name) {
+                continue;
+            }
+            let stale = groups
+                .iter()
+                .any(|g| g.dir == group.dir && (g.owns)(&entry.name));
+            if !stale {
+                continue;
+            }
+            // Only a plain file is ours to remove; a link or anything else stays.
+            let Ok(meta) = fs.metadata(&path) else {
+                continue;
+            };
+            if meta.kind != EntryKind::File {
+                continue;
+            }
+            let bytes = fs.read(&path).map_err(|e| failed(io_failure(&path, &e)))?;
+            plan.changes.push(Change::Remove {
+                path,
+                expect: ContentHash::of(&bytes),
+            });
         }
-        let bytes = fs.read(name).map_err(|e| failed(io_failure(name, &e)))?;
-        plan.changes.push(Change::Remove {
-            path: name.clone(),
-            expect: ContentHash::of(&bytes),
-        });
     }
     plan.changes.sort_by(|a, b| a.path().cmp(b.path()));
 
@@ -215,6 +298,60 @@ mod tests {
         assert!(!owns("Bag", "Basics_fui.bytes", &all));
         assert!(!owns("Bag", "Bagpipe_fui.bytes", &all));
         assert!(owns("Bag_Extra", "Bag_Extra_atlas0.png", &all));
+    }
+
+    #[test]
+    fn code_folders_are_replaced_and_nothing_else_is_touched() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("Bag/Old")).unwrap();
+        for (path, text) in [
+            ("Bag/UI_Gone.cs", "old"),
+            ("Bag/UI_Gone.cs.meta", "meta"),
+            ("Bag/UI_Main.cs", "same"),
+            ("Bag/Old/Keep.cs", "sub"),
+            ("Mine.cs", "user"),
+        ] {
+            std::fs::write(root.join(path), text).unwrap();
+        }
+        let fs = crate::fs::StdFs::new(root);
+        let folders = vec![
+            CodeFolder {
+                folder: "Bag".to_owned(),
+                files: vec![
+                    ("UI_Main.cs".to_owned(), b"same".to_vec()),
+                    ("BagBinder.cs".to_owned(), b"binder".to_vec()),
+                ],
+            },
+            CodeFolder {
+                folder: "New".to_owned(),
+                files: vec![("UI_A.cs".to_owned(), b"a".to_vec())],
+            },
+        ];
+        let mut hook = |_: commit::Step<'_>| std::ops::ControlFlow::Continue(());
+        let report = write_code(&fs, "s", &folders, &mut hook).unwrap();
+        assert_eq!(report.written, names(&["Bag/BagBinder.cs", "New/UI_A.cs"]));
+        assert_eq!(report.unchanged, names(&["Bag/UI_Main.cs"]));
+        assert_eq!(report.removed, names(&["Bag/UI_Gone.cs"]));
+        for kept in ["Bag/UI_Gone.cs.meta", "Bag/Old/Keep.cs", "Mine.cs"] {
+            assert!(root.join(kept).exists(), "{kept} was removed");
+        }
+        assert_eq!(std::fs::read(root.join("New/UI_A.cs")).unwrap(), b"a");
+
+        let again = write_code(&fs, "s", &folders, &mut hook).unwrap();
+        assert!(again.written.is_empty() && again.removed.is_empty());
+    }
+
+    #[test]
+    fn a_code_folder_is_one_segment() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = crate::fs::StdFs::new(dir.path());
+        let folders = vec![CodeFolder {
+            folder: "../x".to_owned(),
+            files: vec![("a.cs".to_owned(), Vec::new())],
+        }];
+        let mut hook = |_: commit::Step<'_>| std::ops::ControlFlow::Continue(());
+        assert!(write_code(&fs, "s", &folders, &mut hook).is_err());
     }
 
     #[test]

@@ -6,17 +6,25 @@
 //! it holds open. Output that would load wrong in the game (a published resource whose
 //! file is missing, a package the call names that does not exist) refuses the whole
 //! call with its findings; anything else is a warning beside the files.
+//!
+//! Packages whose publish settings ask for binding code (`genCode`, with the project's
+//! `allowGenCode`) get it too, into their code directory; code that cannot be generated
+//! (no code directory, an engine whose language is not written) is a warning on the
+//! package, since the game's packages are right without it.
 
 use ofgui_contracts::api::{
-    PublishProjectData, PublishProjectInput, PublishWarningInfo, PublishedFileInfo,
-    PublishedPackageInfo,
+    PublishProjectData, PublishProjectInput, PublishWarningInfo, PublishedCodeInfo,
+    PublishedFileInfo, PublishedPackageInfo,
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::uam::UamPackage;
 use serde_json::Value;
 
-use crate::publish::{PublishError, PublishOptions, PublishedPackage, publish_package};
+use crate::codegen::{self, CodegenSettings, GeneratedCode};
+use crate::publish::{
+    PublishError, PublishOptions, PublishWarning, PublishedPackage, publish_package,
+};
 use crate::session::{Rejected, Session};
 
 /// What one `publish` call produced.
@@ -26,6 +34,22 @@ pub struct Publication {
     pub packages: Vec<PublishedPackage>,
     /// `settings/Publish.json` `path` as the project wrote it.
     pub settings_output_path: Option<String>,
+    /// Binding code by code directory, in the order the packages were published.
+    pub code: Vec<CodeOutput>,
+}
+
+/// The binding code going into one code directory.
+pub struct CodeOutput {
+    /// As the caller or the settings named it (relative to the project directory, or
+    /// absolute).
+    pub code_dir: String,
+    pub folders: Vec<CodeFolder>,
+}
+
+/// One package's code folder: plain file names and their bytes.
+pub struct CodeFolder {
+    pub folder: String,
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 /// Publishes the packages `input` names (all by default) from the session's model.
@@ -83,6 +107,8 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         });
     }
 
+    let code = binding_code(session, &mut packages, input.code_dir.as_deref());
+
     let status = session.status();
     let data = PublishProjectData {
         session_id: session.id().to_owned(),
@@ -96,12 +122,136 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
             .unwrap_or_default(),
         packages: packages.iter().map(report).collect(),
         writes: None,
+        code: code
+            .iter()
+            .map(|dir| PublishedCodeInfo {
+                code_dir: dir.code_dir.clone(),
+                files: dir
+                    .folders
+                    .iter()
+                    .flat_map(|folder| {
+                        folder.files.iter().map(|(name, bytes)| PublishedFileInfo {
+                            name: format!("{}/{name}", folder.folder),
+                            bytes: bytes.len() as u64,
+                        })
+                    })
+                    .collect(),
+                writes: None,
+            })
+            .collect(),
     };
     Ok(Publication {
         data,
         packages,
         settings_output_path,
+        code,
     })
+}
+
+/// The binding code of the published packages that ask for it, grouped by code
+/// directory; what could not be generated, and what the generator says, is added to the
+/// packages' warnings.
+fn binding_code(
+    session: &Session,
+    packages: &mut [PublishedPackage],
+    code_dir: Option<&str>,
+) -> Vec<CodeOutput> {
+    let project = session.project();
+    let mut settings = CodegenSettings::of(project);
+    settings.code_dir_override = code_dir.map(str::to_owned);
+    let mut asking = Vec::new();
+    for published in packages.iter_mut() {
+        let Some(package) = project
+            .packages
+            .iter()
+            .find(|p| p.id == published.package_id)
+        else {
+            continue;
+        };
+        if !settings.generates(package) {
+            continue;
+        }
+        if settings.code_dir(package).is_empty() {
+            published.warnings.push(PublishWarning {
+                code: "code_not_generated",
+                resource_id: None,
+                message: format!(
+                    "Package {} asks for binding code (genCode) but neither its publish settings nor settings/Publish.json name a codePath, so no code was written; set one, or pass codeDir (--code-out).",
+                    package.name
+                ),
+            });
+            continue;
+        }
+        asking.push(package.id.as_str());
+    }
+    if asking.is_empty() {
+        return Vec::new();
+    }
+    let generated = match codegen::generate_into(project, &asking, code_dir) {
+        Ok(generated) => generated,
+        Err(error) => {
+            for published in packages
+                .iter_mut()
+                .filter(|p| asking.contains(&p.package_id.as_str()))
+            {
+                published.warnings.push(PublishWarning {
+                    code: "code_not_generated",
+                    resource_id: None,
+                    message: format!("No binding code was written: {error}."),
+                });
+            }
+            return Vec::new();
+        }
+    };
+    code_by_directory(generated, packages)
+}
+
+fn code_by_directory(
+    generated: GeneratedCode,
+    packages: &mut [PublishedPackage],
+) -> Vec<CodeOutput> {
+    for warning in generated.warnings {
+        // A project-wide warning (no package) goes to the first package with code.
+        let owner = packages
+            .iter_mut()
+            .find(|p| warning.package_id.is_empty() || p.package_id == warning.package_id);
+        if let Some(owner) = owner {
+            owner.warnings.push(PublishWarning {
+                code: warning.kind.code(),
+                resource_id: warning.resource_id,
+                message: warning.message,
+            });
+        }
+    }
+    let mut out: Vec<CodeOutput> = Vec::new();
+    for file in generated.files {
+        let (folder, name) = file
+            .path
+            .split_once('/')
+            .map_or((String::new(), file.path.clone()), |(f, n)| {
+                (f.to_owned(), n.to_owned())
+            });
+        let index = match out.iter().position(|d| d.code_dir == file.code_dir) {
+            Some(index) => index,
+            None => {
+                out.push(CodeOutput {
+                    code_dir: file.code_dir.clone(),
+                    folders: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        let dir = &mut out[index];
+        let bytes = file.text.into_bytes();
+        match dir.folders.iter_mut().find(|f| f.folder == folder) {
+            Some(existing) => existing.files.push((name, bytes)),
+            None => dir.folders.push(CodeFolder {
+                folder,
+                files: vec![(name, bytes)],
+            }),
+        }
+    }
+    out
 }
 
 /// The packages named (by id, else by name), in the project's order, and a finding for

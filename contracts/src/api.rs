@@ -1066,6 +1066,13 @@ pub struct PublishProjectInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub output_dir: Option<String>,
+    /// The directory binding code is written into, for the packages whose publish
+    /// settings ask for code (`genCode`): each package's classes go to a folder named
+    /// after it inside. Same rules as `outputDir`. By default the package's own
+    /// `codePath`, else `settings/Publish.json` `codeGeneration.codePath`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
+    pub code_dir: Option<String>,
     /// List the files, their sizes and the warnings without writing anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
@@ -1076,7 +1083,7 @@ pub struct PublishProjectInput {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublishedFileInfo {
-    /// The file's name in the output directory.
+    /// The file's name in the output directory (for code, its path in the code directory).
     pub name: String,
     pub bytes: u64,
 }
@@ -1133,6 +1140,26 @@ pub struct PublishProjectData {
     /// The output directory as the caller or the project's settings named it.
     pub output_dir: String,
     pub packages: Vec<PublishedPackageInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes: Option<PublishWrites>,
+    /// Binding code, one entry per code directory; absent when no published package
+    /// asks for code. Warnings about it are in its package's `warnings`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code: Vec<PublishedCodeInfo>,
+}
+
+/// The binding code written into one code directory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishedCodeInfo {
+    /// The code directory as the caller or the project's settings named it.
+    pub code_dir: String,
+    /// Files relative to it, `<PackageFolder>/<Class>.cs` (or `.ts`).
+    pub files: Vec<PublishedFileInfo>,
+    /// What the directory's files became (absent in a dry run): a package folder's
+    /// files that the new code lacks are removed; nothing outside those folders is
+    /// touched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writes: Option<PublishWrites>,
 }

@@ -586,7 +586,7 @@ pub const METHODS: &[Method] = &[
         name: "publishProject",
         tool: "openfairygui_publish",
         title: "Publish For The Game",
-        description: "Publishes packages as the FairyGUI editor would for the game to load: per package the binary descriptor (`<Package>_fui.bytes` for Unity, `<Package>.fui` for the web engines), its atlas pages and its sounds, from the session's model (unsaved edits included: data.unsavedEdits says so; save to keep the project's files in step). The files of each package are replaced all at once (after a crash, the old set or the new set); files of a published package that this output no longer has are removed; nothing else in the output directory is touched, and the project's own files never. With dryRun it lists the files, their sizes and the warnings and writes nothing. Needs an open session; outputDir inside the allowed roots unless the project's settings/Publish.json path is (the default); packages by name or id (all by default).",
+        description: "Publishes packages as the FairyGUI editor would for the game to load: per package the binary descriptor (`<Package>_fui.bytes` for Unity, `<Package>.fui` for the web engines), its atlas pages and its sounds, and the binding code (C# or TypeScript) of packages whose publish settings ask for it (genCode) into their code directory (codeDir, else codePath), from the session's model (unsaved edits included: data.unsavedEdits says so; save to keep the project's files in step). The files of each package are replaced all at once (after a crash, the old set or the new set); files of a published package that this output no longer has are removed; nothing else in the output directory is touched, and the project's own files never. With dryRun it lists the files, their sizes and the warnings and writes nothing. Needs an open session; outputDir inside the allowed roots unless the project's settings/Publish.json path is (the default); packages by name or id (all by default).",
         read_only: false,
         destructive: true,
         idempotent: true,
@@ -603,7 +603,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "path_policy_violation",
-                "outputDir (or the settings' path) is outside the allowed roots, is a symlink, or is the project directory or inside its assets or settings: pass an outputDir inside the roots",
+                "outputDir or codeDir (or the settings' paths) is outside the allowed roots, is a symlink, or is the project directory or inside its assets or settings: pass one inside the roots",
             ),
             Fails::new(
                 "write_failed",

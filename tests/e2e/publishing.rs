@@ -162,6 +162,132 @@ async fn a_package_replaces_only_its_own_files() {
     assert!(after.contains("Bag_fui.bytes") && after.contains("Bag_atlas0.png"));
 }
 
+/// Asks for Bag's binding code in its `package.xml`, as the editor's package settings do.
+fn ask_for_code(project: &Path) {
+    let path = project.join("assets/Bag/package.xml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let asked = text.replacen(
+        "<publish name=\"Bag\"",
+        "<publish name=\"Bag\" genCode=\"true\"",
+        1,
+    );
+    assert_ne!(asked, text, "Bag's package.xml has no publish element");
+    std::fs::write(path, asked).unwrap();
+}
+
+#[tokio::test]
+async fn binding_code_goes_to_its_own_directory_and_replaces_only_its_folder() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    ask_for_code(&project);
+    let out = workspace.path().join("out");
+    let code = workspace.path().join("code");
+    std::fs::create_dir_all(code.join("Bag/Sub")).unwrap();
+    for name in [
+        "Bag/UI_Gone.cs",
+        "Bag/UI_Gone.cs.meta",
+        "Bag/Sub/Mine.cs",
+        "Mine.cs",
+    ] {
+        std::fs::write(code.join(name), b"old").unwrap();
+    }
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+
+    // Without a code directory the packages publish and the code is a warning.
+    let no_dir = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Bag"], "dryRun": true }),
+        )
+        .await;
+    assert!(no_dir.get("code").is_none(), "{no_dir}");
+    let warnings = &no_dir["packages"][0]["warnings"];
+    assert!(
+        warnings
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["code"] == "code_not_generated"),
+        "{warnings}"
+    );
+
+    // A code directory outside the roots refuses the whole call before anything is written.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let refused = server
+        .err(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "codeDir": elsewhere.path().join("code") }),
+        )
+        .await;
+    assert_eq!(refused["code"], "path_policy_violation", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("code directory"),
+        "{refused}"
+    );
+    assert!(
+        !out.exists(),
+        "the packages were written though the code directory was refused"
+    );
+
+    let published = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "codeDir": code, "packages": ["Bag", "Basics"] }),
+        )
+        .await;
+    let entry = &published["code"][0];
+    assert_eq!(
+        published["code"].as_array().unwrap().len(),
+        1,
+        "{published}"
+    );
+    let files: BTreeSet<String> = entry["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(files.contains("Bag/BagBinder.cs"), "{files:?}");
+    assert!(
+        files.iter().all(|f| f.starts_with("Bag/")),
+        "only Bag asked: {files:?}"
+    );
+    assert_eq!(
+        entry["writes"]["removed"],
+        json!(["Bag/UI_Gone.cs"]),
+        "{entry}"
+    );
+    let on_disk = names(&code);
+    for file in &files {
+        assert!(on_disk.contains(file), "{file} not written: {on_disk:?}");
+    }
+    for kept in ["Bag/UI_Gone.cs.meta", "Bag/Sub/Mine.cs", "Mine.cs"] {
+        assert_eq!(std::fs::read(code.join(kept)).unwrap(), b"old", "{kept}");
+    }
+    let binder = std::fs::read_to_string(code.join("Bag/BagBinder.cs")).unwrap();
+    assert!(binder.contains("class BagBinder"), "{binder}");
+
+    // Unchanged code is not written again.
+    let again = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "codeDir": code, "packages": ["Bag"] }),
+        )
+        .await;
+    assert_eq!(again["code"][0]["writes"]["written"], json!([]), "{again}");
+    assert_eq!(
+        again["code"][0]["writes"]["unchanged"]
+            .as_array()
+            .unwrap()
+            .len(),
+        files.len()
+    );
+}
+
 #[tokio::test]
 async fn output_directories_outside_what_may_be_written_are_refused() {
     let workspace = Workspace::new();

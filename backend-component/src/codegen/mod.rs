@@ -78,6 +78,19 @@ pub enum WarningKind {
     BoundByIndex,
 }
 
+impl WarningKind {
+    /// The stable code a publish report gives this warning.
+    pub fn code(self) -> &'static str {
+        match self {
+            WarningKind::UnknownCodeType => "code_type_unknown",
+            WarningKind::FolderRenamed => "code_folder_renamed",
+            WarningKind::ClassRenamed => "code_class_renamed",
+            WarningKind::MemberRenamed => "code_member_renamed",
+            WarningKind::BoundByIndex => "code_bound_by_index",
+        }
+    }
+}
+
 /// Why no code could be generated.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum CodegenError {
@@ -103,7 +116,18 @@ pub enum CodegenError {
 /// matches) that ask for it: a package whose `genCode` is off, or every package when the
 /// project's `allowGenCode` is off, generates nothing, as in the editor.
 pub fn generate(project: &UamProject, package_ids: &[&str]) -> Result<GeneratedCode, CodegenError> {
-    let settings = CodegenSettings::of(project);
+    generate_into(project, package_ids, None)
+}
+
+/// [`generate`], with every package's code going under `code_dir` when given (a caller's
+/// choice over the settings' `codePath`s).
+pub fn generate_into(
+    project: &UamProject,
+    package_ids: &[&str],
+    code_dir: Option<&str>,
+) -> Result<GeneratedCode, CodegenError> {
+    let mut settings = CodegenSettings::of(project);
+    settings.code_dir_override = code_dir.map(str::to_owned);
     let mut packages: Vec<&UamPackage> = Vec::new();
     for key in package_ids {
         let package = find_package(project, key)?;

@@ -28,6 +28,8 @@ pub struct CodegenSettings {
     pub get_member_by_name: bool,
     /// `''` lets the project's engine choose the language.
     pub code_type: String,
+    /// Where a caller sends every package's code instead (not from the settings).
+    pub code_dir_override: Option<String>,
 }
 
 impl Default for CodegenSettings {
@@ -41,6 +43,7 @@ impl Default for CodegenSettings {
             ignore_noname: true,
             get_member_by_name: false,
             code_type: String::new(),
+            code_dir_override: None,
         }
     }
 }
@@ -74,6 +77,7 @@ impl CodegenSettings {
             ignore_noname: flag("ignoreNoname", defaults.ignore_noname),
             get_member_by_name: flag("getMemberByName", defaults.get_member_by_name),
             code_type: text("codeType", defaults.code_type),
+            code_dir_override: None,
         }
     }
 
@@ -84,8 +88,12 @@ impl CodegenSettings {
     }
 
     /// The directory the package's code goes under (its folder is inside it): the
-    /// package's own `codePath` when set, else the project's; `''` when neither is.
+    /// caller's override, else the package's own `codePath` when set, else the project's;
+    /// `''` when none is.
     pub fn code_dir<'a>(&'a self, package: &'a UamPackage) -> &'a str {
+        if let Some(dir) = &self.code_dir_override {
+            return dir;
+        }
         package
             .publish
             .as_ref()

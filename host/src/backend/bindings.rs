@@ -21,9 +21,9 @@ use serde_json::{Map, Value};
 
 pub use exports::ofgui::backend::output::OutputReport;
 pub use exports::ofgui::backend::session::{
-    BackendError, BytesReply, DocumentRequest, ErrorCode as WitCode, FileChange, OpenRequest,
-    OutputFile, PackageOutput, PictureReply, PlannedFile, PlannedWrites, ProjectSummary,
-    PublishReply, Recovery, Reply, SaveReply, SessionStatus, UamFidelity,
+    BackendError, BytesReply, CodeFolder, CodeOutput, DocumentRequest, ErrorCode as WitCode,
+    FileChange, OpenRequest, OutputFile, PackageOutput, PictureReply, PlannedFile, PlannedWrites,
+    ProjectSummary, PublishReply, Recovery, Reply, SaveReply, SessionStatus, UamFidelity,
 };
 
 /// A failure the component reported, as contract types.

@@ -19,9 +19,9 @@ use wasmtime::{Engine, ResourceLimiter, Store, Trap, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::backend::bindings::{
-    Backend, BackendPre, BytesReply, DocumentRequest, GuestError, GuestReply, OpenRequest,
-    OutputReport, PackageOutput, PictureReply, PlannedWrites, PublishReply, Recovery, SaveReply,
-    SessionStatus,
+    Backend, BackendPre, BytesReply, CodeFolder, DocumentRequest, GuestError, GuestReply,
+    OpenRequest, OutputReport, PackageOutput, PictureReply, PlannedWrites, PublishReply, Recovery,
+    SaveReply, SessionStatus,
 };
 use crate::backend::sandbox::ResolvedProject;
 
@@ -365,6 +365,25 @@ impl Runtime {
                 packages,
                 project_packages
             )
+        )?
+        .map_err(CallError::from_guest)
+    }
+
+    /// Writes binding code into `dir` (a code directory) through a fresh instance whose
+    /// only preopen is `dir`, as [`Runtime::write_output`] does for packages.
+    pub async fn write_code(
+        &self,
+        dir: &Path,
+        session_id: &str,
+        folders: &[CodeFolder],
+    ) -> Result<OutputReport, CallError> {
+        let (mut store, backend) = self.instantiate(Some(dir), None).await?;
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        bounded!(
+            store,
+            backend
+                .ofgui_backend_output()
+                .call_write_code(&mut store, session_id, folders)
         )?
         .map_err(CallError::from_guest)
     }

@@ -190,7 +190,8 @@ pub enum Command {
         output: Output,
     },
     /// Publish a project for the game as the FairyGUI editor would: per package its
-    /// descriptor, atlas pages and sounds, into --out or the project's publish path
+    /// descriptor, atlas pages and sounds (and binding code where the package asks for
+    /// it, into --code-out or its codePath), into --out or the project's publish path
     /// (settings/Publish.json `path`, which must then lie inside the project or a
     /// --project-dir). Each package's files are replaced all at once; nothing else in
     /// the directory is touched.
@@ -202,6 +203,10 @@ pub enum Command {
         /// path.
         #[arg(long = "out", value_name = "DIR")]
         out: Option<PathBuf>,
+        /// The directory binding code goes to (created if missing), for packages whose
+        /// publish settings ask for code; by default their codePath.
+        #[arg(long = "code-out", value_name = "DIR")]
+        code_out: Option<PathBuf>,
         /// Only these packages, by name or id, comma-separated.
         #[arg(long, value_name = "A,B", value_delimiter = ',')]
         packages: Vec<String>,

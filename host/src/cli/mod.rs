@@ -115,12 +115,14 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
         Command::Publish {
             project,
             out,
+            code_out,
             packages,
             dry_run,
             output,
         } => {
             let request = publish::Request {
                 out: out.as_deref(),
+                code_out: code_out.as_deref(),
                 packages,
                 dry_run: *dry_run,
             };

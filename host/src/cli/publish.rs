@@ -1,10 +1,11 @@
-//! `ofgui-mcp-host publish <project> [--out DIR] [--packages A,B] [--dry-run]`: what the
-//! game loads, written into the output directory.
+//! `ofgui-mcp-host publish <project> [--out DIR] [--code-out DIR] [--packages A,B]
+//! [--dry-run]`: what the game loads, written into the output directory, and the binding
+//! code of the packages that ask for it.
 //!
 //! The directories a publish may write in are the project's own, the `--project-dir`
-//! roots, and the `--out` directory the person named (its nearest existing ancestor, so
-//! a missing directory can be created); the project's settings path is used only when
-//! it lies inside one of them.
+//! roots, and the `--out` and `--code-out` directories the person named (their nearest
+//! existing ancestors, so a missing directory can be created); the project's settings
+//! paths are used only when they lie inside one of them.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use crate::cli::args::Args;
 /// What to publish, from the arguments.
 pub(super) struct Request<'a> {
     pub out: Option<&'a Path>,
+    pub code_out: Option<&'a Path>,
     pub packages: &'a [String],
     pub dry_run: bool,
 }
@@ -31,20 +33,11 @@ pub(super) async fn run(
     path: &Path,
     request: Request<'_>,
 ) -> Result<Done, BackendError> {
-    let unusable = |message: String| BackendError::invalid_input(message, Some("--out".into()));
-    let mut roots =
-        canonical_roots(&args.project_dirs).map_err(|error| unusable(format!("{error:#}")))?;
-    let out = match request.out {
-        Some(out) => {
-            let absolute = std::path::absolute(out)
-                .map_err(|error| unusable(format!("{}: {error}", out.display())))?;
-            roots.push(nearest_existing(&absolute).ok_or_else(|| {
-                unusable(format!("{}: no part of this path exists", out.display()))
-            })?);
-            Some(absolute)
-        }
-        None => None,
-    };
+    let mut roots = canonical_roots(&args.project_dirs).map_err(|error| {
+        BackendError::invalid_input(format!("{error:#}"), Some("--project-dir".into()))
+    })?;
+    let out = granted(request.out, "--out", &mut roots)?;
+    let code_out = granted(request.code_out, "--code-out", &mut roots)?;
     if !path.exists() {
         return Err(BackendError::ProjectOpenFailed {
             message: format!("{}: no such file or directory", path.display()),
@@ -57,6 +50,9 @@ pub(super) async fn run(
         if let Some(out) = &out {
             input["outputDir"] = json!(out);
         }
+        if let Some(code_out) = &code_out {
+            input["codeDir"] = json!(code_out);
+        }
         if !request.packages.is_empty() {
             input["packages"] = json!(request.packages);
         }
@@ -67,6 +63,26 @@ pub(super) async fn run(
         Done::new(&data, text(&data), ExitStatus::Success)
     })
     .await
+}
+
+/// `dir` made absolute, with its nearest existing ancestor added to `roots` (a directory
+/// the person named on the command line is one publishing may write in).
+fn granted(
+    dir: Option<&Path>,
+    flag: &str,
+    roots: &mut Vec<PathBuf>,
+) -> Result<Option<PathBuf>, BackendError> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    let unusable = |message: String| BackendError::invalid_input(message, Some(flag.into()));
+    let absolute = std::path::absolute(dir)
+        .map_err(|error| unusable(format!("{}: {error}", dir.display())))?;
+    roots.push(
+        nearest_existing(&absolute)
+            .ok_or_else(|| unusable(format!("{}: no part of this path exists", dir.display())))?,
+    );
+    Ok(Some(absolute))
 }
 
 /// The deepest ancestor of `path` (itself included) that exists, resolved.
@@ -122,6 +138,26 @@ fn text(data: &PublishProjectData) -> String {
                 text,
                 "an interrupted earlier publish was finished or undone first: {}",
                 writes.recovered.join(", ")
+            );
+        }
+    }
+    for code in &data.code {
+        let _ = writeln!(
+            text,
+            "binding code {} {}",
+            if data.dry_run { "into" } else { "to" },
+            code.code_dir
+        );
+        for file in &code.files {
+            let _ = writeln!(text, "  {:>10}  {}", file.bytes, file.name);
+        }
+        if let Some(writes) = &code.writes {
+            let _ = writeln!(
+                text,
+                "  {} written, {} unchanged, {} removed",
+                writes.written.len(),
+                writes.unchanged.len(),
+                writes.removed.len()
             );
         }
     }

@@ -156,8 +156,12 @@ impl ConfirmWrites {
             Some(dir) => format!("the directory {dir}"),
             None => "the publish path of the project's settings".to_owned(),
         };
+        let code = match input.get("codeDir").and_then(Value::as_str) {
+            Some(dir) => format!(" (binding code, where the packages ask for it, into {dir})"),
+            None => String::new(),
+        };
         let message = format!(
-            "The agent asks to publish {packages} of this FairyGUI project into {into}, \
+            "The agent asks to publish {packages} of this FairyGUI project into {into}{code}, \
              replacing the files those packages published there before. Publish?"
         );
         ask(peer, session_id, message).await

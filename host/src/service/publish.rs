@@ -7,9 +7,27 @@ use serde_json::{Value, json};
 
 use super::dispatch::encode;
 use super::{Outcome, Service, unhandled};
+use crate::backend::bindings::OutputReport;
 use crate::backend::runtime::CallError;
 use crate::backend::sandbox::{self, OutputRefusal};
 use crate::service::envelope::{Data, Failure};
+
+/// Which directory a refusal is about.
+#[derive(Clone, Copy)]
+enum Target {
+    Output,
+    Code,
+}
+
+/// What a write did to a directory's files, as `PublishWrites`.
+fn writes(report: &OutputReport) -> Value {
+    json!({
+        "written": report.written,
+        "unchanged": report.unchanged,
+        "removed": report.removed,
+        "recovered": report.recovered,
+    })
+}
 
 impl Service {
     pub(super) async fn publish(&self, input: PublishProjectInput) -> Outcome {
@@ -40,7 +58,20 @@ impl Service {
             project.as_ref().map(|p| p.dir.as_path()),
             &self.config.roots,
         )
-        .map_err(|refusal| self.output_refusal(refusal, &requested))?;
+        .map_err(|refusal| self.output_refusal(refusal, &requested, Target::Output))?;
+
+        // Every directory is checked before anything is written.
+        let mut code_dirs = Vec::new();
+        for code in &reply.code {
+            let dir = sandbox::resolve_output(
+                &code.code_dir,
+                project.as_ref().map(|p| p.dir.as_path()),
+                project.as_ref().map(|p| p.dir.as_path()),
+                &self.config.roots,
+            )
+            .map_err(|refusal| self.output_refusal(refusal, &code.code_dir, Target::Code))?;
+            code_dirs.push(dir);
+        }
 
         if input.dry_run == Some(true) {
             return Ok((Data::text(reply.data, Vec::new())?, Some(revision)));
@@ -78,33 +109,71 @@ impl Service {
                 });
             }
         };
+        let mut code_reports = Vec::new();
+        for (code, dir) in reply.code.iter().zip(&code_dirs) {
+            let created = sandbox::create_within(dir, &self.config.roots).map_err(|error| {
+                self.output_refused(
+                    &format!(
+                        "The code directory could not be created ({error}); the packages were published, the binding code was not. Pass a codeDir that can be created inside the allowed roots."
+                    ),
+                    &code.code_dir,
+                )
+            })?;
+            match runtime.write_code(dir, &session.id, &code.folders).await {
+                Ok(report) => code_reports.push(report),
+                Err(error) => {
+                    sandbox::remove_created(&created);
+                    return Err(match error {
+                        CallError::Backend(error) => (*error).into(),
+                        other => {
+                            tracing::error!(session = %session.id, "code output instance failed: {other}");
+                            unhandled(&other).into()
+                        }
+                    });
+                }
+            }
+        }
+
         let mut data: Value =
             serde_json::from_str(&reply.data).map_err(|cause| Failure::internal(&cause))?;
         if let Value::Object(object) = &mut data {
-            object.insert(
-                "writes".into(),
-                json!({
-                    "written": report.written,
-                    "unchanged": report.unchanged,
-                    "removed": report.removed,
-                    "recovered": report.recovered,
-                }),
-            );
+            object.insert("writes".into(), writes(&report));
+            if let Some(Value::Array(code)) = object.get_mut("code") {
+                for (entry, report) in code.iter_mut().zip(&code_reports) {
+                    if let Value::Object(entry) = entry {
+                        entry.insert("writes".into(), writes(report));
+                    }
+                }
+            }
         }
         Ok((Data::value(data), Some(revision)))
     }
 
-    fn output_refusal(&self, refusal: OutputRefusal, requested: &str) -> Failure {
+    fn output_refusal(&self, refusal: OutputRefusal, requested: &str, target: Target) -> Failure {
+        let (noun, field) = match target {
+            Target::Output => ("output directory", "outputDir"),
+            Target::Code => ("code directory", "codeDir"),
+        };
         let why = match refusal {
             OutputRefusal::NotAllowed => format!(
-                "The output directory {requested} is outside the allowed roots ({}); nothing was published. Pass an outputDir inside them (on the command line: --out DIR, or a --project-dir that holds the project's publish path).",
+                "The {noun} {requested} is outside the allowed roots ({}); nothing was published. Pass a {field} inside them (on the command line: --out DIR or --code-out DIR, or a --project-dir that holds the project's publish and code paths).",
                 self.roots_text()
             ),
-            OutputRefusal::Symlink => "The output directory is a symbolic link; publishing writes only into a real directory, so nothing was published. Pass the directory the link points to, if it is inside the allowed roots.".to_owned(),
-            OutputRefusal::NotADirectory => "The output path names a file, not a directory; nothing was published. Pass a directory.".to_owned(),
-            OutputRefusal::InsideProjectSources => "The output directory is the project directory or inside its assets or settings; publishing never writes the project's own files, so nothing was published. Pass another outputDir (a sibling folder, say).".to_owned(),
-            OutputRefusal::NoBase => "This session has no project directory, so a relative outputDir means nothing; nothing was published. Pass an absolute outputDir inside the allowed roots.".to_owned(),
-            OutputRefusal::NotUtf8 => "The output directory's path is not UTF-8; nothing was published. Pass another outputDir.".to_owned(),
+            OutputRefusal::Symlink => format!(
+                "The {noun} is a symbolic link; publishing writes only into a real directory, so nothing was published. Pass the directory the link points to, if it is inside the allowed roots."
+            ),
+            OutputRefusal::NotADirectory => format!(
+                "The {noun} path names a file, not a directory; nothing was published. Pass a directory."
+            ),
+            OutputRefusal::InsideProjectSources => format!(
+                "The {noun} is the project directory or inside its assets or settings; publishing never writes the project's own files, so nothing was published. Pass another {field} (a sibling folder, say)."
+            ),
+            OutputRefusal::NoBase => format!(
+                "This session has no project directory, so a relative {field} means nothing; nothing was published. Pass an absolute {field} inside the allowed roots."
+            ),
+            OutputRefusal::NotUtf8 => format!(
+                "The {noun}'s path is not UTF-8; nothing was published. Pass another {field}."
+            ),
         };
         self.output_refused(&why, requested)
     }
