@@ -371,7 +371,7 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
                     .collect(),
             })
             .collect();
-        in_output_dir(|fs, hook| output::write_code(fs, &session_id, &folders, hook))
+        in_output_dir(|fs, hook| output::write_code(fs, &session_id, folders, hook))
     }
 
     fn write_packages(
@@ -391,7 +391,7 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
             })
             .collect();
         in_output_dir(|fs, hook| {
-            output::write_packages(fs, &session_id, &packages, &project_packages, hook)
+            output::write_packages(fs, &session_id, packages, &project_packages, hook)
         })
     }
 }

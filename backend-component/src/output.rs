@@ -40,25 +40,27 @@ pub struct OutputReport {
 }
 
 /// Replaces the packages' files in `fs`'s root (see the module documentation).
+/// The files are taken, not copied: the instance holds each file's bytes once.
 pub fn write_packages(
     fs: &dyn ProjectFsWrite,
     session_id: &str,
-    packages: &[PackageFiles],
+    packages: Vec<PackageFiles>,
     project_packages: &[String],
     hook: Hook<'_>,
 ) -> Result<OutputReport, BackendError> {
     let groups: Vec<Group> = packages
-        .iter()
+        .into_iter()
         .map(|package| Group {
-            dir: "",
-            files: &package.files,
-            owns: Box::new(|name: &str| owns(&package.package_name, name, project_packages)),
+            dir: String::new(),
+            files: package.files,
+            owns: Box::new(move |name: &str| owns(&package.package_name, name, project_packages)),
         })
         .collect();
-    replace(fs, session_id, &groups, hook)
+    replace(fs, session_id, groups, hook)
 }
 
 /// One package's binding code: its folder in the code directory and the files in it.
+#[derive(Clone)]
 pub struct CodeFolder {
     pub folder: String,
     pub files: Vec<(String, Vec<u8>)>,
@@ -71,10 +73,10 @@ pub struct CodeFolder {
 pub fn write_code(
     fs: &dyn ProjectFsWrite,
     session_id: &str,
-    folders: &[CodeFolder],
+    folders: Vec<CodeFolder>,
     hook: Hook<'_>,
 ) -> Result<OutputReport, BackendError> {
-    for folder in folders {
+    for folder in &folders {
         if !is_plain_file_name(&folder.folder) {
             return Err(BackendError::invalid_input(
                 format!(
@@ -86,21 +88,21 @@ pub fn write_code(
         }
     }
     let groups: Vec<Group> = folders
-        .iter()
+        .into_iter()
         .map(|folder| Group {
-            dir: &folder.folder,
-            files: &folder.files,
+            dir: folder.folder,
+            files: folder.files,
             owns: Box::new(|name: &str| !name.ends_with(".meta")),
         })
         .collect();
-    replace(fs, session_id, &groups, hook)
+    replace(fs, session_id, groups, hook)
 }
 
 /// Files to write into one directory (`""`: the root), and which of the files already
 /// there are the group's to remove when the new set lacks them.
 struct Group<'a> {
-    dir: &'a str,
-    files: &'a [(String, Vec<u8>)],
+    dir: String,
+    files: Vec<(String, Vec<u8>)>,
     owns: Box<dyn Fn(&str) -> bool + 'a>,
 }
 
@@ -108,7 +110,7 @@ struct Group<'a> {
 fn replace(
     fs: &dyn ProjectFsWrite,
     session_id: &str,
-    groups: &[Group<'_>],
+    mut groups: Vec<Group<'_>>,
     hook: Hook<'_>,
 ) -> Result<OutputReport, BackendError> {
     let failed = |error: CommitError| output_failed(session_id, error);
@@ -124,15 +126,15 @@ fn replace(
             format!("{dir}/{name}")
         }
     };
-    for group in groups {
-        for (name, bytes) in group.files {
-            if !is_plain_file_name(name) {
+    for group in &mut groups {
+        for (name, bytes) in std::mem::take(&mut group.files) {
+            if !is_plain_file_name(&name) {
                 return Err(BackendError::invalid_input(
                     format!("The output file name {name:?} is not one plain file name."),
                     Some("/packages".to_owned()),
                 ));
             }
-            let path = path_of(group.dir, name);
+            let path = path_of(&group.dir, &name);
             if !new_paths.insert(path.clone()) {
                 return Err(BackendError::invalid_input(
                     format!("Two packages publish a file named {path:?}."),
@@ -142,17 +144,21 @@ fn replace(
             plan.changes.push(Change::Write {
                 expect: current(fs, &path).map_err(|e| failed(io_failure(&path, &e)))?,
                 path,
-                bytes: bytes.clone(),
+                bytes,
             });
         }
     }
 
     let mut listed: BTreeSet<&str> = BTreeSet::new();
-    for group in groups {
-        if !listed.insert(group.dir) {
+    for group in &groups {
+        if !listed.insert(&group.dir) {
             continue;
         }
-        let at = if group.dir.is_empty() { "." } else { group.dir };
+        let at = if group.dir.is_empty() {
+            "."
+        } else {
+            &group.dir
+        };
         // A directory just created (or not yet) is empty; one that cannot be listed is a
         // failure, not a reason to leave stale files behind.
         let entries = match fs.read_dir(at) {
@@ -161,7 +167,7 @@ fn replace(
             Err(error) => return Err(failed(io_failure(at, &error))),
         };
         for entry in entries.iter().filter(|e| !e.is_dir) {
-            let path = path_of(group.dir, &entry.name);
+            let path = path_of(&group.dir, &entry.name);
             if new_paths.contains(&path) || commit::is_save_artifact(&entry.name) {
                 continue;
             }
@@ -329,7 +335,7 @@ mod tests {
             },
         ];
         let mut hook = |_: commit::Step<'_>| std::ops::ControlFlow::Continue(());
-        let report = write_code(&fs, "s", &folders, &mut hook).unwrap();
+        let report = write_code(&fs, "s", folders.clone(), &mut hook).unwrap();
         assert_eq!(report.written, names(&["Bag/BagBinder.cs", "New/UI_A.cs"]));
         assert_eq!(report.unchanged, names(&["Bag/UI_Main.cs"]));
         assert_eq!(report.removed, names(&["Bag/UI_Gone.cs"]));
@@ -338,7 +344,7 @@ mod tests {
         }
         assert_eq!(std::fs::read(root.join("New/UI_A.cs")).unwrap(), b"a");
 
-        let again = write_code(&fs, "s", &folders, &mut hook).unwrap();
+        let again = write_code(&fs, "s", folders.clone(), &mut hook).unwrap();
         assert!(again.written.is_empty() && again.removed.is_empty());
     }
 
@@ -351,7 +357,7 @@ mod tests {
             files: vec![("a.cs".to_owned(), Vec::new())],
         }];
         let mut hook = |_: commit::Step<'_>| std::ops::ControlFlow::Continue(());
-        assert!(write_code(&fs, "s", &folders, &mut hook).is_err());
+        assert!(write_code(&fs, "s", folders.clone(), &mut hook).is_err());
     }
 
     #[test]

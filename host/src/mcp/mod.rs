@@ -53,8 +53,9 @@ ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed sess
 4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.
 5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk.
 6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_render_component draws a component as a PNG image (at chosen controller pages; with previewOperations, before and after a batch side by side) so you can see an edit before applying it; openfairygui_backend_get_events polls session events with a cursor.
-7. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
-8. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
+7. openfairygui_publish writes what the game loads (per package the descriptor, atlas pages, sounds, and binding code where asked for) into outputDir or the project's publish path; try it with dryRun first.
+8. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
+9. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
 
 /// What a tool result's text content holds besides `structuredContent.backendResult`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
