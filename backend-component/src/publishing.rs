@@ -6,6 +6,12 @@
 //! it holds open. Output that would load wrong in the game (a published resource whose
 //! file is missing, a package the call names that does not exist) refuses the whole
 //! call with its findings; anything else is a warning beside the files.
+//!
+//! Skeleton files keep their own names, not `<Package>_…` (see `publish::skeleton`), so
+//! they are checked across packages: one that two published packages write, or that
+//! another package owns by name (`output::owns`, which a publish of that package would
+//! remove), is a `file_name_collision` finding; one that a package not published now would
+//! also write is a `file_name_shared` warning (publishing that package overwrites it).
 
 use ofgui_contracts::api::{
     PublishProjectData, PublishProjectInput, PublishWarningInfo, PublishedFileInfo,
@@ -13,10 +19,14 @@ use ofgui_contracts::api::{
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::uam::UamPackage;
+use ofgui_contracts::uam::{UamPackage, UamProject};
 use serde_json::Value;
 
-use crate::publish::{PublishError, PublishOptions, PublishedPackage, publish_package};
+use crate::output::owns;
+use crate::publish::{
+    PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like, publish_package,
+    skeleton_files,
+};
 use crate::session::{Rejected, Session};
 
 /// What one `publish` call produced.
@@ -66,6 +76,7 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
             }
         }
     }
+    check_kept_names(project, &mut packages, &mut findings);
     if !findings.is_empty() {
         let count = findings.len();
         return Err(Rejected {
@@ -102,6 +113,77 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         packages,
         settings_output_path,
     })
+}
+
+/// Checks the files published under their own names against the other packages' (see
+/// the module documentation).
+fn check_kept_names(
+    project: &UamProject,
+    packages: &mut [PublishedPackage],
+    findings: &mut Vec<BackendDiagnostic>,
+) {
+    let names: Vec<String> = project.packages.iter().map(|p| p.name.clone()).collect();
+    let unity_like = is_unity_like(project);
+    let mut writers: Vec<(String, String)> = Vec::new();
+    let mut shared: Vec<(usize, PublishWarning)> = Vec::new();
+    for (index, package) in packages.iter().enumerate() {
+        for file in &package.files {
+            let Some(skeleton) = &file.skeleton_of else {
+                continue;
+            };
+            let at = format!("{}/{skeleton}", package.package_name);
+            let collision = |message: String| {
+                let mut finding = BackendDiagnostic::error("file_name_collision", message);
+                finding.path = Some(at.clone());
+                finding
+            };
+            if let Some((other, _)) = writers.iter().find(|(_, name)| *name == file.name) {
+                findings.push(collision(format!(
+                    "Packages {other} and {} both publish a file named {}; a skeleton's files \
+                     keep their own names, so rename one or keep the skeleton in one package.",
+                    package.package_name, file.name
+                )));
+                continue;
+            }
+            writers.push((package.package_name.clone(), file.name.clone()));
+            if let Some(owner) = names
+                .iter()
+                .find(|other| **other != package.package_name && owns(other, &file.name, &names))
+            {
+                findings.push(collision(format!(
+                    "Skeleton file {} of package {} is named like a file of package {owner}, \
+                     whose next publish would remove it; rename the file.",
+                    file.name, package.package_name
+                )));
+                continue;
+            }
+            let published_now = |id: &str| packages.iter().any(|p| p.package_id == id);
+            if let Some(other) = project.packages.iter().find(|other| {
+                !published_now(&other.id)
+                    && skeleton_files(other, unity_like)
+                        .iter()
+                        .any(|f| f.name == file.name)
+            }) {
+                shared.push((
+                    index,
+                    PublishWarning {
+                        code: "file_name_shared",
+                        resource_id: Some(skeleton.clone()),
+                        message: format!(
+                            "package {} has a skeleton file named {} too; publishing it into \
+                             the same directory overwrites this one",
+                            other.name, file.name
+                        ),
+                    },
+                ));
+            }
+        }
+    }
+    for (index, warning) in shared {
+        if let Some(package) = packages.get_mut(index) {
+            package.warnings.push(warning);
+        }
+    }
 }
 
 /// The packages named (by id, else by name), in the project's order, and a finding for

@@ -17,7 +17,7 @@ use super::buffer::{Buf, Offsets, with_blocks};
 use super::kinds::{ATLAS_ITEM, element_name, extension_object_type, is_true_type, item_type};
 use super::refs::{self, Key};
 use super::values::{float_f64, int, number};
-use super::{Ctx, PublishError, component};
+use super::{Ctx, PublishError, component, skeleton};
 
 /// A resource chosen for publishing.
 pub(crate) type Published<'a> = Vec<&'a UamResource>;
@@ -189,6 +189,10 @@ fn item(ctx: &mut Ctx, resource: &UamResource) -> Result<Buf, PublishError> {
     match resource {
         UamResource::Sound(_) | UamResource::Misc(_) => {
             out.id(&mut ctx.strings, &raw_file_name(resource))?;
+        }
+        UamResource::Spine(_) | UamResource::DragonBones(_) => {
+            let name = skeleton::published_name(&resource.primary_file(), ctx.unity_like);
+            out.id(&mut ctx.strings, &name)?;
         }
         _ => out.null(),
     }

@@ -36,6 +36,7 @@ mod kinds;
 mod package;
 mod refs;
 mod scope;
+mod skeleton;
 mod transitions;
 mod values;
 mod walk;
@@ -49,8 +50,9 @@ pub use atlas::AtlasPage;
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
     BLOCKING_CODES, DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage,
-    publish_package,
+    is_unity_like, publish_package,
 };
+pub use skeleton::{SkeletonFile, all_files as skeleton_files};
 
 /// The descriptor format version today's editor writes.
 pub const CURRENT_VERSION: i32 = 7;
@@ -115,6 +117,8 @@ pub struct Descriptor {
     pub raw_files: Vec<RawFile>,
     /// The atlas pages the atlas items name, to publish beside it (`<name>_<file>`).
     pub atlas_pages: Vec<AtlasPage>,
+    /// The files of the published skeletons, published under their own names.
+    pub skeleton_files: Vec<SkeletonFile>,
     /// What could not go into the atlases (unreadable pictures, pages past the settings).
     pub warnings: Vec<PublishWarning>,
 }
@@ -155,6 +159,8 @@ pub(crate) struct Ctx<'a> {
     pub habits: Habits,
     pub project: &'a UamProject,
     pub package: &'a UamPackage,
+    /// Whether the engine is Unity-like, which names skeleton files (see `skeleton`).
+    pub unity_like: bool,
     pub urls: Urls<'a>,
     /// Asset bytes by project-relative source path.
     pub assets: &'a BTreeMap<String, Vec<u8>>,
@@ -179,6 +185,7 @@ pub fn publish_descriptor(
         habits: Habits::of(options.version),
         project,
         package,
+        unity_like: package::is_unity_like(project),
         urls: Urls::new(project),
         assets,
         strings: Strings::default(),
@@ -193,7 +200,23 @@ pub fn publish_descriptor(
         })
         .collect();
 
-    let atlas = atlas::build(&ctx, &published);
+    let mut atlas = atlas::build(&ctx, &published);
+    let mut skeleton_files = Vec::new();
+    for resource in published.iter().filter(|r| skeleton::is_skeleton(r)) {
+        let (files, missing) = skeleton::files_of(package, resource, ctx.unity_like);
+        skeleton_files.extend(files);
+        for id in missing {
+            atlas.warnings.push(PublishWarning {
+                code: "missing_source",
+                resource_id: Some(resource.id().to_owned()),
+                message: format!(
+                    "skeleton {} requires resource {id}, which the package does not have, so \
+                     its file is not published; the runtime will fail to load the skeleton",
+                    resource.id()
+                ),
+            });
+        }
+    }
 
     // Segments in file order, so the string table is in first-reference order.
     let dependencies = items::dependencies(&mut ctx, &published)?;
@@ -228,6 +251,7 @@ pub fn publish_descriptor(
         bytes: out.into_bytes(),
         raw_files,
         atlas_pages: atlas.pages,
+        skeleton_files,
         warnings: atlas.warnings,
     })
 }
