@@ -7,6 +7,12 @@
 //! file is missing, a package the call names that does not exist) refuses the whole
 //! call with its findings; anything else is a warning beside the files.
 //!
+//! Branches follow `settings/Publish.json`: `branchProcessing` 0 publishes every branch
+//! beside the main resources (with atlases of their own per `seperatedAtlasForBranch`);
+//! a `branch` in the input, or `branchProcessing` 1, merges that branch into the main
+//! packages (1 without a branch publishes the main resources and warns
+//! `branch_not_named`). A branch no package has is an `invalid_branch_selector` finding.
+//!
 //! Skeleton files keep their own names, not `<Package>_…` (see `publish::skeleton`), so
 //! they are checked across packages: one that two published packages write, or that
 //! another package owns by name (`output::owns`, which a publish of that package would
@@ -24,8 +30,8 @@ use serde_json::Value;
 
 use crate::output::owns;
 use crate::publish::{
-    PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like, publish_package,
-    skeleton_files,
+    Branches, PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like,
+    publish_package, skeleton_files,
 };
 use crate::session::{Rejected, Session};
 
@@ -53,11 +59,59 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         .map(str::to_owned);
 
     let (chosen, mut findings) = choose_packages(&project.packages, input.packages.as_deref());
-    let options = PublishOptions::default();
+    let publish_settings = project.settings.get("publish");
+    let processing = publish_settings
+        .and_then(|p| p.get("branchProcessing"))
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let branches = match (&input.branch, processing) {
+        (Some(branch), _) => {
+            if !project
+                .packages
+                .iter()
+                .any(|p| p.branch_names.contains(branch))
+            {
+                let mut finding = BackendDiagnostic::error(
+                    "invalid_branch_selector",
+                    format!(
+                        "No package has a branch named {branch:?}; take branch names from \
+                         getProjectOutline, or leave branch out."
+                    ),
+                );
+                finding.path = Some("/branch".to_owned());
+                findings.push(finding);
+            }
+            Branches::Merged(Some(branch.clone()))
+        }
+        (None, 1) => Branches::Merged(None),
+        (None, _) => Branches::All {
+            separate_atlases: publish_settings
+                .and_then(|p| p.get("seperatedAtlasForBranch"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        },
+    };
+    let options = PublishOptions {
+        branches,
+        ..PublishOptions::default()
+    };
     let mut packages = Vec::new();
     for package in chosen {
         match publish_package(project, session.files(), &package.id, &options) {
-            Ok(published) => {
+            Ok(mut published) => {
+                if options.branches == Branches::Merged(None) && !package.branch_names.is_empty() {
+                    published.warnings.push(PublishWarning {
+                        code: "branch_not_named",
+                        resource_id: None,
+                        message: format!(
+                            "branchProcessing is 1 (merge the active branch) and no branch was \
+                             named, so only the main resources of {} are published; name one \
+                             of its branches ({}) to merge it",
+                            package.name,
+                            package.branch_names.join(", ")
+                        ),
+                    });
+                }
                 for warning in published.warnings.iter().filter(|w| w.blocks()) {
                     let mut finding = BackendDiagnostic::error(warning.code, &warning.message);
                     finding.path = Some(match &warning.resource_id {

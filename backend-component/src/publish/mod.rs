@@ -65,12 +65,36 @@ pub struct PublishOptions {
     /// The format version, 2 to 7. The version also selects the habits of the editor that
     /// wrote it, where they differ (see [`Habits`]).
     pub version: i32,
+    pub branches: Branches,
 }
 
 impl Default for PublishOptions {
     fn default() -> Self {
         PublishOptions {
             version: CURRENT_VERSION,
+            branches: Branches::default(),
+        }
+    }
+}
+
+/// What a package publishes of its branches (`settings/Publish.json` `branchProcessing`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Branches {
+    /// Every branch's resources beside the main ones, the header listing the branches and
+    /// each main item its variants (`branchProcessing` 0). With `separate_atlases`
+    /// (`seperatedAtlasForBranch`) a branch's pictures get atlases of their own.
+    All { separate_atlases: bool },
+    /// The main resources, with those of the named branch in place of the ones they are
+    /// variants of; no branch at all for `None`. The header lists no branches, so the
+    /// runtime registers a merged item also under the main id its record names (Unity's
+    /// `LoadPackage` without `branchIncluded`); other branches are left out.
+    Merged(Option<String>),
+}
+
+impl Default for Branches {
+    fn default() -> Self {
+        Branches::All {
+            separate_atlases: false,
         }
     }
 }
@@ -161,10 +185,60 @@ pub(crate) struct Ctx<'a> {
     pub package: &'a UamPackage,
     /// Whether the engine is Unity-like, which names skeleton files (see `skeleton`).
     pub unity_like: bool,
+    /// Branch pictures are packed into atlases of their own.
+    pub separate_branch_atlases: bool,
+    /// In a merged publish, the main id each merged branch resource stands for, and the
+    /// branch resource each replaced main id now is.
+    pub merged: Option<Merge>,
     pub urls: Urls<'a>,
     /// Asset bytes by project-relative source path.
     pub assets: &'a BTreeMap<String, Vec<u8>>,
     pub strings: Strings,
+}
+
+/// A merged package's renames (see [`Branches::Merged`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Merge {
+    /// Branch resource id → the main id it replaces.
+    pub stands_for: BTreeMap<String, String>,
+    /// Main id → the branch resource replacing it.
+    pub replaced_by: BTreeMap<String, String>,
+}
+
+/// The package as a merged publish sees it: the main resources, those of `branch` in
+/// place of the ones they vary, no other branch, no branch list.
+fn merged_view(package: &UamPackage, branch: Option<&str>) -> (UamPackage, Merge) {
+    let mut merge = Merge::default();
+    let slot = branch.and_then(|b| package.branch_names.iter().position(|n| n == b));
+    if let (Some(branch), Some(slot)) = (branch, slot) {
+        for main in package.resources.iter().filter(|r| r.branch().is_empty()) {
+            let Some(variant) = main.branch_item_ids().get(slot).filter(|id| !id.is_empty()) else {
+                continue;
+            };
+            let exists = package
+                .resources
+                .iter()
+                .any(|r| r.id() == variant && r.branch() == branch);
+            if exists {
+                merge
+                    .stands_for
+                    .insert(variant.clone(), main.id().to_owned());
+                merge
+                    .replaced_by
+                    .insert(main.id().to_owned(), variant.clone());
+            }
+        }
+    }
+    let mut view = package.clone();
+    view.branch_names.clear();
+    view.resources.retain(|r| {
+        if r.branch().is_empty() {
+            !merge.replaced_by.contains_key(r.id())
+        } else {
+            branch.is_some_and(|b| slot.is_some() && r.branch() == b)
+        }
+    });
+    (view, merge)
 }
 
 /// Publishes the descriptor of one package (by id, or by name when no id matches).
@@ -180,12 +254,27 @@ pub fn publish_descriptor(
         return Err(PublishError::UnsupportedVersion(options.version));
     }
     let package = find_package(project, package)?;
+    let (view, merged) = match &options.branches {
+        Branches::Merged(branch) => {
+            let (view, merge) = merged_view(package, branch.as_deref());
+            (Some(view), Some(merge))
+        }
+        Branches::All { .. } => (None, None),
+    };
+    let package = view.as_ref().unwrap_or(package);
     let mut ctx = Ctx {
         version: options.version,
         habits: Habits::of(options.version),
         project,
         package,
         unity_like: package::is_unity_like(project),
+        separate_branch_atlases: matches!(
+            options.branches,
+            Branches::All {
+                separate_atlases: true
+            }
+        ),
+        merged,
         urls: Urls::new(project),
         assets,
         strings: Strings::default(),

@@ -117,12 +117,14 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             out,
             packages,
             dry_run,
+            branch,
             output,
         } => {
             let request = publish::Request {
                 out: out.as_deref(),
                 packages,
                 dry_run: *dry_run,
+                branch: branch.as_deref(),
             };
             (output.json, publish::run(args, project, request).await)
         }

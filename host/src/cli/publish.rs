@@ -1,5 +1,5 @@
-//! `ofgui-mcp-host publish <project> [--out DIR] [--packages A,B] [--dry-run]`: what the
-//! game loads, written into the output directory.
+//! `ofgui-mcp-host publish <project> [--out DIR] [--packages A,B] [--dry-run]
+//! [--branch NAME]`: what the game loads, written into the output directory.
 //!
 //! The directories a publish may write in are the project's own, the `--project-dir`
 //! roots, and the `--out` directory the person named (its nearest existing ancestor, so
@@ -24,6 +24,8 @@ pub(super) struct Request<'a> {
     pub out: Option<&'a Path>,
     pub packages: &'a [String],
     pub dry_run: bool,
+    /// A branch to merge into the main packages.
+    pub branch: Option<&'a str>,
 }
 
 pub(super) async fn run(
@@ -62,6 +64,9 @@ pub(super) async fn run(
         }
         if request.dry_run {
             input["dryRun"] = json!(true);
+        }
+        if let Some(branch) = request.branch {
+            input["branch"] = json!(branch);
         }
         let data: PublishProjectData = project.call(MethodId::Publish, input).await?;
         Done::new(&data, text(&data), ExitStatus::Success)
