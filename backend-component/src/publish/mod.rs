@@ -11,15 +11,17 @@
 //! (ui:// URLs), `formats` (BMFont and JTA files) and the image decoder of `render::image`.
 //!
 //! Done: the descriptor's header, dependencies, items and the full content of every
-//! component; `atlas`: sprites, atlas items and pages, pixel hit-test data. Not yet:
-//! high-resolution variants, branches beyond what the model lists per item, compression
-//! (see `atlas` for what the atlases leave out).
+//! component; `atlas`: sprites, atlas items and pages, pixel hit-test data; `skeleton`:
+//! Spine and DragonBones files under their own names; branches ([`Branches`]): all of
+//! them beside the main resources (with atlases of their own if asked), or one merged.
+//! Not yet: high-resolution variants (`@2x`…), compression (see `atlas` for what the
+//! atlases leave out).
 //!
 //! Files, each using only those after it: `items` (which resources are published, in what
 //! order, and their records), `atlas` (pictures, packing, pages, sprite and hit-test
 //! segments), `refs` (what a resource refers to), `component` (a component's buffer),
 //! `child` (one display-list entry), `instance` (a component instance's overrides), `gears`,
-//! `transitions`, `kinds` (item and object types), `blocks` (blocks components and children
+//! `transitions`, `skeleton` (a skeleton's files), `kinds` (item and object types), `blocks` (blocks components and children
 //! share), `scope` (ids and names to indexes), `values` (model values as the format wants
 //! them), `walk` (the strings inside a model value), [`buffer`] (bytes, string table,
 //! position tables).

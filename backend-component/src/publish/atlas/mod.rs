@@ -19,8 +19,15 @@
 //!
 //! Not done: `extractAlpha` (separate alpha pages), JPEG pages for atlases without alpha
 //! (Unity's pages are always PNG, which is what this writes), atlas `compression`, the
-//! editor's shortcut of publishing a lone image's own file as its page, separate atlases per
-//! branch and high-resolution (`@2x`) variants; a branch's images are packed with the rest.
+//! editor's shortcut of publishing a lone image's own file as its page, and high-resolution
+//! (`@2x`) variants.
+//!
+//! Branches: when branches have atlases of their own (`seperatedAtlasForBranch` with
+//! `branchProcessing` 0) a branch's pictures are packed apart, each atlas slot's first page
+//! `atlas<N>_<branch>.png` with an id from the counter of further pages (`atlas100`, after
+//! the main atlases' further pages), as upstream OpenFairyGUI's editor samples show;
+//! `branchPath` is not followed (one output directory), which a warning says. Otherwise a
+//! branch's pictures are packed with the main ones.
 
 mod hit_test;
 mod pack;
