@@ -6,7 +6,8 @@
 //! each package's old files or its new ones, and the next write finishes or undoes the
 //! interrupted one first.
 //!
-//! Which files are a package's: a file named like one the package publishes now, or
+//! Which files are a package's: a file named like one the package publishes now, its
+//! descriptor under any of the engines' names (`<Package>.fui`, `.bin`, `.bytes`), or
 //! `<Package>_…` unless a longer package name of the project claims it (`Bag_` is not
 //! `Bag_Extra_`'s). Files of a written package that the new output lacks are removed;
 //! everything else (other packages, Unity's `.meta` files, sub-directories, files of
@@ -15,6 +16,12 @@
 //! Binding code goes the same way into a code directory, one folder per package: the
 //! folder's files are the generator's, so those the new code lacks are removed (not
 //! `.meta` files, not sub-folders).
+//! A skeleton's files keep their own names (`hero.json`, `hero.png`), which say nothing
+//! about their package: they are written like the others but never removed, since a
+//! name without the prefix may as well be another tool's or a file the user put there.
+//! Publishing refuses a skeleton file whose name another package of the project owns by
+//! the rule above, or that two packages publish (`publishing`), so a later publish of
+//! that other package cannot remove or overwrite it.
 
 use std::collections::BTreeSet;
 
@@ -208,11 +215,12 @@ fn replace(
 }
 
 /// Whether `name` is one of `package`'s published files (see the module documentation).
-fn owns(package: &str, name: &str, project_packages: &[String]) -> bool {
+pub fn owns(package: &str, name: &str, project_packages: &[String]) -> bool {
     let prefix = format!("{package}_");
+    // Only the engines' descriptor extensions: `Hero.png` is not package `Hero`'s.
     let descriptor_like = name
         .strip_prefix(package)
-        .is_some_and(|rest| rest.starts_with('.') && !rest.ends_with(".meta"));
+        .is_some_and(|rest| matches!(rest, ".fui" | ".bin" | ".bytes"));
     if descriptor_like {
         return true;
     }
@@ -299,6 +307,10 @@ mod tests {
         assert!(owns("Bag", "Bag_fui.bytes", &all));
         assert!(owns("Bag", "Bag_atlas0_1.png", &all));
         assert!(owns("Bag", "Bag.fui", &all));
+        assert!(owns("Bag", "Bag.bin", &all));
+        assert!(!owns("Bag", "Bag.png", &all));
+        assert!(!owns("Bag", "Bag.skel.bytes", &all));
+        assert!(!owns("Bag", "Bag.fui.meta", &all));
         assert!(!owns("Bag", "Bag_fui.bytes.meta", &all));
         assert!(!owns("Bag", "Bag_Extra_fui.bytes", &all));
         assert!(!owns("Bag", "Basics_fui.bytes", &all));

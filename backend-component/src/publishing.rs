@@ -11,6 +11,18 @@
 //! `allowGenCode`) get it too, into their code directory; code that cannot be generated
 //! (no code directory, an engine whose language is not written) is a warning on the
 //! package, since the game's packages are right without it.
+//!
+//! Branches follow `settings/Publish.json`: `branchProcessing` 0 publishes every branch
+//! beside the main resources (with atlases of their own per `seperatedAtlasForBranch`);
+//! a `branch` in the input, or `branchProcessing` 1, merges that branch into the main
+//! packages (1 without a branch publishes the main resources and warns
+//! `branch_not_named`). A branch no package has is an `invalid_branch_selector` finding.
+//!
+//! Skeleton files keep their own names, not `<Package>_…` (see `publish::skeleton`), so
+//! they are checked across packages: one that two published packages write, or that
+//! another package owns by name (`output::owns`, which a publish of that package would
+//! remove), is a `file_name_collision` finding; one that a package not published now would
+//! also write is a `file_name_shared` warning (publishing that package overwrites it).
 
 use ofgui_contracts::api::{
     PublishProjectData, PublishProjectInput, PublishWarningInfo, PublishedCodeInfo,
@@ -18,12 +30,14 @@ use ofgui_contracts::api::{
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::uam::UamPackage;
+use ofgui_contracts::uam::{UamPackage, UamProject};
 use serde_json::Value;
 
 use crate::codegen::{self, CodegenSettings, GeneratedCode};
+use crate::output::owns;
 use crate::publish::{
-    PublishError, PublishOptions, PublishWarning, PublishedPackage, publish_package,
+    Branches, PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like,
+    publish_package, skeleton_files,
 };
 use crate::session::{Rejected, Session};
 
@@ -67,11 +81,59 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         .map(str::to_owned);
 
     let (chosen, mut findings) = choose_packages(&project.packages, input.packages.as_deref());
-    let options = PublishOptions::default();
+    let publish_settings = project.settings.get("publish");
+    let processing = publish_settings
+        .and_then(|p| p.get("branchProcessing"))
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let branches = match (&input.branch, processing) {
+        (Some(branch), _) => {
+            if !project
+                .packages
+                .iter()
+                .any(|p| p.branch_names.contains(branch))
+            {
+                let mut finding = BackendDiagnostic::error(
+                    "invalid_branch_selector",
+                    format!(
+                        "No package has a branch named {branch:?}; take branch names from \
+                         getProjectOutline, or leave branch out."
+                    ),
+                );
+                finding.path = Some("/branch".to_owned());
+                findings.push(finding);
+            }
+            Branches::Merged(Some(branch.clone()))
+        }
+        (None, 1) => Branches::Merged(None),
+        (None, _) => Branches::All {
+            separate_atlases: publish_settings
+                .and_then(|p| p.get("seperatedAtlasForBranch"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        },
+    };
+    let options = PublishOptions {
+        branches,
+        ..PublishOptions::default()
+    };
     let mut packages = Vec::new();
     for package in chosen {
         match publish_package(project, session.files(), &package.id, &options) {
-            Ok(published) => {
+            Ok(mut published) => {
+                if options.branches == Branches::Merged(None) && !package.branch_names.is_empty() {
+                    published.warnings.push(PublishWarning {
+                        code: "branch_not_named",
+                        resource_id: None,
+                        message: format!(
+                            "branchProcessing is 1 (merge the active branch) and no branch was \
+                             named, so only the main resources of {} are published; name one \
+                             of its branches ({}) to merge it",
+                            package.name,
+                            package.branch_names.join(", ")
+                        ),
+                    });
+                }
                 for warning in published.warnings.iter().filter(|w| w.blocks()) {
                     let mut finding = BackendDiagnostic::error(warning.code, &warning.message);
                     finding.path = Some(match &warning.resource_id {
@@ -90,6 +152,7 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
             }
         }
     }
+    check_kept_names(project, &mut packages, &mut findings);
     if !findings.is_empty() {
         let count = findings.len();
         return Err(Rejected {
@@ -252,6 +315,77 @@ fn code_by_directory(
         }
     }
     out
+}
+
+/// Checks the files published under their own names against the other packages' (see
+/// the module documentation).
+fn check_kept_names(
+    project: &UamProject,
+    packages: &mut [PublishedPackage],
+    findings: &mut Vec<BackendDiagnostic>,
+) {
+    let names: Vec<String> = project.packages.iter().map(|p| p.name.clone()).collect();
+    let unity_like = is_unity_like(project);
+    let mut writers: Vec<(String, String)> = Vec::new();
+    let mut shared: Vec<(usize, PublishWarning)> = Vec::new();
+    for (index, package) in packages.iter().enumerate() {
+        for file in &package.files {
+            let Some(skeleton) = &file.skeleton_of else {
+                continue;
+            };
+            let at = format!("{}/{skeleton}", package.package_name);
+            let collision = |message: String| {
+                let mut finding = BackendDiagnostic::error("file_name_collision", message);
+                finding.path = Some(at.clone());
+                finding
+            };
+            if let Some((other, _)) = writers.iter().find(|(_, name)| *name == file.name) {
+                findings.push(collision(format!(
+                    "Packages {other} and {} both publish a file named {}; a skeleton's files \
+                     keep their own names, so rename one or keep the skeleton in one package.",
+                    package.package_name, file.name
+                )));
+                continue;
+            }
+            writers.push((package.package_name.clone(), file.name.clone()));
+            if let Some(owner) = names
+                .iter()
+                .find(|other| **other != package.package_name && owns(other, &file.name, &names))
+            {
+                findings.push(collision(format!(
+                    "Skeleton file {} of package {} is named like a file of package {owner}, \
+                     whose next publish would remove it; rename the file.",
+                    file.name, package.package_name
+                )));
+                continue;
+            }
+            let published_now = |id: &str| packages.iter().any(|p| p.package_id == id);
+            if let Some(other) = project.packages.iter().find(|other| {
+                !published_now(&other.id)
+                    && skeleton_files(other, unity_like)
+                        .iter()
+                        .any(|f| f.name == file.name)
+            }) {
+                shared.push((
+                    index,
+                    PublishWarning {
+                        code: "file_name_shared",
+                        resource_id: Some(skeleton.clone()),
+                        message: format!(
+                            "package {} has a skeleton file named {} too; publishing it into \
+                             the same directory overwrites this one",
+                            other.name, file.name
+                        ),
+                    },
+                ));
+            }
+        }
+    }
+    for (index, warning) in shared {
+        if let Some(package) = packages.get_mut(index) {
+            package.warnings.push(warning);
+        }
+    }
 }
 
 /// The packages named (by id, else by name), in the project's order, and a finding for

@@ -163,7 +163,10 @@ fn publish_all(source: &ProjectSource, packages: &[(String, i32)]) -> Vec<Publis
     packages
         .iter()
         .map(|(name, version)| {
-            let options = PublishOptions { version: *version };
+            let options = PublishOptions {
+                version: *version,
+                ..Default::default()
+            };
             publish_package(&source.project, &source.bytes, name, &options)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
         })
@@ -551,7 +554,10 @@ fn other_atlas_settings_publish_valid_atlases() {
         &source.project,
         &source.bytes,
         "Basics",
-        &PublishOptions { version: 2 },
+        &PublishOptions {
+            version: 2,
+            ..Default::default()
+        },
     )
     .unwrap();
     let rules = Rules {

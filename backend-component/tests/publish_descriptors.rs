@@ -134,6 +134,7 @@ fn publish_pair(source: &ProjectSource, package: &str) -> Pair {
     let version = theirs_decoded["header"]["version"].as_i64().unwrap();
     let options = PublishOptions {
         version: i32::try_from(version).unwrap(),
+        ..Default::default()
     };
     let descriptor = publish_descriptor(&source.project, &source.bytes, package, &options)
         .unwrap_or_else(|e| panic!("{package}: {e}"));
@@ -331,7 +332,10 @@ fn every_experiments_package_publishes_and_decodes() {
     assert!(!source.project.packages.is_empty());
     for package in &source.project.packages {
         for version in [2, 7] {
-            let options = PublishOptions { version };
+            let options = PublishOptions {
+                version,
+                ..Default::default()
+            };
             let descriptor =
                 publish_descriptor(&source.project, &source.bytes, &package.id, &options)
                     .unwrap_or_else(|e| panic!("{} v{version}: {e}", package.name));
@@ -360,7 +364,10 @@ fn unknown_packages_and_versions_are_refused() {
         &source.project,
         &source.bytes,
         "Bag",
-        &PublishOptions { version: 8 },
+        &PublishOptions {
+            version: 8,
+            ..Default::default()
+        },
     );
     assert!(matches!(
         refused,

@@ -1076,6 +1076,13 @@ pub struct PublishProjectInput {
     /// List the files, their sizes and the warnings without writing anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// A branch to merge into the main packages (its resources replace the main ones
+    /// they are variants of, as the runtime reads a package without a branch list);
+    /// without it the packages carry every branch, unless `settings/Publish.json`
+    /// `branchProcessing` is 1, which publishes the main resources only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub branch: Option<String>,
 }
 
 /// One file publishing produced (or, in a dry run, would produce).

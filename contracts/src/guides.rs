@@ -366,6 +366,19 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 bytes), or name existing packages, then publish again. A dry run \
                 (`dryRun: true`) shows the same findings without writing.",
         },
+        C::FileNameCollision => &GuideText {
+            meaning: "A finding of `publish_refused`: a Spine or DragonBones skeleton's files \
+                are published under their own names (no `<Package>_` prefix), and this one \
+                would share its name with a file another package publishes into the same \
+                output directory, or be named like another package's files (which that \
+                package's next publish would remove). The finding's path is \
+                `<Package>/<skeletonResourceId>`.",
+            confirm: "A dry run (`dryRun: true`) lists each package's files; look for the \
+                name in two packages, or a name that starts with another package's name and an underscore.",
+            fix: "Rename the skeleton's files in one package (a transaction can rename \
+                resources), or keep the skeleton in one package and use it from there, then \
+                publish again.",
+        },
         // ------------------------------------------------------- transaction: selectors
         C::InvalidPackageSelector => &GuideText {
             meaning: "An operation names a package id that the project does not have at that \

@@ -17,7 +17,7 @@ use super::buffer::{Buf, Offsets, with_blocks};
 use super::kinds::{ATLAS_ITEM, element_name, extension_object_type, is_true_type, item_type};
 use super::refs::{self, Key};
 use super::values::{float_f64, int, number};
-use super::{Ctx, PublishError, component};
+use super::{Ctx, PublishError, component, skeleton};
 
 /// A resource chosen for publishing.
 pub(crate) type Published<'a> = Vec<&'a UamResource>;
@@ -36,7 +36,13 @@ pub(crate) fn select<'a>(ctx: &Ctx<'a>) -> Result<Published<'a>, PublishError> {
         .iter()
         .map(|r| r.as_ref())
         .filter(|r| !excluded.contains(r.id()) && !is_true_type(r))
-        .filter(|r| r.exported() || used.contains(&(package.id.clone(), r.id().to_owned())))
+        .filter(|r| {
+            // A merged branch resource is used where its main id is.
+            let stands_for = ctx.merged.as_ref().and_then(|m| m.stands_for.get(r.id()));
+            r.exported()
+                || used.contains(&(package.id.clone(), r.id().to_owned()))
+                || stands_for.is_some_and(|main| used.contains(&(package.id.clone(), main.clone())))
+        })
         .collect();
     chosen.sort_by(|a, b| {
         (a.exported(), element_name(a), a.id()).cmp(&(b.exported(), element_name(b), b.id()))
@@ -57,10 +63,23 @@ fn used_resources(ctx: &Ctx) -> BTreeSet<Key> {
         }
     }
     while let Some((package_id, resource_id)) = queue.pop_front() {
-        let (Some(package), Some(resource)) = (
-            ctx.urls.package(&package_id),
-            ctx.urls.resource(&package_id, &resource_id),
-        ) else {
+        // The published package is read as published (merged, in a merged publish): a
+        // replaced main resource uses what its branch variant uses.
+        let (package, resource) = if package_id == ctx.package.id {
+            let id = ctx
+                .merged
+                .as_ref()
+                .and_then(|m| m.replaced_by.get(&resource_id))
+                .unwrap_or(&resource_id);
+            let found = ctx.package.resources.iter().find(|r| r.id() == id);
+            (Some(ctx.package), found.map(|r| r.as_ref()))
+        } else {
+            (
+                ctx.urls.package(&package_id),
+                ctx.urls.resource(&package_id, &resource_id),
+            )
+        };
+        let (Some(package), Some(resource)) = (package, resource) else {
             continue;
         };
         for key in refs::references(&ctx.urls, ctx.assets, package, resource) {
@@ -190,6 +209,10 @@ fn item(ctx: &mut Ctx, resource: &UamResource) -> Result<Buf, PublishError> {
         UamResource::Sound(_) | UamResource::Misc(_) => {
             out.id(&mut ctx.strings, &raw_file_name(resource))?;
         }
+        UamResource::Spine(_) | UamResource::DragonBones(_) => {
+            let name = skeleton::published_name(&resource.primary_file(), ctx.unity_like);
+            out.id(&mut ctx.strings, &name)?;
+        }
         _ => out.null(),
     }
     out.bool(resource.exported());
@@ -254,15 +277,28 @@ fn item(ctx: &mut Ctx, resource: &UamResource) -> Result<Buf, PublishError> {
         UamResource::Sound(_) | UamResource::Misc(_) => {}
     }
     if ctx.version >= 2 {
-        out.opt(&mut ctx.strings, resource.branch())?;
-        // The per-branch replacement ids, written only when the package has branches.
-        let branch_ids: &[String] = if ctx.package.branch_names.is_empty() {
-            &[]
+        // Merged: no branch name, and the main id a merged resource stands for, under
+        // which the runtime registers it too.
+        let stands_for = ctx
+            .merged
+            .as_ref()
+            .and_then(|m| m.stands_for.get(resource.id()).cloned());
+        let branch = if ctx.merged.is_some() {
+            ""
         } else {
-            resource.branch_item_ids()
+            resource.branch()
+        };
+        out.opt(&mut ctx.strings, branch)?;
+        // The per-branch replacement ids, written only when the package has branches.
+        let branch_ids: Vec<String> = if let Some(main) = stands_for {
+            vec![main]
+        } else if ctx.package.branch_names.is_empty() {
+            Vec::new()
+        } else {
+            resource.branch_item_ids().to_vec()
         };
         out.u8_of(branch_ids.len(), "branch ids of an item")?;
-        for id in branch_ids {
+        for id in &branch_ids {
             out.opt(&mut ctx.strings, id)?;
         }
         // High-resolution variants are not modeled yet.

@@ -11,15 +11,17 @@
 //! (ui:// URLs), `formats` (BMFont and JTA files) and the image decoder of `render::image`.
 //!
 //! Done: the descriptor's header, dependencies, items and the full content of every
-//! component; `atlas`: sprites, atlas items and pages, pixel hit-test data. Not yet:
-//! high-resolution variants, branches beyond what the model lists per item, compression
-//! (see `atlas` for what the atlases leave out).
+//! component; `atlas`: sprites, atlas items and pages, pixel hit-test data; `skeleton`:
+//! Spine and DragonBones files under their own names; branches ([`Branches`]): all of
+//! them beside the main resources (with atlases of their own if asked), or one merged.
+//! Not yet: high-resolution variants (`@2x`…), compression (see `atlas` for what the
+//! atlases leave out).
 //!
 //! Files, each using only those after it: `items` (which resources are published, in what
 //! order, and their records), `atlas` (pictures, packing, pages, sprite and hit-test
 //! segments), `refs` (what a resource refers to), `component` (a component's buffer),
 //! `child` (one display-list entry), `instance` (a component instance's overrides), `gears`,
-//! `transitions`, `kinds` (item and object types), `blocks` (blocks components and children
+//! `transitions`, `skeleton` (a skeleton's files), `kinds` (item and object types), `blocks` (blocks components and children
 //! share), `scope` (ids and names to indexes), `values` (model values as the format wants
 //! them), `walk` (the strings inside a model value), [`buffer`] (bytes, string table,
 //! position tables).
@@ -36,6 +38,7 @@ mod kinds;
 mod package;
 mod refs;
 mod scope;
+mod skeleton;
 mod transitions;
 mod values;
 mod walk;
@@ -49,8 +52,9 @@ pub use atlas::AtlasPage;
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
     BLOCKING_CODES, DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage,
-    publish_package,
+    is_unity_like, publish_package,
 };
+pub use skeleton::{SkeletonFile, all_files as skeleton_files};
 
 /// The descriptor format version today's editor writes.
 pub const CURRENT_VERSION: i32 = 7;
@@ -63,12 +67,36 @@ pub struct PublishOptions {
     /// The format version, 2 to 7. The version also selects the habits of the editor that
     /// wrote it, where they differ (see [`Habits`]).
     pub version: i32,
+    pub branches: Branches,
 }
 
 impl Default for PublishOptions {
     fn default() -> Self {
         PublishOptions {
             version: CURRENT_VERSION,
+            branches: Branches::default(),
+        }
+    }
+}
+
+/// What a package publishes of its branches (`settings/Publish.json` `branchProcessing`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Branches {
+    /// Every branch's resources beside the main ones, the header listing the branches and
+    /// each main item its variants (`branchProcessing` 0). With `separate_atlases`
+    /// (`seperatedAtlasForBranch`) a branch's pictures get atlases of their own.
+    All { separate_atlases: bool },
+    /// The main resources, with those of the named branch in place of the ones they are
+    /// variants of; no branch at all for `None`. The header lists no branches, so the
+    /// runtime registers a merged item also under the main id its record names (Unity's
+    /// `LoadPackage` without `branchIncluded`); other branches are left out.
+    Merged(Option<String>),
+}
+
+impl Default for Branches {
+    fn default() -> Self {
+        Branches::All {
+            separate_atlases: false,
         }
     }
 }
@@ -115,6 +143,8 @@ pub struct Descriptor {
     pub raw_files: Vec<RawFile>,
     /// The atlas pages the atlas items name, to publish beside it (`<name>_<file>`).
     pub atlas_pages: Vec<AtlasPage>,
+    /// The files of the published skeletons, published under their own names.
+    pub skeleton_files: Vec<SkeletonFile>,
     /// What could not go into the atlases (unreadable pictures, pages past the settings).
     pub warnings: Vec<PublishWarning>,
 }
@@ -155,10 +185,62 @@ pub(crate) struct Ctx<'a> {
     pub habits: Habits,
     pub project: &'a UamProject,
     pub package: &'a UamPackage,
+    /// Whether the engine is Unity-like, which names skeleton files (see `skeleton`).
+    pub unity_like: bool,
+    /// Branch pictures are packed into atlases of their own.
+    pub separate_branch_atlases: bool,
+    /// In a merged publish, the main id each merged branch resource stands for, and the
+    /// branch resource each replaced main id now is.
+    pub merged: Option<Merge>,
     pub urls: Urls<'a>,
     /// Asset bytes by project-relative source path.
     pub assets: &'a BTreeMap<String, Vec<u8>>,
     pub strings: Strings,
+}
+
+/// A merged package's renames (see [`Branches::Merged`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Merge {
+    /// Branch resource id → the main id it replaces.
+    pub stands_for: BTreeMap<String, String>,
+    /// Main id → the branch resource replacing it.
+    pub replaced_by: BTreeMap<String, String>,
+}
+
+/// The package as a merged publish sees it: the main resources, those of `branch` in
+/// place of the ones they vary, no other branch, no branch list.
+fn merged_view(package: &UamPackage, branch: Option<&str>) -> (UamPackage, Merge) {
+    let mut merge = Merge::default();
+    let slot = branch.and_then(|b| package.branch_names.iter().position(|n| n == b));
+    if let (Some(branch), Some(slot)) = (branch, slot) {
+        for main in package.resources.iter().filter(|r| r.branch().is_empty()) {
+            let Some(variant) = main.branch_item_ids().get(slot).filter(|id| !id.is_empty()) else {
+                continue;
+            };
+            let exists = package
+                .resources
+                .iter()
+                .any(|r| r.id() == variant && r.branch() == branch);
+            if exists {
+                merge
+                    .stands_for
+                    .insert(variant.clone(), main.id().to_owned());
+                merge
+                    .replaced_by
+                    .insert(main.id().to_owned(), variant.clone());
+            }
+        }
+    }
+    let mut view = package.clone();
+    view.branch_names.clear();
+    view.resources.retain(|r| {
+        if r.branch().is_empty() {
+            !merge.replaced_by.contains_key(r.id())
+        } else {
+            branch.is_some_and(|b| slot.is_some() && r.branch() == b)
+        }
+    });
+    (view, merge)
 }
 
 /// Publishes the descriptor of one package (by id, or by name when no id matches).
@@ -174,11 +256,27 @@ pub fn publish_descriptor(
         return Err(PublishError::UnsupportedVersion(options.version));
     }
     let package = find_package(project, package)?;
+    let (view, merged) = match &options.branches {
+        Branches::Merged(branch) => {
+            let (view, merge) = merged_view(package, branch.as_deref());
+            (Some(view), Some(merge))
+        }
+        Branches::All { .. } => (None, None),
+    };
+    let package = view.as_ref().unwrap_or(package);
     let mut ctx = Ctx {
         version: options.version,
         habits: Habits::of(options.version),
         project,
         package,
+        unity_like: package::is_unity_like(project),
+        separate_branch_atlases: matches!(
+            options.branches,
+            Branches::All {
+                separate_atlases: true
+            }
+        ),
+        merged,
         urls: Urls::new(project),
         assets,
         strings: Strings::default(),
@@ -193,7 +291,23 @@ pub fn publish_descriptor(
         })
         .collect();
 
-    let atlas = atlas::build(&ctx, &published);
+    let mut atlas = atlas::build(&ctx, &published);
+    let mut skeleton_files = Vec::new();
+    for resource in published.iter().filter(|r| skeleton::is_skeleton(r)) {
+        let (files, missing) = skeleton::files_of(package, resource, ctx.unity_like);
+        skeleton_files.extend(files);
+        for id in missing {
+            atlas.warnings.push(PublishWarning {
+                code: "missing_source",
+                resource_id: Some(resource.id().to_owned()),
+                message: format!(
+                    "skeleton {} requires resource {id}, which the package does not have, so \
+                     its file is not published; the runtime will fail to load the skeleton",
+                    resource.id()
+                ),
+            });
+        }
+    }
 
     // Segments in file order, so the string table is in first-reference order.
     let dependencies = items::dependencies(&mut ctx, &published)?;
@@ -228,6 +342,7 @@ pub fn publish_descriptor(
         bytes: out.into_bytes(),
         raw_files,
         atlas_pages: atlas.pages,
+        skeleton_files,
         warnings: atlas.warnings,
     })
 }

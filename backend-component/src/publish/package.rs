@@ -5,7 +5,8 @@
 //! (`bytes` unless `fileExtension` says otherwise), the other engines `<name>.<ext>`
 //! (`fui`, or `bin` for Cocos Creator, unless `fileExtension` says otherwise); every other
 //! file is `<name>_<file>` where `<file>` is what the item record names (`atlas0.png`,
-//! `<id>.wav`).
+//! `<id>.wav`), except a skeleton's files, which keep their own names (see `skeleton`).
+//! Two files of one package under one name is a `file_name_collision`, which blocks.
 
 use std::collections::BTreeMap;
 
@@ -19,6 +20,10 @@ use super::{PublishError, PublishOptions, find_package, publish_descriptor};
 pub struct PublishedFile {
     pub name: String,
     pub bytes: Vec<u8>,
+    /// For a file published under its own name (a skeleton's), the skeleton resource it is
+    /// published for: such a name is not the package's by prefix, so the caller checks it
+    /// against other packages' files.
+    pub skeleton_of: Option<String>,
 }
 
 /// Something the output says that the caller should know, without making it wrong.
@@ -33,7 +38,7 @@ pub struct PublishWarning {
 
 /// Warning codes that mean the output would load wrong in the game: a publish with any of
 /// them is refused rather than written.
-pub const BLOCKING_CODES: &[&str] = &["missing_source"];
+pub const BLOCKING_CODES: &[&str] = &["missing_source", "file_name_collision"];
 
 impl PublishWarning {
     /// Whether the output would be wrong (see [`BLOCKING_CODES`]).
@@ -63,10 +68,7 @@ pub struct DescriptorNaming {
 impl DescriptorNaming {
     /// From the project's type and `settings/Publish.json` (`fileExtension`).
     pub fn of(project: &UamProject) -> Self {
-        let unity_like = matches!(
-            project.project_type_name.as_str(),
-            "Unity" | "Unreal" | "CryEngine" | "MonoGame" | "Vision"
-        ) || (project.project_type_name.is_empty() && project.project_type == 0);
+        let unity_like = is_unity_like(project);
         let default_extension = if unity_like {
             "bytes"
         } else if project.project_type_name == "CocosCreator" {
@@ -94,6 +96,15 @@ impl DescriptorNaming {
     }
 }
 
+/// Whether the project's engine loads packages as Unity does (`<name>_fui.bytes`, files
+/// imported by extension).
+pub fn is_unity_like(project: &UamProject) -> bool {
+    matches!(
+        project.project_type_name.as_str(),
+        "Unity" | "Unreal" | "CryEngine" | "MonoGame" | "Vision"
+    ) || (project.project_type_name.is_empty() && project.project_type == 0)
+}
+
 /// Publishes one package (by id, or by name when no id matches): its descriptor and the
 /// files beside it. `assets` holds asset bytes by project-relative source path.
 pub fn publish_package(
@@ -111,12 +122,14 @@ pub fn publish_package(
     let mut files = vec![PublishedFile {
         name: naming.file_name(&package.name),
         bytes: descriptor.bytes,
+        skeleton_of: None,
     }];
     let mut warnings = descriptor.warnings;
     for page in descriptor.atlas_pages {
         files.push(PublishedFile {
             name: format!("{}_{}", package.name, page.file),
             bytes: page.encode_png()?,
+            skeleton_of: None,
         });
     }
     for item in descriptor.raw_files {
@@ -132,6 +145,7 @@ pub fn publish_package(
             Some(bytes) => files.push(PublishedFile {
                 name: format!("{}_{}", package.name, item.file),
                 bytes: bytes.clone(),
+                skeleton_of: None,
             }),
             None => warnings.push(PublishWarning {
                 code: "missing_source",
@@ -147,7 +161,66 @@ pub fn publish_package(
             }),
         }
     }
+    // A file two skeletons require is copied once.
+    let mut copied: Vec<(String, String)> = Vec::new();
+    for file in descriptor.skeleton_files {
+        if copied
+            .iter()
+            .any(|(name, id)| *name == file.name && *id == file.resource_id)
+        {
+            continue;
+        }
+        copied.push((file.name.clone(), file.resource_id.clone()));
+        let resource = package
+            .resources
+            .iter()
+            .map(|r| r.as_ref())
+            .find(|r| r.id() == file.resource_id);
+        match resource
+            .and_then(|r| r.source_path())
+            .and_then(|path| assets.get(path))
+        {
+            Some(bytes) => files.push(PublishedFile {
+                name: file.name,
+                bytes: bytes.clone(),
+                skeleton_of: Some(file.skeleton_id),
+            }),
+            None => warnings.push(PublishWarning {
+                code: "missing_source",
+                resource_id: Some(file.resource_id.clone()),
+                message: format!(
+                    "the file of resource {} ({}), which skeleton {} needs, could not be read, \
+                     so {} is not published; the runtime will fail to load the skeleton",
+                    file.resource_id,
+                    resource.map_or("?".to_owned(), UamResource::primary_file),
+                    file.skeleton_id,
+                    file.name
+                ),
+            }),
+        }
+    }
     files.sort_by(|a, b| a.name.cmp(&b.name));
+    // Two files under one name would overwrite each other: the first stays, the rest are
+    // findings (only a skeleton's own names can meet another file's).
+    let mut kept: Vec<PublishedFile> = Vec::with_capacity(files.len());
+    for file in files {
+        match kept.iter().find(|k| k.name == file.name) {
+            Some(first) => warnings.push(PublishWarning {
+                code: "file_name_collision",
+                resource_id: file
+                    .skeleton_of
+                    .clone()
+                    .or_else(|| first.skeleton_of.clone()),
+                message: format!(
+                    "two files of package {} would be published as {}; a skeleton's files keep \
+                     their own names, so rename one of them",
+                    package.name, file.name
+                ),
+            }),
+            None => kept.push(file),
+        }
+    }
+    let files = kept;
     Ok(PublishedPackage {
         package_id: package.id.clone(),
         package_name: package.name.clone(),

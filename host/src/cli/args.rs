@@ -213,6 +213,10 @@ pub enum Command {
         /// List the files and warnings without writing anything.
         #[arg(long)]
         dry_run: bool,
+        /// Merge this branch into the main packages (its resources replace the ones they
+        /// vary); by default settings/Publish.json `branchProcessing` decides.
+        #[arg(long, value_name = "NAME")]
+        branch: Option<String>,
         #[command(flatten)]
         output: Output,
     },

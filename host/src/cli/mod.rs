@@ -118,6 +118,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             code_out,
             packages,
             dry_run,
+            branch,
             output,
         } => {
             let request = publish::Request {
@@ -125,6 +126,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 code_out: code_out.as_deref(),
                 packages,
                 dry_run: *dry_run,
+                branch: branch.as_deref(),
             };
             (output.json, publish::run(args, project, request).await)
         }

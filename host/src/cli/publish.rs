@@ -1,6 +1,6 @@
 //! `ofgui-mcp-host publish <project> [--out DIR] [--code-out DIR] [--packages A,B]
-//! [--dry-run]`: what the game loads, written into the output directory, and the binding
-//! code of the packages that ask for it.
+//! [--branch NAME] [--dry-run]`: what the game loads, written into the output directory,
+//! and the binding code of the packages that ask for it.
 //!
 //! The directories a publish may write in are the project's own, the `--project-dir`
 //! roots, and the `--out` and `--code-out` directories the person named (their nearest
@@ -26,6 +26,8 @@ pub(super) struct Request<'a> {
     pub code_out: Option<&'a Path>,
     pub packages: &'a [String],
     pub dry_run: bool,
+    /// A branch to merge into the main packages.
+    pub branch: Option<&'a str>,
 }
 
 pub(super) async fn run(
@@ -58,6 +60,9 @@ pub(super) async fn run(
         }
         if request.dry_run {
             input["dryRun"] = json!(true);
+        }
+        if let Some(branch) = request.branch {
+            input["branch"] = json!(branch);
         }
         let data: PublishProjectData = project.call(MethodId::Publish, input).await?;
         Done::new(&data, text(&data), ExitStatus::Success)

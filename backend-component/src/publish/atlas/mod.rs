@@ -19,8 +19,15 @@
 //!
 //! Not done: `extractAlpha` (separate alpha pages), JPEG pages for atlases without alpha
 //! (Unity's pages are always PNG, which is what this writes), atlas `compression`, the
-//! editor's shortcut of publishing a lone image's own file as its page, separate atlases per
-//! branch and high-resolution (`@2x`) variants; a branch's images are packed with the rest.
+//! editor's shortcut of publishing a lone image's own file as its page, and high-resolution
+//! (`@2x`) variants.
+//!
+//! Branches: when branches have atlases of their own (`seperatedAtlasForBranch` with
+//! `branchProcessing` 0) a branch's pictures are packed apart, each atlas slot's first page
+//! `atlas<N>_<branch>.png` with an id from the counter of further pages (`atlas100`, after
+//! the main atlases' further pages), as upstream OpenFairyGUI's editor samples show;
+//! `branchPath` is not followed (one output directory), which a warning says. Otherwise a
+//! branch's pictures are packed with the main ones.
 
 mod hit_test;
 mod pack;
@@ -65,7 +72,13 @@ pub(crate) struct Atlas {
 /// Decodes, trims and packs the pictures of the published resources.
 pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
     let settings = AtlasSettings::of(ctx.project, ctx.package);
-    let collected = sources::collect(ctx.package, published, ctx.assets, &settings);
+    let collected = sources::collect(
+        ctx.package,
+        published,
+        ctx.assets,
+        &settings,
+        ctx.separate_branch_atlases,
+    );
     // Pages keep their pictures until they are encoded, one at a time.
     let pictures: Vec<Arc<Picture>> = collected.pictures.into_iter().map(Arc::new).collect();
     let mut atlas = Atlas {
@@ -79,10 +92,26 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
         bins.entry(&picture.bin).or_default().push(picture);
     }
     let mut extra_pages = 0u32;
+    let mut branch_pages = false;
     for (bin, members) in bins {
-        let (first_id, size_option) = match bin {
-            Bin::Shared(slot) => (format!("atlas{slot}"), settings.size_option),
-            Bin::Alone { image_id, size } => (format!("atlas_{image_id}"), *size),
+        // `first_file` is the first page's file without `.png`; a branch's first page
+        // takes an id from the counter of further pages, as the editor's samples show
+        // (`atlas0_dev.png` is `atlas100` beside a main `atlas0`).
+        let (first_id, first_file, size_option) = match bin {
+            Bin::Shared { branch, slot } if branch.is_empty() => (
+                Some(format!("atlas{slot}")),
+                format!("atlas{slot}"),
+                settings.size_option,
+            ),
+            Bin::Shared { branch, slot } => {
+                branch_pages = true;
+                (None, format!("atlas{slot}_{branch}"), settings.size_option)
+            }
+            Bin::Alone { image_id, size } => (
+                Some(format!("atlas_{image_id}")),
+                format!("atlas_{image_id}"),
+                *size,
+            ),
         };
         let pack_settings = PackSettings {
             max_size: settings.max_size,
@@ -103,7 +132,7 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
                 code: "atlas_paged",
                 resource_id: None,
                 message: format!(
-                    "the pictures of {first_id} do not fit one {0}×{0} page and paging is off, \
+                    "the pictures of {first_file} do not fit one {0}×{0} page and paging is off, \
                      so they take {1} pages; turn paging on, raise the largest atlas size or \
                      move pictures to another atlas",
                     settings.max_size,
@@ -113,14 +142,17 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
         }
         let first_page = atlas.pages.len();
         for (k, &(width, height)) in packing.pages.iter().enumerate() {
-            let (id, file) = if k == 0 {
-                (first_id.clone(), format!("{first_id}.png"))
-            } else {
-                extra_pages += 1;
-                (
-                    format!("atlas{}", 99 + extra_pages),
-                    format!("{first_id}_{k}.png"),
-                )
+            let (id, file) = match (k, &first_id) {
+                (0, Some(id)) => (id.clone(), format!("{first_file}.png")),
+                _ => {
+                    extra_pages += 1;
+                    let file = if k == 0 {
+                        format!("{first_file}.png")
+                    } else {
+                        format!("{first_file}_{k}.png")
+                    };
+                    (format!("atlas{}", 99 + extra_pages), file)
+                }
             };
             atlas.pages.push(AtlasPage::new(id, file, width, height));
         }
@@ -151,6 +183,18 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
                 });
             }
         }
+    }
+    if branch_pages && !settings.branch_path.is_empty() {
+        atlas.warnings.push(PublishWarning {
+            code: "branch_path_not_used",
+            resource_id: None,
+            message: format!(
+                "settings/Publish.json branchPath is {:?}, but branch atlases are written \
+                 beside the package, in the one output directory; move them there if the game \
+                 loads them from it",
+                settings.branch_path
+            ),
+        });
     }
     atlas.hit_tests = hit_tests(ctx, published, &pictures);
     atlas

@@ -257,7 +257,10 @@ mod tests {
                 width,
                 height,
             },
-            bin: Bin::Shared(0),
+            bin: Bin::Shared {
+                branch: String::new(),
+                slot: 0,
+            },
             extrude: false,
             pixmap,
         }

@@ -34,8 +34,10 @@ pub(crate) struct SpriteName {
 /// The atlas a picture is placed in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Bin {
-    /// A numbered atlas the package's pictures share (`atlas<N>`).
-    Shared(u32),
+    /// A numbered atlas the package's pictures share (`atlas<N>`), or those of one branch
+    /// when branches have atlases of their own (`branch` empty for the main one). Main
+    /// atlases sort first, so they take the first page ids.
+    Shared { branch: String, slot: u32 },
     /// An image on pages of its own (`atlas="alone"`, `alone_npot`, `alone_mof`).
     Alone { image_id: String, size: SizeOption },
 }
@@ -82,6 +84,7 @@ pub(crate) fn collect(
     published: &[&UamResource],
     assets: &BTreeMap<String, Vec<u8>>,
     settings: &AtlasSettings,
+    separate_branches: bool,
 ) -> Collected {
     // A texture font shows its texture image's picture: the font's sprite follows the
     // image's, at the same place.
@@ -112,10 +115,18 @@ pub(crate) fn collect(
                     fonts,
                     assets,
                     settings,
+                    separate_branches,
                 );
             }
             UamResource::MovieClip(clip) => {
-                clip_pictures(&mut collected, package, resource, clip, assets);
+                clip_pictures(
+                    &mut collected,
+                    package,
+                    resource,
+                    clip,
+                    assets,
+                    separate_branches,
+                );
             }
             _ => {}
         }
@@ -123,6 +134,7 @@ pub(crate) fn collect(
     collected
 }
 
+#[allow(clippy::too_many_arguments)]
 fn image_picture(
     collected: &mut Collected,
     package: &UamPackage,
@@ -131,6 +143,7 @@ fn image_picture(
     fonts: &[&str],
     assets: &BTreeMap<String, Vec<u8>>,
     settings: &AtlasSettings,
+    separate_branches: bool,
 ) {
     let Some(pixmap) = decoded(collected, resource, assets) else {
         return;
@@ -152,7 +165,12 @@ fn image_picture(
     collected.pictures.push(Picture {
         names,
         keep,
-        bin: image_bin(package, resource, &image.image.texture_set_mode),
+        bin: image_bin(
+            package,
+            resource,
+            &image.image.texture_set_mode,
+            separate_branches,
+        ),
         extrude: image.image.duplicate_padding,
         pixmap,
     });
@@ -165,11 +183,15 @@ fn clip_pictures(
     resource: &UamResource,
     clip: &MovieClipResource,
     assets: &BTreeMap<String, Vec<u8>>,
+    separate_branches: bool,
 ) {
     let Some(bytes) = source_bytes(collected, resource, assets) else {
         return;
     };
-    let bin = Bin::Shared(folder_atlas(package, resource).unwrap_or(0));
+    let bin = Bin::Shared {
+        branch: bin_branch(resource, separate_branches),
+        slot: folder_atlas(package, resource).unwrap_or(0),
+    };
     let mut by_texture: HashMap<usize, Option<usize>> = HashMap::new();
     for (frame, texture) in jta::frame_textures(bytes).into_iter().enumerate() {
         // A frame without a texture shows nothing: no sprite, as the editor writes.
@@ -292,17 +314,36 @@ pub(crate) fn visible_part(pixmap: &Pixmap) -> Keep {
 
 /// An image's atlas: its own `atlas` setting, else its folder's (the nearest folder that
 /// names one), else atlas 0.
-fn image_bin(package: &UamPackage, resource: &UamResource, mode: &str) -> Bin {
+fn image_bin(
+    package: &UamPackage,
+    resource: &UamResource,
+    mode: &str,
+    separate_branches: bool,
+) -> Bin {
     let alone = |size| Bin::Alone {
         image_id: resource.id().to_owned(),
         size,
+    };
+    let shared = |slot| Bin::Shared {
+        branch: bin_branch(resource, separate_branches),
+        slot,
     };
     match mode.trim() {
         "alone" => alone(SizeOption::PowerOfTwo),
         "alone_npot" => alone(SizeOption::Any),
         "alone_mof" => alone(SizeOption::MultipleOfFour),
-        "" => Bin::Shared(folder_atlas(package, resource).unwrap_or(0)),
-        index => Bin::Shared(index.parse().unwrap_or(0)),
+        "" => shared(folder_atlas(package, resource).unwrap_or(0)),
+        index => shared(index.parse().unwrap_or(0)),
+    }
+}
+
+/// The branch whose atlases a picture goes to: its own when branches have atlases of
+/// their own, else the main ones.
+fn bin_branch(resource: &UamResource, separate_branches: bool) -> String {
+    if separate_branches {
+        resource.branch().to_owned()
+    } else {
+        String::new()
     }
 }
 

@@ -1,0 +1,198 @@
+//! Branches: the experiments corpus' `Branch` package has a `dev` branch (`assets_dev/`)
+//! with its own `Main` and `face`. Its settings keep every branch (`branchProcessing` 0)
+//! with atlases of their own per branch (`seperatedAtlasForBranch`) and a `branchPath`.
+
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use ofgui_backend::fs::StdFs;
+use ofgui_backend::publish::{Branches, PublishOptions, PublishedPackage, publish_package};
+use ofgui_backend::publishing::publish;
+use ofgui_backend::reader::read_project;
+use ofgui_backend::session::{Names, Session};
+use ofgui_backend::testing::{MemFs, experiments_root};
+use ofgui_contracts::api::PublishProjectInput;
+use serde_json::{Value, json};
+
+const FAIRY: &str = "FairyGUI-Experiments.fairy";
+
+fn session() -> Session {
+    Session::open(
+        &StdFs::new(experiments_root()),
+        Names::session("s"),
+        FAIRY,
+        0,
+    )
+    .unwrap()
+}
+
+fn input(extra: Value) -> PublishProjectInput {
+    let mut input = json!({ "sessionId": "s", "packages": ["Branch"], "dryRun": true });
+    if let (Some(input), Some(extra)) = (input.as_object_mut(), extra.as_object()) {
+        input.extend(extra.clone());
+    }
+    serde_json::from_value(input).unwrap()
+}
+
+fn branch_package(branches: Branches) -> PublishedPackage {
+    let source = read_project(&StdFs::new(experiments_root()), FAIRY).unwrap();
+    let options = PublishOptions {
+        branches,
+        ..Default::default()
+    };
+    publish_package(&source.project, &source.bytes, "Branch", &options).unwrap()
+}
+
+fn decoded(package: &PublishedPackage) -> Value {
+    let descriptor = package
+        .files
+        .iter()
+        .find(|f| f.name == "Branch_fui.bytes")
+        .unwrap();
+    ofgui_fui::decode(&descriptor.bytes).unwrap()
+}
+
+fn items(decoded: &Value) -> BTreeMap<String, Value> {
+    decoded["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| (item["id"].as_str().unwrap().to_owned(), item.clone()))
+        .collect()
+}
+
+fn sprite_atlases(decoded: &Value) -> BTreeMap<String, String> {
+    decoded["sprites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_owned(),
+                s["atlas"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_branch_gets_its_own_atlas_when_the_settings_say_so() {
+    let published = branch_package(Branches::All {
+        separate_atlases: true,
+    });
+    let names: Vec<&str> = published.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Branch_atlas0.png",
+            "Branch_atlas0_dev.png",
+            "Branch_fui.bytes"
+        ]
+    );
+    let decoded = decoded(&published);
+    assert_eq!(decoded["branches"], json!(["dev"]));
+    let items = items(&decoded);
+    assert_eq!(items["atlas0"]["file"], "atlas0.png");
+    // A branch's first page takes the first id of further pages.
+    assert_eq!(items["atlas100"]["file"], "atlas0_dev.png");
+    assert_eq!(items["kn7w1"]["branches"], json!(["kn7w2"]));
+    assert_eq!(items["kn7w2"]["branch"], "dev");
+    let sprites = sprite_atlases(&decoded);
+    assert_eq!(sprites["kn7w1"], "atlas0");
+    assert_eq!(sprites["kn7w2"], "atlas100");
+    // branchPath is set in the corpus, and one directory is written.
+    assert!(
+        published
+            .warnings
+            .iter()
+            .any(|w| w.code == "branch_path_not_used"),
+        "{:?}",
+        published.warnings
+    );
+
+    // Without the setting the branch shares the main atlas, as before.
+    let shared = branch_package(Branches::All {
+        separate_atlases: false,
+    });
+    let names: Vec<&str> = shared.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["Branch_atlas0.png", "Branch_fui.bytes"]);
+    assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
+}
+
+#[test]
+fn the_session_publishes_by_the_projects_settings() {
+    let publication = publish(&session(), &input(json!({}))).ok().unwrap();
+    let files: Vec<&str> = publication.packages[0]
+        .files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert!(files.contains(&"Branch_atlas0_dev.png"), "{files:?}");
+}
+
+#[test]
+fn a_merged_branch_stands_for_the_main_items_it_varies() {
+    let published = branch_package(Branches::Merged(Some("dev".to_owned())));
+    let names: Vec<&str> = published.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["Branch_atlas0.png", "Branch_fui.bytes"]);
+    let decoded = decoded(&published);
+    // No branch list, so the runtime registers each merged item under the main id its
+    // record names too.
+    assert_eq!(decoded["branches"], json!([]));
+    let items = items(&decoded);
+    assert!(!items.contains_key("kn7w0") && !items.contains_key("kn7w1"));
+    assert_eq!(items["kn7w3"]["branches"], json!(["kn7w0"]));
+    assert_eq!(items["kn7w3"]["width"], 820);
+    assert_eq!(items["kn7w2"]["branches"], json!(["kn7w1"]));
+    assert_eq!(items["kn7w2"]["branch"], Value::Null);
+    assert_eq!(items["kn7w2"]["name"], "face");
+    assert_eq!(sprite_atlases(&decoded)["kn7w2"], "atlas0");
+
+    // No branch: the main resources only.
+    let main = branch_package(Branches::Merged(None));
+    let decoded = self::decoded(&main);
+    assert_eq!(decoded["branches"], json!([]));
+    let items = self::items(&decoded);
+    assert!(items.contains_key("kn7w0") && items.contains_key("kn7w1"));
+    assert!(!items.contains_key("kn7w2") && !items.contains_key("kn7w3"));
+    assert!(items["kn7w1"]["branches"].is_null());
+}
+
+#[test]
+fn a_named_branch_is_merged_and_an_unknown_one_refused() {
+    let session = session();
+    let merged = publish(&session, &input(json!({ "branch": "dev" })))
+        .ok()
+        .unwrap();
+    let files: Vec<&str> = merged.packages[0]
+        .files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(files, ["Branch_atlas0.png", "Branch_fui.bytes"]);
+
+    let Err(refused) = publish(&session, &input(json!({ "branch": "nope" }))) else {
+        panic!("no package has branch nope");
+    };
+    assert_eq!(refused.diagnostics.len(), 1);
+    assert_eq!(refused.diagnostics[0].code, "invalid_branch_selector");
+    assert_eq!(refused.diagnostics[0].path.as_deref(), Some("/branch"));
+}
+
+#[test]
+fn merge_mode_without_a_branch_publishes_main_and_warns() {
+    let mut fs = MemFs::load(&experiments_root()).unwrap();
+    let settings = fs.files.get_mut("settings/Publish.json").unwrap();
+    let mut json: Value = serde_json::from_slice(settings).unwrap();
+    json["branchProcessing"] = json!(1);
+    *settings = serde_json::to_vec(&json).unwrap();
+    let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
+    let publication = publish(&session, &input(json!({}))).ok().unwrap();
+    let warnings = &publication.data.packages[0].warnings;
+    assert!(
+        warnings.iter().any(|w| w.code == "branch_not_named"),
+        "{warnings:?}"
+    );
+}
