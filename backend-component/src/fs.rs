@@ -7,6 +7,11 @@
 //! Saving needs more than reading: [`ProjectFsWrite`] adds the few primitives a crash-safe
 //! commit is built from (exclusive create with fsync, replacing rename, removal, directory
 //! fsync, and the link count that lets a save refuse hard-linked files as opening does).
+//!
+//! [`CaseFold`] finds a file the project names in another letter case, as the FairyGUI
+//! editor does on Windows and macOS: the reader reads resource files through it (the bytes
+//! then serve validation, rendering and publishing under the declared path), and a save
+//! writes back through the same lookup (`crate::save::DiskPaths`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -255,3 +255,44 @@ fn a_save_writes_back_where_the_file_was_read() {
     assert_eq!(report.written, [format!("{PACKAGE}/Slide/Slider2.xml")]);
     assert!(!dir.path().join("assets/TurnPage/slide").exists());
 }
+
+#[test]
+fn a_new_file_goes_into_the_folder_the_disk_has() {
+    let dir = copy();
+    rename(dir.path(), "assets/TurnPage/slide", "assets/TurnPage/Slide");
+    let fs = StdFs::new(dir.path());
+    let mut session = Session::open(&fs, Names::session("s"), UNITY, 0).unwrap();
+    let package = session
+        .project()
+        .packages
+        .iter()
+        .find(|p| p.name == "TurnPage")
+        .unwrap();
+    let grip = package
+        .resources
+        .iter()
+        .find(|r| r.id() == "jva6y")
+        .unwrap();
+    let mut component = serde_json::to_value(grip.as_ref()).unwrap();
+    let object = component.as_object_mut().unwrap();
+    object.remove("kind");
+    object.remove("sourcePath");
+    object.insert("id".into(), json!("case1"));
+    object.insert("name".into(), json!("Grip2"));
+    let batch = json!([{
+        "kind": "addComponent",
+        "selector": { "packageId": package.id.clone() },
+        "component": component,
+        "atIndex": 0
+    }]);
+    session.apply(0, &batch.to_string()).unwrap();
+    let report = session.save(&fs, Some(1)).unwrap();
+    assert!(
+        report
+            .written
+            .contains(&format!("{PACKAGE}/Slide/Grip2.xml")),
+        "{report:?}"
+    );
+    assert!(!dir.path().join("assets/TurnPage/slide").exists());
+    assert_eq!(&read(dir.path()).project, session.project());
+}
