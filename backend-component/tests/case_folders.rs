@@ -296,3 +296,33 @@ fn a_new_file_goes_into_the_folder_the_disk_has() {
     assert!(!dir.path().join("assets/TurnPage/slide").exists());
     assert_eq!(&read(dir.path()).project, session.project());
 }
+
+#[test]
+fn a_branch_folder_of_the_package_in_other_letter_case_is_the_package_s() {
+    let corpus = ofgui_backend::testing::experiments_root();
+    let fairy = "FairyGUI-Experiments.fairy";
+    let original = read_project(&StdFs::new(&corpus), fairy).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&corpus, dir.path()).unwrap();
+    rename(dir.path(), "assets_dev/Branch", "assets_dev/branch");
+    let source = read_project(&StdFs::new(dir.path()), fairy).unwrap();
+    let report = validated(&source);
+    assert!(
+        with_code(&report, Code::MissingSource).is_empty(),
+        "{report:#?}"
+    );
+    let files: Vec<&str> = with_code(&report, Code::SourceCaseMismatch)
+        .iter()
+        .filter_map(|d| d.source_path.as_deref())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "assets_dev/Branch/package_branch.xml",
+            "assets_dev/Branch/Main.xml",
+            "assets_dev/Branch/face.png",
+        ]
+    );
+    assert_eq!(source.project, original.project);
+    assert_eq!(source.bytes, original.bytes);
+}

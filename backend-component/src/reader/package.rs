@@ -588,7 +588,23 @@ fn read_branch_description(
             st.found_at.insert(xml_path.clone(), actual);
             bytes
         }
-        Err(NotRead::Absent { .. }) => return,
+        // No branch file is no branch resources; several spellings of it cannot be told
+        // apart, so none is read and they are named.
+        Err(NotRead::Absent { variants }) => {
+            if !variants.is_empty() {
+                let mut d = ProjectDiagnostic::error(
+                    Code::MissingSource,
+                    package_path.as_str(),
+                    missing_message(&xml_path, &variants),
+                )
+                .in_file(xml_path.as_str());
+                if !package_id.is_empty() {
+                    d = d.in_package(package_id);
+                }
+                st.diagnostics.push(d);
+            }
+            return;
+        }
         Err(NotRead::Unreadable { path, error }) => {
             st.unreadable(&package_path, &path, Some(package_id), &error);
             return;
