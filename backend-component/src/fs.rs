@@ -7,9 +7,17 @@
 //! Saving needs more than reading: [`ProjectFsWrite`] adds the few primitives a crash-safe
 //! commit is built from (exclusive create with fsync, replacing rename, removal, directory
 //! fsync, and the link count that lets a save refuse hard-linked files as opening does).
+//!
+//! [`CaseFold`] finds a file the project names in another letter case, as the FairyGUI
+//! editor does on Windows and macOS: the reader reads resource files through it (the bytes
+//! then serve validation, rendering and publishing under the declared path), and a save
+//! writes back through the same lookup (`crate::save::DiskPaths`).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 #[cfg(target_os = "wasi")]
 mod preopen;
@@ -74,34 +82,183 @@ pub trait ProjectFsWrite: ProjectFs {
 }
 
 /// The path of an existing file that differs from `path` only in letter case, when `path`
-/// itself is absent: what the FairyGUI editor finds on a case-insensitive disk (Windows,
-/// macOS) and a case-sensitive one does not. Each segment prefers its exact spelling, so
-/// only the segments that really differ change. Costs one listing per segment, and is
-/// only asked for paths already found missing.
+/// itself is absent (the first of them when several do): what the FairyGUI editor finds on
+/// a case-insensitive disk (Windows, macOS) and a case-sensitive one does not. Only asked
+/// for paths already found missing.
 pub fn case_variant(fs: &dyn ProjectFs, path: &str) -> Option<String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    let mut found = String::new();
-    for (index, segment) in segments.iter().enumerate() {
-        let last = index + 1 == segments.len();
-        let dir = if found.is_empty() { "." } else { &found };
-        let entries = fs.read_dir(dir).ok()?;
-        let matches = |entry: &&DirEntry| entry.is_dir != last;
-        let entry = entries
-            .iter()
-            .filter(matches)
-            .find(|entry| entry.name == *segment)
-            .or_else(|| {
-                entries
-                    .iter()
-                    .filter(matches)
-                    .find(|entry| entry.name.to_lowercase() == segment.to_lowercase())
-            })?;
-        if !found.is_empty() {
-            found.push('/');
+    CaseFold::new(fs).variants(path).into_iter().next()
+}
+
+/// Most spellings of one path followed at once: real projects have two at most, and the
+/// cap keeps a hostile tree (every casing of every segment) from multiplying the listings.
+const MAX_SPELLINGS: usize = 16;
+
+/// Case-insensitive lookups over a [`ProjectFs`], as the FairyGUI editor finds files on
+/// Windows and macOS, where `assets/Bag/` and `assets/bag/` are one folder (and git on a
+/// case-sensitive disk can hold both, each with some of the files). Reads go to the exact
+/// path first; only a miss lists directories, and each directory is listed once for the
+/// life of the value (one project read, or one save).
+pub struct CaseFold<'a> {
+    fs: &'a dyn ProjectFs,
+    /// Listings by directory; `None` for a directory that cannot be listed.
+    listings: RefCell<HashMap<String, Option<Rc<Vec<DirEntry>>>>>,
+}
+
+/// Why [`CaseFold::read_folded`] has no bytes for a path.
+#[derive(Debug)]
+pub enum NotRead {
+    /// No file has the path in any letter case (`variants` empty), or several files do and
+    /// none is the one (`variants` names them all).
+    Absent { variants: Vec<String> },
+    /// The file (at `path`, the exact or the one other spelling) exists but cannot be read.
+    Unreadable { path: String, error: io::Error },
+}
+
+/// A file read by [`CaseFold::read_folded`].
+#[derive(Debug)]
+pub struct Folded {
+    pub bytes: Vec<u8>,
+    /// Where it was found, when not at the path asked for.
+    pub found_at: Option<String>,
+}
+
+impl<'a> CaseFold<'a> {
+    pub fn new(fs: &'a dyn ProjectFs) -> Self {
+        Self {
+            fs,
+            listings: RefCell::default(),
         }
-        found.push_str(&entry.name);
     }
-    (found != path).then_some(found)
+
+    fn listing(&self, dir: &str) -> Option<Rc<Vec<DirEntry>>> {
+        if let Some(found) = self.listings.borrow().get(dir) {
+            return found.clone();
+        }
+        let found = self.fs.read_dir(dir).ok().map(Rc::new);
+        self.listings
+            .borrow_mut()
+            .insert(dir.to_owned(), found.clone());
+        found
+    }
+
+    /// Every existing file whose path equals `path` ignoring letter case, other than
+    /// `path` itself. Each segment follows every spelling its directory holds, since two
+    /// spellings of one folder may each hold some of the files.
+    pub fn variants(&self, path: &str) -> Vec<String> {
+        let segments: Vec<&str> = path.split('/').collect();
+        let mut prefixes = vec![String::new()];
+        for (index, segment) in segments.iter().enumerate() {
+            let last = index + 1 == segments.len();
+            let lower = segment.to_lowercase();
+            let mut next = Vec::new();
+            for prefix in &prefixes {
+                let dir = if prefix.is_empty() { "." } else { prefix };
+                let Some(entries) = self.listing(dir) else {
+                    continue;
+                };
+                for entry in entries.iter() {
+                    if entry.is_dir != last && entry.name.to_lowercase() == lower {
+                        next.push(if prefix.is_empty() {
+                            entry.name.clone()
+                        } else {
+                            format!("{prefix}/{}", entry.name)
+                        });
+                    }
+                }
+            }
+            next.truncate(MAX_SPELLINGS);
+            if next.is_empty() {
+                return next;
+            }
+            prefixes = next;
+        }
+        prefixes.retain(|found| found != path);
+        prefixes
+    }
+
+    /// Whether directory `dir` exists with exactly this spelling.
+    pub fn is_dir_exactly(&self, dir: &str) -> bool {
+        let (parent, name) = dir.rsplit_once('/').unwrap_or((".", dir));
+        self.listing(parent)
+            .is_some_and(|entries| entries.iter().any(|e| e.is_dir && e.name == name))
+    }
+
+    /// Directory `dir` as the disk spells it: each segment exactly when that exists, else
+    /// the one directory that differs only in letter case; segments with no such directory,
+    /// or with several, stay as given (a save then creates them as given).
+    pub fn dir_on_disk(&self, dir: &str) -> String {
+        let mut found = String::new();
+        for segment in dir.split('/') {
+            let parent = if found.is_empty() { "." } else { &found };
+            let lower = segment.to_lowercase();
+            let name = self
+                .listing(parent)
+                .and_then(|entries| {
+                    if entries.iter().any(|e| e.is_dir && e.name == segment) {
+                        return None;
+                    }
+                    let mut others = entries
+                        .iter()
+                        .filter(|e| e.is_dir && e.name.to_lowercase() == lower);
+                    match (others.next(), others.next()) {
+                        (Some(only), None) => Some(only.name.clone()),
+                        _ => None,
+                    }
+                })
+                .unwrap_or_else(|| segment.to_owned());
+            if !found.is_empty() {
+                found.push('/');
+            }
+            found.push_str(&name);
+        }
+        found
+    }
+
+    /// Reads `path`, or else the one file whose path differs from it only in letter case:
+    /// the file the FairyGUI editor reads on a case-insensitive disk. Several such files
+    /// are ambiguous (which one the editor gets depends on the disk), so none is read.
+    pub fn read_folded(&self, path: &str) -> Result<Folded, NotRead> {
+        match self.fs.read(path) {
+            Ok(bytes) => {
+                return Ok(Folded {
+                    bytes,
+                    found_at: None,
+                });
+            }
+            Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                return Err(NotRead::Unreadable {
+                    path: path.to_owned(),
+                    error,
+                });
+            }
+            Err(_) => {}
+        }
+        let variants = self.variants(path);
+        let [actual] = variants.as_slice() else {
+            return Err(NotRead::Absent { variants });
+        };
+        match self.fs.read(actual) {
+            Ok(bytes) => Ok(Folded {
+                bytes,
+                found_at: Some(actual.clone()),
+            }),
+            Err(error) => Err(NotRead::Unreadable {
+                path: actual.clone(),
+                error,
+            }),
+        }
+    }
+}
+
+/// [`CaseFold`] reads like the disk below it, so a reader can hold one and pass it on.
+impl ProjectFs for CaseFold<'_> {
+    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+        self.fs.read(path)
+    }
+
+    fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>> {
+        self.fs.read_dir(path)
+    }
 }
 
 /// Whether an entry exists at `path` (a symlink counts as itself; it is not followed).

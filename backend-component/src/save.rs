@@ -1,14 +1,76 @@
 //! Saving a session: the writer's plan is read back before anything is written, then
 //! committed all or nothing; commit outcomes become contract errors here.
+//!
+//! The plan speaks of the paths the project declares; [`DiskPaths`] turns them into the
+//! paths the disk holds just before the commit, so a file read from another letter case
+//! (`assets/Pkg/bag/Main.xml` for `/Bag/`) is written back there, never beside it.
 
 use ofgui_contracts::error::{BackendError, DiskConflict, DiskConflictKind, SaveFailureReason};
 use ofgui_contracts::uam::{UamProject, UamResource};
 use serde_json::Value;
 
 use crate::commit::{Change, CommitError, Committed, ConflictKind, Plan, Recovery};
-use crate::fs::ProjectFs;
+use std::collections::BTreeMap;
+
+use crate::commit::Expect;
+use crate::fs::{CaseFold, ProjectFs};
 use crate::reader;
 use crate::writer::overlay::Overlay;
+
+/// Where a save's paths are on disk. Files the session read from another letter case
+/// (`found_at`, declared → actual) are written and removed there; a new file or folder goes
+/// into a folder the disk already has in another letter case (when exactly one), so no
+/// second spelling of a folder is created beside it. Only new paths list directories, each
+/// once per save.
+pub struct DiskPaths<'a> {
+    found_at: &'a BTreeMap<String, String>,
+    fold: CaseFold<'a>,
+}
+
+impl<'a> DiskPaths<'a> {
+    pub fn new(disk: &'a dyn ProjectFs, found_at: &'a BTreeMap<String, String>) -> Self {
+        Self {
+            found_at,
+            fold: CaseFold::new(disk),
+        }
+    }
+
+    /// Where the change to declared `path` goes; `new` for a file the disk does not hold.
+    pub fn file(&self, path: &str, new: bool) -> String {
+        if let Some(actual) = self.found_at.get(path) {
+            return actual.clone();
+        }
+        match path.rsplit_once('/') {
+            Some((dir, name)) if new => format!("{}/{name}", self.fold.dir_on_disk(dir)),
+            _ => path.to_owned(),
+        }
+    }
+
+    /// Where `change` goes.
+    pub fn of(&self, change: &Change) -> String {
+        let new = matches!(
+            change,
+            Change::Write {
+                expect: Expect::Absent,
+                ..
+            }
+        );
+        self.file(change.path(), new)
+    }
+
+    /// `plan` with every path where the disk holds it.
+    pub fn apply(&self, plan: &mut Plan) {
+        for change in &mut plan.changes {
+            let actual = self.of(change);
+            match change {
+                Change::Write { path, .. } | Change::Remove { path, .. } => *path = actual,
+            }
+        }
+        for dir in plan.create_dirs.iter_mut().chain(&mut plan.remove_dirs) {
+            *dir = self.fold.dir_on_disk(dir);
+        }
+    }
+}
 
 /// Where the bytes a save would write do not read back as the session's model.
 #[derive(Debug, PartialEq, Eq)]

@@ -109,6 +109,9 @@ struct OnDisk {
     documents: BTreeMap<String, Vec<u8>>,
     /// For each asset path the session's edits touched, what the disk holds there.
     assets: BTreeMap<String, Option<Vec<u8>>>,
+    /// Files read from another letter case than declared: declared path → path on disk,
+    /// where saves write them (`save::DiskPaths`).
+    found_at: BTreeMap<String, String>,
 }
 
 /// What a save or materialize did.
@@ -180,6 +183,7 @@ impl Session {
                 project: source.project.clone(),
                 documents: source.documents,
                 assets: BTreeMap::new(),
+                found_at: source.found_at,
             }),
             origin: Origin::Read,
             planned: RefCell::default(),
@@ -225,6 +229,7 @@ impl Session {
                 .keys()
                 .map(|path| (path.clone(), None))
                 .collect(),
+            found_at: BTreeMap::new(),
         });
         Ok(Session {
             id: names.session_id,
@@ -697,11 +702,17 @@ impl Session {
             None if materialize => self.materialize_plan(fs, expected_revision)?,
             None => self.save_plan(expected_revision)?,
         };
+        let no_aliases = BTreeMap::new();
+        let found_at = self
+            .disk
+            .as_ref()
+            .map_or(&no_aliases, |disk| &disk.found_at);
+        let paths = save::DiskPaths::new(fs, found_at);
         let mut files: Vec<FileImpact> = plan
             .changes
             .iter()
             .map(|change| FileImpact {
-                path: change.path().to_string(),
+                path: paths.of(change),
                 kind: FileKind::File,
                 change: match change {
                     Change::Write {
@@ -786,9 +797,11 @@ impl Session {
             }
             Err(_) => self.removals(disk),
         };
+        let paths = save::DiskPaths::new(fs, &disk.found_at);
         for (path, bytes) in writer::plan::canonical(&disk.fairy_file, &self.project, &self.bytes) {
-            // Materialize overwrites what changed on disk: it expects what is there.
-            let expect = match fs.read(&path) {
+            // Materialize overwrites what changed on disk: it expects what is there (where
+            // the save will write it, which may be another letter case).
+            let expect = match fs.read(&paths.file(&path, false)) {
                 Ok(current) if current == bytes => continue,
                 Ok(current) => Expect::Content(ContentHash::of(&current)),
                 Err(_) => Expect::Absent,
@@ -805,7 +818,7 @@ impl Session {
             .into_iter()
             .filter_map(|change| match change {
                 Change::Remove { path, .. } => {
-                    let current = fs.read(&path).ok()?;
+                    let current = fs.read(&paths.file(&path, false)).ok()?;
                     Some(Change::Remove {
                         expect: ContentHash::of(&current),
                         path,
@@ -985,17 +998,33 @@ impl Session {
             Some(limited) => limited,
             None => fs,
         };
+        // The plan speaks of declared paths, the commit of the disk's.
+        let declared: Vec<String> = plan.changes.iter().map(|c| c.path().to_owned()).collect();
+        let mut plan = plan;
+        if let Some(disk) = &self.disk {
+            save::DiskPaths::new(fs, &disk.found_at).apply(&mut plan);
+        }
         let committed = commit::commit(target, &plan, &mut hook).map_err(|e| attempt.failed(e))?;
         if let Some(disk) = &mut self.disk {
-            for change in plan.changes {
-                let is_asset = disk.assets.contains_key(change.path())
-                    || self.bytes.contains_key(change.path());
-                match change {
-                    Change::Write { path, bytes, .. } if !is_asset => {
-                        disk.documents.insert(path, bytes);
+            for (declared, change) in declared.into_iter().zip(plan.changes) {
+                // The disk's path of a file now written elsewhere than declared is where
+                // the next save writes it too; a removed one has none.
+                match &change {
+                    Change::Write { path, .. } if *path != declared => {
+                        disk.found_at.insert(declared.clone(), path.clone());
                     }
-                    Change::Remove { path, .. } => {
-                        disk.documents.remove(&path);
+                    _ => {
+                        disk.found_at.remove(&declared);
+                    }
+                }
+                let is_asset =
+                    disk.assets.contains_key(&declared) || self.bytes.contains_key(&declared);
+                match change {
+                    Change::Write { bytes, .. } if !is_asset => {
+                        disk.documents.insert(declared, bytes);
+                    }
+                    Change::Remove { .. } => {
+                        disk.documents.remove(&declared);
                     }
                     Change::Write { .. } => {}
                 }

@@ -92,30 +92,41 @@ fn advises_removal(message: &str) -> bool {
 }
 
 #[test]
-fn a_case_only_mismatch_names_the_file_and_advises_renaming() {
+fn a_case_only_mismatch_is_read_and_names_the_file_and_advises_renaming() {
     let copy = copy_of(&unity_root());
     let bag = copy.path().join("assets/Bag");
     std::fs::rename(bag.join("images"), bag.join("Images")).expect("rename folder");
     std::fs::rename(bag.join("BagWin.xml"), bag.join("bagwin.xml")).expect("rename file");
-    let report = validated(&read(copy.path(), UNITY_FAIRY));
-    let missing = with_code(&report, Code::MissingSource);
-    assert!(missing.len() > 10, "{missing:#?}");
-    for finding in &missing {
+    let source = read(copy.path(), UNITY_FAIRY);
+    let report = validated(&source);
+    // Read from there, as the editor on Windows or macOS does: a warning, nothing missing.
+    assert!(with_code(&report, Code::MissingSource).is_empty());
+    let mismatched = with_code(&report, Code::SourceCaseMismatch);
+    assert!(mismatched.len() > 10, "{mismatched:#?}");
+    for finding in &mismatched {
+        assert_eq!(finding.severity, Severity::Warning);
         let declared = finding.source_path.as_deref().expect("file");
-        let actual = if declared == "assets/Bag/BagWin.xml" {
-            "assets/Bag/bagwin.xml".to_owned()
+        let (actual, fix) = if declared == "assets/Bag/BagWin.xml" {
+            (
+                "assets/Bag/bagwin.xml".to_owned(),
+                "rename the file assets/Bag/bagwin.xml to BagWin.xml",
+            )
         } else {
-            declared.replace("/images/", "/Images/")
+            (
+                declared.replace("/images/", "/Images/"),
+                "rename the folder assets/Bag/Images to images",
+            )
         };
         assert!(
-            finding.message.contains(&format!("but {actual} does")),
+            finding.message.contains(&format!("read from {actual}")),
             "{finding:#?}"
         );
-        assert!(finding.message.contains("rename"), "{}", finding.message);
+        assert!(finding.message.contains(fix), "{}", finding.message);
         assert!(!advises_removal(&finding.message), "{}", finding.message);
+        assert!(source.bytes.contains_key(declared) || declared.ends_with(".xml"));
     }
     assert!(
-        missing
+        mismatched
             .iter()
             .any(|d| d.resource_id.as_deref() == Some("kcy10"))
     );

@@ -188,7 +188,8 @@ guides! {
     ProjectionFailed = "projection_failed", T, HostAction, "The batch could not be projected. Report it with the batch.";
     ExecutionFailure = "execution_failure", T, HostAction, "The batch failed while executing and changed nothing. Check the issues.";
     // Core validation.
-    MissingSource = "missing_source", V, HostAction, "A file the project declares is not at its path. If the message names a file whose path differs only in letter case, rename that file or folder to match (case-sensitive disks cannot find it); do not remove the resource. Otherwise restore the file, or remove the resource in the FairyGUI editor.";
+    MissingSource = "missing_source", V, HostAction, "A file the project declares is not at its path. If the message names files whose paths differ only in letter case (several, so which one the editor would use depends on the disk), rename the one meant to that path and give the others their own names; do not remove the resource. Otherwise restore the file, or remove the resource in the FairyGUI editor.";
+    SourceCaseMismatch = "source_case_mismatch", V, HostAction, "A declared file exists only with other letter case in its folder or file name (assets/Pkg/bag/ for /Bag/): it is read and published from there, as the FairyGUI editor on Windows or macOS does, and saves write it there. Case-sensitive disks and tools do not find it: rename the folder or file as the message says; nothing is lost meanwhile.";
     UnreadableSource = "unreadable_source", V, HostAction, "A file could not be read. Check its permissions; the report is incomplete until it can be read.";
     CorruptSource = "corrupt_source", V, HostAction, "A file is empty, does not decode as its format, or is a Git LFS pointer whose content was never fetched. For a pointer, run `git lfs pull`; otherwise replace the broken file with a working export.";
     DecodeCapabilityUnavailable = "decode_capability_unavailable", V, HostAction, "These bytes could not be checked here (a format this server cannot decode, or SVG content it does not read for safety, such as a DTD), so the report is incomplete. The file may well be valid: nothing needs fixing unless the FairyGUI editor cannot use it.";
@@ -328,12 +329,13 @@ mod tests {
     use std::collections::BTreeSet;
 
     #[test]
-    fn catalog_has_107_unique_codes() {
+    fn catalog_has_108_unique_codes() {
         let codes: BTreeSet<_> = GUIDES.iter().map(|g| g.code).collect();
         assert_eq!(codes.len(), GUIDES.len(), "duplicate codes in the catalog");
         // Upstream's 103, plus invalid_input and unknown_tool (which upstream returns
-        // without a guide), plus our publish_refused.
-        assert_eq!(GUIDES.len(), 107);
+        // without a guide), plus our publish_refused, file_name_collision and
+        // source_case_mismatch.
+        assert_eq!(GUIDES.len(), 108);
     }
 
     #[test]

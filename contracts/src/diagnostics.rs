@@ -34,6 +34,7 @@ pub enum ProjectDiagnosticCode {
     UnsafePath,
     DanglingResourceReference,
     MissingSource,
+    SourceCaseMismatch,
     UnreadableSource,
     CorruptSource,
     UnsupportedResourceKind,
@@ -42,7 +43,7 @@ pub enum ProjectDiagnosticCode {
 
 impl ProjectDiagnosticCode {
     /// Every code, in declaration order.
-    pub const ALL: [Self; 19] = [
+    pub const ALL: [Self; 20] = [
         Self::InvalidProjectXml,
         Self::InvalidPackageXml,
         Self::InvalidBranchPackageXml,
@@ -58,6 +59,7 @@ impl ProjectDiagnosticCode {
         Self::UnsafePath,
         Self::DanglingResourceReference,
         Self::MissingSource,
+        Self::SourceCaseMismatch,
         Self::UnreadableSource,
         Self::CorruptSource,
         Self::UnsupportedResourceKind,
@@ -89,6 +91,7 @@ impl From<ProjectDiagnosticCode> for DiagnosticCode {
             P::UnsafePath => Self::UnsafePath,
             P::DanglingResourceReference => Self::DanglingResourceReference,
             P::MissingSource => Self::MissingSource,
+            P::SourceCaseMismatch => Self::SourceCaseMismatch,
             P::UnreadableSource => Self::UnreadableSource,
             P::CorruptSource => Self::CorruptSource,
             P::UnsupportedResourceKind => Self::UnsupportedResourceKind,

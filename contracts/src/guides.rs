@@ -1289,24 +1289,43 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
             meaning: "A file the project declares does not exist at its path: `package.xml` lists \
                 a resource (an image, a sound, a component's XML, …) whose file is not in the \
                 package folder, a package folder has no `package.xml` with that exact name, or a \
-                settings file is there only with other letter case. When a file with the same path \
-                in other letter case exists (`Images/Icon.png` for `images/icon.png`, \
-                `settings/publish.json` for `settings/Publish.json`), the message names it: the \
-                FairyGUI editor on Windows or macOS finds it, but case-sensitive disks and tools \
-                do not, and it is not read here in its place. The FairyGUI editor shows a resource \
-                whose file is really missing in the library but cannot display it. Here the \
-                resource stays in the outline: an asset without its bytes (so it cannot be \
+                settings file is there only with other letter case. A resource file that exists \
+                under exactly one other letter case is read from there (`source_case_mismatch`); \
+                when several files differ from the declared path only in letter case \
+                (`assets/Pkg/Bag/icon.png` and `assets/Pkg/bag/icon.png`, which git can hold \
+                side by side), the message names them all: which one the FairyGUI editor on \
+                Windows or macOS uses depends on the disk, so none is read here. A settings file \
+                or `package.xml` with other letter case (`settings/publish.json` for \
+                `settings/Publish.json`) is named too and not read. The FairyGUI editor shows a \
+                resource whose file is really missing in the library but cannot display it. Here \
+                the resource stays in the outline: an asset without its bytes (so it cannot be \
                 renamed, moved, removed or read), a component with an empty stage.",
             confirm: "`openfairygui_backend_validate_session` gives `packageId`, `resourceId` and \
-                `sourcePath`, the expected file relative to the project, and the message names a \
-                file that differs only in letter case when there is one.",
-            fix: "When the message names a file with other letter case, rename that file or folder \
-                to the declared spelling (or change the resource's path or name to match the \
-                file), then close and reopen the session; do not remove the resource or the file, \
-                which are fine. Otherwise ask the user to restore the missing file at that path \
-                (from version control or a backup), then close and reopen the session. If the \
-                resource is no longer wanted, the user can remove it in the FairyGUI editor after \
-                checking that nothing uses it. Do not create a placeholder file under that name.",
+                `sourcePath`, the expected file relative to the project, and the message names \
+                the files that differ only in letter case when there are any.",
+            fix: "When the message names files with other letter case, rename the one that is \
+                meant to the declared spelling and give the others names of their own (or merge \
+                the folders), then close and reopen the session; do not remove the resource or \
+                the files, which are fine. Otherwise ask the user to restore the missing file at \
+                that path (from version control or a backup), then close and reopen the session. \
+                If the resource is no longer wanted, the user can remove it in the FairyGUI \
+                editor after checking that nothing uses it. Do not create a placeholder file \
+                under that name.",
+        },
+        C::SourceCaseMismatch => &GuideText {
+            meaning: "A resource's file is not at the path the project declares, but exactly one \
+                file differs from it only in letter case, in a folder or the file name (the \
+                project says `/Bag/`, the disk holds `assets/Pkg/bag/`, as projects made on \
+                Windows or macOS often do). The FairyGUI editor there reads that file, and so \
+                does this server: validation, rendering and publishing use it, and a save writes \
+                it back where it was read, never into a second folder. Case-sensitive disks and \
+                tools (Linux build machines, some engines' loaders of the sources) do not find it.",
+            confirm: "`openfairygui_backend_validate_session` gives the resource, `sourcePath` (the \
+                declared path) and, in the message, the path found on disk and what to rename.",
+            fix: "Nothing is lost as it is. To make the project work on case-sensitive disks, \
+                rename the folder or file as the message says (when both spellings of a folder \
+                exist, move the files of one into the other), in the FairyGUI editor or with git \
+                (`git mv`), then close and reopen the session.",
         },
         C::UnreadableSource => &GuideText {
             meaning: "A file or folder of the project exists but could not be read (permissions, \
@@ -1666,7 +1685,11 @@ mod tests {
             ),
             (
                 DiagnosticCode::MissingSource,
-                &["letter case", "settings/publish.json"],
+                &[
+                    "letter case",
+                    "settings/publish.json",
+                    "source_case_mismatch",
+                ],
             ),
             (DiagnosticCode::DecodeCapabilityUnavailable, &["for safety"]),
             (DiagnosticCode::DuplicateResourceId, &["identical"]),

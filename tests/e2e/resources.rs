@@ -90,9 +90,9 @@ async fn every_listed_and_indexed_document_is_readable() {
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
     // workflow, restore-limits, skill, contracts, diagnostics, operations; 20 methods; 7 command line outputs;
-    // 41 operations; 107 codes (upstream's 103, invalid_input, unknown_tool, publish_refused
-    // and file_name_collision).
-    assert_eq!(documents.len(), 6 + 20 + 7 + 41 + 107);
+    // 41 operations; 108 codes (upstream's 103, invalid_input, unknown_tool, publish_refused,
+    // file_name_collision and source_case_mismatch).
+    assert_eq!(documents.len(), 6 + 20 + 7 + 41 + 108);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use ofgui_contracts::diagnostics::{ProjectDiagnostic, ProjectDiagnosticCode};
 use ofgui_contracts::uam::{Size, UamProject, UamResource};
 
-use crate::fs::ProjectFs;
+use crate::fs::{CaseFold, ProjectFs};
 
 /// Everything read from disk at open.
 #[derive(Debug)]
@@ -42,6 +42,9 @@ pub struct ProjectSource {
     /// `package.xml`, `package_branch.xml`, component XML), keyed by project-relative path,
     /// so a later writer can patch them in place.
     pub documents: BTreeMap<String, Vec<u8>>,
+    /// Files found only under another letter case (`source_case_mismatch`): declared path
+    /// (the key of `bytes` or `documents`) → the path on disk, where a save writes them.
+    pub found_at: BTreeMap<String, String>,
     /// Read diagnostics, in the order found.
     pub diagnostics: Vec<ProjectDiagnostic>,
     /// False when some source could not be read at all (the validation report is then incomplete).
@@ -65,6 +68,7 @@ struct ReadState {
     complete: bool,
     bytes: BTreeMap<String, Vec<u8>>,
     documents: BTreeMap<String, Vec<u8>>,
+    found_at: BTreeMap<String, String>,
 }
 
 /// A branch (`assets_<name>/`) and the package directories it holds.
@@ -95,7 +99,11 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
         complete: true,
         bytes: BTreeMap::new(),
         documents: BTreeMap::new(),
+        found_at: BTreeMap::new(),
     };
+    // Resource files not at their exact path are looked up as a case-insensitive disk
+    // would find them; the listings this takes are shared by the whole read.
+    let fs = &CaseFold::new(fs);
     let header = match project::read_fairy(fs, fairy_file, &mut st) {
         Ok(header) => header,
         // A malformed project file with usable packages beside it opens with a diagnostic;
@@ -146,6 +154,7 @@ pub fn read_project(fs: &dyn ProjectFs, fairy_file: &str) -> Result<ProjectSourc
         project,
         bytes: st.bytes,
         documents: st.documents,
+        found_at: st.found_at,
         diagnostics: st.diagnostics,
         complete: st.complete,
     })

@@ -21,7 +21,7 @@ use super::node::SizeRef;
 use super::values::{Attrs, canonical_dir, is_safe_file_name, parse_bool};
 use super::{BranchDirs, ReadState, decode_text, unparsable};
 use crate::formats;
-use crate::fs::ProjectFs;
+use crate::fs::{CaseFold, Folded, NotRead, ProjectFs};
 use crate::rules::{assets, strip_extension};
 
 /// A package and the nodes (by resource index) whose size comes from their resource.
@@ -37,6 +37,9 @@ struct Draft {
     file_name: String,
     source_path: String,
 }
+
+/// `<folder>` metadata (favorite, atlas) by (branch, path).
+type FolderMeta = BTreeMap<(String, String), (bool, String)>;
 
 /// What a package's XML files declare: resources in order and `<folder>` metadata
 /// (favorite, atlas) by (branch, path).
@@ -55,7 +58,7 @@ const COMMON_ATTRIBUTES: [&str; 5] = ["id", "name", "path", "exported", "favorit
 /// Reads package `dir` (a directory of `assets/`) as `packages[index]`; `None` when the
 /// directory has no readable `package.xml`.
 pub(crate) fn read_package(
-    fs: &dyn ProjectFs,
+    fs: &CaseFold,
     index: usize,
     dir: &str,
     branches: &[BranchDirs],
@@ -133,7 +136,11 @@ pub(crate) fn read_package(
     package.branch_names = explicit_branch_names.unwrap_or_else(|| {
         branches
             .iter()
-            .filter(|b| b.packages.contains(dir))
+            .filter(|b| {
+                b.packages
+                    .iter()
+                    .any(|p| p.to_lowercase() == dir.to_lowercase())
+            })
             .map(|b| b.name.clone())
             .collect()
     });
@@ -142,12 +149,17 @@ pub(crate) fn read_package(
         read_branch_description(fs, &package.id, index, dir, branch, st, &mut declared);
     }
     link_branch_items(&package.branch_names, &mut declared.resources, main_count);
+    let used: Vec<(&str, &str)> = declared
+        .resources
+        .iter()
+        .map(|d| (d.resource.branch(), d.resource.path()))
+        .collect();
     package.folders = read_folders(
         fs,
         dir,
         &package.branch_names,
         branches,
-        declared.folders,
+        (&used, declared.folders),
         st,
     );
 
@@ -539,7 +551,7 @@ fn metadata(el: Node, tag: &str, skeleton: bool) -> Option<Map<String, Value>> {
 
 /// Appends the resources of `assets_<branch>/<dir>/package_branch.xml`, if any.
 fn read_branch_description(
-    fs: &dyn ProjectFs,
+    fs: &CaseFold,
     package_id: &str,
     index: usize,
     dir: &str,
@@ -550,11 +562,51 @@ fn read_branch_description(
     let pkg_root = format!("assets_{branch}/{dir}");
     let xml_path = format!("{pkg_root}/package_branch.xml");
     let package_path = format!("packages[{index}]");
-    let bytes = match fs.read(&xml_path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
-        Err(e) => {
-            st.unreadable(&package_path, &xml_path, Some(package_id), &e);
+    // The branch's folder of the package may be spelled otherwise (`assets_en/bag/` for
+    // `assets/Bag/`): one folder for the editor on a case-insensitive disk.
+    let bytes = match fs.read_folded(&xml_path) {
+        Ok(Folded {
+            bytes,
+            found_at: None,
+        }) => bytes,
+        Ok(Folded {
+            bytes,
+            found_at: Some(actual),
+        }) => {
+            let mut d = ProjectDiagnostic::warning(
+                Code::SourceCaseMismatch,
+                package_path.as_str(),
+                format!(
+                    "branch {branch} of package {dir} is read from {actual}, since {xml_path} does not exist with that letter case, as the FairyGUI editor on Windows or macOS does; case-sensitive disks and tools do not find it there. To fix: rename {actual} so that its folders read {pkg_root}"
+                ),
+            )
+            .in_file(xml_path.as_str());
+            if !package_id.is_empty() {
+                d = d.in_package(package_id);
+            }
+            st.diagnostics.push(d);
+            st.found_at.insert(xml_path.clone(), actual);
+            bytes
+        }
+        // No branch file is no branch resources; several spellings of it cannot be told
+        // apart, so none is read and they are named.
+        Err(NotRead::Absent { variants }) => {
+            if !variants.is_empty() {
+                let mut d = ProjectDiagnostic::error(
+                    Code::MissingSource,
+                    package_path.as_str(),
+                    missing_message(&xml_path, &variants),
+                )
+                .in_file(xml_path.as_str());
+                if !package_id.is_empty() {
+                    d = d.in_package(package_id);
+                }
+                st.diagnostics.push(d);
+            }
+            return;
+        }
+        Err(NotRead::Unreadable { path, error }) => {
+            st.unreadable(&package_path, &path, Some(package_id), &error);
             return;
         }
     };
@@ -662,24 +714,30 @@ fn link_branch_items(branch_names: &[String], drafts: &mut [Draft], main_count: 
 }
 
 /// The union of the package's directories (main and branch) and its `<folder>` entries.
+/// Folders whose paths differ only in letter case are one folder, as for the editor on a
+/// case-insensitive disk, spelled as the project's resources (then its `<folder>` entries,
+/// then the disk) spell it: `used` holds each resource's (branch, folder).
 fn read_folders(
     fs: &dyn ProjectFs,
     dir: &str,
     branch_names: &[String],
     branches: &[BranchDirs],
-    meta: BTreeMap<(String, String), (bool, String)>,
+    (used, meta): (&[(&str, &str)], FolderMeta),
     st: &mut ReadState,
 ) -> Vec<ResourceFolder> {
     let mut found: BTreeSet<(String, String)> = BTreeSet::new();
     scan_dirs(fs, &format!("assets/{dir}"), "/", "", 0, &mut found, st);
     for branch in branch_names {
-        let has_dir = branches
+        // Every spelling of the package's folder in the branch: one folder for the editor.
+        let spellings = branches
             .iter()
-            .any(|b| &b.name == branch && b.packages.contains(dir));
-        if has_dir {
+            .filter(|b| &b.name == branch)
+            .flat_map(|b| &b.packages)
+            .filter(|p| p.to_lowercase() == dir.to_lowercase());
+        for spelling in spellings {
             scan_dirs(
                 fs,
-                &format!("assets_{branch}/{dir}"),
+                &format!("assets_{branch}/{spelling}"),
                 "/",
                 branch,
                 0,
@@ -688,7 +746,24 @@ fn read_folders(
             );
         }
     }
-    found.extend(meta.keys().cloned());
+    let spelling = FolderSpelling::new(
+        used.iter()
+            .map(|&(branch, path)| (branch, path))
+            .chain(meta.keys().map(|(b, p)| (b.as_str(), p.as_str())))
+            .chain(found.iter().map(|(b, p)| (b.as_str(), p.as_str()))),
+    );
+    let meta: FolderMeta = meta
+        .into_iter()
+        .map(|((branch, path), value)| {
+            let path = spelling.of(&branch, &path);
+            ((branch, path), value)
+        })
+        .collect();
+    let found: BTreeSet<(String, String)> = found
+        .iter()
+        .chain(meta.keys())
+        .map(|(branch, path)| (branch.clone(), spelling.of(branch, path)))
+        .collect();
     found
         .into_iter()
         .map(|(branch, path)| {
@@ -704,6 +779,47 @@ fn read_folders(
             }
         })
         .collect()
+}
+
+/// One spelling for each folder of a package, ignoring letter case: the first offered for
+/// each (branch, folder prefix).
+struct FolderSpelling {
+    /// (branch, lower-case prefix such as `/bag/sub/`) → its last segment as spelled.
+    names: HashMap<(String, String), String>,
+}
+
+impl FolderSpelling {
+    fn new<'p>(paths: impl Iterator<Item = (&'p str, &'p str)>) -> Self {
+        let mut names = HashMap::new();
+        for (branch, path) in paths {
+            let mut lower = String::from("/");
+            for segment in path.split('/').filter(|s| !s.is_empty()) {
+                lower.push_str(&segment.to_lowercase());
+                lower.push('/');
+                names
+                    .entry((branch.to_owned(), lower.clone()))
+                    .or_insert_with(|| segment.to_owned());
+            }
+        }
+        Self { names }
+    }
+
+    /// `path` (`/a/b/`) with each segment spelled as chosen.
+    fn of(&self, branch: &str, path: &str) -> String {
+        let mut lower = String::from("/");
+        let mut spelled = String::from("/");
+        for segment in path.split('/').filter(|s| !s.is_empty()) {
+            lower.push_str(&segment.to_lowercase());
+            lower.push('/');
+            let name = self
+                .names
+                .get(&(branch.to_owned(), lower.clone()))
+                .map_or(segment, String::as_str);
+            spelled.push_str(name);
+            spelled.push('/');
+        }
+        spelled
+    }
 }
 
 /// Deeper than any real package; stops a pathological tree from running away.
@@ -744,7 +860,7 @@ fn scan_dirs(
 /// Reads a resource's file: bytes (and size, frames) for assets, the model for
 /// components. Problems become diagnostics; the resource is always kept.
 fn hydrate(
-    fs: &dyn ProjectFs,
+    fs: &CaseFold,
     package_id: &str,
     package_index: usize,
     index: usize,
@@ -758,27 +874,52 @@ fn hydrate(
         ..
     } = draft;
     let path = format!("packages[{package_index}].resources[{index}]");
-    let bytes = match fs.read(&source_path) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            let resource_id = resource.id().to_owned();
-            if e.kind() == io::ErrorKind::NotFound {
-                let mut d = ProjectDiagnostic::error(
+    let resource_id = resource.id().to_owned();
+    let located = |d: ProjectDiagnostic| {
+        let d = d.in_resource(resource_id.as_str());
+        if package_id.is_empty() {
+            d
+        } else {
+            d.in_package(package_id)
+        }
+    };
+    // The bytes stay under the declared path, where every later reader (validation,
+    // publishing, rendering, saving) looks for them; `found_at` remembers the disk's.
+    let bytes = match fs.read_folded(&source_path) {
+        Ok(Folded {
+            bytes,
+            found_at: None,
+        }) => bytes,
+        Ok(Folded {
+            bytes,
+            found_at: Some(actual),
+        }) => {
+            st.diagnostics.push(located(
+                ProjectDiagnostic::warning(
+                    Code::SourceCaseMismatch,
+                    path.as_str(),
+                    case_mismatch_message(fs, &resource_id, &source_path, &actual),
+                )
+                .in_file(source_path.as_str()),
+            ));
+            st.found_at.insert(source_path.clone(), actual);
+            bytes
+        }
+        Err(NotRead::Absent { variants }) => {
+            st.diagnostics.push(located(
+                ProjectDiagnostic::error(
                     Code::MissingSource,
                     path,
-                    missing_message(fs, &source_path),
+                    missing_message(&source_path, &variants),
                 )
-                .in_resource(resource_id)
-                .in_file(source_path);
-                if !package_id.is_empty() {
-                    d = d.in_package(package_id);
-                }
-                st.diagnostics.push(d);
-            } else {
-                st.unreadable(&path, &source_path, Some(package_id), &e);
-                if let Some(d) = st.diagnostics.last_mut() {
-                    d.resource_id = Some(resource_id);
-                }
+                .in_file(source_path),
+            ));
+            return resource;
+        }
+        Err(NotRead::Unreadable { path: file, error }) => {
+            st.unreadable(&path, &file, Some(package_id), &error);
+            if let Some(d) = st.diagnostics.last_mut() {
+                d.resource_id = Some(resource_id);
             }
             return resource;
         }
@@ -816,18 +957,48 @@ fn hydrate(
     resource
 }
 
-/// Why a declared file was not found. A file whose path differs only in letter case is
-/// named, with the advice to rename: it exists, and the FairyGUI editor on a
-/// case-insensitive disk uses it, so removing the resource would lose it. The finding stays
-/// `missing_source` (the declared path has no file here, as upstream reports) and an error,
-/// since case-sensitive disks and tools cannot find it; its bytes are not read in its place.
-fn missing_message(fs: &dyn ProjectFs, source_path: &str) -> String {
-    match crate::fs::case_variant(fs, source_path) {
-        Some(actual) => format!(
-            "declared file {source_path} does not exist with that letter case, but {actual} does; case-sensitive disks do not find it (the FairyGUI editor on Windows or macOS does): rename {actual} to {source_path}, or change the resource's path or name to match the file"
+/// Why a declared file was not found. Several files whose paths differ from it only in
+/// letter case are named: the FairyGUI editor on a case-insensitive disk finds one of them,
+/// but which depends on the disk, so none is read in its place and none should be removed.
+fn missing_message(source_path: &str, variants: &[String]) -> String {
+    match variants {
+        [] => format!("declared file {source_path} does not exist"),
+        _ => format!(
+            "declared file {source_path} does not exist with that letter case, and {} files differ from it only in letter case: {}; the FairyGUI editor on Windows or macOS would read one of them, depending on the disk, so none is read here: rename the one that is meant to {source_path} (or merge the folders), and give the others names of their own",
+            variants.len(),
+            variants.join(", ")
         ),
-        None => format!("declared file {source_path} does not exist"),
     }
+}
+
+/// The warning for a file read from `actual` because `declared` has other letter case:
+/// what to rename, segment by segment, so that case-sensitive disks find it too. A folder
+/// whose declared spelling also exists (git holding both) is merged, not renamed.
+fn case_mismatch_message(fs: &CaseFold, resource_id: &str, declared: &str, actual: &str) -> String {
+    let wanted: Vec<&str> = declared.split('/').collect();
+    let found: Vec<&str> = actual.split('/').collect();
+    let mut fixes = Vec::new();
+    for (index, (want, have)) in wanted.iter().zip(&found).enumerate() {
+        if want == have {
+            continue;
+        }
+        // Earlier segments are already fixed when this one is reached.
+        let parent = wanted[..index].join("/");
+        let current = format!("{parent}/{have}");
+        let target = format!("{parent}/{want}");
+        let is_file = index + 1 == wanted.len();
+        fixes.push(if is_file {
+            format!("rename the file {current} to {want}")
+        } else if fs.is_dir_exactly(&target) {
+            format!("move the contents of the folder {current} into {target}, which also exists")
+        } else {
+            format!("rename the folder {current} to {want}")
+        });
+    }
+    format!(
+        "resource {resource_id} declares {declared}, which does not exist with that letter case; it is read from {actual}, as the FairyGUI editor on Windows or macOS does, but case-sensitive disks and tools do not find it there. To fix: {}",
+        fixes.join(", then ")
+    )
 }
 
 impl ReadState {
