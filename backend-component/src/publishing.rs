@@ -41,7 +41,8 @@ use crate::publish::{
 };
 use crate::session::{Rejected, Session};
 
-/// What one `publish` call produced.
+/// What one `publish` call produced (in a dry run, the files without their bytes: the
+/// report has their sizes).
 pub struct Publication {
     /// The report, without `writes` (the host adds what writing did).
     pub data: PublishProjectData,
@@ -203,12 +204,34 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
             })
             .collect(),
     };
-    Ok(Publication {
+    let mut publication = Publication {
         data,
         packages,
         settings_output_path,
         code,
-    })
+    };
+    if publication.data.dry_run {
+        // A dry run writes nothing, so the host needs no bytes: none cross the boundary.
+        publication.drop_bytes();
+    }
+    Ok(publication)
+}
+
+impl Publication {
+    fn drop_bytes(&mut self) {
+        for package in &mut self.packages {
+            for file in &mut package.files {
+                file.bytes = Vec::new();
+            }
+        }
+        for dir in &mut self.code {
+            for folder in &mut dir.folders {
+                for (_, bytes) in &mut folder.files {
+                    *bytes = Vec::new();
+                }
+            }
+        }
+    }
 }
 
 /// The binding code of the published packages that ask for it, grouped by code

@@ -289,6 +289,94 @@ async fn binding_code_goes_to_its_own_directory_and_replaces_only_its_folder() {
 }
 
 #[tokio::test]
+async fn branches_and_skeletons_publish_as_the_runtimes_load_them() {
+    let workspace = Workspace::new();
+    let project = workspace.add("experiments", &experiments_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let files_of = |data: &Value, package: &str| -> BTreeSet<String> {
+        data["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["packageName"] == package)
+            .unwrap()["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    // Every branch beside the main resources, its pictures in an atlas of its own; the
+    // skeletons under their own names, with the files they need.
+    let all = workspace.path().join("all");
+    let published = server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": all }))
+        .await;
+    assert_eq!(
+        files_of(&published, "Branch"),
+        [
+            "Branch_atlas0.png",
+            "Branch_atlas0_dev.png",
+            "Branch_fui.bytes"
+        ]
+        .map(str::to_owned)
+        .into()
+    );
+    let loader = files_of(&published, "Loader");
+    for name in [
+        "Loader_fui.bytes",
+        "alien-pro.skel.bytes",
+        "alien-pma.atlas.txt",
+        "alien-pma.png",
+        "dragon_ske.json",
+        "dragon_tex.json",
+        "dragon.png",
+    ] {
+        assert!(loader.contains(name), "{name} missing: {loader:?}");
+    }
+    assert_eq!(
+        names(&all),
+        loader
+            .union(&files_of(&published, "Branch"))
+            .cloned()
+            .collect()
+    );
+
+    // One branch merged into the main package: no branch atlas, a smaller descriptor.
+    let merged = workspace.path().join("dev");
+    let dev = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": merged, "branch": "dev", "packages": ["Branch"] }),
+        )
+        .await;
+    assert_eq!(
+        files_of(&dev, "Branch"),
+        ["Branch_atlas0.png", "Branch_fui.bytes"]
+            .map(str::to_owned)
+            .into()
+    );
+    assert!(
+        std::fs::read(merged.join("Branch_fui.bytes"))
+            .unwrap()
+            .len()
+            < std::fs::read(all.join("Branch_fui.bytes")).unwrap().len()
+    );
+
+    // A branch the project does not have is refused at the field, and nothing written.
+    let refused = server
+        .err(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": workspace.path().join("none"), "branch": "nope" }),
+        )
+        .await;
+    assert_eq!(refused["code"], "publish_refused", "{refused}");
+    assert!(!workspace.path().join("none").exists());
+}
+
+#[tokio::test]
 async fn output_directories_outside_what_may_be_written_are_refused() {
     let workspace = Workspace::new();
     let project = workspace.add("unity", &unity_corpus());
