@@ -17,6 +17,7 @@ use ofgui_backend::fs::StdFs;
 use ofgui_backend::publish::{PublishOptions, publish_descriptor};
 use ofgui_backend::reader::{ProjectSource, read_project};
 use ofgui_backend::testing::unity_root;
+use ofgui_contracts::uam::UamResource;
 use serde_json::Value;
 
 /// Differences we know of: (package, a substring of the difference line, why). None are
@@ -373,4 +374,97 @@ fn unknown_packages_and_versions_are_refused() {
         refused,
         Err(ofgui_backend::publish::PublishError::UnsupportedVersion(8))
     ));
+}
+
+#[test]
+fn experiments_output_decodes_back_to_the_session_model() {
+    // No editor output exists for this corpus, so the model is the reference: every
+    // published item is a resource of the package (id, name, type), and every component's
+    // controllers and display list (ids, names, kinds, places, sizes, loader URLs) read
+    // back as the session holds them, branch variants included.
+    let source = read_project(
+        &StdFs::new(ofgui_backend::testing::experiments_root()),
+        "FairyGUI-Experiments.fairy",
+    )
+    .expect("experiments read");
+    let number = |value: &Value| value.as_f64().unwrap_or(f64::NAN);
+    let mut components = 0;
+    for package in &source.project.packages {
+        let descriptor = publish_descriptor(
+            &source.project,
+            &source.bytes,
+            &package.id,
+            &PublishOptions::default(),
+        )
+        .unwrap();
+        let decoded = ofgui_fui::decode(&descriptor.bytes).unwrap();
+        for item in decoded["items"].as_array().unwrap() {
+            let id = item["id"].as_str().unwrap();
+            if item["type"] == "atlas" {
+                continue;
+            }
+            let resource = package
+                .resources
+                .iter()
+                .find(|r| r.id() == id)
+                .unwrap_or_else(|| panic!("{}: item {id} is no resource", package.name));
+            assert_eq!(item["name"], resource.name(), "{}/{id}", package.name);
+            let UamResource::Component(component) = resource.as_ref() else {
+                continue;
+            };
+            components += 1;
+            let at = format!("{}/{}", package.name, component.name);
+            let body = &item["component"];
+            let model = &component.component;
+            let controllers: Vec<(String, Vec<String>)> = body["controllers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    let pages = c["pages"].as_array().unwrap();
+                    let names = pages.iter().map(|p| p["name"].as_str().unwrap().to_owned());
+                    (c["name"].as_str().unwrap().to_owned(), names.collect())
+                })
+                .collect();
+            let expected: Vec<(String, Vec<String>)> = model
+                .controllers
+                .iter()
+                .map(|c| {
+                    (
+                        c.name.clone(),
+                        c.pages.iter().map(|p| p.name.clone()).collect(),
+                    )
+                })
+                .collect();
+            assert_eq!(controllers, expected, "{at}: controllers");
+            let children = body["children"].as_array().unwrap();
+            assert_eq!(children.len(), model.display_list.len(), "{at}: children");
+            for (child, node) in children.iter().zip(&model.display_list) {
+                let base = node.base();
+                let here = format!("{at}/{}", base.id);
+                assert_eq!(child["id"], base.id.as_str(), "{here}");
+                assert_eq!(child["name"], base.name.as_str(), "{here}");
+                assert_eq!(
+                    child["type"].as_str().unwrap().to_ascii_lowercase(),
+                    node.kind().to_ascii_lowercase(),
+                    "{here}"
+                );
+                let position = serde_json::to_value(&base.position).unwrap();
+                assert_eq!(number(&child["x"]), number(&position["x"]), "{here}: x");
+                assert_eq!(number(&child["y"]), number(&position["y"]), "{here}: y");
+                let size = serde_json::to_value(&base.size).unwrap();
+                assert_eq!(
+                    (number(&child["size"][0]), number(&child["size"][1])),
+                    (number(&size["width"]), number(&size["height"])),
+                    "{here}: size"
+                );
+                let node_value = serde_json::to_value(node).unwrap();
+                if let Some(url) = node_value.get("url").and_then(Value::as_str) {
+                    assert_eq!(child["url"], url, "{here}: url");
+                }
+            }
+        }
+    }
+    // Main on the main line and on the dev branch, and the Loader's Main.
+    assert_eq!(components, 3);
 }

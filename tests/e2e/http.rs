@@ -106,6 +106,26 @@ pub(crate) fn start_with(
     env: &[(&str, &str)],
     args: &[&str],
 ) -> (Child, String, std::thread::JoinHandle<String>) {
+    serve(workspace, tokens, env, args, None)
+}
+
+/// [`start`], sending the server SIGTERM when its log shows a line containing `marker`.
+fn start_stopping_at(
+    workspace: &Workspace,
+    tokens: &Path,
+    env: &[(&str, &str)],
+    marker: &'static str,
+) -> (Child, String, std::thread::JoinHandle<String>) {
+    serve(workspace, tokens, env, &[], Some(marker))
+}
+
+fn serve(
+    workspace: &Workspace,
+    tokens: &Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+    stop_at: Option<&'static str>,
+) -> (Child, String, std::thread::JoinHandle<String>) {
     warm_compile_cache();
     let mut server = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
         .arg("--project-dir")
@@ -137,10 +157,18 @@ pub(crate) fn start_with(
             break rest.split_whitespace().next().unwrap().to_string();
         }
     };
+    let pid = server.id();
     let rest = std::thread::spawn(move || {
         let mut text = String::new();
         for line in log.lines() {
-            text.push_str(&line.unwrap());
+            let line = line.unwrap();
+            if stop_at.is_some_and(|marker| line.contains(marker)) {
+                let sent = Command::new("kill")
+                    .args(["-TERM", &pid.to_string()])
+                    .status();
+                assert!(sent.is_ok_and(|s| s.success()), "SIGTERM not sent");
+            }
+            text.push_str(&line);
             text.push('\n');
         }
         text
@@ -170,15 +198,24 @@ fn a_save_in_flight_at_sigterm_finishes_and_leaves_the_project_whole() {
     let tokens = workspace.path().join("tokens.txt");
     std::fs::write(&tokens, format!("{FULL}\n")).unwrap();
     let fault = [("OFGUI_SAVE_FAULT", "prepare-journal:1:pause")];
-    let (mut server, addr, rest) = start(&workspace, &tokens, &fault);
+    // SIGTERM while the fault holds the save: when the log says the save reached it.
+    let (mut server, addr, rest) = start_stopping_at(
+        &workspace,
+        &tokens,
+        &fault,
+        "ofgui-save-fault: reached prepare-journal#1",
+    );
     let mut client = Command::new(&installed().python);
     client
         .arg(clients_dir().join("py_http_stop.py"))
         .args(["--url", &format!("http://{addr}/mcp"), "--token", FULL])
         .arg("--project")
-        .arg(&project)
-        .args(["--server-pid", &server.id().to_string()]);
+        .arg(&project);
     let done = run(client, Duration::from_secs(120));
+    // The client's own failure (it sends the SIGTERM) explains a server still running.
+    if !done.status.success() {
+        let _ = server.kill();
+    }
     let status = exited(&mut server);
     let log = rest.join().unwrap();
     assert!(
