@@ -487,6 +487,55 @@ async fn publish_clean(workspace: &Workspace, project: &Path, out: &Path) {
         .await;
 }
 
+#[cfg(unix)]
+#[tokio::test]
+async fn a_read_only_output_directory_or_file_is_refused_and_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("out");
+    publish_clean(&workspace, &project, &out).await;
+    let before = snapshot(&out);
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": session, "expectedRevision": 0, "operations": edit_bag(9) }),
+        )
+        .await;
+    let set_mode = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    for (path, named, mode) in [
+        (out.clone(), "out is read-only", 0o555),
+        (
+            out.join("Bag_fui.bytes"),
+            "Bag_fui.bytes in the output directory",
+            0o444,
+        ),
+    ] {
+        let writable = std::fs::metadata(&path).unwrap().permissions().mode();
+        set_mode(&path, mode);
+        let error = server
+            .err(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+            .await;
+        set_mode(&path, writable);
+        assert_eq!(error["code"], "path_policy_violation", "{error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains(named) && message.contains("read-only"),
+            "{message}"
+        );
+        assert_eq!(snapshot(&out), before, "something was written");
+    }
+    // Writable again: the publish goes through.
+    let published = server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    assert_eq!(published["writes"]["written"], json!(["Bag_fui.bytes"]));
+}
+
 #[tokio::test]
 async fn a_full_disk_keeps_the_previous_output() {
     let workspace = Workspace::new();

@@ -74,37 +74,47 @@ impl ResolvedProject {
     /// read-only file (and root for a read-only directory), so the check is ofgui's own:
     /// a read-only file is often one version control has not checked out.
     pub fn read_only_entry<'a>(&self, paths: impl IntoIterator<Item = &'a str>) -> Option<String> {
-        for path in paths {
-            let segments: Vec<&str> = path.split('/').collect();
-            let plain = segments
-                .iter()
-                .all(|segment| !segment.is_empty() && *segment != "." && *segment != "..");
-            if !plain {
+        read_only_below(&self.dir, paths)
+    }
+}
+
+/// The first of `paths` (relative to `root`, `/`) that is read-only on disk, or whose
+/// nearest existing directory (`root` included) is: that file or directory, relative to
+/// `root` (`.` for `root` itself). See [`ResolvedProject::read_only_entry`].
+pub fn read_only_below<'a>(
+    root: &Path,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    for path in paths {
+        let segments: Vec<&str> = path.split('/').collect();
+        let plain = segments
+            .iter()
+            .all(|segment| !segment.is_empty() && *segment != "." && *segment != "..");
+        if !plain {
+            continue;
+        }
+        for end in (0..=segments.len()).rev() {
+            let relative = segments[..end].join("/");
+            let Ok(metadata) = std::fs::symlink_metadata(root.join(&relative)) else {
                 continue;
+            };
+            if metadata.file_type().is_symlink() {
+                // Refused by the write itself, as not a regular file.
+                break;
             }
-            for end in (0..=segments.len()).rev() {
-                let relative = segments[..end].join("/");
-                let Ok(metadata) = std::fs::symlink_metadata(self.dir.join(&relative)) else {
-                    continue;
-                };
-                if metadata.file_type().is_symlink() {
-                    // Refused by the save itself, as not a regular file.
-                    break;
-                }
-                if metadata.permissions().readonly() {
-                    return Some(if relative.is_empty() {
-                        ".".to_string()
-                    } else {
-                        relative
-                    });
-                }
-                if metadata.is_dir() {
-                    break;
-                }
+            if metadata.permissions().readonly() {
+                return Some(if relative.is_empty() {
+                    ".".to_string()
+                } else {
+                    relative
+                });
+            }
+            if metadata.is_dir() {
+                break;
             }
         }
-        None
     }
+    None
 }
 
 /// Why a project path was refused.

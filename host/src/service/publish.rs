@@ -77,6 +77,33 @@ impl Service {
             return Ok((Data::text(reply.data, Vec::new())?, Some(revision)));
         }
 
+        // A read-only directory or file is refused before anything is written: root
+        // could write there anyway, but read-only is often version control's "not
+        // checked out", as for saves.
+        let package_files = reply
+            .packages
+            .iter()
+            .flat_map(|p| p.files.iter().map(|f| f.name.as_str()));
+        if let Some(entry) = sandbox::read_only_below(&dir, package_files) {
+            return Err(self.read_only(&requested, &entry, Target::Output));
+        }
+        for (code, code_dir) in reply.code.iter().zip(&code_dirs) {
+            let paths: Vec<String> = code
+                .folders
+                .iter()
+                .flat_map(|f| {
+                    f.files
+                        .iter()
+                        .map(|file| format!("{}/{}", f.folder, file.name))
+                })
+                .collect();
+            if let Some(entry) =
+                sandbox::read_only_below(code_dir, paths.iter().map(String::as_str))
+            {
+                return Err(self.read_only(&code.code_dir, &entry, Target::Code));
+            }
+        }
+
         // One publish at a time writes: two into the same directory must not interleave.
         let _writing = self.publishing.lock().await;
         let created = sandbox::create_within(&dir, &self.config.roots).map_err(|error| {
@@ -176,6 +203,24 @@ impl Service {
             ),
         };
         self.output_refused(&why, requested)
+    }
+
+    fn read_only(&self, requested: &str, entry: &str, target: Target) -> Failure {
+        let (noun, field) = match target {
+            Target::Output => ("output directory", "outputDir"),
+            Target::Code => ("code directory", "codeDir"),
+        };
+        let what = if entry == "." {
+            format!("The {noun} {requested} is read-only on disk")
+        } else {
+            format!("{entry} in the {noun} {requested} is read-only on disk")
+        };
+        self.output_refused(
+            &format!(
+                "{what}; nothing was published. A read-only file or folder is often one that version control has not checked out: ask the user to make it writable, or pass another {field}."
+            ),
+            requested,
+        )
     }
 
     fn output_refused(&self, message: &str, requested: &str) -> Failure {
