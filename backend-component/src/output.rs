@@ -58,6 +58,7 @@ pub fn write_packages(
     let groups: Vec<Group> = packages
         .into_iter()
         .map(|package| Group {
+            name: package.package_name.clone(),
             dir: String::new(),
             files: package.files,
             owns: Box::new(move |name: &str| owns(&package.package_name, name, project_packages)),
@@ -97,6 +98,7 @@ pub fn write_code(
     let groups: Vec<Group> = folders
         .into_iter()
         .map(|folder| Group {
+            name: folder.folder.clone(),
             dir: folder.folder,
             files: folder.files,
             owns: Box::new(|name: &str| !name.ends_with(".meta")),
@@ -108,9 +110,23 @@ pub fn write_code(
 /// Files to write into one directory (`""`: the root), and which of the files already
 /// there are the group's to remove when the new set lacks them.
 struct Group<'a> {
+    /// The package's or code folder's name, for messages.
+    name: String,
     dir: String,
     files: Vec<(String, Vec<u8>)>,
     owns: Box<dyn Fn(&str) -> bool + 'a>,
+}
+
+/// What a failure leaves as it was, in words: "The files of package Bag are", "The files
+/// of the code folders Bag, Basics are".
+fn subject(groups: &[Group<'_>]) -> String {
+    let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+    let kind = match groups.first() {
+        Some(group) if !group.dir.is_empty() => "code folder",
+        _ => "package",
+    };
+    let plural = if names.len() == 1 { "" } else { "s" };
+    format!("The files of the {kind}{plural} {} are", names.join(", "))
 }
 
 /// Writes the groups' files and removes their stale ones, in one commit.
@@ -120,7 +136,8 @@ fn replace(
     mut groups: Vec<Group<'_>>,
     hook: Hook<'_>,
 ) -> Result<OutputReport, BackendError> {
-    let failed = |error: CommitError| output_failed(session_id, error);
+    let subject = subject(&groups);
+    let failed = |error: CommitError| output_failed(session_id, &subject, error);
     // An interrupted earlier write is finished or undone before the directory is read,
     // so the plan is made against what the directory holds after it.
     let recovered = commit::recover_with(fs, hook).map_err(failed)?;
@@ -250,15 +267,16 @@ fn io_failure(path: &str, error: &std::io::Error) -> CommitError {
 }
 
 /// The save's failure report, in the words of publishing.
-fn output_failed(session_id: &str, error: CommitError) -> BackendError {
+fn output_failed(session_id: &str, subject: &str, error: CommitError) -> BackendError {
     let message = match &error {
         CommitError::WriteFailed { path, message, .. } => format!(
-            "Publishing failed writing {path}: {message}. The output directory is as it was \
-             before; free space or make it writable, then publish again."
+            "Publishing failed writing {path}: {message}. {subject} as they were before \
+             (packages a publish wrote before them keep their new files); free space or make \
+             the directory writable, then publish again."
         ),
         CommitError::Conflict { conflicts } => format!(
-            "Publishing stopped: {} changed while it was written. The output directory is as \
-             it was before; publish again.",
+            "Publishing stopped: {} changed while it was written. {subject} as they were \
+             before; publish again.",
             conflicts
                 .iter()
                 .map(|c| c.path.as_str())

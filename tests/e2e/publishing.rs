@@ -563,7 +563,7 @@ async fn a_full_disk_keeps_the_previous_output() {
     assert_eq!(error["code"], "write_failed", "{error}");
     let message = error["message"].as_str().unwrap();
     assert!(
-        message.contains("no space left on device") && message.contains("as it was"),
+        message.contains("no space left on device") && message.contains("as they were"),
         "{message}"
     );
     assert_eq!(

@@ -345,7 +345,8 @@ impl Runtime {
 
     /// Writes published packages into `dir` through a fresh instance whose only preopen
     /// is `dir`: the session's own instance never sees the output directory, and this one
-    /// never sees the project.
+    /// never sees the project. A failure stops at its package: those before it are
+    /// written, it and those after it are as they were.
     pub async fn write_output(
         &self,
         dir: &Path,
@@ -356,17 +357,33 @@ impl Runtime {
         let (mut store, backend) = self
             .instantiate(Some(dir), take(&self.output_fault))
             .await?;
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        bounded!(
-            store,
-            backend.ofgui_backend_output().call_write_packages(
-                &mut store,
-                session_id,
-                packages,
-                project_packages
-            )
-        )?
-        .map_err(CallError::from_guest)
+        // One package per call: the instance then holds one package's bytes at a time
+        // (its memory is reused between calls), not the whole output. Each package's
+        // files are still replaced all at once.
+        let mut report = OutputReport {
+            written: Vec::new(),
+            unchanged: Vec::new(),
+            removed: Vec::new(),
+            recovered: Vec::new(),
+        };
+        for package in packages {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            let one = bounded!(
+                store,
+                backend.ofgui_backend_output().call_write_packages(
+                    &mut store,
+                    session_id,
+                    std::slice::from_ref(package),
+                    project_packages
+                )
+            )?
+            .map_err(CallError::from_guest)?;
+            report.written.extend(one.written);
+            report.unchanged.extend(one.unchanged);
+            report.removed.extend(one.removed);
+            report.recovered.extend(one.recovered);
+        }
+        Ok(report)
     }
 
     /// Writes binding code into `dir` (a code directory) through a fresh instance whose
