@@ -213,7 +213,9 @@ impl GuestProject for ProjectSession {
         let session = self.session.borrow();
         let published = scope::decode_input(&input)
             .map_err(Rejected::from)
-            .and_then(|input| publishing::publish(&session, &input));
+            .and_then(|input| {
+                publishing::publish_with(&session, &input, Some(&ProjectDir::project()))
+            });
         let publication = match published {
             Ok(publication) => publication,
             Err(rejected) => return Err(refused(&session, rejected)),

@@ -30,10 +30,11 @@ use ofgui_contracts::api::{
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::uam::{UamPackage, UamProject};
+use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 use serde_json::Value;
 
 use crate::codegen::{self, CodegenSettings, GeneratedCode};
+use crate::fs::ProjectFs;
 use crate::output::owns;
 use crate::publish::{
     Branches, PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like,
@@ -69,6 +70,17 @@ pub struct CodeFolder {
 
 /// Publishes the packages `input` names (all by default) from the session's model.
 pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publication, Rejected> {
+    publish_with(session, input, None)
+}
+
+/// [`publish`], looking in `disk` (the project directory) for what the model does not
+/// list but the settings ask for: high-resolution variants (`name@2x.png`), which are
+/// not published yet and are named in a warning.
+pub fn publish_with(
+    session: &Session,
+    input: &PublishProjectInput,
+    disk: Option<&dyn ProjectFs>,
+) -> Result<Publication, Rejected> {
     if let Some(expected) = input.expected_revision {
         session.check_revision(expected)?;
     }
@@ -171,6 +183,9 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         });
     }
 
+    if let Some(disk) = disk {
+        high_resolution_warnings(project, disk, &mut packages);
+    }
     let code = binding_code(session, &mut packages, input.code_dir.as_deref());
 
     let status = session.status();
@@ -229,6 +244,84 @@ impl Publication {
                 for (_, bytes) in &mut folder.files {
                     *bytes = Vec::new();
                 }
+            }
+        }
+    }
+}
+
+/// The scales the settings include (`include2x`, `include3x`, `include4x`, else the
+/// `includeHighResolution` bits), as file name suffixes.
+fn high_resolution_suffixes(project: &UamProject) -> Vec<&'static str> {
+    let Some(settings) = project.settings.get("publish") else {
+        return Vec::new();
+    };
+    let bits = settings
+        .get("includeHighResolution")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    [
+        ("include2x", 1, "@2x"),
+        ("include3x", 2, "@3x"),
+        ("include4x", 4, "@4x"),
+    ]
+    .into_iter()
+    .filter(
+        |(key, bit, _)| match settings.get(*key).and_then(Value::as_bool) {
+            Some(included) => included,
+            None => bits & bit != 0,
+        },
+    )
+    .map(|(_, _, suffix)| suffix)
+    .collect()
+}
+
+/// A `high_resolution_not_published` warning for each image of a published package with
+/// a variant beside it (`a@2x.png` beside `a.png`) that the settings include: the editor
+/// would publish it for high-resolution screens; this publisher does not yet.
+fn high_resolution_warnings(
+    project: &UamProject,
+    disk: &dyn ProjectFs,
+    packages: &mut [PublishedPackage],
+) {
+    let suffixes = high_resolution_suffixes(project);
+    if suffixes.is_empty() {
+        return;
+    }
+    let mut listings: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for published in packages.iter_mut() {
+        let Some(package) = project
+            .packages
+            .iter()
+            .find(|p| p.id == published.package_id)
+        else {
+            continue;
+        };
+        for resource in &package.resources {
+            let (UamResource::Image(_), Some(path)) = (resource.as_ref(), resource.source_path())
+            else {
+                continue;
+            };
+            let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+            let (stem, extension) = file.rsplit_once('.').unwrap_or((file, ""));
+            let names = listings.entry(dir.to_owned()).or_insert_with(|| {
+                disk.read_dir(if dir.is_empty() { "." } else { dir })
+                    .map(|entries| entries.into_iter().map(|e| e.name).collect())
+                    .unwrap_or_default()
+            });
+            let found: Vec<String> = suffixes
+                .iter()
+                .map(|suffix| format!("{stem}{suffix}.{extension}"))
+                .filter(|variant| names.contains(variant))
+                .collect();
+            if !found.is_empty() {
+                published.warnings.push(PublishWarning {
+                    code: "high_resolution_not_published",
+                    resource_id: Some(resource.id().to_owned()),
+                    message: format!(
+                        "{file} has high-resolution variants the settings include ({}), which the editor would publish for scaled-up screens; this publisher does not yet, so the game shows {file} at every scale",
+                        found.join(", ")
+                    ),
+                });
             }
         }
     }
