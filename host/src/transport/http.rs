@@ -3,10 +3,11 @@
 //! project roots, limits and write permission, so one client never sees another's
 //! sessions. `/healthz` and `/readyz` answer load balancers without a token.
 
+use futures::StreamExt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -155,6 +156,8 @@ struct Shared {
     tenants: Vec<Tenant>,
     /// Set at SIGTERM: new requests are refused while the calls in flight finish.
     draining: AtomicBool,
+    /// POST responses not yet sent in full (a tool call's answer among them).
+    answering: AtomicUsize,
     body_timeout: Duration,
     max_body_bytes: usize,
     max_mcp_sessions: usize,
@@ -228,6 +231,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     let shared = Arc::new(Shared {
         tenants,
         draining: AtomicBool::new(false),
+        answering: AtomicUsize::new(0),
         body_timeout: options.body_timeout,
         max_body_bytes: options.max_body_bytes,
         max_mcp_sessions: options.max_mcp_sessions,
@@ -252,12 +256,14 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         draining.draining.store(true, Ordering::SeqCst);
     };
     // A call's answer streams after its request was accepted, so wait for the calls
-    // themselves (a save among them), then end the sessions' streams.
+    // themselves (a save among them) and for their answers to be sent, then end the
+    // sessions' streams.
     let drained = async move {
         while shared
             .tenants
             .iter()
             .any(|t| t.service.calls_in_flight() > 0)
+            || shared.answering.load(Ordering::SeqCst) > 0
         {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -335,8 +341,19 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         return refused;
     }
     let mut endpoint = tenant.endpoint.clone();
+    let answering = (method == axum::http::Method::POST).then(|| Answering::start(&shared));
     let response = match endpoint.call(request).await {
-        Ok(response) => response.map(Body::new),
+        Ok(response) => response.map(|body| match answering {
+            // A call's answer streams after the call itself returned: the drain waits
+            // until this body is sent (or dropped), not only for the call.
+            Some(answering) => {
+                Body::from_stream(Body::new(body).into_data_stream().map(move |chunk| {
+                    let _ = &answering;
+                    chunk
+                }))
+            }
+            None => Body::new(body),
+        }),
         Err(never) => match never {},
     };
     tracing::info!(
@@ -347,6 +364,23 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         "mcp request"
     );
     response
+}
+
+/// A POST whose response body is still being sent; counted in [`Shared::answering`]
+/// while it lives.
+struct Answering(Arc<Shared>);
+
+impl Answering {
+    fn start(shared: &Arc<Shared>) -> Self {
+        shared.answering.fetch_add(1, Ordering::SeqCst);
+        Answering(shared.clone())
+    }
+}
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.answering.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Why a request names no tenant.
