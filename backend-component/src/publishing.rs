@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::codegen::{self, CodegenSettings, GeneratedCode};
 use crate::fs::ProjectFs;
+use crate::lookup::{Lookup, find_package, find_package_by_key};
 use crate::output::owns;
 use crate::publish::{
     Branches, PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like,
@@ -93,7 +94,7 @@ pub fn publish_with(
         .filter(|p| !p.trim().is_empty())
         .map(str::to_owned);
 
-    let (chosen, mut findings) = choose_packages(&project.packages, input.packages.as_deref());
+    let (chosen, mut findings) = choose_packages(project, input.packages.as_deref());
     let publish_settings = project.settings.get("publish");
     let processing = publish_settings
         .and_then(|p| p.get("branchProcessing"))
@@ -289,11 +290,7 @@ fn high_resolution_warnings(
     }
     let mut listings: std::collections::HashMap<String, Vec<String>> = Default::default();
     for published in packages.iter_mut() {
-        let Some(package) = project
-            .packages
-            .iter()
-            .find(|p| p.id == published.package_id)
-        else {
+        let Lookup::Found(package) = find_package(project, &published.package_id) else {
             continue;
         };
         for resource in &package.resources {
@@ -340,11 +337,7 @@ fn binding_code(
     settings.code_dir_override = code_dir.map(str::to_owned);
     let mut asking = Vec::new();
     for published in packages.iter_mut() {
-        let Some(package) = project
-            .packages
-            .iter()
-            .find(|p| p.id == published.package_id)
-        else {
+        let Lookup::Found(package) = find_package(project, &published.package_id) else {
             continue;
         };
         if !settings.generates(package) {
@@ -507,47 +500,33 @@ fn check_kept_names(
 /// The packages named (by id, else by name), in the project's order, and a finding for
 /// each name that fits none or several.
 fn choose_packages<'a>(
-    packages: &'a [std::sync::Arc<UamPackage>],
+    project: &'a UamProject,
     named: Option<&[String]>,
 ) -> (Vec<&'a UamPackage>, Vec<BackendDiagnostic>) {
+    let packages = &project.packages;
     let Some(named) = named else {
         return (packages.iter().map(|p| p.as_ref()).collect(), Vec::new());
     };
     let mut chosen: Vec<&UamPackage> = Vec::new();
     let mut findings = Vec::new();
     for (index, key) in named.iter().enumerate() {
-        let by_id = packages.iter().find(|p| &p.id == key);
-        let by_name: Vec<&std::sync::Arc<UamPackage>> =
-            packages.iter().filter(|p| &p.name == key).collect();
-        let found = match (by_id, by_name.as_slice()) {
-            (Some(package), _) | (None, &[package]) => Some(package.as_ref()),
-            (None, []) => {
-                let mut finding = BackendDiagnostic::error(
-                    "invalid_package_selector",
-                    format!(
-                        "No package has the id or name {key:?}; take names from \
-                         getProjectOutline."
-                    ),
-                );
-                finding.path = Some(format!("/packages/{index}"));
-                findings.push(finding);
-                None
+        let why = match find_package_by_key(project, key) {
+            Lookup::Found(package) => {
+                if !chosen.iter().any(|p| p.id == package.id) {
+                    chosen.push(package);
+                }
+                continue;
             }
-            (None, _) => {
-                let mut finding = BackendDiagnostic::error(
-                    "invalid_package_selector",
-                    format!("Several packages are named {key:?}; name the one you mean by id."),
-                );
-                finding.path = Some(format!("/packages/{index}"));
-                findings.push(finding);
-                None
+            Lookup::NotFound(_) => {
+                format!("No package has the id or name {key:?}; take names from getProjectOutline.")
+            }
+            Lookup::Ambiguous(_) => {
+                format!("Several packages are named {key:?}; name the one you mean by id.")
             }
         };
-        if let Some(package) = found
-            && !chosen.iter().any(|p| p.id == package.id)
-        {
-            chosen.push(package);
-        }
+        let mut finding = BackendDiagnostic::error("invalid_package_selector", why);
+        finding.path = Some(format!("/packages/{index}"));
+        findings.push(finding);
     }
     chosen.sort_by_key(|chosen| {
         packages

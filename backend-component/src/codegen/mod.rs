@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 use ofgui_contracts::uam::{UamPackage, UamProject};
 
 use crate::lookup::urls::Urls;
+use crate::lookup::{Lookup, find_package_by_key};
 use classes::{Context, RUNTIME_NAMES, collect, used_components};
 use names::{Taken, identifier};
 
@@ -215,14 +216,10 @@ pub fn generate_into(
 
 /// The package with this id, else the one package with this name.
 fn find_package<'a>(project: &'a UamProject, key: &str) -> Result<&'a UamPackage, CodegenError> {
-    if let Some(package) = project.packages.iter().find(|p| p.id == key) {
-        return Ok(package);
-    }
-    let mut named = project.packages.iter().filter(|p| p.name == key);
-    match (named.next(), named.next()) {
-        (Some(package), None) => Ok(package),
-        (Some(_), Some(_)) => Err(CodegenError::AmbiguousPackage(key.to_owned())),
-        (None, _) => Err(CodegenError::NoSuchPackage(key.to_owned())),
+    match find_package_by_key(project, key) {
+        Lookup::Found(package) => Ok(package),
+        Lookup::Ambiguous(_) => Err(CodegenError::AmbiguousPackage(key.to_owned())),
+        Lookup::NotFound(_) => Err(CodegenError::NoSuchPackage(key.to_owned())),
     }
 }
 

@@ -73,6 +73,22 @@ pub fn find_package<'a>(project: &'a UamProject, package_id: &str) -> Lookup<&'a
     )
 }
 
+/// Finds a package by id, else the one package with that name (what people and command
+/// lines name packages by).
+pub fn find_package_by_key<'a>(project: &'a UamProject, key: &str) -> Lookup<&'a UamPackage> {
+    if let Some(package) = project.packages.iter().find(|p| p.id == key) {
+        return Lookup::Found(package);
+    }
+    exactly_one(
+        project
+            .packages
+            .iter()
+            .map(|p| p.as_ref())
+            .filter(|p| p.name == key),
+        || format!("package with the id or name {key}"),
+    )
+}
+
 /// Finds a resource by exact package and resource id.
 pub fn find_resource<'a>(
     project: &'a UamProject,

@@ -48,6 +48,7 @@ use std::collections::BTreeMap;
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 
 use crate::lookup::urls::Urls;
+use crate::lookup::{Lookup, find_package_by_key};
 pub use atlas::AtlasPage;
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
@@ -348,13 +349,9 @@ pub fn publish_descriptor(
 }
 
 fn find_package<'a>(project: &'a UamProject, key: &str) -> Result<&'a UamPackage, PublishError> {
-    if let Some(package) = project.packages.iter().find(|p| p.id == key) {
-        return Ok(package);
-    }
-    let mut named = project.packages.iter().filter(|p| p.name == key);
-    match (named.next(), named.next()) {
-        (Some(package), None) => Ok(package),
-        (Some(_), Some(_)) => Err(PublishError::AmbiguousPackage(key.to_owned())),
-        (None, _) => Err(PublishError::NoSuchPackage(key.to_owned())),
+    match find_package_by_key(project, key) {
+        Lookup::Found(package) => Ok(package),
+        Lookup::Ambiguous(_) => Err(PublishError::AmbiguousPackage(key.to_owned())),
+        Lookup::NotFound(_) => Err(PublishError::NoSuchPackage(key.to_owned())),
     }
 }
