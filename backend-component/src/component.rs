@@ -330,6 +330,13 @@ fn output_files(files: Vec<(String, Vec<u8>)>) -> Vec<wit::OutputFile> {
         .collect()
 }
 
+fn file_pairs(files: Vec<wit::OutputFile>) -> Vec<(String, Vec<u8>)> {
+    files
+        .into_iter()
+        .map(|file| (file.name, file.bytes))
+        .collect()
+}
+
 /// Runs a write in the output instance, whose only preopen is the target directory, with
 /// the save's test faults (a crash at a step, a full disk) applied too.
 fn in_output_dir(
@@ -366,11 +373,7 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
             .into_iter()
             .map(|folder| output::CodeFolder {
                 folder: folder.folder,
-                files: folder
-                    .files
-                    .into_iter()
-                    .map(|file| (file.name, file.bytes))
-                    .collect(),
+                files: file_pairs(folder.files),
             })
             .collect();
         in_output_dir(|fs, hook| output::write_code(fs, &session_id, folders, hook))
@@ -385,11 +388,7 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
             .into_iter()
             .map(|package| output::PackageFiles {
                 package_name: package.package_name,
-                files: package
-                    .files
-                    .into_iter()
-                    .map(|file| (file.name, file.bytes))
-                    .collect(),
+                files: file_pairs(package.files),
             })
             .collect();
         in_output_dir(|fs, hook| {
