@@ -213,9 +213,7 @@ impl GuestProject for ProjectSession {
         let session = self.session.borrow();
         let published = scope::decode_input(&input)
             .map_err(Rejected::from)
-            .and_then(|input| {
-                publishing::publish_with(&session, &input, Some(&ProjectDir::project()))
-            });
+            .and_then(|input| publishing::publish(&session, &input));
         let publication = match published {
             Ok(publication) => publication,
             Err(rejected) => return Err(refused(&session, rejected)),

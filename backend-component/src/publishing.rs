@@ -17,6 +17,9 @@
 //! a `branch` in the input, or `branchProcessing` 1, merges that branch into the main
 //! packages (1 without a branch publishes the main resources and warns
 //! `branch_not_named`). A branch no package has is an `invalid_branch_selector` finding.
+//! A merged branch goes into its folder in `branchPath` (see [`settings_output_dir`]). A
+//! package's own publish path is not followed (one call, one directory): a
+//! `package_path_not_used` warning says so unless the caller named the directory.
 //!
 //! Skeleton files keep their own names, not `<Package>_…` (see `publish::skeleton`), so
 //! they are checked across packages: one that two published packages write, or that
@@ -30,11 +33,10 @@ use ofgui_contracts::api::{
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
+use ofgui_contracts::uam::{UamPackage, UamProject};
 use serde_json::Value;
 
 use crate::codegen::{self, CodegenSettings, GeneratedCode};
-use crate::fs::ProjectFs;
 use crate::lookup::{Lookup, find_package, find_package_by_key};
 use crate::output::owns;
 use crate::publish::{
@@ -49,7 +51,8 @@ pub struct Publication {
     /// The report, without `writes` (the host adds what writing did).
     pub data: PublishProjectData,
     pub packages: Vec<PublishedPackage>,
-    /// `settings/Publish.json` `path` as the project wrote it.
+    /// Where the project's settings publish this call's output (see
+    /// [`settings_output_dir`]), as written: relative to the project directory, or absolute.
     pub settings_output_path: Option<String>,
     /// Binding code by code directory, in the order the packages were published.
     pub code: Vec<CodeOutput>,
@@ -71,28 +74,10 @@ pub struct CodeFolder {
 
 /// Publishes the packages `input` names (all by default) from the session's model.
 pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publication, Rejected> {
-    publish_with(session, input, None)
-}
-
-/// [`publish`], looking in `disk` (the project directory) for what the model does not
-/// list but the settings ask for: high-resolution variants (`name@2x.png`), which are
-/// not published yet and are named in a warning.
-pub fn publish_with(
-    session: &Session,
-    input: &PublishProjectInput,
-    disk: Option<&dyn ProjectFs>,
-) -> Result<Publication, Rejected> {
     if let Some(expected) = input.expected_revision {
         session.check_revision(expected)?;
     }
     let project = session.project();
-    let settings_output_path = project
-        .settings
-        .get("publish")
-        .and_then(|p| p.get("path"))
-        .and_then(Value::as_str)
-        .filter(|p| !p.trim().is_empty())
-        .map(str::to_owned);
 
     let (chosen, mut findings) = choose_packages(project, input.packages.as_deref());
     let publish_settings = project.settings.get("publish");
@@ -127,6 +112,7 @@ pub fn publish_with(
                 .unwrap_or(false),
         },
     };
+    let settings_output_path = settings_output_dir(project, &branches);
     let options = PublishOptions {
         branches,
         ..PublishOptions::default()
@@ -135,6 +121,23 @@ pub fn publish_with(
     for package in chosen {
         match publish_package(project, session.files(), &package.id, &options) {
             Ok(mut published) => {
+                if input.output_dir.is_none()
+                    && let Some(own) = own_output_dir(package, &options.branches)
+                {
+                    published.warnings.push(PublishWarning {
+                        code: "package_path_not_used",
+                        resource_id: None,
+                        message: format!(
+                            "{} has a publish path of its own ({own:?} in its package.xml), \
+                             which is not followed: one publish writes one directory, here \
+                             {:?}; to publish {} there, publish it alone with outputDir set \
+                             to that path",
+                            package.name,
+                            settings_output_path.as_deref().unwrap_or_default(),
+                            package.name
+                        ),
+                    });
+                }
                 if options.branches == Branches::Merged(None) && !package.branch_names.is_empty() {
                     published.warnings.push(PublishWarning {
                         code: "branch_not_named",
@@ -184,9 +187,6 @@ pub fn publish_with(
         });
     }
 
-    if let Some(disk) = disk {
-        high_resolution_warnings(project, disk, &mut packages);
-    }
     let code = binding_code(session, &mut packages, input.code_dir.as_deref());
 
     let status = session.status();
@@ -250,77 +250,40 @@ impl Publication {
     }
 }
 
-/// The scales the settings include (`include2x`, `include3x`, `include4x`, else the
-/// `includeHighResolution` bits), as file name suffixes.
-fn high_resolution_suffixes(project: &UamProject) -> Vec<&'static str> {
-    let Some(settings) = project.settings.get("publish") else {
-        return Vec::new();
+/// Where the project's settings publish: `settings/Publish.json` `path`; for one branch
+/// merged into the main packages, the folder named after the branch in `branchPath` (else
+/// in `path`), as the editor publishes a branch, so that it does not replace the main
+/// output. `None` when the settings name no directory.
+fn settings_output_dir(project: &UamProject, branches: &Branches) -> Option<String> {
+    let setting = |key: &str| {
+        project
+            .settings
+            .get("publish")
+            .and_then(|p| p.get(key))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
     };
-    let bits = settings
-        .get("includeHighResolution")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    [
-        ("include2x", 1, "@2x"),
-        ("include3x", 2, "@3x"),
-        ("include4x", 4, "@4x"),
-    ]
-    .into_iter()
-    .filter(
-        |(key, bit, _)| match settings.get(*key).and_then(Value::as_bool) {
-            Some(included) => included,
-            None => bits & bit != 0,
-        },
-    )
-    .map(|(_, _, suffix)| suffix)
-    .collect()
+    match branches {
+        Branches::Merged(Some(branch)) => {
+            let base = setting("branchPath").or_else(|| setting("path"))?;
+            Some(format!("{}/{branch}", base.trim_end_matches(['/', '\\'])))
+        }
+        _ => setting("path").map(str::to_owned),
+    }
 }
 
-/// A `high_resolution_not_published` warning for each image of a published package with
-/// a variant beside it (`a@2x.png` beside `a.png`) that the settings include: the editor
-/// would publish it for high-resolution screens; this publisher does not yet.
-fn high_resolution_warnings(
-    project: &UamProject,
-    disk: &dyn ProjectFs,
-    packages: &mut [PublishedPackage],
-) {
-    let suffixes = high_resolution_suffixes(project);
-    if suffixes.is_empty() {
-        return;
-    }
-    let mut listings: std::collections::HashMap<String, Vec<String>> = Default::default();
-    for published in packages.iter_mut() {
-        let Lookup::Found(package) = find_package(project, &published.package_id) else {
-            continue;
-        };
-        for resource in &package.resources {
-            let (UamResource::Image(_), Some(path)) = (resource.as_ref(), resource.source_path())
-            else {
-                continue;
-            };
-            let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
-            let (stem, extension) = file.rsplit_once('.').unwrap_or((file, ""));
-            let names = listings.entry(dir.to_owned()).or_insert_with(|| {
-                disk.read_dir(if dir.is_empty() { "." } else { dir })
-                    .map(|entries| entries.into_iter().map(|e| e.name).collect())
-                    .unwrap_or_default()
-            });
-            let found: Vec<String> = suffixes
-                .iter()
-                .map(|suffix| format!("{stem}{suffix}.{extension}"))
-                .filter(|variant| names.contains(variant))
-                .collect();
-            if !found.is_empty() {
-                published.warnings.push(PublishWarning {
-                    code: "high_resolution_not_published",
-                    resource_id: Some(resource.id().to_owned()),
-                    message: format!(
-                        "{file} has high-resolution variants the settings include ({}), which the editor would publish for scaled-up screens; this publisher does not yet, so the game shows {file} at every scale",
-                        found.join(", ")
-                    ),
-                });
-            }
+/// The output directory a package's own publish settings name for this call, which the
+/// editor would use instead of the project's: its `branchPath` for a merged branch (else
+/// its `path`), its `path` otherwise.
+fn own_output_dir<'a>(package: &'a UamPackage, branches: &Branches) -> Option<&'a str> {
+    let publish = package.publish.as_ref()?;
+    let non_empty = |p: &'a str| Some(p.trim()).filter(|p| !p.is_empty());
+    match branches {
+        Branches::Merged(Some(_)) => {
+            non_empty(&publish.branch_path).or_else(|| non_empty(&publish.path))
         }
+        _ => non_empty(&publish.path),
     }
 }
 

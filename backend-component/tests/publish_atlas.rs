@@ -656,3 +656,75 @@ fn atlas_assignment_and_unreadable_pictures() {
         assert!(files.contains(&file), "{files:?}");
     }
 }
+
+/// `extractAlpha` (Unity): each page is published as its colours (`Basics_atlas0.png`, RGB)
+/// and, beside it, its alpha (`Basics_atlas0!a.png`, the name Unity's runtime loads), which
+/// put together give the page published without it.
+#[test]
+fn separate_alpha_pages_put_together_give_the_page() {
+    let mut source =
+        read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").unwrap();
+    let whole = publish_basics(&source);
+    basics(&mut source).publish.as_mut().unwrap().extract_alpha = true;
+    let separated = publish_basics(&source);
+    let file = |package: &PublishedPackage, name: &str| {
+        package
+            .files
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.bytes.clone())
+    };
+    let pages: Vec<&str> = whole
+        .files
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|name| name.contains("_atlas"))
+        .collect();
+    assert!(!pages.is_empty());
+    assert_eq!(
+        separated.files.len(),
+        whole.files.len() + pages.len(),
+        "one alpha picture per page (every page of Basics has clear pixels)"
+    );
+    for page in pages {
+        let expected = decode(&file(&whole, page).unwrap()).unwrap();
+        let colours = decode(&file(&separated, page).unwrap()).unwrap();
+        let alpha_name = page.replace(".png", "!a.png");
+        let alpha = decode(&file(&separated, &alpha_name).unwrap()).unwrap();
+        assert_eq!(
+            (colours.width(), colours.height()),
+            (expected.width(), expected.height())
+        );
+        assert_eq!(
+            (alpha.width(), alpha.height()),
+            (expected.width(), expected.height())
+        );
+        let together = colours
+            .pixels()
+            .iter()
+            .zip(alpha.pixels())
+            .zip(expected.pixels());
+        for (i, ((colour, alpha), expected)) in together.enumerate() {
+            assert_eq!(colour.alpha(), 255, "{page}: the colour page is opaque");
+            let a = u16::from(alpha.green());
+            let premultiplied = |c: u8| ((u16::from(c) * a + 127) / 255) as u8;
+            let ours = [
+                premultiplied(colour.red()),
+                premultiplied(colour.green()),
+                premultiplied(colour.blue()),
+                alpha.green(),
+            ];
+            let theirs = [
+                expected.red(),
+                expected.green(),
+                expected.blue(),
+                expected.alpha(),
+            ];
+            let off = ours.iter().zip(theirs).map(|(o, t)| o.abs_diff(t)).max();
+            assert!(
+                off <= Some(1),
+                "{page} pixel {i}: {ours:?} against {theirs:?}"
+            );
+        }
+    }
+}

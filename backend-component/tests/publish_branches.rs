@@ -102,15 +102,8 @@ fn a_branch_gets_its_own_atlas_when_the_settings_say_so() {
     let sprites = sprite_atlases(&decoded);
     assert_eq!(sprites["kn7w1"], "atlas0");
     assert_eq!(sprites["kn7w2"], "atlas100");
-    // branchPath is set in the corpus, and one directory is written.
-    assert!(
-        published
-            .warnings
-            .iter()
-            .any(|w| w.code == "branch_path_not_used"),
-        "{:?}",
-        published.warnings
-    );
+    // Written beside the package, as the editor does: branchPath is for merged branches.
+    assert!(published.warnings.is_empty(), "{:?}", published.warnings);
 
     // Without the setting the branch shares the main atlas, as before.
     let shared = branch_package(Branches::All {
@@ -172,6 +165,22 @@ fn a_named_branch_is_merged_and_an_unknown_one_refused() {
         .map(|f| f.name.as_str())
         .collect();
     assert_eq!(files, ["Branch_atlas0.png", "Branch_fui.bytes"]);
+    // Into the branch's folder in branchPath (`../../../../../release/branch`), not over
+    // the main output; a directory the caller names is used as named.
+    assert_eq!(
+        merged.settings_output_path.as_deref(),
+        Some("../../../../../release/branch/dev")
+    );
+    assert_eq!(merged.data.output_dir, "../../../../../release/branch/dev");
+    let named = publish(
+        &session,
+        &input(json!({ "branch": "dev", "outputDir": "out" })),
+    )
+    .ok()
+    .unwrap();
+    assert_eq!(named.data.output_dir, "out");
+    let main = publish(&session, &input(json!({}))).ok().unwrap();
+    assert_eq!(main.data.output_dir, "../../../../../release");
 
     let Err(refused) = publish(&session, &input(json!({ "branch": "nope" }))) else {
         panic!("no package has branch nope");
@@ -195,4 +204,35 @@ fn merge_mode_without_a_branch_publishes_main_and_warns() {
         warnings.iter().any(|w| w.code == "branch_not_named"),
         "{warnings:?}"
     );
+}
+
+#[test]
+fn a_packages_own_publish_path_is_named_in_a_warning() {
+    let mut fs = MemFs::load(&experiments_root()).unwrap();
+    let manifest = fs.files.get_mut("assets/Branch/package.xml").unwrap();
+    let xml = String::from_utf8(manifest.clone()).unwrap();
+    assert!(xml.contains(r#"<publish name=""/>"#));
+    *manifest = xml
+        .replace(
+            r#"<publish name=""/>"#,
+            r#"<publish name="" path="../own" branchPath="../own-branches"/>"#,
+        )
+        .into_bytes();
+    let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
+    let own_path = |input: PublishProjectInput| -> Vec<String> {
+        let publication = publish(&session, &input).ok().unwrap();
+        publication.data.packages[0]
+            .warnings
+            .iter()
+            .filter(|w| w.code == "package_path_not_used")
+            .map(|w| w.message.clone())
+            .collect()
+    };
+    let main = own_path(input(json!({})));
+    assert_eq!(main.len(), 1, "{main:?}");
+    assert!(main[0].contains("\"../own\""), "{}", main[0]);
+    let branch = own_path(input(json!({ "branch": "dev" })));
+    assert!(branch[0].contains("\"../own-branches\""), "{}", branch[0]);
+    // The caller chose the directory: nothing to say.
+    assert!(own_path(input(json!({ "outputDir": "out" }))).is_empty());
 }

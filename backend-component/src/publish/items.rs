@@ -2,7 +2,8 @@
 //! with the dependencies they imply (segment 0).
 //!
 //! Published: every resource that is exported or used by a published resource of any
-//! package (so a resource used only by a dropped component is dropped too), except the
+//! package (so a resource used only by a dropped component is dropped too), and the
+//! high-resolution variants of published images the settings include, except the
 //! package's `excludedResourceIds` and TrueType fonts, which are never items. Order, as
 //! the editor writes it: non-exported items first, then exported ones; within each, by the
 //! resource's XML element name and then by id (plain string order); the atlas items come
@@ -44,6 +45,19 @@ pub(crate) fn select<'a>(ctx: &Ctx<'a>) -> Result<Published<'a>, PublishError> {
                 || stands_for.is_some_and(|main| used.contains(&(package.id.clone(), main.clone())))
         })
         .collect();
+    // An image's high-resolution variants go where it goes, used or not.
+    let variants: BTreeSet<&str> = chosen
+        .iter()
+        .filter_map(|r| ctx.high_resolution.get(r.id()))
+        .flatten()
+        .map(String::as_str)
+        .filter(|id| !id.is_empty())
+        .collect();
+    for resource in package.resources.iter().map(|r| r.as_ref()) {
+        if variants.contains(resource.id()) && !chosen.iter().any(|c| c.id() == resource.id()) {
+            chosen.push(resource);
+        }
+    }
     chosen.sort_by(|a, b| {
         (a.exported(), element_name(a), a.id()).cmp(&(b.exported(), element_name(b), b.id()))
     });
@@ -301,8 +315,15 @@ fn item(ctx: &mut Ctx, resource: &UamResource) -> Result<Buf, PublishError> {
         for id in &branch_ids {
             out.opt(&mut ctx.strings, id)?;
         }
-        // High-resolution variants are not modeled yet.
-        out.u8(0);
+        let variants = ctx
+            .high_resolution
+            .get(resource.id())
+            .cloned()
+            .unwrap_or_default();
+        out.u8_of(variants.len(), "high-resolution variants of an item")?;
+        for id in &variants {
+            out.opt(&mut ctx.strings, id)?;
+        }
     }
     Ok(out)
 }

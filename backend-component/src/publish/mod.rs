@@ -13,15 +13,15 @@
 //! Done: the descriptor's header, dependencies, items and the full content of every
 //! component; `atlas`: sprites, atlas items and pages, pixel hit-test data; `skeleton`:
 //! Spine and DragonBones files under their own names; branches ([`Branches`]): all of
-//! them beside the main resources (with atlases of their own if asked), or one merged.
-//! Not yet: high-resolution variants (`@2x`…), compression (see `atlas` for what the
+//! them beside the main resources (with atlases of their own if asked), or one merged;
+//! `high_resolution`: `@2x`… variants. Not yet: compression (see `atlas` for what the
 //! atlases leave out).
 //!
 //! Files, each using only those after it: `items` (which resources are published, in what
 //! order, and their records), `atlas` (pictures, packing, pages, sprite and hit-test
 //! segments), `refs` (what a resource refers to), `component` (a component's buffer),
 //! `child` (one display-list entry), `instance` (a component instance's overrides), `gears`,
-//! `transitions`, `skeleton` (a skeleton's files), `kinds` (item and object types), `blocks` (blocks components and children
+//! `transitions`, `skeleton` (a skeleton's files), `high_resolution` (variants by scale), `kinds` (item and object types), `blocks` (blocks components and children
 //! share), `scope` (ids and names to indexes), `values` (model values as the format wants
 //! them), `walk` (the strings inside a model value), [`buffer`] (bytes, string table,
 //! position tables).
@@ -32,6 +32,7 @@ pub mod buffer;
 mod child;
 mod component;
 mod gears;
+mod high_resolution;
 mod instance;
 mod items;
 mod kinds;
@@ -196,6 +197,8 @@ pub(crate) struct Ctx<'a> {
     pub urls: Urls<'a>,
     /// Asset bytes by project-relative source path.
     pub assets: &'a BTreeMap<String, Vec<u8>>,
+    /// Base image id → its high-resolution variants' ids by scale (see `high_resolution`).
+    pub high_resolution: BTreeMap<String, Vec<String>>,
     pub strings: Strings,
 }
 
@@ -280,6 +283,7 @@ pub fn publish_descriptor(
         merged,
         urls: Urls::new(project),
         assets,
+        high_resolution: high_resolution::variants(project, package),
         strings: Strings::default(),
     };
     let published = items::select(&ctx)?;

@@ -105,6 +105,22 @@ pub fn is_unity_like(project: &UamProject) -> bool {
     ) || (project.project_type_name.is_empty() && project.project_type == 0)
 }
 
+/// Whether the project's runtime reads a page's alpha from a picture of its own when the
+/// package asks for it (`extractAlpha`): only Unity's does, loading `<page>!a` beside the
+/// page; other engines' editors do not offer the setting.
+fn takes_separate_alpha(project: &UamProject) -> bool {
+    project.project_type_name == "Unity"
+        || (project.project_type_name.is_empty() && project.project_type == 0)
+}
+
+/// `Bag_atlas0.png` → `Bag_atlas0!a.png`, the name Unity's runtime loads a page's alpha by.
+fn alpha_file_name(page_file: &str) -> String {
+    match page_file.rsplit_once('.') {
+        Some((stem, extension)) => format!("{stem}!a.{extension}"),
+        None => format!("{page_file}!a"),
+    }
+}
+
 /// Publishes one package (by id, or by name when no id matches): its descriptor and the
 /// files beside it. `assets` holds asset bytes by project-relative source path.
 pub fn publish_package(
@@ -125,12 +141,31 @@ pub fn publish_package(
         skeleton_of: None,
     }];
     let mut warnings = descriptor.warnings;
+    let separate_alpha =
+        package.publish.as_ref().is_some_and(|p| p.extract_alpha) && takes_separate_alpha(project);
     for page in descriptor.atlas_pages {
-        files.push(PublishedFile {
-            name: format!("{}_{}", package.name, page.file),
-            bytes: page.encode_png()?,
-            skeleton_of: None,
-        });
+        let name = format!("{}_{}", package.name, page.file);
+        if separate_alpha {
+            let (colours, alpha) = page.encode_png_separate_alpha()?;
+            if let Some(alpha) = alpha {
+                files.push(PublishedFile {
+                    name: alpha_file_name(&name),
+                    bytes: alpha,
+                    skeleton_of: None,
+                });
+            }
+            files.push(PublishedFile {
+                name,
+                bytes: colours,
+                skeleton_of: None,
+            });
+        } else {
+            files.push(PublishedFile {
+                name,
+                bytes: page.encode_png()?,
+                skeleton_of: None,
+            });
+        }
     }
     for item in descriptor.raw_files {
         let resource = package

@@ -17,17 +17,17 @@
 //! follow its code as far as known (EDITOR.md, item 7). Placement differs from the editor's
 //! (its packer is not known exactly); sizes, trims and pixels are its.
 //!
-//! Not done: `extractAlpha` (separate alpha pages), JPEG pages for atlases without alpha
-//! (Unity's pages are always PNG, which is what this writes), atlas `compression`, the
-//! editor's shortcut of publishing a lone image's own file as its page, and high-resolution
-//! (`@2x`) variants.
+//! Pages are PNG; with `extractAlpha` on Unity, `package` writes each as a colour page and
+//! an alpha page (`AtlasPage::encode_png_separate_alpha`). Not done: JPEG pages for the
+//! web engines' atlases without alpha (a PNG loads the same, larger), atlas `compression`,
+//! and the editor's shortcut of publishing a lone image's own file as its page.
 //!
 //! Branches: when branches have atlases of their own (`seperatedAtlasForBranch` with
 //! `branchProcessing` 0) a branch's pictures are packed apart, each atlas slot's first page
 //! `atlas<N>_<branch>.png` with an id from the counter of further pages (`atlas100`, after
-//! the main atlases' further pages), as upstream OpenFairyGUI's editor samples show;
-//! `branchPath` is not followed (one output directory), which a warning says. Otherwise a
-//! branch's pictures are packed with the main ones.
+//! the main atlases' further pages), as upstream OpenFairyGUI's editor samples show; they
+//! are written beside the package, as the editor does (its `branchPath` is for merged
+//! branch publishes). Otherwise a branch's pictures are packed with the main ones.
 
 mod hit_test;
 mod pack;
@@ -92,7 +92,6 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
         bins.entry(&picture.bin).or_default().push(picture);
     }
     let mut extra_pages = 0u32;
-    let mut branch_pages = false;
     for (bin, members) in bins {
         // `first_file` is the first page's file without `.png`; a branch's first page
         // takes an id from the counter of further pages, as the editor's samples show
@@ -104,7 +103,6 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
                 settings.size_option,
             ),
             Bin::Shared { branch, slot } => {
-                branch_pages = true;
                 (None, format!("atlas{slot}_{branch}"), settings.size_option)
             }
             Bin::Alone { image_id, size } => (
@@ -183,18 +181,6 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
                 });
             }
         }
-    }
-    if branch_pages && !settings.branch_path.is_empty() {
-        atlas.warnings.push(PublishWarning {
-            code: "branch_path_not_used",
-            resource_id: None,
-            message: format!(
-                "settings/Publish.json branchPath is {:?}, but branch atlases are written \
-                 beside the package, in the one output directory; move them there if the game \
-                 loads them from it",
-                settings.branch_path
-            ),
-        });
     }
     atlas.hit_tests = hit_tests(ctx, published, &pictures);
     atlas

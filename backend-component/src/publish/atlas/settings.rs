@@ -59,9 +59,6 @@ pub(crate) struct AtlasSettings {
     pub trim: bool,
     /// Pixels between sprites.
     pub padding: u32,
-    /// `branchPath`: where the editor is told to write branch output (warned about, not
-    /// used).
-    pub branch_path: String,
 }
 
 impl AtlasSettings {
@@ -94,14 +91,6 @@ impl AtlasSettings {
             padding: number("padding")
                 .filter(|p| p.fract() == 0.0 && (0.0..=f64::from(LARGEST_PADDING)).contains(p))
                 .map_or(DEFAULT_PADDING, |p| p as u32),
-            branch_path: project
-                .settings
-                .get("publish")
-                .and_then(|p| p.get("branchPath"))
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .unwrap_or_default()
-                .to_owned(),
         };
         if let Some(publish) = package
             .publish
