@@ -17,10 +17,7 @@ use ofgui_backend::testing::copy_tree;
 use ofgui_contracts::api::{FileKind, TransactionPreview};
 use ofgui_contracts::ops::OPERATION_KINDS;
 
-#[path = "common/diff.rs"]
-mod diff;
-#[path = "common/kinds.rs"]
-mod kinds;
+use crate::common::{diff, kinds};
 
 use diff::first_difference;
 

@@ -171,8 +171,7 @@ fn a_stale_revision_changes_nothing() {
 
 // ---------------------------------------------------------------- rules on the corpora
 
-#[path = "common/corpus_ops.rs"]
-mod corpus_ops;
+use crate::common::corpus_ops;
 
 use corpus_ops::corpus_operation;
 

@@ -1,0 +1,32 @@
+//! The backend's integration tests, as one test binary: each module was a test target of
+//! its own, and one binary links the backend and its dependencies once instead of 20
+//! times (a fresh CI build's largest avoidable cost). The fuzz harness stays apart
+//! (`fuzz/main.rs`).
+
+mod common {
+    pub mod corpus_ops;
+    pub mod diff;
+    pub mod kinds;
+}
+
+mod case_folders;
+mod codegen;
+mod documents;
+mod publish_atlas;
+mod publish_branches;
+mod publish_descriptors;
+mod publish_files;
+mod publish_high_resolution;
+mod publish_skeletons;
+mod read_corpora;
+mod read_scope;
+mod save_documents;
+mod save_kinds;
+mod save_session;
+mod txn_display;
+mod txn_lifecycle;
+mod txn_new_asset;
+mod txn_properties;
+mod txn_resources;
+mod txn_rules;
+mod validation_findings;
