@@ -3,6 +3,9 @@
 //! times (a fresh CI build's largest avoidable cost). The fuzz harness stays apart
 //! (`fuzz/main.rs`).
 
+// Test helpers may unwrap: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
 mod common {
     pub mod corpus_ops;
     pub mod diff;
