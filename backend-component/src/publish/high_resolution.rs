@@ -6,7 +6,7 @@
 //! entry of their content scale level (clamped to the list), so a missing scale is an empty
 //! entry and trailing ones are left off.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 use serde_json::Value;
@@ -14,7 +14,7 @@ use serde_json::Value;
 /// The scales a project's publish settings include, as `(list position, file suffix)`:
 /// `include2x`/`include3x`/`include4x` where present, else the bits of
 /// `includeHighResolution` (1, 2, 4).
-pub(crate) fn included_scales(project: &UamProject) -> Vec<(usize, &'static str)> {
+fn included_scales(project: &UamProject) -> Vec<(usize, &'static str)> {
     let Some(settings) = project.settings.get("publish") else {
         return Vec::new();
     };
@@ -61,21 +61,31 @@ pub(crate) fn variants(
         .map(|r| r.as_ref())
         .filter(|r| matches!(r, UamResource::Image(_)) && !excluded.contains(&r.id()))
         .collect();
+    // (folder, branch, file stem, lower-case extension) → id, for looking variants up.
+    let by_name: HashMap<(&str, &str, &str, String), &str> = images
+        .iter()
+        .map(|r| {
+            let (stem, extension) = split_extension(r.name());
+            (
+                (r.path(), r.branch(), stem, extension.to_ascii_lowercase()),
+                r.id(),
+            )
+        })
+        .collect();
     for base in &images {
         let (stem, extension) = split_extension(base.name());
+        let extension = extension.to_ascii_lowercase();
         let mut ids = vec![String::new(); 3];
         for &(position, suffix) in &scales {
             let wanted = format!("{stem}{suffix}");
-            let variant = images.iter().find(|v| {
-                let (variant_stem, variant_extension) = split_extension(v.name());
-                v.id() != base.id()
-                    && variant_stem == wanted
-                    && variant_extension.eq_ignore_ascii_case(extension)
-                    && v.path() == base.path()
-                    && v.branch() == base.branch()
-            });
-            if let (Some(variant), Some(slot)) = (variant, ids.get_mut(position)) {
-                *slot = variant.id().to_owned();
+            let key = (
+                base.path(),
+                base.branch(),
+                wanted.as_str(),
+                extension.clone(),
+            );
+            if let (Some(variant), Some(slot)) = (by_name.get(&key), ids.get_mut(position)) {
+                *slot = (*variant).to_owned();
             }
         }
         while ids.last().is_some_and(String::is_empty) {

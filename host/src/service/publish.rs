@@ -177,13 +177,13 @@ impl Service {
     }
 
     fn output_refusal(&self, refusal: OutputRefusal, requested: &str, target: Target) -> Failure {
-        let (noun, field) = match target {
-            Target::Output => ("output directory", "outputDir"),
-            Target::Code => ("code directory", "codeDir"),
+        let (noun, field, a_field) = match target {
+            Target::Output => ("output directory", "outputDir", "an outputDir"),
+            Target::Code => ("code directory", "codeDir", "a codeDir"),
         };
         let why = match refusal {
             OutputRefusal::NotAllowed => format!(
-                "The {noun} {requested} is outside the allowed roots ({}); nothing was published. Pass a {field} inside them (on the command line: --out DIR or --code-out DIR, or a --project-dir that holds the project's publish and code paths).",
+                "The {noun} {requested} is outside the allowed roots ({}); nothing was published. Pass {a_field} inside them (on the command line: --out DIR or --code-out DIR, or a --project-dir that holds the project's publish and code paths).",
                 self.roots_text()
             ),
             OutputRefusal::Symlink => format!(
