@@ -1062,7 +1062,8 @@ pub struct PublishProjectInput {
     /// inside the allowed project roots, not a symlink, and outside the project's
     /// `assets` and `settings` (missing directories are created). By default the
     /// project's own publish path (`settings/Publish.json` `path`, relative to the
-    /// project directory).
+    /// project directory); for a merged `branch`, the folder named after it in
+    /// `branchPath` (else in `path`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub output_dir: Option<String>,
@@ -1079,7 +1080,9 @@ pub struct PublishProjectInput {
     /// A branch to merge into the main packages (its resources replace the main ones
     /// they are variants of, as the runtime reads a package without a branch list);
     /// without it the packages carry every branch, unless `settings/Publish.json`
-    /// `branchProcessing` is 1, which publishes the main resources only.
+    /// `branchProcessing` is 1, which publishes the main resources only. A merged
+    /// branch goes, unless `outputDir` says where, into the folder named after it in
+    /// `branchPath` (else in `path`), beside the main output rather than over it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub branch: Option<String>,

@@ -214,7 +214,8 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
         /// Merge this branch into the main packages (its resources replace the ones they
-        /// vary); by default settings/Publish.json `branchProcessing` decides.
+        /// vary), written by default into its folder in the publish settings' branchPath;
+        /// by default settings/Publish.json `branchProcessing` decides.
         #[arg(long, value_name = "NAME")]
         branch: Option<String>,
         #[command(flatten)]
