@@ -5,7 +5,7 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{call, opened_example};
 use serde_json::{Value, json};

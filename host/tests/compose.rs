@@ -7,12 +7,9 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
-// The example's own policy and host tool, so what the README shows is what is tested.
-#[allow(dead_code)]
-#[path = "../examples/approved_saves.rs"]
-mod approved_saves;
+use crate::approved_saves;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -5,12 +5,9 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
-// The example's own host code, so what the README shows is what runs.
-#[allow(dead_code)]
-#[path = "../examples/embed_wasmtime.rs"]
-mod embed_wasmtime;
+use crate::embed_wasmtime;
 
 use std::path::{Path, PathBuf};
 

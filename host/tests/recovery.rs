@@ -7,7 +7,7 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{call, opened_example};
 use ofgui_host::service::Service;
