@@ -1,7 +1,6 @@
 //! The backend's integration tests, as one test binary: each module was a test target of
-//! its own, and one binary links the backend and its dependencies once instead of 20
-//! times (a fresh CI build's largest avoidable cost). The fuzz harness stays apart
-//! (`fuzz/main.rs`).
+//! its own, and one binary compiles and links the backend's dependencies once instead of
+//! 21 times. The fuzz harness stays apart (`fuzz/main.rs`).
 
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
