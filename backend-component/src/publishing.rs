@@ -123,6 +123,7 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
             Ok(mut published) => {
                 if input.output_dir.is_none()
                     && let Some(own) = own_output_dir(package, &options.branches)
+                    && Some(own) != settings_output_path.as_deref()
                 {
                     published.warnings.push(PublishWarning {
                         code: "package_path_not_used",

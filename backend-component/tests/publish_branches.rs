@@ -235,4 +235,18 @@ fn a_packages_own_publish_path_is_named_in_a_warning() {
     assert!(branch[0].contains("\"../own-branches\""), "{}", branch[0]);
     // The caller chose the directory: nothing to say.
     assert!(own_path(input(json!({ "outputDir": "out" }))).is_empty());
+
+    // A package path that is the project's own is followed.
+    let manifest = fs.files.get_mut("assets/Branch/package.xml").unwrap();
+    let xml = String::from_utf8(manifest.clone()).unwrap();
+    *manifest = xml
+        .replace(r#"path="../own""#, r#"path="../../../../../release""#)
+        .into_bytes();
+    let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
+    let publication = publish(&session, &input(json!({}))).ok().unwrap();
+    let warnings = &publication.data.packages[0].warnings;
+    assert!(
+        !warnings.iter().any(|w| w.code == "package_path_not_used"),
+        "{warnings:?}"
+    );
 }
