@@ -338,8 +338,9 @@ mod tests {
         page.extrude(3, 3, 2, 2);
     }
 
-    #[test]
-    fn pages_are_written_as_straight_rgba_png() {
+    /// A 2×1 page whose left pixel is half-transparent orange (premultiplied) and whose
+    /// right pixel is clear.
+    fn translucent_page() -> AtlasPage {
         let mut translucent = picture(1, 1);
         translucent
             .pixmap
@@ -347,41 +348,42 @@ mod tests {
             .copy_from_slice(&[64, 32, 0, 128]);
         let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 2, 1);
         page.place(Arc::new(translucent), 0, 0, false);
-        let png = page.encode_png().expect("encodes");
-        let decoder = png::Decoder::new(png.as_slice());
-        let mut reader = decoder.read_info().expect("a PNG");
-        let mut out = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut out).expect("a frame");
-        assert_eq!((info.width, info.height), (2, 1));
-        assert_eq!(info.color_type, png::ColorType::Rgba);
-        assert_eq!(out[..8], [128, 64, 0, 128, 0, 0, 0, 0]);
+        page
     }
 
-    fn decoded(png: &[u8]) -> (png::ColorType, Vec<u8>) {
+    /// A PNG's size, colour type and pixels.
+    fn decoded(png: &[u8]) -> ((u32, u32), png::ColorType, Vec<u8>) {
         let mut reader = png::Decoder::new(png).read_info().expect("a PNG");
         let mut out = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut out).expect("a frame");
-        (info.color_type, out)
+        ((info.width, info.height), info.color_type, out)
+    }
+
+    #[test]
+    fn pages_are_written_as_straight_rgba_png() {
+        let png = translucent_page().encode_png().expect("encodes");
+        assert_eq!(
+            decoded(&png),
+            (
+                (2, 1),
+                png::ColorType::Rgba,
+                vec![128, 64, 0, 128, 0, 0, 0, 0]
+            )
+        );
     }
 
     #[test]
     fn separate_alpha_pages_split_colours_and_alpha_and_skip_an_opaque_alpha() {
-        let mut translucent = picture(1, 1);
-        translucent
-            .pixmap
-            .data_mut()
-            .copy_from_slice(&[64, 32, 0, 128]);
-        let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 2, 1);
-        page.place(Arc::new(translucent), 0, 0, false);
+        let page = translucent_page();
         let (colours, alpha) = page.encode_png_separate_alpha().expect("encodes");
         assert_eq!(
             decoded(&colours),
-            (png::ColorType::Rgb, vec![128, 64, 0, 0, 0, 0])
+            ((2, 1), png::ColorType::Rgb, vec![128, 64, 0, 0, 0, 0])
         );
         let alpha = alpha.expect("a translucent page has an alpha picture");
         assert_eq!(
             decoded(&alpha),
-            (png::ColorType::Rgb, vec![128, 128, 128, 0, 0, 0])
+            ((2, 1), png::ColorType::Rgb, vec![128, 128, 128, 0, 0, 0])
         );
 
         let mut opaque = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 3, 2);
