@@ -404,3 +404,82 @@ async fn unknown_tools_and_invalid_inputs_are_documented() {
         assert!(text.contains(code), "{text}");
     }
 }
+
+/// Every limit a tool's input schema advertises holds at its edge, through MCP: the
+/// longest allowed value passes the schema (and meets whatever the project says of it),
+/// one character more is `invalid_input` at that field.
+#[tokio::test]
+async fn advertised_limits_hold_at_their_edges() {
+    const PUBLISH: &str = "openfairygui_publish";
+    const PREFLIGHT: &str = "openfairygui_backend_preflight_transaction";
+    let (_workspace, server, id) = opened().await;
+    let long = |n: usize| "b".repeat(n);
+    let rename = |name: String| {
+        json!({ "sessionId": id, "expectedRevision": 0, "operations": [{
+            "kind": "renameResource",
+            "selector": { "packageId": "main0001", "resourceId": "img0" },
+            "newName": name,
+        }] })
+    };
+    let cases: Vec<(&str, Value, Value, &str)> = vec![
+        (
+            PUBLISH,
+            json!({ "sessionId": id, "dryRun": true, "branch": long(256) }),
+            json!({ "sessionId": id, "dryRun": true, "branch": long(257) }),
+            "/branch",
+        ),
+        (
+            PUBLISH,
+            json!({ "sessionId": id, "dryRun": true, "outputDir": format!("out/{}", long(4092)) }),
+            json!({ "sessionId": id, "dryRun": true, "outputDir": format!("out/{}", long(4093)) }),
+            "/outputDir",
+        ),
+        (
+            SEARCH,
+            json!({ "sessionId": id, "query": { "text": long(1024) } }),
+            json!({ "sessionId": id, "query": { "text": long(1025) } }),
+            "/query/text",
+        ),
+        (
+            RENDER,
+            json!({ "sessionId": id, "selector": { "packageId": "main0001", "componentResourceId": "view0" }, "scale": 4.0 }),
+            json!({ "sessionId": id, "selector": { "packageId": "main0001", "componentResourceId": "view0" }, "scale": 4.01 }),
+            "/scale",
+        ),
+        (
+            RENDER,
+            json!({ "sessionId": id, "selector": { "packageId": "main0001", "componentResourceId": "view0" }, "background": "#A0b0C0" }),
+            json!({ "sessionId": id, "selector": { "packageId": "main0001", "componentResourceId": "view0" }, "background": "#A0b0C0 " }),
+            "/background",
+        ),
+        (
+            PREFLIGHT,
+            rename(long(256)),
+            rename(long(257)),
+            "/operations/0/newName",
+        ),
+        (
+            STATE,
+            json!({ "sessionId": long(256), "expectedRevision": 0 }),
+            json!({ "sessionId": long(257), "expectedRevision": 0 }),
+            "/sessionId",
+        ),
+    ];
+    for (tool, at_edge, beyond, field) in cases {
+        let (envelope, _) = server.call(tool, at_edge).await;
+        assert_ne!(
+            envelope["error"]["code"], "invalid_input",
+            "{tool} {field} at its limit: {envelope}"
+        );
+        let error = server.err(tool, beyond).await;
+        assert_eq!(error["code"], "invalid_input", "{tool} {field}: {error}");
+        assert_eq!(error["path"], field, "{tool}: {error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            ["characters long", "at most", "pattern"]
+                .iter()
+                .any(|rule| message.contains(rule)),
+            "{tool} {field}: the message says which limit: {error}"
+        );
+    }
+}

@@ -15,7 +15,7 @@ use jsonschema::{JsonType, ValidationError};
 use ofgui_contracts::docs;
 use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::methods::{Method, MethodId};
+use ofgui_contracts::methods::{METHODS, Method, MethodId};
 use ofgui_contracts::ops::OPERATION_KINDS;
 use serde_json::Value;
 
@@ -49,6 +49,40 @@ pub fn input(method: &Method, input: &Value, fallback: &str) -> BackendError {
             None,
         )
     })
+}
+
+/// The explained `invalid_input` of arguments that break the method's input schema, or
+/// `None` when they keep it. serde decodes types, not the limits the schema advertises
+/// (lengths, patterns, ranges); this is where they hold, once, for every method.
+///
+/// A query's `target` is left to the component, which refuses a bad one as upstream does
+/// (`entity_query_failed`, reason `invalid_query`), lengths included.
+pub fn check(method: &Method, input: &Value) -> Option<BackendError> {
+    if validator(method)?.is_valid(input) {
+        return None;
+    }
+    Some(self::input(
+        method,
+        input,
+        "The arguments do not match the tool's input schema.",
+    ))
+}
+
+/// The method's compiled input schema, built on its first call and kept.
+fn validator(method: &Method) -> Option<&'static jsonschema::Validator> {
+    const COUNT: usize = METHODS.len();
+    static VALIDATORS: [OnceLock<Option<jsonschema::Validator>>; COUNT] =
+        [const { OnceLock::new() }; COUNT];
+    let index = METHODS.iter().position(|row| row.id == method.id)?;
+    VALIDATORS[index]
+        .get_or_init(|| {
+            let mut schema = input_schema(method.name)?;
+            if method.id == MethodId::QueryEntity {
+                schema["properties"]["target"] = Value::Bool(true);
+            }
+            jsonschema::validator_for(&schema).ok()
+        })
+        .as_ref()
 }
 
 /// The explained `invalid_input` of operation `index` of a batch the component refused,
@@ -143,6 +177,8 @@ struct Problem {
     got: Option<String>,
     /// The one value the schema allows here (a `const`, such as a union branch's `kind`).
     constant: Option<Value>,
+    /// The value is not of the type asked for (so, in a union, not the branch meant).
+    wrong_type: bool,
 }
 
 impl Problem {
@@ -206,12 +242,16 @@ fn problem(error: &ValidationError<'_>) -> Problem {
         rule,
         got: got(),
         constant: None,
+        wrong_type: false,
     };
     match error.kind() {
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             union(&pointer, instance, context)
         }
-        ValidationErrorKind::Type { kind } => at(format!("must be {}", types(kind))),
+        ValidationErrorKind::Type { kind } => Problem {
+            wrong_type: true,
+            ..at(format!("must be {}", types(kind)))
+        },
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
             Problem {
@@ -219,6 +259,7 @@ fn problem(error: &ValidationError<'_>) -> Problem {
                 rule: "is required but missing".into(),
                 got: None,
                 constant: None,
+                wrong_type: false,
             }
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
@@ -229,6 +270,7 @@ fn problem(error: &ValidationError<'_>) -> Problem {
                 rule: "is not a field of this object (the schema lists the fields it has)".into(),
                 got: None,
                 constant: None,
+                wrong_type: false,
             }
         }
         ValidationErrorKind::Enum { options } => at(format!(
@@ -322,6 +364,7 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
             rule: format!("must be one of {}", values.join(", ")),
             got: first.got.clone(),
             constant: None,
+            wrong_type: false,
         };
     }
     let candidates: Vec<&Vec<Problem>> = if matching.is_empty() {
@@ -349,6 +392,11 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
     {
         return deeper.clone();
     }
+    // A branch of the value's own type that refused it on a rule (a length, a pattern,
+    // a range) is the one meant: its rule is the problem, not the other branches' types.
+    if let Some(ruled) = best.iter().find(|problem| !problem.wrong_type) {
+        return ruled.clone();
+    }
     let wanted: Vec<&str> = best
         .iter()
         .filter_map(|problem| problem.rule.strip_prefix("must be "))
@@ -369,6 +417,7 @@ fn union(pointer: &str, instance: &Value, branches: &[Vec<ValidationError<'stati
         rule,
         got: Some(describe(instance)),
         constant: None,
+        wrong_type: true,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Checks tool arguments before anything else sees them: the input budget, then the
-//! lengths the input schemas promise. Shapes are decoded by the service (top level) and
-//! the component (everything it is given).
+//! tool's input schema with the limits it promises (lengths, patterns, ranges), which
+//! serde's decoding does not check. Types are decoded by the service (top level) and the
+//! component (everything it is given).
 //!
 //! The budget follows upstream: at most 100,000 JSON nodes, depth 32, 10,000 entries per
 //! array or object, 1,000,000 characters per string, 256 per key. Only at a method's byte
@@ -8,11 +9,12 @@
 //! beyond those limits, or a string hold base64 beyond the string limit; all bytes of
 //! one request together are limited to 8 MiB.
 
-use ofgui_contracts::api::{MAX_ID_LEN, MAX_PATH_LEN};
 use ofgui_contracts::bytes::{MAX_BASE64_CHARS, MAX_REQUEST_BYTES};
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::Method;
 use serde_json::Value;
+
+use super::explain;
 
 /// Deepest nesting an input may have.
 const MAX_DEPTH: usize = 32;
@@ -25,19 +27,17 @@ const MAX_STRING_CHARS: usize = 1_000_000;
 /// Longest object key, in characters.
 const MAX_KEY_CHARS: usize = 256;
 
-/// String fields with length rules, by JSON pointer.
-const LENGTH_RULES: &[(&str, usize)] = &[
-    ("/sessionId", MAX_ID_LEN),
-    ("/projectPath", MAX_PATH_LEN),
-    ("/targetPath", MAX_PATH_LEN),
-    ("/canonicalProjectPath", MAX_PATH_LEN),
-    ("/canonicalPathKey", MAX_PATH_LEN),
-    ("/selector/packageId", MAX_ID_LEN),
-    ("/selector/resourceId", MAX_ID_LEN),
-];
-
-/// Checks the input budget and field lengths of a tool's arguments.
+/// Checks the input budget of a tool's arguments, then their schema's limits.
 pub fn check(method: &Method, input: &Value) -> Result<(), BackendError> {
+    budget(method, input)?;
+    match explain::check(method, input) {
+        Some(refused) => Err(refused),
+        None => Ok(()),
+    }
+}
+
+/// Checks the input budget: sizes and depth, before the schema is walked at all.
+fn budget(method: &Method, input: &Value) -> Result<(), BackendError> {
     let byte_paths: Vec<Vec<&str>> = method
         .byte_paths
         .iter()
@@ -49,19 +49,7 @@ pub fn check(method: &Method, input: &Value) -> Result<(), BackendError> {
         nodes: 0,
         bytes: 0,
     };
-    walk.value(input)?;
-    for (pointer, max) in LENGTH_RULES {
-        if let Some(Value::String(text)) = input.pointer(pointer) {
-            let length = text.chars().count();
-            if length == 0 || length > *max {
-                return Err(invalid(
-                    format!("{pointer} must be 1 to {max} characters long."),
-                    pointer,
-                ));
-            }
-        }
-    }
-    Ok(())
+    walk.value(input)
 }
 
 fn invalid(message: String, path: &str) -> BackendError {
@@ -218,21 +206,31 @@ mod tests {
     }
 
     #[test]
-    fn budget_and_lengths_are_enforced() {
-        assert!(check(method(), &json!({"sessionId": "abc"})).is_ok());
-        assert!(check(method(), &json!({"sessionId": ""})).is_err());
-        assert!(check(method(), &json!({"sessionId": "x".repeat(257)})).is_err());
-        assert!(check(method(), &json!({"projectPath": "x".repeat(4096)})).is_ok());
+    fn budget_is_enforced() {
+        assert!(budget(method(), &json!({"sessionId": "abc"})).is_ok());
         let mut deep = json!(1);
         for _ in 0..40 {
             deep = json!([deep]);
         }
-        assert!(check(method(), &json!({ "a": deep })).is_err());
+        assert!(budget(method(), &json!({ "a": deep })).is_err());
         assert_eq!(
-            path_of(check(method(), &json!({ "a": vec![0; 10_001] }))),
+            path_of(budget(method(), &json!({ "a": vec![0; 10_001] }))),
             Some("/a".into())
         );
-        assert!(check(method(), &json!({ "k".repeat(257): 1 })).is_err());
+        assert!(budget(method(), &json!({ "k".repeat(257): 1 })).is_err());
+    }
+
+    #[test]
+    fn schema_lengths_are_enforced() {
+        let get = by_name("getSession").unwrap();
+        assert!(check(get, &json!({"sessionId": "x".repeat(256)})).is_ok());
+        assert!(check(get, &json!({"sessionId": ""})).is_err());
+        assert_eq!(
+            path_of(check(get, &json!({"sessionId": "x".repeat(257)}))),
+            Some("/sessionId".into())
+        );
+        // Characters, not bytes: 256 two-byte characters are within the limit.
+        assert!(check(get, &json!({"sessionId": "é".repeat(256)})).is_ok());
     }
 
     fn replace(bytes: Value) -> Value {
@@ -245,31 +243,38 @@ mod tests {
     #[test]
     fn byte_paths_take_eight_mebibytes_and_no_more() {
         let apply = by_name("applyTransaction").unwrap();
-        assert!(check(apply, &replace(json!(vec![255u8; MAX_REQUEST_BYTES]))).is_ok());
+        assert!(budget(apply, &replace(json!(vec![255u8; MAX_REQUEST_BYTES]))).is_ok());
         assert_eq!(
-            path_of(check(
+            path_of(budget(
                 apply,
                 &replace(json!(vec![0u8; MAX_REQUEST_BYTES + 1]))
             )),
             Some("/operations/1/sourceBytes".into())
         );
         assert_eq!(
-            path_of(check(apply, &replace(json!([1, 2, 256])))),
+            path_of(budget(apply, &replace(json!([1, 2, 256])))),
             Some("/operations/1/sourceBytes/2".into())
         );
-        assert!(check(apply, &replace(json!([1, -1]))).is_err());
-        assert!(check(apply, &replace(json!([1.5]))).is_err());
+        assert!(budget(apply, &replace(json!([1, -1]))).is_err());
+        assert!(budget(apply, &replace(json!([1.5]))).is_err());
+        // The schema allows what the budget does.
+        let valid = json!({ "sessionId": "s", "expectedRevision": 0, "operations": [{
+            "kind": "replaceResourceBytes",
+            "selector": { "packageId": "p", "resourceId": "r" },
+            "sourceBytes": vec![255u8; MAX_REQUEST_BYTES],
+        }] });
+        assert!(check(apply, &valid).is_ok());
         // Base64 beyond the string limit, within the byte allowance.
         let eight_mebibytes = format!("{}=", "A".repeat(MAX_BASE64_CHARS - 1));
-        assert!(check(apply, &replace(json!(eight_mebibytes))).is_ok());
-        assert!(check(apply, &replace(json!("A".repeat(MAX_BASE64_CHARS)))).is_err());
+        assert!(budget(apply, &replace(json!(eight_mebibytes))).is_ok());
+        assert!(budget(apply, &replace(json!("A".repeat(MAX_BASE64_CHARS)))).is_err());
         // The allowance is per request, across byte fields.
         let two = json!({ "sessionId": "s", "expectedRevision": 0, "operations": [
             { "kind": "replaceResourceBytes", "sourceBytes": vec![0u8; MAX_REQUEST_BYTES / 2 + 1] },
             { "kind": "addResource", "resource": { "sourceBytes": vec![0u8; MAX_REQUEST_BYTES / 2] } },
         ] });
         assert_eq!(
-            path_of(check(apply, &two)),
+            path_of(budget(apply, &two)),
             Some("/operations/1/resource/sourceBytes".into())
         );
     }
@@ -280,10 +285,10 @@ mod tests {
         let elsewhere =
             json!({ "operations": [ { "props": { "sourceBytes": vec![0u8; 10_001] } } ] });
         assert_eq!(
-            path_of(check(apply, &elsewhere)),
+            path_of(budget(apply, &elsewhere)),
             Some("/operations/0/props/sourceBytes".into())
         );
         let other_method = json!({ "sourceBytes": vec![0u8; 10_001] });
-        assert!(check(method(), &other_method).is_err());
+        assert!(budget(method(), &other_method).is_err());
     }
 }
