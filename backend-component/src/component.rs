@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::commit;
 use crate::fs::ProjectDir;
+use crate::history::Direction;
 use crate::session::{Names, Rejected, Session, Status, encode};
 use crate::{outline, output, preview, publishing, query, scope, search};
 
@@ -125,6 +126,34 @@ impl GuestProject for ProjectSession {
             }
             Err(rejected) => Err(refused(&session, rejected)),
         }
+    }
+
+    fn step_history(&self, expected_revision: u64, redo: bool, preview: bool) -> WitResult<Reply> {
+        let direction = match redo {
+            true => Direction::Redo,
+            false => Direction::Undo,
+        };
+        if preview {
+            let session = self.session.borrow();
+            return match session.preview_step(expected_revision, direction) {
+                Ok(preview) => reply(&session, Ok(preview), &[], None),
+                Err(rejected) => Err(refused(&session, rejected)),
+            };
+        }
+        let mut session = self.session.borrow_mut();
+        match session.step(expected_revision, direction) {
+            Ok(()) => reply(&session, Ok("null".into()), &[], None),
+            Err(rejected) => Err(refused(&session, rejected)),
+        }
+    }
+
+    fn history(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = scope::decode_input::<api::HistoryInput>(&input).and_then(|input| {
+            let limit = input.limit.unwrap_or(DEFAULT_HISTORY_ENTRIES) as usize;
+            encode(&session.history(limit))
+        });
+        reply(&session, data, &[], None)
     }
 
     fn preflight(&self, expected_revision: u64, operations: String) -> WitResult<Reply> {
@@ -397,6 +426,9 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
 
 /// A call's data and additions with the session's status, or its error with the same
 /// status.
+/// Entries a history read lists when the input names no `limit`.
+const DEFAULT_HISTORY_ENTRIES: u32 = 50;
+
 fn reply(
     session: &Session,
     data: Result<String, BackendError>,

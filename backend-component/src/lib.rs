@@ -11,6 +11,7 @@ pub mod commit;
 pub mod document;
 pub mod formats;
 pub mod fs;
+pub mod history;
 pub mod lookup;
 pub mod outline;
 pub mod output;

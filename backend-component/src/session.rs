@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ofgui_contracts::api::{
-    Change as ImpactChange, FileImpact, FileKind, GeneratedValues, Persistence,
-    ReadSessionStateInput, ResourceSelector, TransactionPreview, UamFidelity, ValidationReport,
+    Change as ImpactChange, EntityImpact, FileImpact, FileKind, GeneratedValues, Persistence,
+    ReadSessionStateInput, ResourceSelector, SessionHistory, TransactionPreview, UamFidelity,
+    ValidationReport,
 };
 use ofgui_contracts::capabilities::{RESOURCE_BYTES_MAX, SESSION_STATE_LIMITS};
 use ofgui_contracts::catalog::DiagnosticCode;
@@ -26,6 +27,7 @@ use serde_json::value::RawValue;
 use crate::budget;
 use crate::commit::{self, Change, ContentHash, Expect, Plan};
 use crate::fs::{ProjectFs, ProjectFsWrite};
+use crate::history::{Direction, History, State, Step};
 use crate::lookup::{Lookup, find_resource, valid_id};
 use crate::reader::{self, ReadError};
 use crate::save;
@@ -70,7 +72,8 @@ pub struct Session {
     read_complete: bool,
     revision: u64,
     last_saved_revision: u64,
-    dirty: bool,
+    /// What undo and redo can step to; also whether the model is the disk's (dirty).
+    history: History,
     fidelity: UamFidelity,
     /// What the disk holds as far as the session knows (as read at open or written by
     /// the last save): the base every save patches. `None` for a session opened from a
@@ -195,7 +198,7 @@ impl Session {
             read_complete: source.complete && files_checked,
             revision,
             last_saved_revision: revision,
-            dirty: false,
+            history: History::new(),
             fidelity,
         })
     }
@@ -245,7 +248,7 @@ impl Session {
             read_complete: true,
             revision: 0,
             last_saved_revision: 0,
-            dirty: false,
+            history: History::new(),
             fidelity: UamFidelity::Full,
         })
     }
@@ -263,7 +266,7 @@ impl Session {
         Status {
             revision: self.revision,
             last_saved_revision: self.last_saved_revision,
-            dirty: self.dirty,
+            dirty: self.history.dirty(),
             fidelity: self.fidelity,
             summary: Summary {
                 package_count: packages.len() as u32,
@@ -293,9 +296,133 @@ impl Session {
         expected_revision: u64,
         operations: &str,
     ) -> Result<Vec<GeneratedValues>, Rejected> {
-        let applied = self.run(expected_revision, operations)?;
+        let (applied, kinds) = self.run(expected_revision, operations)?;
+        let before = State {
+            project: self.project.clone(),
+            files: applied
+                .bytes
+                .keys()
+                .map(|path| (path.clone(), self.bytes.get(path).cloned()))
+                .collect(),
+        };
+        let after = State {
+            project: applied.project,
+            files: applied.bytes.into_iter().collect(),
+        };
+        let changes = self.changes_to(&after);
+        self.take_state(after.clone());
+        self.history.applied(Step {
+            batch_revision: self.revision,
+            before,
+            after,
+            kinds,
+            changes,
+        });
+        Ok(applied.generated)
+    }
+
+    /// Undoes the last applied (or redone) batch, or redoes the last undone one, as a new
+    /// revision.
+    pub fn step(&mut self, expected_revision: u64, direction: Direction) -> Result<(), Rejected> {
+        if expected_revision != self.revision {
+            return Err(Rejected::from(self.stale_write(expected_revision)));
+        }
+        let changes = match self.history.next(direction) {
+            Some(step) => self.changes_to(match direction {
+                Direction::Undo => &step.before,
+                Direction::Redo => &step.after,
+            }),
+            None => return Err(self.nothing_to(direction)),
+        };
+        let state = self
+            .history
+            .step(direction, self.revision + 1, changes)
+            .ok_or_else(|| self.nothing_to(direction))?;
+        self.take_state(state);
+        Ok(())
+    }
+
+    /// What an undo or redo would change, as `TransactionPreview` JSON text; nothing
+    /// changes.
+    pub fn preview_step(
+        &self,
+        expected_revision: u64,
+        direction: Direction,
+    ) -> Result<String, Rejected> {
+        let state = self.next_state(expected_revision, direction)?;
+        self.preview(&txn::Applied {
+            project: state.project,
+            bytes: state.files.into_iter().collect(),
+            generated: Vec::new(),
+        })
+    }
+
+    /// The state the next undo or redo returns to, at the current revision.
+    fn next_state(&self, expected_revision: u64, direction: Direction) -> Result<State, Rejected> {
+        if expected_revision != self.revision {
+            return Err(Rejected::from(self.stale_write(expected_revision)));
+        }
+        let step = self
+            .history
+            .next(direction)
+            .ok_or_else(|| self.nothing_to(direction))?;
+        Ok(match direction {
+            Direction::Undo => step.before.clone(),
+            Direction::Redo => step.after.clone(),
+        })
+    }
+
+    fn nothing_to(&self, direction: Direction) -> Rejected {
+        let (code, message) = match direction {
+            Direction::Undo => (
+                DiagnosticCode::NothingToUndo,
+                "There is nothing to undo: no applied batch is left to take back.",
+            ),
+            Direction::Redo => (
+                DiagnosticCode::NothingToRedo,
+                "There is nothing to redo: no undone batch is waiting (a batch applied after an undo drops what was undone).",
+            ),
+        };
+        let issue = SupportIssue {
+            code: code.as_str().into(),
+            path: String::new(),
+            message: message.into(),
+            operation_kind: None,
+            node_kind: None,
+            resource_kind: None,
+            gear_kind: None,
+            field: None,
+        };
+        Rejected {
+            diagnostics: vec![BackendDiagnostic::error(code.as_str(), message)],
+            error: BackendError::TransactionUnsupported(TransactionRejection {
+                message: message.into(),
+                stage: "preflight".into(),
+                op_index: None,
+                op_id: None,
+                op_kind: None,
+                operation_kind: None,
+                selector: None,
+                issues: vec![issue],
+            }),
+        }
+    }
+
+    /// What going from the current model to `state` changes, entity by entity.
+    fn changes_to(&self, state: &State) -> Vec<EntityImpact> {
+        let replaced = state
+            .files
+            .iter()
+            .filter(|(_, bytes)| bytes.is_some())
+            .map(|(path, _)| path.clone())
+            .collect();
+        txn::impact::impact(&self.project, &state.project, &replaced).entities
+    }
+
+    /// Makes `state` the session's model, as a new revision.
+    fn take_state(&mut self, state: State) {
         self.planned.take();
-        for (path, bytes) in applied.bytes {
+        for (path, bytes) in state.files {
             // The first change of a file since the last save remembers what the disk holds.
             if let Some(disk) = &mut self.disk
                 && !disk.assets.contains_key(&path)
@@ -308,21 +435,43 @@ impl Session {
                 None => self.bytes.remove(&path),
             };
         }
-        self.project = applied.project;
+        self.project = state.project;
         self.revision += 1;
-        self.dirty = true;
-        Ok(applied.generated)
+    }
+
+    /// The session's history: `limit` entries, newest first.
+    pub fn history(&self, limit: usize) -> SessionHistory {
+        let (entries, truncated) = self.history.entries(limit);
+        SessionHistory {
+            session_id: self.id.clone(),
+            revision: self.revision,
+            last_saved_revision: self.last_saved_revision,
+            dirty: self.history.dirty(),
+            undo_count: self.history.undo_count() as u32,
+            redo_count: self.history.redo_count() as u32,
+            next_undo: self.history.next(Direction::Undo).map(|s| s.batch_revision),
+            next_redo: self.history.next(Direction::Redo).map(|s| s.batch_revision),
+            entries,
+            truncated,
+        }
     }
 
     /// Runs a batch on a copy and reports what it would change as `TransactionPreview`
-    /// JSON text, within the preview budget; nothing changes.
-    /// The batch's `TransactionPreview` as JSON text, and the values it would generate.
+    /// JSON text, within the preview budget, with the values it would generate; nothing
+    /// changes.
     pub fn preflight(
         &self,
         expected_revision: u64,
         operations: &str,
     ) -> Result<(String, Vec<GeneratedValues>), Rejected> {
-        let applied = self.run(expected_revision, operations)?;
+        let (applied, _) = self.run(expected_revision, operations)?;
+        let text = self.preview(&applied)?;
+        Ok((text, applied.generated))
+    }
+
+    /// What taking `applied` would change, as `TransactionPreview` JSON text within the
+    /// preview budget.
+    fn preview(&self, applied: &txn::Applied) -> Result<String, Rejected> {
         let replaced = applied
             .bytes
             .iter()
@@ -330,7 +479,7 @@ impl Session {
             .map(|(path, _)| path.clone())
             .collect();
         let mut impact = txn::impact::impact(&self.project, &applied.project, &replaced);
-        if let Some(files) = self.file_impact(&applied) {
+        if let Some(files) = self.file_impact(applied) {
             impact.files = files;
         }
         let saveable = self.fidelity == UamFidelity::Full;
@@ -375,7 +524,7 @@ impl Session {
                 text.len()
             )));
         }
-        Ok((text, applied.generated))
+        Ok(text)
     }
 
     /// The files the batch changes in the next save: what the writer would write with
@@ -444,16 +593,23 @@ impl Session {
     /// the copy (for a picture of what it would change).
     pub fn project_batch(&self, operations: &str) -> Result<txn::Applied, Rejected> {
         self.run(self.revision, operations)
+            .map(|(applied, _)| applied)
     }
 
-    /// Decodes the batch, checks the revision and runs the batch on a copy.
-    fn run(&self, expected_revision: u64, operations: &str) -> Result<txn::Applied, Rejected> {
+    /// Decodes the batch, checks the revision and runs the batch on a copy; gives the
+    /// copy and the operations' kinds.
+    fn run(
+        &self,
+        expected_revision: u64,
+        operations: &str,
+    ) -> Result<(txn::Applied, Vec<&'static str>), Rejected> {
         let operations = decode_operations(operations)?;
         if expected_revision != self.revision {
             return Err(Rejected::from(self.stale_write(expected_revision)));
         }
-        txn::run(&self.project, &self.bytes, &operations)
-            .map_err(|failure| rejected(failure, &operations))
+        let applied = txn::run(&self.project, &self.bytes, &operations)
+            .map_err(|failure| rejected(failure, &operations))?;
+        Ok((applied, operations.iter().map(Operation::kind).collect()))
     }
 
     /// Validates the committed project: structure, references and every source file.
@@ -556,7 +712,7 @@ impl Session {
             session_id: &self.id,
             revision: self.revision,
             last_saved_revision: self.last_saved_revision,
-            dirty: self.dirty,
+            dirty: self.history.dirty(),
             uam_fidelity: self.fidelity,
             project,
             read_diagnostics,
@@ -1032,9 +1188,9 @@ impl Session {
             disk.project = saved.clone();
             disk.assets.clear();
         }
+        self.history.saved(&saved);
         self.project = saved;
         self.last_saved_revision = self.revision;
-        self.dirty = false;
         Ok(SaveReport::from_commit(committed))
     }
 }

@@ -14,6 +14,7 @@ mod common {
 mod case_folders;
 mod codegen;
 mod documents;
+mod history;
 mod publish_atlas;
 mod publish_branches;
 mod publish_descriptors;

@@ -123,6 +123,8 @@ guides! {
     // Core transaction: unsupported.
     UnsupportedOperation = "unsupported_operation", T, ReviseOperation, "That operation kind does not exist. Read the operation catalog for the supported kinds.";
     TransactionUnsupported = "transaction_unsupported", T, ReviseOperation, "The batch was rejected before execution. Fix every listed issue and submit again.";
+    NothingToUndo = "nothing_to_undo", T, RefreshAndReplan, "No applied batch is left to undo. Read openfairygui_get_history: undo reaches back to the session's first batch (or as far as the session keeps).";
+    NothingToRedo = "nothing_to_redo", T, RefreshAndReplan, "No undone batch is left to redo (a new batch drops what was undone). Read openfairygui_get_history for what can be redone.";
     UnsupportedDisplayNodeKind = "unsupported_display_node_kind", T, ReviseOperation, "That display node kind cannot be used here.";
     UnsupportedCrossPackageImageRef = "unsupported_cross_package_image_ref", T, ReviseOperation, "An image node must reference an image in its own package.";
     UnsupportedGearKind = "unsupported_gear_kind", T, ReviseOperation, "That gear kind is not supported.";
@@ -329,13 +331,13 @@ mod tests {
     use std::collections::BTreeSet;
 
     #[test]
-    fn catalog_has_108_unique_codes() {
+    fn catalog_has_110_unique_codes() {
         let codes: BTreeSet<_> = GUIDES.iter().map(|g| g.code).collect();
         assert_eq!(codes.len(), GUIDES.len(), "duplicate codes in the catalog");
         // Upstream's 103, plus invalid_input and unknown_tool (which upstream returns
         // without a guide), plus our publish_refused, file_name_collision and
-        // source_case_mismatch.
-        assert_eq!(GUIDES.len(), 108);
+        // source_case_mismatch, nothing_to_undo and nothing_to_redo.
+        assert_eq!(GUIDES.len(), 110);
     }
 
     #[test]

@@ -353,6 +353,24 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `openfairygui_backend_save_session` does not require a valid project: it only \
                 writes what was edited.",
         },
+        C::NothingToUndo => &GuideText {
+            meaning: "A finding of `transaction_unsupported` from `openfairygui_undo`: the \
+                session has no applied batch left to take back. Undo reaches back to the \
+                session's first batch, through saves, unless the session let go of its oldest \
+                steps to stay within its memory budget, or was rebuilt or recovered (then its \
+                history starts at the last save).",
+            confirm: "`openfairygui_get_history` shows `undoCount` 0 and what the session did.",
+            fix: "Nothing to do if the model is where you want it. To change it further, \
+                preview and apply a batch; to go forward again, `openfairygui_redo`.",
+        },
+        C::NothingToRedo => &GuideText {
+            meaning: "A finding of `transaction_unsupported` from `openfairygui_redo`: no undone \
+                batch is waiting. Only what `openfairygui_undo` took back can be redone, and a \
+                batch applied after an undo drops what was undone.",
+            confirm: "`openfairygui_get_history` shows `redoCount` 0 and, newest first, the \
+                batch that dropped the undone ones.",
+            fix: "Apply the edit again as a new batch (preview it first).",
+        },
         C::PublishRefused => &GuideText {
             meaning: "`openfairygui_publish` did not write anything because what it would \
                 publish would load wrong in the game: an image or sound whose file is missing or \

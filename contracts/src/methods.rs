@@ -49,6 +49,9 @@ pub enum MethodId {
     ValidateSession,
     PreflightTransaction,
     ApplyTransaction,
+    Undo,
+    Redo,
+    GetHistory,
     SaveSession,
     MaterializeSession,
     Publish,
@@ -504,6 +507,74 @@ pub const METHODS: &[Method] = &[
         byte_paths: TRANSACTION_BYTE_PATHS,
     },
     Method {
+        id: MethodId::Undo,
+        name: "undo",
+        tool: "openfairygui_undo",
+        title: "Undo Last Batch",
+        description: "Takes back the last applied batch (or the last redo): the model returns to what it was before it, as a new revision (revisions only grow, so stale_write keeps its meaning). Undo reaches back through saves; undoing past a save makes the session dirty, and the next save writes exactly the files that differ. preview: true only reports what it would change, as preflightTransaction does for a batch. Needs expectedRevision, the current revision.",
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        effect: Effect::Edits,
+        upstream: false,
+        stage: Stage::Authoring,
+        max_response_bytes: None,
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_write",
+                "re-read the history and the model, then decide again",
+            ),
+            Fails::new(
+                "transaction_unsupported",
+                "nothing_to_undo: no applied batch is left to take back",
+            ),
+        ],
+        byte_paths: &[],
+    },
+    Method {
+        id: MethodId::Redo,
+        name: "redo",
+        tool: "openfairygui_redo",
+        title: "Redo Undone Batch",
+        description: "Applies again the batch the last undo took back, as a new revision. A batch applied after an undo drops what was undone. preview: true only reports what it would change. Needs expectedRevision, the current revision.",
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        effect: Effect::Edits,
+        upstream: false,
+        stage: Stage::Authoring,
+        max_response_bytes: None,
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_write",
+                "re-read the history and the model, then decide again",
+            ),
+            Fails::new(
+                "transaction_unsupported",
+                "nothing_to_redo: nothing undone is waiting",
+            ),
+        ],
+        byte_paths: &[],
+    },
+    Method {
+        id: MethodId::GetHistory,
+        name: "getHistory",
+        tool: "openfairygui_get_history",
+        title: "Get Session History",
+        description: "Lists the revisions the session made, newest first: for each, whether a batch was applied, undone or redone, its operation kinds, the entities it changed and when; with how many steps undo and redo can take and which batch each would take next. Needs an open session.",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        effect: Effect::Reads,
+        upstream: false,
+        stage: Stage::Read,
+        max_response_bytes: None,
+        errors: &[Fails::new("session_not_found", "")],
+        byte_paths: &[],
+    },
+    Method {
         id: MethodId::SaveSession,
         name: "saveSession",
         tool: "openfairygui_backend_save_session",
@@ -633,7 +704,7 @@ pub const METHODS: &[Method] = &[
         name: "getEvents",
         tool: "openfairygui_backend_get_events",
         title: "Get Runtime Events",
-        description: "Polls what happened to a session (session.opened, transaction.applied, transaction.rejected, save.started, save.completed, save.failed, cache.invalidated, cache.updated, session.closeRequested, session.closed) after a cursor: pass the last sequence you saw as `after`. Sequences are shared by all sessions; each session keeps its latest 1000 events. Needs an open session.",
+        description: "Polls what happened to a session (session.opened, transaction.applied, transaction.rejected, history.undone, history.redone, save.started, save.completed, save.failed, cache.invalidated, cache.updated, session.closeRequested, session.closed) after a cursor: pass the last sequence you saw as `after`. Sequences are shared by all sessions; each session keeps its latest 1000 events. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -749,7 +820,8 @@ mod tests {
             // Previews are ours alone, not a backend method upstream has: the issue
             // names the tool without `backend_`.
             let prefix = match method.name {
-                "renderComponent" => "openfairygui_",
+                // Ours alone too; the issue names them without `backend_`.
+                "renderComponent" | "undo" | "redo" | "getHistory" => "openfairygui_",
                 // The issue names the tool for what it does, without the object.
                 "publishProject" => {
                     assert_eq!(method.tool, "openfairygui_publish");
@@ -835,6 +907,9 @@ mod tests {
             MethodId::ValidateSession,
             MethodId::PreflightTransaction,
             MethodId::ApplyTransaction,
+            MethodId::Undo,
+            MethodId::Redo,
+            MethodId::GetHistory,
             MethodId::SaveSession,
             MethodId::MaterializeSession,
             MethodId::Publish,

@@ -11,13 +11,14 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CacheSnapshot, CloseSessionData, EventsData, EventsInput, MaterializeSessionData,
-    MaterializeSessionInput, NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput,
-    ProjectOutline, PublishProjectData, PublishProjectInput, QueryEntityData, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RenderComponentData,
-    RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
-    SearchProjectData, SearchProjectInput, SessionInput, SessionSnapshot, SessionStateData,
-    TransactionInput, TransactionPreview, ValidationReport,
+    CacheSnapshot, CloseSessionData, EventsData, EventsInput, HistoryInput, HistoryStepData,
+    HistoryStepInput, MaterializeSessionData, MaterializeSessionInput, NoInput,
+    OpenProjectSessionInput, OpenSessionInput, OutlineInput, ProjectOutline, PublishProjectData,
+    PublishProjectInput, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
+    ReadSessionStateInput, RefreshCacheInput, RenderComponentData, RenderComponentInput,
+    ResourceBytesData, SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput,
+    SessionHistory, SessionInput, SessionSnapshot, SessionStateData, TransactionInput,
+    TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -69,6 +70,8 @@ pub fn input_schema(method: &Method) -> Value {
         "saveSession" => SaveSessionInput::json_schema(&mut generator),
         "materializeSession" => MaterializeSessionInput::json_schema(&mut generator),
         "publishProject" => PublishProjectInput::json_schema(&mut generator),
+        "undo" | "redo" => HistoryStepInput::json_schema(&mut generator),
+        "getHistory" => HistoryInput::json_schema(&mut generator),
         other => unreachable!("no input type for method {other}"),
     };
     let mut value = finish(generator, schema);
@@ -101,6 +104,8 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "saveSession" => generator.subschema_for::<Success<SaveOrMaterialize>>(),
         "materializeSession" => generator.subschema_for::<Success<MaterializeSessionData>>(),
         "publishProject" => generator.subschema_for::<Success<PublishProjectData>>(),
+        "undo" | "redo" => generator.subschema_for::<Success<HistoryStepData>>(),
+        "getHistory" => generator.subschema_for::<Success<SessionHistory>>(),
         other => unreachable!("no output type for method {other}"),
     }
 }

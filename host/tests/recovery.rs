@@ -204,3 +204,55 @@ async fn a_document_session_is_rebuilt_from_its_document() {
     assert_eq!(session["data"]["revision"], 1);
     assert_eq!(session["data"]["canonicalProjectPath"], "memory://doc");
 }
+
+#[tokio::test]
+async fn undos_and_redos_are_replayed_when_a_session_is_rebuilt() {
+    let (_root, service, id) = opened_example(16 << 20).await;
+    for (revision, text) in [(0, "First edit"), (1, "Second edit"), (2, "Third edit")] {
+        let applied = call(
+            &service,
+            "applyTransaction",
+            json!({ "sessionId": id, "expectedRevision": revision, "operations": retitle(text) }),
+        )
+        .await;
+        assert_eq!(applied["ok"], true, "{applied}");
+    }
+    for (method, revision) in [("undo", 3), ("undo", 4), ("redo", 5)] {
+        let stepped = call(
+            &service,
+            method,
+            json!({ "sessionId": id, "expectedRevision": revision }),
+        )
+        .await;
+        assert_eq!(stepped["ok"], true, "{stepped}");
+    }
+    assert_eq!(title(&service, &id).await, "Second edit");
+
+    let failed = call(
+        &service,
+        "applyTransaction",
+        json!({ "sessionId": id, "expectedRevision": 6, "operations": oversized() }),
+    )
+    .await;
+    assert_eq!(failed["error"]["reason"], "out_of_memory", "{failed}");
+
+    // Rebuilt at the same revision and state, with the same steps to take.
+    assert_eq!(title(&service, &id).await, "Second edit");
+    let history = call(&service, "getHistory", json!({ "sessionId": id })).await;
+    assert_eq!(history["data"]["revision"], 6, "{history}");
+    assert_eq!(
+        (
+            history["data"]["undoCount"].clone(),
+            history["data"]["redoCount"].clone()
+        ),
+        (json!(2), json!(1))
+    );
+    let undone = call(
+        &service,
+        "undo",
+        json!({ "sessionId": id, "expectedRevision": 6 }),
+    )
+    .await;
+    assert_eq!(undone["data"]["revision"], 7, "{undone}");
+    assert_eq!(title(&service, &id).await, "First edit");
+}

@@ -37,6 +37,9 @@ mod transactions;
 /// Component previews: every corpus component, controller pages, limits, before/after.
 mod render;
 
+/// Undo, redo and the history: through saves, with previews and events.
+mod history;
+
 /// `serve --http`: tokens as tenants, read-only and narrow roots, Origin, SIGTERM.
 mod http;
 

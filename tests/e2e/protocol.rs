@@ -34,6 +34,9 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             "openfairygui_backend_validate_session",
             "openfairygui_backend_preflight_transaction",
             "openfairygui_backend_apply_transaction",
+            "openfairygui_undo",
+            "openfairygui_redo",
+            "openfairygui_get_history",
             "openfairygui_backend_save_session",
             "openfairygui_backend_materialize_session",
             "openfairygui_publish",
@@ -43,7 +46,7 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             REFRESH,
             "openfairygui_docs_read",
         ],
-        "tools are listed in upstream's method order, with search after read_session_state, render after read_resource_bytes and publish after materialize_session, then docs_read"
+        "tools are listed in upstream's method order, with search after read_session_state, render after read_resource_bytes, undo, redo and history after apply_transaction and publish after materialize_session, then docs_read"
     );
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for token in instructions

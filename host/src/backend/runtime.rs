@@ -525,6 +525,26 @@ impl Instance {
         reply(call!(self, call_preflight, expected_revision, operations)?)
     }
 
+    /// Undoes (`redo` false) or redoes one batch, or previews that.
+    pub async fn step_history(
+        &mut self,
+        expected_revision: u64,
+        redo: bool,
+        preview: bool,
+    ) -> Result<GuestReply, CallError> {
+        reply(call!(
+            self,
+            call_step_history,
+            expected_revision,
+            redo,
+            preview
+        )?)
+    }
+
+    pub async fn history(&mut self, input: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_history, input)?)
+    }
+
     pub async fn validate(&mut self) -> Result<GuestReply, CallError> {
         reply(call!(self, call_validate)?)
     }

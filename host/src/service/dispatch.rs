@@ -2,10 +2,10 @@
 
 use base64::Engine as _;
 use ofgui_contracts::api::{
-    EventsInput, MaterializeSessionInput, NoInput, OpenSessionInput, OutlineInput,
-    PublishProjectInput, QueryEntityInput, ReadResourceBytesInput, ReadSessionStateInput,
-    RefreshCacheInput, RenderComponentInput, SaveSessionInput, SearchProjectInput, SessionInput,
-    TransactionInput,
+    EventsInput, HistoryInput, HistoryStepInput, MaterializeSessionInput, NoInput,
+    OpenSessionInput, OutlineInput, PublishProjectInput, QueryEntityInput, ReadResourceBytesInput,
+    ReadSessionStateInput, RefreshCacheInput, RenderComponentInput, SaveSessionInput,
+    SearchProjectInput, SessionInput, TransactionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -19,7 +19,7 @@ use crate::policy::explain;
 use crate::service::cache::Cache;
 use crate::service::envelope::{self, Data, Failure};
 use crate::service::events::Happened;
-use crate::service::sessions::{AppliedBatch, Session};
+use crate::service::sessions::{Edit, EditAction, Session};
 
 impl Service {
     pub(super) async fn run(&self, work: Work) -> Outcome {
@@ -108,6 +108,15 @@ impl Service {
                 Ok((data, Some(picture.status.revision)))
             }
             Work::Transaction { apply, input } => self.transaction(apply, input).await,
+            Work::Step { redo, input } => self.step_history(redo, input).await,
+            Work::History(input) => {
+                let text = encode(&input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.history(&text).await
+                })
+                .await
+                .and_then(reply_data)
+            }
             Work::Publish(input) => self.publish(input).await,
             Work::Events(input) => {
                 let status = self
@@ -215,9 +224,11 @@ impl Service {
             .on_session(&session.id, async |session, instance| {
                 if apply {
                     let reply = instance.apply(expected, &operations).await?;
-                    session.record(AppliedBatch {
+                    session.record(Edit {
                         expected_revision: expected,
-                        operations: operations.clone(),
+                        action: EditAction::Apply {
+                            operations: operations.clone(),
+                        },
                     });
                     Ok(Applied::Batch(reply))
                 } else {
@@ -230,28 +241,9 @@ impl Service {
             .await;
         match result {
             Ok(Applied::Batch(reply)) => {
-                let status = reply.status;
-                let key = session.key();
-                self.events.emit(
-                    &session.id,
-                    &key,
-                    Happened::new("transaction.applied", Some(status.revision))
-                        .payload(json!({ "operationCount": input.operations.len() })),
-                );
-                let entry = self.cache.index(&session.id, &key, &status, false);
-                self.events.emit(
-                    &session.id,
-                    &key,
-                    Happened::new("cache.invalidated", Some(status.revision))
-                        .cache_revision(entry.revision),
-                );
-                self.events
-                    .changed(&session.id, status.revision, status.dirty);
-                // Upstream's result is the session's state; what the component
-                // generated travels beside it.
-                let data =
-                    Data::typed(&self.snapshot(&session, &status))?.with_additions(reply.additions);
-                Ok((data, Some(status.revision)))
+                let event = Happened::new("transaction.applied", Some(reply.status.revision))
+                    .payload(json!({ "operationCount": input.operations.len() }));
+                self.edited(&session, reply, event)
             }
             Ok(Applied::Preview(reply)) => reply_data(reply),
             Err(mut failure) => {
@@ -260,6 +252,66 @@ impl Service {
                 Err(failure)
             }
         }
+    }
+
+    /// Undoes or redoes one batch (or previews that). The component keeps the history; the
+    /// journal records the step so that a rebuilt session takes it too.
+    async fn step_history(&self, redo: bool, input: HistoryStepInput) -> Outcome {
+        let expected = input.expected_revision;
+        let preview = input.preview == Some(true);
+        let Some(session) = self.registry.get(&input.session_id) else {
+            return Err(BackendError::session_not_found(&input.session_id).into());
+        };
+        let result = self
+            .on_session(&session.id, async |session, instance| {
+                let reply = instance.step_history(expected, redo, preview).await?;
+                if !preview {
+                    let action = match redo {
+                        true => EditAction::Redo,
+                        false => EditAction::Undo,
+                    };
+                    session.record(Edit {
+                        expected_revision: expected,
+                        action,
+                    });
+                }
+                Ok(reply)
+            })
+            .await;
+        match result {
+            Ok(reply) if preview => reply_data(reply),
+            Ok(reply) => {
+                let kind = match redo {
+                    true => "history.redone",
+                    false => "history.undone",
+                };
+                let event = Happened::new(kind, Some(reply.status.revision));
+                self.edited(&session, reply, event)
+            }
+            Err(mut failure) => {
+                self.after_rejection(true, &session, &mut failure);
+                Err(failure)
+            }
+        }
+    }
+
+    /// After the model changed: the event, the cache, the change notice, and the session's
+    /// state as the result (upstream's for an apply), with what the component added.
+    fn edited(&self, session: &Session, reply: GuestReply, event: Happened) -> Outcome {
+        let status = reply.status;
+        let key = session.key();
+        self.events.emit(&session.id, &key, event);
+        let entry = self.cache.index(&session.id, &key, &status, false);
+        self.events.emit(
+            &session.id,
+            &key,
+            Happened::new("cache.invalidated", Some(status.revision))
+                .cache_revision(entry.revision),
+        );
+        self.events
+            .changed(&session.id, status.revision, status.dirty);
+        let data = Data::typed(&self.snapshot(session, &status))?.with_additions(reply.additions);
+        Ok((data, Some(status.revision)))
     }
 
     /// Attaches the session's state to a refused write and, for applies, records a
@@ -369,6 +421,12 @@ pub(super) enum Work {
         apply: bool,
         input: TransactionInput,
     },
+    /// An undo (`redo` false) or a redo.
+    Step {
+        redo: bool,
+        input: HistoryStepInput,
+    },
+    History(HistoryInput),
     Events(EventsInput),
     Close(SessionInput),
     CacheSnapshot(SessionInput),
@@ -405,6 +463,15 @@ impl Request {
                 apply: true,
                 input: parse_transaction(method, input)?,
             },
+            MethodId::Undo => Work::Step {
+                redo: false,
+                input: parse(method, &input)?,
+            },
+            MethodId::Redo => Work::Step {
+                redo: true,
+                input: parse(method, &input)?,
+            },
+            MethodId::GetHistory => Work::History(parse(method, &input)?),
             MethodId::GetEvents => Work::Events(parse(method, &input)?),
             MethodId::CloseSession => Work::Close(parse(method, &input)?),
             MethodId::GetCacheSnapshot => Work::CacheSnapshot(parse(method, &input)?),

@@ -19,7 +19,7 @@ use crate::service::envelope::{Data, Failure};
 use crate::service::events::Happened;
 use crate::service::notice::{Notice, Recovered};
 use crate::service::report;
-use crate::service::sessions::{Home, ReserveError, Session};
+use crate::service::sessions::{EditAction, Home, ReserveError, Session};
 
 impl Service {
     /// Rebuilds a session whose instance failed ([`Service::rebuild`] in its own home).
@@ -96,9 +96,22 @@ impl Service {
                     "the project no longer matches its applied batches".into(),
                 ));
             }
-            status = instance
-                .apply(batch.expected_revision, &batch.operations)
-                .await
+            let replayed = match &batch.action {
+                EditAction::Apply { operations } => {
+                    instance.apply(batch.expected_revision, operations).await
+                }
+                EditAction::Undo => {
+                    instance
+                        .step_history(batch.expected_revision, false, false)
+                        .await
+                }
+                EditAction::Redo => {
+                    instance
+                        .step_history(batch.expected_revision, true, false)
+                        .await
+                }
+            };
+            status = replayed
                 .map_err(|error| Rebuild::Failed(error.to_string()))?
                 .status;
         }

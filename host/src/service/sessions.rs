@@ -43,23 +43,45 @@ pub enum Home {
 /// failure closes the session instead of restoring it.
 const JOURNAL_MAX_BYTES: usize = 64 << 20;
 
-/// The batches applied since the last save, in order: with the saved project on disk,
-/// enough to rebuild the session's state on a fresh instance if the backend fails.
+/// The edits made since the last save, in order: with the saved project on disk, enough
+/// to rebuild the session's state on a fresh instance if the backend fails (an undo of a
+/// batch saved before is not: the fresh instance's history starts at the save).
 #[derive(Default)]
 struct Journal {
     /// The revision of the last save (0 before any): where a rebuilt session starts.
     saved_revision: u64,
-    batches: Vec<AppliedBatch>,
+    batches: Vec<Edit>,
     bytes: usize,
     /// The journal outgrew its budget and no longer describes the session.
     overflowed: bool,
 }
 
-/// One applied batch: the revision it was applied at and its operations as JSON.
+/// One change to a session's model: the revision it was made at and what it was.
 #[derive(Clone)]
-pub struct AppliedBatch {
+pub struct Edit {
     pub expected_revision: u64,
-    pub operations: String,
+    pub action: EditAction,
+}
+
+/// What an [`Edit`] did.
+#[derive(Clone)]
+pub enum EditAction {
+    /// A batch applied: its operations as JSON.
+    Apply {
+        operations: String,
+    },
+    Undo,
+    Redo,
+}
+
+impl Edit {
+    /// What the journal holds of it, in bytes.
+    fn size(&self) -> usize {
+        match &self.action {
+            EditAction::Apply { operations } => operations.len(),
+            EditAction::Undo | EditAction::Redo => 0,
+        }
+    }
 }
 
 impl Session {
@@ -111,13 +133,13 @@ impl Session {
         *self.home() = Home::Directory { project, lock };
     }
 
-    /// Records a batch that applied.
-    pub fn record(&self, batch: AppliedBatch) {
+    /// Records an edit that was made.
+    pub fn record(&self, batch: Edit) {
         let mut journal = lock(&self.journal);
         if journal.overflowed {
             return;
         }
-        journal.bytes += batch.operations.len();
+        journal.bytes += batch.size();
         if journal.bytes > JOURNAL_MAX_BYTES {
             *journal = Journal {
                 saved_revision: journal.saved_revision,
@@ -131,7 +153,7 @@ impl Session {
 
     /// The revision of the last save and the batches to replay on the saved project to
     /// rebuild the session, or `None` if they are not all known.
-    pub fn replay(&self) -> Option<(u64, Vec<AppliedBatch>)> {
+    pub fn replay(&self) -> Option<(u64, Vec<Edit>)> {
         let journal = lock(&self.journal);
         (!journal.overflowed).then(|| (journal.saved_revision, journal.batches.clone()))
     }
