@@ -30,6 +30,83 @@ pub struct Additions {
     /// `saveSession` and `materializeSession`: what the write changed on disk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved: Option<DiskChanges>,
+    /// `openSession`: edits an earlier session of this project made and did not save
+    /// (its server stopped, or it was closed), and what this open did with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsaved_edits: Option<UnsavedEdits>,
+}
+
+/// Unsaved edits an earlier session left in the project's journal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UnsavedEdits {
+    pub status: UnsavedEditsStatus,
+    /// Edits in the journal (applied batches, undos and redos).
+    pub edits: u32,
+    /// The revision the disk held when they were made (the last save's).
+    pub from_revision: u64,
+    /// The revision they reached.
+    pub to_revision: u64,
+    /// When the last was made (RFC 3339, UTC).
+    pub last_edit_at: String,
+    /// Project files that changed on disk since (at most 20; `moreChangedOnDisk` counts
+    /// the rest): recovery replays the edits on the project as it is now.
+    pub changed_on_disk: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_changed_on_disk: u32,
+    /// `recovered`: how many edits were replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovered: Option<u32>,
+    /// `recovered`: the first edit the project as it is now refused; it and the edits
+    /// after it were not replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<RefusedEdit>,
+}
+
+/// What became of an earlier session's unsaved edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum UnsavedEditsStatus {
+    /// Kept as they are: open again with `unsavedEdits` `recover` or `discard` (close
+    /// this session first). This session does not journal its own edits meanwhile.
+    Pending,
+    /// Replayed into this session, which now holds them unsaved.
+    Recovered,
+    /// Removed for good.
+    Discarded,
+}
+
+/// What an edit was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum EditKind {
+    /// A batch applied.
+    Apply,
+    Undo,
+    Redo,
+}
+
+/// An edit recovery could not replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefusedEdit {
+    /// The revision it was made at.
+    pub revision: u64,
+    pub action: EditKind,
+    /// The operation at fault, for an apply refused by the project's rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op_index: Option<u32>,
+    /// The error code and message the backend gave.
+    pub code: String,
+    pub message: String,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 impl Additions {

@@ -38,6 +38,21 @@ pub struct OpenSessionInput {
     /// the first allowed root.
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub project_path: String,
+    /// What to do with edits an earlier session of this project did not save (its
+    /// server stopped, or it was closed), which the open result lists
+    /// (`unsavedEdits` in the additions): `recover` replays them into this session,
+    /// `discard` removes them. Omitted, they are kept as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsaved_edits: Option<UnsavedEditsChoice>,
+}
+
+/// What `openSession` does with an earlier session's unsaved edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum UnsavedEditsChoice {
+    Recover,
+    Discard,
 }
 
 /// `openProjectSession` input: a session over a project given as a document rather than

@@ -104,7 +104,7 @@ impl RawServer {
         id
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.send_request(method, params);
         loop {
             let line = self

@@ -40,6 +40,9 @@ mod render;
 /// Undo, redo and the history: through saves, with previews and events.
 mod history;
 
+/// Unsaved edits in the project's journal, recovered after a kill.
+mod journal;
+
 /// `serve --http`: tokens as tenants, read-only and narrow roots, Origin, SIGTERM.
 mod http;
 

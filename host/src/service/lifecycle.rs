@@ -3,7 +3,10 @@
 
 use std::sync::Arc;
 
-use ofgui_contracts::api::{OpenProjectSessionInput, SessionSnapshot};
+use ofgui_contracts::additions::{RefusedEdit, UnsavedEdits, UnsavedEditsStatus};
+use ofgui_contracts::api::{
+    OpenProjectSessionInput, OpenSessionInput, SessionSnapshot, UnsavedEditsChoice,
+};
 use ofgui_contracts::error::{BackendError, LockConflictKind, UnhandledReason};
 use ofgui_contracts::methods::Method;
 use serde::Deserialize as _;
@@ -11,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::{Outcome, Service, unhandled};
 use crate::backend::bindings::{DocumentRequest, OpenRequest, SessionStatus};
+use crate::backend::journal::{self, Journal};
 use crate::backend::lock::{LockError, ProjectLock};
 use crate::backend::runtime::{CallError, Instance};
 use crate::backend::sandbox::{self, Refusal, Target};
@@ -19,7 +23,7 @@ use crate::service::envelope::{Data, Failure};
 use crate::service::events::Happened;
 use crate::service::notice::{Notice, Recovered};
 use crate::service::report;
-use crate::service::sessions::{EditAction, Home, ReserveError, Session};
+use crate::service::sessions::{Edit, EditAction, Home, ReserveError, Session};
 
 impl Service {
     /// Rebuilds a session whose instance failed ([`Service::rebuild`] in its own home).
@@ -118,12 +122,15 @@ impl Service {
         Ok((instance, status))
     }
 
-    /// Opens a project directory in a new session `session_id`.
+    /// Opens a project directory in a new session `session_id`, and does what `input`
+    /// says with the unsaved edits an earlier session left in the project's journal
+    /// (reported beside the snapshot).
     pub(super) async fn open(
         &self,
         session_id: &str,
-        project_path: &str,
-    ) -> Result<SessionSnapshot, Failure> {
+        input: &OpenSessionInput,
+    ) -> Result<(SessionSnapshot, Option<UnsavedEdits>), Failure> {
+        let project_path = input.project_path.as_str();
         let project = sandbox::resolve_project(project_path, &self.config.roots)
             .map_err(|refusal| refused(refusal, project_path))?;
         self.registry
@@ -144,23 +151,66 @@ impl Service {
                 }
             },
         };
+        // Only the lock's holder touches the journal.
+        let mut journal = project_lock
+            .as_ref()
+            .and_then(|_| Journal::beside(&project.dir).ok());
+        let pending = journal
+            .as_ref()
+            .and_then(|journal| journal.pending().ok().flatten());
+        let recovering = pending
+            .as_ref()
+            .filter(|_| input.unsaved_edits == Some(UnsavedEditsChoice::Recover));
+        let first_revision = recovering.map_or(0, |pending| pending.header.saved_revision);
         report::progress("reading the project").await;
-        match self
-            .instantiate(session_id, project_path, &project, 0)
+        let (mut instance, mut status) = match self
+            .instantiate(session_id, project_path, &project, first_revision)
             .await
         {
-            Ok((instance, status, _)) => {
-                let home = Home::Directory {
-                    project,
-                    lock: project_lock,
-                };
-                Ok(self.opened(session_id, home, instance, &status))
-            }
+            Ok((instance, status, _)) => (instance, status),
             Err(failure) => {
                 self.registry.release(&project.key);
-                Err(failure)
+                return Err(failure);
             }
+        };
+        let mut unsaved = pending
+            .as_ref()
+            .map(|pending| unsaved_edits(pending, &project.dir));
+        let mut replayed = Vec::new();
+        match (&pending, input.unsaved_edits, &mut journal, &mut unsaved) {
+            (Some(pending), Some(UnsavedEditsChoice::Recover), Some(journal), Some(report)) => {
+                report::progress("recovering unsaved edits").await;
+                let (edits, refused) = replay(&mut instance, &mut status, &pending.entries).await;
+                report.status = UnsavedEditsStatus::Recovered;
+                report.recovered = Some(edits.len() as u32);
+                report.refused = refused;
+                let kept = &pending.entries[..edits.len()];
+                let header = journal::Header::now(pending.header.saved_revision, &project.dir);
+                if let Err(error) = journal.begin(&header, kept) {
+                    tracing::warn!(session = %session_id, "the recovered edits could not be journaled again: {error}");
+                }
+                replayed = edits;
+            }
+            (Some(_), Some(UnsavedEditsChoice::Discard), Some(journal), Some(report)) => {
+                if let Err(error) = journal.remove() {
+                    tracing::warn!(session = %session_id, "the journal could not be removed: {error}");
+                }
+                report.status = UnsavedEditsStatus::Discarded;
+            }
+            // Kept for a later decision: this session leaves the journal alone.
+            (Some(_), None, _, _) => journal = None,
+            _ => {}
         }
+        let home = Home::Directory {
+            project,
+            lock: project_lock,
+        };
+        let (snapshot, session) = self.opened(session_id, home, instance, &status);
+        if !replayed.is_empty() {
+            session.recovered(first_revision, replayed);
+        }
+        session.journal_into(journal);
+        Ok((snapshot, unsaved))
     }
 
     /// Registers an opened session: its first cache entry, `session.opened`, and the
@@ -171,7 +221,7 @@ impl Service {
         home: Home,
         instance: Instance,
         status: &SessionStatus,
-    ) -> SessionSnapshot {
+    ) -> (SessionSnapshot, Arc<Session>) {
         let session = self.registry.insert(session_id.to_string(), home, instance);
         let key = session.key();
         self.cache.index(session_id, &key, status, true);
@@ -183,7 +233,7 @@ impl Service {
         self.events
             .changed(session_id, status.revision, status.dirty);
         tracing::info!(session = %session_id, "opened session");
-        self.snapshot(&session, status)
+        (self.snapshot(&session, status), session)
     }
 
     /// `openProjectSession`: a session over a project given as a document, in an instance
@@ -265,7 +315,7 @@ impl Service {
             canonical_project_path,
             key,
         };
-        Ok(self.opened(&session_id, home, instance, &status))
+        Ok(self.opened(&session_id, home, instance, &status).0)
     }
 
     #[allow(clippy::ptr_arg)] // passed on to the bindings, which take `&String`
@@ -359,6 +409,7 @@ impl Service {
         if let Some(instance) = slot.take() {
             instance.close().await;
         }
+        let journaled = session.end(unsaved.is_some());
         self.events
             .emit(session_id, &key, Happened::new("session.closed", None));
         self.forget(session_id);
@@ -376,8 +427,12 @@ impl Service {
             data = data.with_warning(
                 "unsaved_edits_discarded",
                 format!(
-                    "The session had unsaved edits ({lost}, applied after the last save at revision {}); they were discarded. Save with saveSession before closing to keep edits.",
-                    status.last_saved_revision
+                    "The session had unsaved edits ({lost}, applied after the last save at revision {}); {}",
+                    status.last_saved_revision,
+                    match journaled {
+                        true => "they are not in the project, but its journal keeps them: the next openSession of this project lists them (unsavedEdits) and can recover or discard them.",
+                        false => "they were discarded. Save with saveSession before closing to keep edits.",
+                    }
                 ),
             );
         }
@@ -497,4 +552,101 @@ pub(super) fn refused(refusal: Refusal, project_path: &str) -> Failure {
             project_path: project_path.to_string(),
         },
     })
+}
+
+/// Most changed files an `unsavedEdits` report names.
+const MAX_CHANGED_NAMED: usize = 20;
+
+/// What an earlier session left in the journal, as the open result reports it: pending
+/// until the open's choice says otherwise.
+fn unsaved_edits(pending: &journal::Pending, project_dir: &std::path::Path) -> UnsavedEdits {
+    let changed = journal::changed(&pending.header.files, &journal::fingerprints(project_dir));
+    let last = pending.entries.last();
+    UnsavedEdits {
+        status: UnsavedEditsStatus::Pending,
+        edits: pending.entries.len() as u32,
+        from_revision: pending.header.saved_revision,
+        to_revision: last.map_or(pending.header.saved_revision, |e| e.expected_revision + 1),
+        last_edit_at: last.map(|e| e.at.clone()).unwrap_or_default(),
+        more_changed_on_disk: changed.len().saturating_sub(MAX_CHANGED_NAMED) as u32,
+        changed_on_disk: changed.into_iter().take(MAX_CHANGED_NAMED).collect(),
+        recovered: None,
+        refused: None,
+    }
+}
+
+/// Replays journal entries in order on a fresh instance, up to the first the project as
+/// it is now refuses. Gives the edits replayed and the refusal.
+async fn replay(
+    instance: &mut Instance,
+    status: &mut SessionStatus,
+    entries: &[journal::Entry],
+) -> (Vec<Edit>, Option<RefusedEdit>) {
+    let mut replayed = Vec::new();
+    for entry in entries {
+        let refuse = |code: &str, message: String, op_index: Option<u32>| RefusedEdit {
+            revision: entry.expected_revision,
+            action: entry.action,
+            op_index,
+            code: code.into(),
+            message,
+        };
+        let Some(edit) = Edit::of(entry) else {
+            return (
+                replayed,
+                Some(refuse(
+                    "invalid_input",
+                    "The journal entry is not an edit this server knows.".into(),
+                    None,
+                )),
+            );
+        };
+        if edit.expected_revision != status.revision {
+            let message = format!(
+                "The journal's edits skip from revision {} to {}.",
+                status.revision, edit.expected_revision
+            );
+            return (replayed, Some(refuse("stale_write", message, None)));
+        }
+        let result = match &edit.action {
+            EditAction::Apply { operations } => {
+                instance.apply(edit.expected_revision, operations).await
+            }
+            EditAction::Undo => {
+                instance
+                    .step_history(edit.expected_revision, false, false)
+                    .await
+            }
+            EditAction::Redo => {
+                instance
+                    .step_history(edit.expected_revision, true, false)
+                    .await
+            }
+        };
+        match result {
+            Ok(reply) => {
+                *status = reply.status;
+                replayed.push(edit);
+            }
+            Err(CallError::Backend(guest)) => {
+                let op_index = match &guest.error {
+                    BackendError::TransactionUnsupported(rejection) => rejection.op_index,
+                    _ => None,
+                };
+                let refused = refuse(
+                    guest.error.code().as_str(),
+                    guest.error.message().to_string(),
+                    op_index,
+                );
+                return (replayed, Some(refused));
+            }
+            Err(other) => {
+                return (
+                    replayed,
+                    Some(refuse("backend_unhandled_error", other.to_string(), None)),
+                );
+            }
+        }
+    }
+    (replayed, None)
 }

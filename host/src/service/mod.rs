@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::SessionSnapshot;
 use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
 use ofgui_contracts::error::{BackendError, UnhandledReason};
@@ -335,11 +336,21 @@ impl Service {
         let opened = match opening {
             Opening::Directory(input) => {
                 let session_id = uuid::Uuid::new_v4().to_string();
-                self.open(&session_id, &input.project_path).await
+                self.open(&session_id, &input).await
             }
-            Opening::Document(document) => self.open_project(method, document).await,
+            Opening::Document(document) => self
+                .open_project(method, document)
+                .await
+                .map(|snapshot| (snapshot, None)),
         };
-        match opened.and_then(|snapshot| Ok((Data::typed(&snapshot)?, snapshot))) {
+        let composed = opened.and_then(|(snapshot, unsaved_edits)| {
+            let additions = Additions {
+                unsaved_edits,
+                ..Additions::default()
+            };
+            Ok((Data::typed(&snapshot)?.with_additions(additions), snapshot))
+        });
+        match composed {
             Ok((data, snapshot)) => Reply {
                 envelope: call.success(
                     SessionRef::new(&snapshot.session_id, Some(snapshot.revision)),

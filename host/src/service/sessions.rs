@@ -4,6 +4,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use ofgui_contracts::additions::EditKind;
+
+use crate::backend::journal::{self, Journal};
 use crate::backend::lock::ProjectLock;
 use crate::backend::runtime::Instance;
 use crate::backend::sandbox::ResolvedProject;
@@ -16,7 +19,9 @@ pub struct Session {
     /// into a directory (while its instance is locked).
     home: Mutex<Home>,
     last_used: Mutex<Instant>,
-    journal: Mutex<Journal>,
+    journal: Mutex<Replay>,
+    /// The journal on disk beside the project, while this session writes it.
+    durable: Mutex<Option<Journal>>,
 }
 
 /// Where a session's project lives.
@@ -47,7 +52,7 @@ const JOURNAL_MAX_BYTES: usize = 64 << 20;
 /// to rebuild the session's state on a fresh instance if the backend fails (an undo of a
 /// batch saved before is not: the fresh instance's history starts at the save).
 #[derive(Default)]
-struct Journal {
+struct Replay {
     /// The revision of the last save (0 before any): where a rebuilt session starts.
     saved_revision: u64,
     batches: Vec<Edit>,
@@ -75,6 +80,38 @@ pub enum EditAction {
 }
 
 impl Edit {
+    /// The edit as the durable journal holds it.
+    fn entry(&self) -> journal::Entry {
+        let (action, operations) = match &self.action {
+            EditAction::Apply { operations } => (EditKind::Apply, Some(operations)),
+            EditAction::Undo => (EditKind::Undo, None),
+            EditAction::Redo => (EditKind::Redo, None),
+        };
+        journal::Entry {
+            expected_revision: self.expected_revision,
+            action,
+            operations: operations
+                .and_then(|text| serde_json::value::RawValue::from_string(text.clone()).ok()),
+            at: crate::service::events::rfc3339_now(),
+        }
+    }
+
+    /// The edit a journal entry records, if it is one.
+    pub fn of(entry: &journal::Entry) -> Option<Edit> {
+        let action = match (entry.action, &entry.operations) {
+            (EditKind::Apply, Some(operations)) => EditAction::Apply {
+                operations: operations.get().to_string(),
+            },
+            (EditKind::Undo, None) => EditAction::Undo,
+            (EditKind::Redo, None) => EditAction::Redo,
+            _ => return None,
+        };
+        Some(Edit {
+            expected_revision: entry.expected_revision,
+            action,
+        })
+    }
+
     /// What the journal holds of it, in bytes.
     fn size(&self) -> usize {
         match &self.action {
@@ -133,22 +170,79 @@ impl Session {
         *self.home() = Home::Directory { project, lock };
     }
 
-    /// Records an edit that was made.
+    /// Records an edit that was made: in memory, and durably on disk (synced before the
+    /// call answers) while the session writes its project's journal.
     pub fn record(&self, batch: Edit) {
+        self.record_durably(&batch);
         let mut journal = lock(&self.journal);
         if journal.overflowed {
             return;
         }
         journal.bytes += batch.size();
         if journal.bytes > JOURNAL_MAX_BYTES {
-            *journal = Journal {
+            *journal = Replay {
                 saved_revision: journal.saved_revision,
                 overflowed: true,
-                ..Journal::default()
+                ..Replay::default()
             };
             return;
         }
         journal.batches.push(batch);
+    }
+
+    /// Appends an edit to the journal on disk, beginning it (with the saved revision and
+    /// the project files' fingerprints) at the first edit since the last save. A journal
+    /// that cannot be written is given up, with a warning: the edits stay in memory.
+    fn record_durably(&self, edit: &Edit) {
+        let mut durable = lock(&self.durable);
+        let Some(journal) = durable.as_mut() else {
+            return;
+        };
+        let begun = match journal.begun() {
+            true => Ok(()),
+            false => match self.directory() {
+                Some(project) => journal.begin(
+                    &journal::Header::now(self.saved_revision(), &project.dir),
+                    &[],
+                ),
+                None => Ok(()),
+            },
+        };
+        if let Err(error) = begun.and_then(|()| journal.append(&edit.entry())) {
+            tracing::warn!(session = %self.id, "unsaved edits are no longer journaled: {error}");
+            *durable = None;
+        }
+    }
+
+    /// Makes this session write its project's journal (`None`: it does not).
+    pub fn journal_into(&self, journal: Option<Journal>) {
+        *lock(&self.durable) = journal;
+    }
+
+    /// A recovered session: the disk holds `saved_revision`, and `edits` were replayed on
+    /// it (already in the journal on disk).
+    pub fn recovered(&self, saved_revision: u64, edits: Vec<Edit>) {
+        let bytes = edits.iter().map(Edit::size).sum();
+        *lock(&self.journal) = Replay {
+            saved_revision,
+            batches: edits,
+            bytes,
+            overflowed: bytes > JOURNAL_MAX_BYTES,
+        };
+    }
+
+    /// The session ends. A clean one removes its journal; one with unsaved edits leaves
+    /// it for the next open to recover. Gives whether a journal of its edits remains.
+    pub fn end(&self, dirty: bool) -> bool {
+        let mut durable = lock(&self.durable);
+        let kept = durable.as_ref().is_some_and(Journal::begun) && dirty;
+        if let (Some(journal), false) = (durable.as_mut(), dirty)
+            && let Err(error) = journal.remove()
+        {
+            tracing::warn!(session = %self.id, "the journal could not be removed: {error}");
+        }
+        *durable = None;
+        kept
     }
 
     /// The revision of the last save and the batches to replay on the saved project to
@@ -163,12 +257,18 @@ impl Session {
         lock(&self.journal).saved_revision
     }
 
-    /// The session saved `revision`: the disk now holds everything applied so far.
+    /// The session saved `revision`: the disk now holds everything applied so far, and
+    /// the journal on disk is removed (the next edit begins it again).
     pub fn saved(&self, revision: u64) {
-        *lock(&self.journal) = Journal {
+        *lock(&self.journal) = Replay {
             saved_revision: revision,
-            ..Journal::default()
+            ..Replay::default()
         };
+        if let Some(journal) = lock(&self.durable).as_mut()
+            && let Err(error) = journal.remove()
+        {
+            tracing::warn!(session = %self.id, "the journal could not be removed: {error}");
+        }
     }
 
     pub fn touch(&self) {
@@ -287,7 +387,8 @@ impl Registry {
             instance: tokio::sync::Mutex::new(Some(instance)),
             home: Mutex::new(home),
             last_used: Mutex::new(Instant::now()),
-            journal: Mutex::new(Journal::default()),
+            journal: Mutex::new(Replay::default()),
+            durable: Mutex::new(None),
         });
         lock(&self.table).sessions.insert(id, session.clone());
         session

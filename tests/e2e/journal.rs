@@ -1,0 +1,218 @@
+//! Unsaved work survives the process: a server killed (SIGKILL) after 1, 5 and 50 edits
+//! leaves them in the project's journal, and the next server's open lists them and, when
+//! asked, recovers them; the save then writes what the uninterrupted session's does. The
+//! same with a file changed on disk while no server ran.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::crash::RawServer;
+use crate::harness::*;
+
+const JOYSTICK: &str = "rbw1tvvv";
+const APPLY: &str = "openfairygui_backend_apply_transaction";
+const SAVE: &str = "openfairygui_backend_save_session";
+
+fn nudge(step: u64) -> Value {
+    json!([{ "kind": "setDisplayNodeProps",
+        "selector": { "packageId": JOYSTICK, "componentResourceId": "iitt1", "displayNodeId": "n7" },
+        "props": { "position": { "x": step, "y": 100 + step } } }])
+}
+
+/// Opens the project and makes `edits` edits: that many applies, then (from 5 on) an
+/// undo and a redo. Gives the server, the session id and the revision reached.
+fn edit(root: &Path, project: &Path, edits: u64) -> (RawServer, Value, u64) {
+    let mut server = RawServer::start_env(root, &[]);
+    let id = server.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
+    for step in 0..edits {
+        let at = json!({ "sessionId": id, "expectedRevision": step, "operations": nudge(step) });
+        server.call(APPLY, at);
+    }
+    let mut revision = edits;
+    if edits >= 5 {
+        for tool in ["openfairygui_undo", "openfairygui_redo"] {
+            server.call(
+                tool,
+                json!({ "sessionId": id, "expectedRevision": revision }),
+            );
+            revision += 1;
+        }
+    }
+    (server, id, revision)
+}
+
+fn additions(response: &Value) -> &Value {
+    &response["result"]["_meta"]["ofgui/additions"]
+}
+
+fn open_with(server: &mut RawServer, project: &Path, choice: Option<&str>) -> Value {
+    let mut arguments = json!({ "projectPath": project });
+    if let Some(choice) = choice {
+        arguments["unsavedEdits"] = json!(choice);
+    }
+    server.request(
+        "tools/call",
+        json!({ "name": OPEN, "arguments": arguments }),
+    )
+}
+
+/// Outside edits as the editor would make them while no server ran: another package's
+/// component gets a new attribute value.
+fn edit_outside(project: &Path) -> String {
+    let path = "assets/Basics/Main.xml";
+    let file = project.join(path);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let changed = text.replacen("size=\"", "size=\"1", 1);
+    assert_ne!(changed, text);
+    std::fs::write(&file, changed).unwrap();
+    path.to_string()
+}
+
+fn killed_and_recovered(edits: u64, outside: bool) {
+    let workspace = Workspace::new();
+    let reference = workspace.add("reference", &unity_corpus());
+    let project = workspace.add("project", &unity_corpus());
+
+    // The uninterrupted session, saved.
+    let (mut server, id, revision) = edit(workspace.path(), &reference, edits);
+    // The outside change touches a file the edits do not, so the save keeps it.
+    let changed_outside = outside.then(|| edit_outside(&reference));
+    server.call(
+        SAVE,
+        json!({ "sessionId": id, "expectedRevision": revision }),
+    );
+    drop(server);
+
+    // The same edits, and the server killed without a save.
+    let (mut server, _, _) = edit(workspace.path(), &project, edits);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    if outside {
+        edit_outside(&project);
+    }
+
+    let mut server = RawServer::start_env(workspace.path(), &[]);
+    let response = open_with(&mut server, &project, None);
+    let pending = &additions(&response)["unsavedEdits"];
+    let journaled = if edits >= 5 { edits + 2 } else { edits };
+    assert_eq!(pending["status"], "pending", "{response}");
+    assert_eq!(pending["edits"], journaled, "{pending}");
+    assert_eq!(
+        (
+            pending["fromRevision"].clone(),
+            pending["toRevision"].clone()
+        ),
+        (json!(0), json!(revision))
+    );
+    assert!(
+        pending["lastEditAt"].as_str().unwrap().ends_with('Z'),
+        "{pending}"
+    );
+    match &changed_outside {
+        Some(path) => assert_eq!(pending["changedOnDisk"], json!([path]), "{pending}"),
+        None => assert_eq!(pending["changedOnDisk"], json!([]), "{pending}"),
+    }
+    let id = response["result"]["structuredContent"]["backendResult"]["data"]["sessionId"].clone();
+    assert_eq!(
+        response["result"]["structuredContent"]["backendResult"]["data"]["revision"],
+        0
+    );
+    // Nothing is recovered or discarded without being asked: closing keeps the journal.
+    server.call(CLOSE, json!({ "sessionId": id }));
+
+    let response = open_with(&mut server, &project, Some("recover"));
+    let recovered = &additions(&response)["unsavedEdits"];
+    assert_eq!(recovered["status"], "recovered", "{response}");
+    assert_eq!(recovered["recovered"], journaled, "{recovered}");
+    assert!(recovered.get("refused").is_none(), "{recovered}");
+    let data = &response["result"]["structuredContent"]["backendResult"]["data"];
+    assert_eq!(
+        (data["revision"].clone(), data["dirty"].clone()),
+        (json!(revision), json!(true))
+    );
+    let id = data["sessionId"].clone();
+    server.call(
+        SAVE,
+        json!({ "sessionId": id, "expectedRevision": revision }),
+    );
+    assert_eq!(
+        snapshot(&project),
+        snapshot(&reference),
+        "the recovered session saves what the uninterrupted one did"
+    );
+    let journal = workspace
+        .path()
+        .join(".project.openfairygui.backend.journal");
+    assert!(!journal.exists(), "a save removes the journal");
+}
+
+#[test]
+fn one_edit_survives_a_kill() {
+    killed_and_recovered(1, false);
+}
+
+#[test]
+fn five_edits_with_an_undo_and_a_redo_survive_a_kill() {
+    killed_and_recovered(5, false);
+}
+
+#[test]
+fn fifty_edits_survive_a_kill() {
+    killed_and_recovered(50, false);
+}
+
+#[test]
+fn edits_survive_a_kill_and_an_outside_change_made_meanwhile() {
+    killed_and_recovered(5, true);
+}
+
+#[test]
+fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
+    let workspace = Workspace::new();
+    let project = workspace.add("project", &unity_corpus());
+    let before = snapshot(&project);
+    let (mut server, _, _) = edit(workspace.path(), &project, 2);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    // Outside, the component the edits move a node in loses that node's file.
+    std::fs::remove_file(project.join("assets/Joystick/Main.xml")).unwrap();
+
+    let mut server = RawServer::start_env(workspace.path(), &[]);
+    let response = open_with(&mut server, &project, Some("recover"));
+    let report = &additions(&response)["unsavedEdits"];
+    assert_eq!(report["recovered"], 0, "{report}");
+    let refused = &report["refused"];
+    assert_eq!(
+        (refused["revision"].clone(), refused["action"].clone()),
+        (json!(0), json!("apply")),
+        "{report}"
+    );
+    assert_eq!(refused["opIndex"], 0, "{report}");
+    let id = response["result"]["structuredContent"]["backendResult"]["data"]["sessionId"].clone();
+    server.call(CLOSE, json!({ "sessionId": id }));
+
+    std::fs::write(
+        project.join("assets/Joystick/Main.xml"),
+        &before["assets/Joystick/Main.xml"],
+    )
+    .unwrap();
+    let (mut server, _, _) = edit(workspace.path(), &project, 2);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let mut server = RawServer::start_env(workspace.path(), &[]);
+    let response = open_with(&mut server, &project, Some("discard"));
+    assert_eq!(
+        additions(&response)["unsavedEdits"]["status"],
+        "discarded",
+        "{response}"
+    );
+    let id = response["result"]["structuredContent"]["backendResult"]["data"]["sessionId"].clone();
+    server.call(CLOSE, json!({ "sessionId": id }));
+    let response = open_with(&mut server, &project, None);
+    assert!(
+        additions(&response).get("unsavedEdits").is_none(),
+        "{response}"
+    );
+    assert_eq!(snapshot(&project), before);
+}
