@@ -10,7 +10,7 @@ use ofgui_contracts::uam::{UamProject, UamResource};
 use serde_json::Value;
 
 use crate::commit::{Change, CommitError, Committed, ConflictKind, Plan, Recovery};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::commit::Expect;
 use crate::fs::{CaseFold, ProjectFs};
@@ -82,12 +82,15 @@ pub struct Mismatch {
 
 /// Reads the project as `plan` would leave it and compares it with `now`. A plan that
 /// only rewrites component files re-reads just those (the rest of the disk is what the
-/// model was read from); any other plan re-reads the whole project through an overlay.
+/// model was read from); any other plan re-reads the whole project through an overlay in
+/// which every source file the plan does not touch is as the session `known` it, so a
+/// file someone else changed meanwhile (which this save does not write) does not count.
 pub fn verify(
     disk: &dyn ProjectFs,
     fairy_file: &str,
     plan: &Plan,
     now: &UamProject,
+    known: &BTreeMap<String, Vec<u8>>,
 ) -> Result<(), Mismatch> {
     if plan.changes.is_empty() && plan.create_dirs.is_empty() && plan.remove_dirs.is_empty() {
         return Ok(());
@@ -123,10 +126,20 @@ pub fn verify(
         }
         return Ok(());
     }
-    let written = plan.changes.iter().filter_map(|change| match change {
-        Change::Write { path, bytes, .. } => Some((path.as_str(), bytes.as_slice())),
-        Change::Remove { .. } => None,
-    });
+    let touched: BTreeSet<&str> = plan.changes.iter().map(Change::path).collect();
+    let written = plan
+        .changes
+        .iter()
+        .filter_map(|change| match change {
+            Change::Write { path, bytes, .. } => Some((path.as_str(), bytes.as_slice())),
+            Change::Remove { .. } => None,
+        })
+        .chain(
+            known
+                .iter()
+                .filter(|(path, _)| !touched.contains(path.as_str()))
+                .map(|(path, bytes)| (path.as_str(), bytes.as_slice())),
+        );
     let removed = plan.changes.iter().filter_map(|change| match change {
         Change::Remove { path, .. } => Some(path.as_str()),
         Change::Write { .. } => None,
@@ -371,7 +384,7 @@ impl Attempt<'_> {
         });
         if changed {
             message.push_str(
-                " Someone changed those files since the session read them (the FairyGUI editor, perhaps): to keep their change, close this session, reopen the project and make the edits again",
+                " Someone changed those files since the session read them (the FairyGUI editor, perhaps): to keep their change, call openfairygui_refresh_session, which reads the project again and replays this session's unsaved edits on top, then save",
             );
             message.push_str(if self.materialize {
                 "."

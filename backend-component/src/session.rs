@@ -1122,8 +1122,9 @@ impl Session {
         } else {
             "saveSession"
         };
-        let fairy_file = self.storage(method)?.fairy_file.clone();
-        if let Err(mismatch) = save::verify(fs, &fairy_file, &plan, &saved) {
+        let storage = self.storage(method)?;
+        let fairy_file = storage.fairy_file.clone();
+        if let Err(mismatch) = save::verify(fs, &fairy_file, &plan, &saved, &storage.documents) {
             return Err(BackendError::UamFidelityUnsupported {
                 message: format!(
                     "The bytes this save would write to {} do not read back as the session's model (first difference at {}), so nothing was written; the edits stay in the session.",

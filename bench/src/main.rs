@@ -20,6 +20,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 mod embedding;
+mod history;
 mod load;
 mod publish;
 mod render;
@@ -65,6 +66,9 @@ fn main() -> Result<()> {
             let unity = tempfile::tempdir()?;
             copy_tree(&projects[0].1, unity.path())?;
             return render::renders(&host, cache.path(), projects[0].0, unity.path());
+        }
+        Some("history") => {
+            return history::history(&host, cache.path(), &projects[0].1);
         }
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
         Some("publish") => {
@@ -180,6 +184,7 @@ fn main() -> Result<()> {
     copy_tree(&projects[0].1, unity.path())?;
     render::renders(&host, cache.path(), projects[0].0, unity.path())?;
     many_sessions(&host, cache.path(), &projects[0].1)?;
+    history::history(&host, cache.path(), &projects[0].1)?;
     load::load(&host, cache.path(), &projects[0].1, &projects[0].2)?;
     runaway(&host, cache.path(), &workspace.join("examples/HelloFairy"))?;
     Ok(())
@@ -187,6 +192,26 @@ fn main() -> Result<()> {
 
 /// Sessions opened at once for [`many_sessions`]: the server's default session limit.
 const MANY_SESSIONS: usize = 32;
+/// How long the server with [`MANY_SESSIONS`] open is left at rest.
+const IDLE: Duration = Duration::from_secs(5);
+
+/// User and system CPU time of a process so far, in clock ticks (1/100 s on Linux).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let field = |index: usize| {
+        fields
+            .get(index)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    field(11) + field(12)
+}
 
 /// Opens [`MANY_SESSIONS`] copies of `source` in one server and prints its memory with
 /// one session and with all of them open.
@@ -213,18 +238,24 @@ fn many_sessions(host: &Path, cache: &Path, source: &Path) -> Result<()> {
     }
     let with_all = proc_status_kb(pid, "VmRSS:");
     let peak = peak_rss_kb(pid);
+    // At rest with every project watched: the CPU the server spends doing nothing.
+    let before = cpu_ticks(pid);
+    std::thread::sleep(IDLE);
+    let idle_ticks = cpu_ticks(pid).saturating_sub(before);
     drop(client);
     println!(
-        "\n| {MANY_SESSIONS} sessions on copies of fairygui-unity-examples | RSS with 1 open | RSS with {MANY_SESSIONS} open | per further session | peak RSS | open (median) |"
+        "\n| {MANY_SESSIONS} sessions on copies of fairygui-unity-examples | RSS with 1 open | RSS with {MANY_SESSIONS} open | per further session | peak RSS | open (median) | CPU at rest, {} s |",
+        IDLE.as_secs()
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     println!(
-        "| one server | {:.1} MB | {:.1} MB | {:.1} MB | {:.1} MB | {} |",
+        "| one server | {:.1} MB | {:.1} MB | {:.1} MB | {:.1} MB | {} | {} ms |",
         with_one as f64 / 1024.0,
         with_all as f64 / 1024.0,
         with_all.saturating_sub(with_one) as f64 / 1024.0 / (MANY_SESSIONS - 1) as f64,
         peak as f64 / 1024.0,
         ms(median(opens)),
+        idle_ticks * 10,
     );
     Ok(())
 }

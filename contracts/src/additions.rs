@@ -34,6 +34,26 @@ pub struct Additions {
     /// (its server stopped, or it was closed), and what this open did with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsaved_edits: Option<UnsavedEdits>,
+    /// `refreshSession`: the unsaved edits replayed on the project as it is now, and
+    /// those dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refreshed: Option<Refreshed>,
+}
+
+/// What a refresh did with the session's unsaved edits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Refreshed {
+    /// Edits replayed on the project as it is now.
+    pub replayed: u32,
+    /// Edits the project as it is now refused, dropped as `dropRefused` asked.
+    pub dropped: Vec<RefusedEdit>,
+    /// Project files that changed on disk since the session read or saved them (at most
+    /// 20; `moreChangedOnDisk` counts the rest).
+    pub changed_on_disk: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_changed_on_disk: u32,
 }
 
 /// Unsaved edits an earlier session left in the project's journal.

@@ -1290,3 +1290,19 @@ pub struct HistoryEntry {
 fn is_zero(value: &u32) -> bool {
     *value == 0
 }
+
+/// `refreshSession` input (ofgui addition): read the project again and replay the
+/// session's unsaved edits on top of what is on disk now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefreshSessionInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// The session's current revision; anything else fails with `stale_write`.
+    pub expected_revision: u64,
+    /// Drop the edits the project as it is now refuses (each is reported) instead of
+    /// refusing the refresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drop_refused: Option<bool>,
+}

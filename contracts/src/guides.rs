@@ -306,8 +306,9 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 `failedPaths` names the files that stopped the save, `committedPaths` those already \
                 in their new state.",
             fix: "For `changed_on_disk`, do not overwrite someone else's work without asking: \
-                tell the user which files changed. To keep their change, close this session and \
-                reopen the project, then redo the edits (replan them from the new state). To \
+                tell the user which files changed. To keep their change, call \
+                `openfairygui_refresh_session`: it reads the project again and replays your \
+                unsaved edits on top (an edit that no longer fits is named), then save. To \
                 overwrite on purpose, the user may ask for \
                 `openfairygui_backend_materialize_session`. For `io`, ask the user to fix the \
                 disk problem (space, permissions, a file locked by another program), then save \

@@ -52,6 +52,7 @@ pub enum MethodId {
     Undo,
     Redo,
     GetHistory,
+    RefreshSession,
     SaveSession,
     MaterializeSession,
     Publish,
@@ -575,6 +576,36 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::RefreshSession,
+        name: "refreshSession",
+        tool: "openfairygui_refresh_session",
+        title: "Refresh Session From Disk",
+        description: "Reads the project again as it is on disk now (after someone else changed it: the FairyGUI editor, a git checkout) and replays the session's unsaved edits on top, so a save writes both sides and overwrites nothing. An edit the project no longer allows (its target was removed outside) is reported with its revision and opIndex, and the session stays as it was unless dropRefused is true. The session continues at a higher revision, clean if it had no unsaved edits. Needs a session opened from a directory and expectedRevision, the current revision.",
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        effect: Effect::Edits,
+        upstream: false,
+        stage: Stage::Authoring,
+        max_response_bytes: None,
+        errors: &[
+            Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_write",
+                "re-read, then refresh at the current revision",
+            ),
+            Fails::new(
+                "transaction_unsupported",
+                "an unsaved edit no longer applies (nothing changed)",
+            ),
+            Fails::new(
+                "capability_unavailable",
+                "the session has no project directory, or more unsaved edits than it keeps",
+            ),
+        ],
+        byte_paths: &[],
+    },
+    Method {
         id: MethodId::SaveSession,
         name: "saveSession",
         tool: "openfairygui_backend_save_session",
@@ -600,7 +631,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "save_partial_failure",
-                "reason changed_on_disk: someone edited those files on disk since the session read them, or a file or its folder is read-only or a link (see conflicts), nothing written, the edits stay in the session: reopen to see their change, or materializeSession to overwrite on purpose, reason io: the disk refused a write (full, for one), see diskMayBePartiallyUpdated and recoveryPaths",
+                "reason changed_on_disk: someone edited those files on disk since the session read them, or a file or its folder is read-only or a link (see conflicts), nothing written, the edits stay in the session: refreshSession takes their change and replays the edits on top, or materializeSession overwrites it on purpose, reason io: the disk refused a write (full, for one), see diskMayBePartiallyUpdated and recoveryPaths",
             ),
             Fails::new(
                 "materialize_validation_failed",
@@ -821,7 +852,9 @@ mod tests {
             // names the tool without `backend_`.
             let prefix = match method.name {
                 // Ours alone too; the issue names them without `backend_`.
-                "renderComponent" | "undo" | "redo" | "getHistory" => "openfairygui_",
+                "renderComponent" | "undo" | "redo" | "getHistory" | "refreshSession" => {
+                    "openfairygui_"
+                }
                 // The issue names the tool for what it does, without the object.
                 "publishProject" => {
                     assert_eq!(method.tool, "openfairygui_publish");
@@ -910,6 +943,7 @@ mod tests {
             MethodId::Undo,
             MethodId::Redo,
             MethodId::GetHistory,
+            MethodId::RefreshSession,
             MethodId::SaveSession,
             MethodId::MaterializeSession,
             MethodId::Publish,

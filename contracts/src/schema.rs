@@ -15,10 +15,10 @@ use crate::api::{
     HistoryStepInput, MaterializeSessionData, MaterializeSessionInput, NoInput,
     OpenProjectSessionInput, OpenSessionInput, OutlineInput, ProjectOutline, PublishProjectData,
     PublishProjectInput, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, RefreshCacheInput, RenderComponentData, RenderComponentInput,
-    ResourceBytesData, SaveOrMaterialize, SaveSessionInput, SearchProjectData, SearchProjectInput,
-    SessionHistory, SessionInput, SessionSnapshot, SessionStateData, TransactionInput,
-    TransactionPreview, ValidationReport,
+    ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
+    RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
+    SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionSnapshot,
+    SessionStateData, TransactionInput, TransactionPreview, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -72,6 +72,7 @@ pub fn input_schema(method: &Method) -> Value {
         "publishProject" => PublishProjectInput::json_schema(&mut generator),
         "undo" | "redo" => HistoryStepInput::json_schema(&mut generator),
         "getHistory" => HistoryInput::json_schema(&mut generator),
+        "refreshSession" => RefreshSessionInput::json_schema(&mut generator),
         other => unreachable!("no input type for method {other}"),
     };
     let mut value = finish(generator, schema);
@@ -106,6 +107,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         "publishProject" => generator.subschema_for::<Success<PublishProjectData>>(),
         "undo" | "redo" => generator.subschema_for::<Success<HistoryStepData>>(),
         "getHistory" => generator.subschema_for::<Success<SessionHistory>>(),
+        "refreshSession" => generator.subschema_for::<Success<SessionSnapshot>>(),
         other => unreachable!("no output type for method {other}"),
     }
 }

@@ -211,6 +211,7 @@ async fn serve(
     let service = Service::new(config);
     service.warm_up();
     service.start_idle_expiry();
+    service.start_watching();
     let mut builder = ServerBuilder::new(service.clone())
         .text_content(text_content)
         .schemas(schemas);

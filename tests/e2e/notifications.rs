@@ -717,3 +717,169 @@ async fn progress_is_sent_for_a_token_and_before_the_result() {
         "{before:?} {after:?}"
     );
 }
+
+const REFRESH_SESSION: &str = "openfairygui_refresh_session";
+const EVENTS: &str = "openfairygui_backend_get_events";
+
+/// The editor beside the agent: with unsaved edits to the Basics package, another
+/// component of it and its `package.xml` change on disk. The subscriber is told, the
+/// save refuses and names refresh, refresh keeps both sides, and the save writes both.
+/// Then a change outside removes the node an unsaved batch moves: refresh names the
+/// edit and its operation, and nothing is lost until the caller drops it.
+#[tokio::test]
+async fn outside_edits_are_noticed_and_refresh_merges_them_under_unsaved_edits() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let recorder = Recorder::default();
+    let server = Server::connect(
+        &[workspace.path()],
+        &[],
+        recorder.clone(),
+        Lifecycle::Handshake,
+    )
+    .await;
+    let id = server.open(&project).await;
+    server
+        .client
+        .subscribe(SubscribeRequestParams::new(session_uri(&id)))
+        .await
+        .unwrap();
+    let favorite = json!([{ "kind": "setResourceFavorite",
+        "selector": { "packageId": "9leh0eyf", "resourceId": "rpmb1" }, "favorite": true }]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": favorite }),
+        )
+        .await;
+    recorder
+        .wait_until("the apply's update", |r| r.updates().len() == 1)
+        .await;
+
+    // As the editor would: a 9-grid changed in package.xml, the main component resized.
+    let edit = |path: &str, from: &str, to: &str| {
+        let file = project.join(path);
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains(from), "{path}");
+        std::fs::write(&file, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "assets/Basics/package.xml",
+        "scale9grid=\"16,9,32,6\"",
+        "scale9grid=\"16,9,32,7\"",
+    );
+    edit(
+        "assets/Basics/Main.xml",
+        "size=\"1136,640\"",
+        "size=\"1136,641\"",
+    );
+    recorder
+        .wait_until("the outside change's update", |r| r.updates().len() >= 2)
+        .await;
+    assert_eq!(recorder.updates()[1], session_uri(&id));
+    let events = server.ok(EVENTS, json!({ "sessionId": id })).await;
+    let mut noticed: Vec<String> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["kind"] == "disk.changed")
+        .flat_map(|event| event["payload"]["paths"].as_array().unwrap().clone())
+        .map(|path| path.as_str().unwrap().to_string())
+        .collect();
+    noticed.sort();
+    noticed.dedup();
+    assert_eq!(
+        noticed,
+        ["assets/Basics/Main.xml", "assets/Basics/package.xml"]
+    );
+
+    let refused = server
+        .err(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+        .await;
+    assert_eq!(refused["reason"], "changed_on_disk", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("openfairygui_refresh_session"),
+        "{refused}"
+    );
+    let (envelope, _) = server
+        .call(
+            REFRESH_SESSION,
+            json!({ "sessionId": id, "expectedRevision": 1 }),
+        )
+        .await;
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(
+        (
+            envelope["data"]["revision"].clone(),
+            envelope["data"]["dirty"].clone()
+        ),
+        (json!(3), json!(true))
+    );
+    server
+        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 3 }))
+        .await;
+    let package = std::fs::read_to_string(project.join("assets/Basics/package.xml")).unwrap();
+    assert!(
+        package.contains("scale9grid=\"16,9,32,7\""),
+        "the outside change stays"
+    );
+    assert!(
+        package
+            .contains(r#"<image id="rpmb1" name="VIP_png.png" path="/images/" favorite="true"/>"#),
+        "the session's edit is saved"
+    );
+    let main = std::fs::read_to_string(project.join("assets/Basics/Main.xml")).unwrap();
+    assert!(main.contains("size=\"1136,641\""));
+
+    // An unsaved batch whose node goes away outside.
+    let nudge = json!([{ "kind": "setDisplayNodeProps",
+        "selector": { "packageId": "rbw1tvvv", "componentResourceId": "iitt1", "displayNodeId": "n7" },
+        "props": { "position": { "x": 1, "y": 2 } } }]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 3, "operations": nudge }),
+        )
+        .await;
+    let joystick = project.join("assets/Joystick/Main.xml");
+    let text = std::fs::read_to_string(&joystick).unwrap();
+    let start = text.find("    <image id=\"n7\"").unwrap();
+    let end = start + text[start..].find("</image>\n").unwrap() + "</image>\n".len();
+    std::fs::write(&joystick, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let refused = server
+        .err(
+            REFRESH_SESSION,
+            json!({ "sessionId": id, "expectedRevision": 4 }),
+        )
+        .await;
+    assert_eq!(refused["code"], "transaction_unsupported", "{refused}");
+    assert_eq!(refused["opIndex"], 0, "{refused}");
+    let message = refused["message"].as_str().unwrap();
+    assert!(
+        message.contains("revision 3") && message.contains("dropRefused"),
+        "{message}"
+    );
+    let session = server.ok(GET, json!({ "sessionId": id })).await;
+    assert_eq!(
+        (session["revision"].clone(), session["dirty"].clone()),
+        (json!(4), json!(true)),
+        "nothing is lost"
+    );
+    let (envelope, _) = server
+        .call(
+            REFRESH_SESSION,
+            json!({ "sessionId": id, "expectedRevision": 4, "dropRefused": true }),
+        )
+        .await;
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(
+        (
+            envelope["data"]["revision"].clone(),
+            envelope["data"]["dirty"].clone()
+        ),
+        (json!(5), json!(false))
+    );
+}

@@ -201,17 +201,28 @@ pub fn fingerprints(project_dir: &Path) -> BTreeMap<String, Fingerprint> {
                 else {
                     continue;
                 };
-                let modified = metadata
-                    .modified()
-                    .ok()
-                    .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map_or(0, |since| since.as_nanos() as i128);
                 let path = relative.to_string_lossy().replace('\\', "/");
-                files.insert(path, Fingerprint(metadata.len(), modified));
+                files.insert(path, Fingerprint(metadata.len(), modified(&metadata)));
             }
         }
     }
     files
+}
+
+/// A regular file's fingerprint; `None` for anything else or nothing.
+pub fn fingerprint(path: &Path) -> Option<Fingerprint> {
+    let metadata = path.symlink_metadata().ok()?;
+    metadata
+        .is_file()
+        .then(|| Fingerprint(metadata.len(), modified(&metadata)))
+}
+
+fn modified(metadata: &std::fs::Metadata) -> i128 {
+    metadata
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos() as i128)
 }
 
 /// The paths whose fingerprints differ between two sets (changed, added or removed),

@@ -4,8 +4,8 @@ use base64::Engine as _;
 use ofgui_contracts::api::{
     EventsInput, HistoryInput, HistoryStepInput, MaterializeSessionInput, NoInput,
     OpenSessionInput, OutlineInput, PublishProjectInput, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, RefreshCacheInput, RenderComponentInput, SaveSessionInput,
-    SearchProjectInput, SessionInput, TransactionInput,
+    ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentInput,
+    SaveSessionInput, SearchProjectInput, SessionInput, TransactionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -109,6 +109,7 @@ impl Service {
             }
             Work::Transaction { apply, input } => self.transaction(apply, input).await,
             Work::Step { redo, input } => self.step_history(redo, input).await,
+            Work::Refresh(input) => self.refresh(input).await,
             Work::History(input) => {
                 let text = encode(&input)?;
                 self.on_session(&input.session_id, async |_, instance| {
@@ -427,6 +428,7 @@ pub(super) enum Work {
         input: HistoryStepInput,
     },
     History(HistoryInput),
+    Refresh(RefreshSessionInput),
     Events(EventsInput),
     Close(SessionInput),
     CacheSnapshot(SessionInput),
@@ -472,6 +474,7 @@ impl Request {
                 input: parse(method, &input)?,
             },
             MethodId::GetHistory => Work::History(parse(method, &input)?),
+            MethodId::RefreshSession => Work::Refresh(parse(method, &input)?),
             MethodId::GetEvents => Work::Events(parse(method, &input)?),
             MethodId::CloseSession => Work::Close(parse(method, &input)?),
             MethodId::GetCacheSnapshot => Work::CacheSnapshot(parse(method, &input)?),

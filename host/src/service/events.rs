@@ -43,6 +43,9 @@ pub enum SessionChange {
     /// The session closed (closed, idle, or lost with its backend): its resources now
     /// read as `session_not_found`, for good (ids are never reused).
     Closed { session_id: String },
+    /// Files of the session's project changed on disk, made by someone else: what the
+    /// session shows is now behind the disk until it is refreshed.
+    DiskChanged { session_id: String },
 }
 
 impl SessionChange {
@@ -50,7 +53,8 @@ impl SessionChange {
         match self {
             SessionChange::Revised { session_id, .. }
             | SessionChange::Saved { session_id, .. }
-            | SessionChange::Closed { session_id } => session_id,
+            | SessionChange::Closed { session_id }
+            | SessionChange::DiskChanged { session_id } => session_id,
         }
     }
 }
@@ -149,6 +153,13 @@ impl EventLog {
 
     /// Records a session's revision and save state (at open, after an apply, a save);
     /// publishes a change when either differs from what was last recorded.
+    /// Someone else changed files of the session's project on disk.
+    pub fn disk_changed(&self, session_id: &str) {
+        let _ = self.changes.send(SessionChange::DiskChanged {
+            session_id: session_id.to_string(),
+        });
+    }
+
     pub fn changed(&self, session_id: &str, revision: u64, dirty: bool) {
         let mut log = self
             .log

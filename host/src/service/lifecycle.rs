@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use ofgui_contracts::additions::{RefusedEdit, UnsavedEdits, UnsavedEditsStatus};
+use ofgui_contracts::additions::{UnsavedEdits, UnsavedEditsStatus};
 use ofgui_contracts::api::{
     OpenProjectSessionInput, OpenSessionInput, SessionSnapshot, UnsavedEditsChoice,
 };
@@ -22,8 +22,9 @@ use crate::policy::explain;
 use crate::service::envelope::{Data, Failure};
 use crate::service::events::Happened;
 use crate::service::notice::{Notice, Recovered};
+use crate::service::rebase::{replay, unsaved_edits};
 use crate::service::report;
-use crate::service::sessions::{Edit, EditAction, Home, ReserveError, Session};
+use crate::service::sessions::{EditAction, Home, ReserveError, Session};
 
 impl Service {
     /// Rebuilds a session whose instance failed ([`Service::rebuild`] in its own home).
@@ -210,6 +211,10 @@ impl Service {
             session.recovered(first_revision, replayed);
         }
         session.journal_into(journal);
+        session.know_disk();
+        if let Some(project) = session.directory() {
+            self.watch.add(&project.dir);
+        }
         Ok((snapshot, unsaved))
     }
 
@@ -412,7 +417,7 @@ impl Service {
         let journaled = session.end(unsaved.is_some());
         self.events
             .emit(session_id, &key, Happened::new("session.closed", None));
-        self.forget(session_id);
+        self.forget(&session);
         tracing::info!(session = %session_id, "closed session");
         let mut data = Data::value(json!({ "sessionId": session_id, "closed": true }));
         if let Some(status) = unsaved {
@@ -552,101 +557,4 @@ pub(super) fn refused(refusal: Refusal, project_path: &str) -> Failure {
             project_path: project_path.to_string(),
         },
     })
-}
-
-/// Most changed files an `unsavedEdits` report names.
-const MAX_CHANGED_NAMED: usize = 20;
-
-/// What an earlier session left in the journal, as the open result reports it: pending
-/// until the open's choice says otherwise.
-fn unsaved_edits(pending: &journal::Pending, project_dir: &std::path::Path) -> UnsavedEdits {
-    let changed = journal::changed(&pending.header.files, &journal::fingerprints(project_dir));
-    let last = pending.entries.last();
-    UnsavedEdits {
-        status: UnsavedEditsStatus::Pending,
-        edits: pending.entries.len() as u32,
-        from_revision: pending.header.saved_revision,
-        to_revision: last.map_or(pending.header.saved_revision, |e| e.expected_revision + 1),
-        last_edit_at: last.map(|e| e.at.clone()).unwrap_or_default(),
-        more_changed_on_disk: changed.len().saturating_sub(MAX_CHANGED_NAMED) as u32,
-        changed_on_disk: changed.into_iter().take(MAX_CHANGED_NAMED).collect(),
-        recovered: None,
-        refused: None,
-    }
-}
-
-/// Replays journal entries in order on a fresh instance, up to the first the project as
-/// it is now refuses. Gives the edits replayed and the refusal.
-async fn replay(
-    instance: &mut Instance,
-    status: &mut SessionStatus,
-    entries: &[journal::Entry],
-) -> (Vec<Edit>, Option<RefusedEdit>) {
-    let mut replayed = Vec::new();
-    for entry in entries {
-        let refuse = |code: &str, message: String, op_index: Option<u32>| RefusedEdit {
-            revision: entry.expected_revision,
-            action: entry.action,
-            op_index,
-            code: code.into(),
-            message,
-        };
-        let Some(edit) = Edit::of(entry) else {
-            return (
-                replayed,
-                Some(refuse(
-                    "invalid_input",
-                    "The journal entry is not an edit this server knows.".into(),
-                    None,
-                )),
-            );
-        };
-        if edit.expected_revision != status.revision {
-            let message = format!(
-                "The journal's edits skip from revision {} to {}.",
-                status.revision, edit.expected_revision
-            );
-            return (replayed, Some(refuse("stale_write", message, None)));
-        }
-        let result = match &edit.action {
-            EditAction::Apply { operations } => {
-                instance.apply(edit.expected_revision, operations).await
-            }
-            EditAction::Undo => {
-                instance
-                    .step_history(edit.expected_revision, false, false)
-                    .await
-            }
-            EditAction::Redo => {
-                instance
-                    .step_history(edit.expected_revision, true, false)
-                    .await
-            }
-        };
-        match result {
-            Ok(reply) => {
-                *status = reply.status;
-                replayed.push(edit);
-            }
-            Err(CallError::Backend(guest)) => {
-                let op_index = match &guest.error {
-                    BackendError::TransactionUnsupported(rejection) => rejection.op_index,
-                    _ => None,
-                };
-                let refused = refuse(
-                    guest.error.code().as_str(),
-                    guest.error.message().to_string(),
-                    op_index,
-                );
-                return (replayed, Some(refused));
-            }
-            Err(other) => {
-                return (
-                    replayed,
-                    Some(refuse("backend_unhandled_error", other.to_string(), None)),
-                );
-            }
-        }
-    }
-    (replayed, None)
 }

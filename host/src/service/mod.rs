@@ -17,7 +17,9 @@ mod dispatch;
 use dispatch::{Opening, Request};
 mod lifecycle;
 mod publish;
+mod rebase;
 mod save;
+mod watch;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,6 +43,7 @@ use envelope::{Call, Data, Envelope, Failure, SessionRef};
 use events::EventLog;
 use notice::Notice;
 use sessions::{Registry, Session};
+use watch::Watch;
 
 /// Counts a call as running until it is dropped, however the call ends.
 struct InFlight<'a>(&'a AtomicUsize);
@@ -101,6 +104,8 @@ pub struct Service {
     /// Held while published output is written: two publishes into one directory must not
     /// interleave.
     publishing: tokio::sync::Mutex<()>,
+    /// Outside changes to open projects ([`Service::start_watching`]).
+    watch: Watch,
 }
 
 /// The envelope of one call and whether it is a failure.
@@ -129,6 +134,7 @@ impl Service {
             events: EventLog::default(),
             cache: Cache::default(),
             publishing: tokio::sync::Mutex::new(()),
+            watch: Watch::default(),
         })
     }
 
@@ -200,7 +206,7 @@ impl Service {
         if let Some(instance) = slot.take() {
             self.registry.remove(&session.id);
             instance.close().await;
-            self.forget(&session.id);
+            self.forget(session);
             self.events
                 .notice(Notice::idle_closed(&session.id, timeout));
         }
@@ -409,7 +415,7 @@ impl Service {
                     return Err(failure);
                 }
                 self.registry.remove(&session.id);
-                self.forget(&session.id);
+                self.forget(&session);
                 self.events.notice(Notice::session_lost(&session.id));
                 Err(unhandled(&other).into())
             }
@@ -427,9 +433,13 @@ impl Service {
     }
 
     /// A closed session's events and cache entry go with it, as upstream does.
-    fn forget(&self, session_id: &str) {
-        self.events.forget(session_id);
-        self.cache.forget(session_id);
+    /// What the service keeps of a session that went: its events, cache entry and watch.
+    fn forget(&self, session: &Session) {
+        self.events.forget(&session.id);
+        self.cache.forget(&session.id);
+        if let Some(project) = session.directory() {
+            self.watch.remove(&project.dir);
+        }
     }
 }
 

@@ -81,11 +81,14 @@ impl Service {
                 if let Some(project) = &directory {
                     guard_disk(&session.id, project, instance, materialize, expected).await?;
                 }
-                if materialize {
-                    instance.materialize(expected).await
-                } else {
-                    instance.save(expected).await
-                }
+                let reply = match materialize {
+                    true => instance.materialize(expected).await?,
+                    false => instance.save(expected).await?,
+                };
+                // Known before the call lets go of the instance, so the watcher never
+                // takes the save's own writes for someone else's.
+                session.know_disk();
+                Ok(reply)
             })
             .await;
         match result {

@@ -1,6 +1,6 @@
 //! The session registry: ids, limits, one session per project, idle expiry.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,9 @@ pub struct Session {
     journal: Mutex<Replay>,
     /// The journal on disk beside the project, while this session writes it.
     durable: Mutex<Option<Journal>>,
+    /// The project's files as this session last knew them on disk (read, saved or
+    /// refreshed): what an outside change is told apart from.
+    known: Mutex<BTreeMap<String, journal::Fingerprint>>,
 }
 
 /// Where a session's project lives.
@@ -214,6 +217,63 @@ impl Session {
         }
     }
 
+    /// The disk holds what the session knows: every project file's fingerprint, now.
+    pub fn know_disk(&self) {
+        if let Some(project) = self.directory() {
+            *lock(&self.known) = journal::fingerprints(&project.dir);
+        }
+    }
+
+    /// Which of `paths` (project-relative) differ on disk from what the session knew;
+    /// they are known as they are now from here on.
+    pub fn disk_changes(&self, paths: &[String]) -> Vec<String> {
+        let Some(project) = self.directory() else {
+            return Vec::new();
+        };
+        let mut known = lock(&self.known);
+        let mut changed = Vec::new();
+        for path in paths {
+            let now = journal::fingerprint(&project.dir.join(path));
+            if known.get(path).copied() != now {
+                match now {
+                    Some(print) => known.insert(path.clone(), print),
+                    None => known.remove(path),
+                };
+                changed.push(path.clone());
+            }
+        }
+        changed
+    }
+
+    /// The project files that differ on disk from what the session knew, sorted.
+    pub fn changed_on_disk(&self) -> Vec<String> {
+        match self.directory() {
+            Some(project) => {
+                journal::changed(&lock(&self.known), &journal::fingerprints(&project.dir))
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Begins the journal on disk anew (after a refresh): the disk as it is now, at
+    /// `saved_revision`, and `edits` on top.
+    pub fn rejournal(&self, saved_revision: u64, edits: &[Edit]) {
+        let mut durable = lock(&self.durable);
+        let (Some(journal), Some(project)) = (durable.as_mut(), self.directory()) else {
+            return;
+        };
+        let header = journal::Header::now(saved_revision, &project.dir);
+        let entries: Vec<journal::Entry> = edits.iter().map(Edit::entry).collect();
+        let written = match entries.is_empty() {
+            true => journal.remove(),
+            false => journal.begin(&header, &entries),
+        };
+        if let Err(error) = written {
+            tracing::warn!(session = %self.id, "unsaved edits are no longer journaled: {error}");
+            *durable = None;
+        }
+    }
+
     /// Makes this session write its project's journal (`None`: it does not).
     pub fn journal_into(&self, journal: Option<Journal>) {
         *lock(&self.durable) = journal;
@@ -389,9 +449,15 @@ impl Registry {
             last_used: Mutex::new(Instant::now()),
             journal: Mutex::new(Replay::default()),
             durable: Mutex::new(None),
+            known: Mutex::new(BTreeMap::new()),
         });
         lock(&self.table).sessions.insert(id, session.clone());
         session
+    }
+
+    /// Looks a session up without renewing its idle timer (background work).
+    pub fn peek(&self, id: &str) -> Option<Arc<Session>> {
+        lock(&self.table).sessions.get(id).cloned()
     }
 
     /// Looks a session up and renews its idle timer.

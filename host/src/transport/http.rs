@@ -203,6 +203,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         tenant_config.read_only = grant.as_ref().is_some_and(|g| g.read_only);
         let service = Service::with_runtime(tenant_config, runtime.clone());
         service.start_idle_expiry();
+        service.start_watching();
         let mut builder = ServerBuilder::new(service.clone())
             .text_content(options.text_content)
             .schemas(options.schemas);
