@@ -4,10 +4,11 @@
 //! Snapshots are cheap: packages are shared (`Arc`) between the states, so a step holds
 //! only the packages its batch copied, and the bytes of the files it touched.
 
-use std::collections::VecDeque;
+use std::cell::OnceCell;
+use std::collections::{BTreeSet, VecDeque};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ofgui_contracts::api::{EntityImpact, HistoryAction, HistoryEntry};
+use ofgui_contracts::api::{Change, EntityImpact, HistoryAction, HistoryEntry};
 use ofgui_contracts::uam::UamProject;
 
 /// Most steps kept for undo (and redo together); past it the oldest is let go.
@@ -44,11 +45,52 @@ pub struct Step {
     pub before: State,
     pub after: State,
     pub kinds: Vec<&'static str>,
-    /// What the apply changed, for the log of later undos and redos of it.
-    pub changes: Vec<EntityImpact>,
+    /// What the apply changed, worked out when the history is first read: apply and undo
+    /// do not pay for it.
+    changes: OnceCell<Vec<EntityImpact>>,
 }
 
 impl Step {
+    pub fn new(batch_revision: u64, before: State, after: State, kinds: Vec<&'static str>) -> Step {
+        Step {
+            batch_revision,
+            before,
+            after,
+            kinds,
+            changes: OnceCell::new(),
+        }
+    }
+
+    /// What the step changes going `direction`: the apply's changes, or for an undo the
+    /// same entities the other way (an added one removed, a removed one added).
+    fn changes(&self, direction: Option<Direction>) -> Vec<EntityImpact> {
+        let applied = self.changes.get_or_init(|| {
+            let replaced: BTreeSet<String> = self
+                .after
+                .files
+                .iter()
+                .filter(|(_, bytes)| bytes.is_some())
+                .map(|(path, _)| path.clone())
+                .collect();
+            crate::txn::impact::impact(&self.before.project, &self.after.project, &replaced)
+                .entities
+        });
+        match direction {
+            Some(Direction::Undo) => applied
+                .iter()
+                .map(|entity| EntityImpact {
+                    change: match entity.change {
+                        Change::Added => Change::Removed,
+                        Change::Removed => Change::Added,
+                        Change::Updated => Change::Updated,
+                    },
+                    ..entity.clone()
+                })
+                .collect(),
+            _ => applied.clone(),
+        }
+    }
+
     fn bytes(&self) -> usize {
         self.before.bytes() + self.after.bytes()
     }
@@ -126,14 +168,13 @@ impl History {
         for dropped in self.redo.drain(..) {
             self.held_bytes -= dropped.bytes();
         }
-        let (more, changes) = clipped(&step.changes);
         self.log(HistoryEntry {
             revision: step.batch_revision,
             action: HistoryAction::Apply,
             batch_revision: step.batch_revision,
             operation_kinds: step.kinds.iter().map(|k| k.to_string()).collect(),
-            changes,
-            more_changes: more,
+            changes: Vec::new(),
+            more_changes: 0,
             at: now(),
         });
         self.held_bytes += step.bytes();
@@ -143,12 +184,7 @@ impl History {
 
     /// Moves the next step across (undo to redo, or back) and gives the state the model
     /// takes, logged as `revision`.
-    pub fn step(
-        &mut self,
-        direction: Direction,
-        revision: u64,
-        changes: Vec<EntityImpact>,
-    ) -> Option<State> {
+    pub fn step(&mut self, direction: Direction, revision: u64) -> Option<State> {
         let (from, to) = match direction {
             Direction::Undo => (&mut self.undo, &mut self.redo),
             Direction::Redo => (&mut self.redo, &mut self.undo),
@@ -158,14 +194,13 @@ impl History {
             Direction::Undo => step.before.clone(),
             Direction::Redo => step.after.clone(),
         };
-        let (more, changes) = clipped(&changes);
         let entry = HistoryEntry {
             revision,
             action: direction.action(),
             batch_revision: step.batch_revision,
             operation_kinds: step.kinds.iter().map(|k| k.to_string()).collect(),
-            changes,
-            more_changes: more,
+            changes: Vec::new(),
+            more_changes: 0,
             at: now(),
         };
         to.push(step);
@@ -182,9 +217,35 @@ impl History {
         self.saved_depth = Some(self.undo.len());
     }
 
-    /// The log, newest first, at most `limit`, and whether more exists.
+    /// The log, newest first, at most `limit`, and whether more exists. An entry lists
+    /// what it changed while its batch's step is kept.
     pub fn entries(&self, limit: usize) -> (Vec<HistoryEntry>, bool) {
-        let entries: Vec<HistoryEntry> = self.log.iter().rev().take(limit).cloned().collect();
+        let entries: Vec<HistoryEntry> = self
+            .log
+            .iter()
+            .rev()
+            .take(limit)
+            .map(|entry| {
+                let step = self
+                    .undo
+                    .iter()
+                    .chain(&self.redo)
+                    .find(|step| step.batch_revision == entry.batch_revision);
+                let direction = match entry.action {
+                    HistoryAction::Apply => None,
+                    HistoryAction::Undo => Some(Direction::Undo),
+                    HistoryAction::Redo => Some(Direction::Redo),
+                };
+                let (more, changes) = step
+                    .map(|step| clipped(&step.changes(direction)))
+                    .unwrap_or_default();
+                HistoryEntry {
+                    changes,
+                    more_changes: more,
+                    ..entry.clone()
+                }
+            })
+            .collect();
         let truncated = self.log.len() > limit || self.forgot;
         (entries, truncated)
     }

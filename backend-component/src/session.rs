@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ofgui_contracts::api::{
-    Change as ImpactChange, EntityImpact, FileImpact, FileKind, GeneratedValues, Persistence,
+    Change as ImpactChange, FileImpact, FileKind, GeneratedValues, Persistence,
     ReadSessionStateInput, ResourceSelector, SessionHistory, TransactionPreview, UamFidelity,
     ValidationReport,
 };
@@ -309,15 +309,9 @@ impl Session {
             project: applied.project,
             files: applied.bytes.into_iter().collect(),
         };
-        let changes = self.changes_to(&after);
         self.take_state(after.clone());
-        self.history.applied(Step {
-            batch_revision: self.revision,
-            before,
-            after,
-            kinds,
-            changes,
-        });
+        self.history
+            .applied(Step::new(self.revision, before, after, kinds));
         Ok(applied.generated)
     }
 
@@ -327,16 +321,9 @@ impl Session {
         if expected_revision != self.revision {
             return Err(Rejected::from(self.stale_write(expected_revision)));
         }
-        let changes = match self.history.next(direction) {
-            Some(step) => self.changes_to(match direction {
-                Direction::Undo => &step.before,
-                Direction::Redo => &step.after,
-            }),
-            None => return Err(self.nothing_to(direction)),
-        };
         let state = self
             .history
-            .step(direction, self.revision + 1, changes)
+            .step(direction, self.revision + 1)
             .ok_or_else(|| self.nothing_to(direction))?;
         self.take_state(state);
         Ok(())
@@ -406,17 +393,6 @@ impl Session {
                 issues: vec![issue],
             }),
         }
-    }
-
-    /// What going from the current model to `state` changes, entity by entity.
-    fn changes_to(&self, state: &State) -> Vec<EntityImpact> {
-        let replaced = state
-            .files
-            .iter()
-            .filter(|(_, bytes)| bytes.is_some())
-            .map(|(path, _)| path.clone())
-            .collect();
-        txn::impact::impact(&self.project, &state.project, &replaced).entities
     }
 
     /// Makes `state` the session's model, as a new revision.

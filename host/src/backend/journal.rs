@@ -34,13 +34,18 @@ pub struct Header {
 const FORMAT: &str = "ofgui-journal/1";
 
 impl Header {
-    /// The header of a journal that begins now, at `saved_revision`, over `project_dir`.
-    pub fn now(saved_revision: u64, project_dir: &Path) -> Header {
+    /// The header of a journal that begins at `saved_revision` over these files.
+    pub fn new(saved_revision: u64, files: BTreeMap<String, Fingerprint>) -> Header {
         Header {
             format: FORMAT.into(),
             saved_revision,
-            files: fingerprints(project_dir),
+            files,
         }
+    }
+
+    /// The header of a journal that begins now, at `saved_revision`, over `project_dir`.
+    pub fn now(saved_revision: u64, project_dir: &Path) -> Header {
+        Header::new(saved_revision, fingerprints(project_dir))
     }
 }
 

@@ -8,7 +8,8 @@
 //! words (`expected f64`, `invalid type: …`) never reach the caller; when the schema finds
 //! nothing (a rule only the decoder has), the decoder's message is kept, clipped.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError};
@@ -17,7 +18,7 @@ use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::{METHODS, Method, MethodId};
 use ofgui_contracts::ops::OPERATION_KINDS;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Most characters of one quoted string value in a message.
 const QUOTE_CHARS: usize = 60;
@@ -58,7 +59,7 @@ pub fn input(method: &Method, input: &Value, fallback: &str) -> BackendError {
 /// A query's `target` is left to the component, which refuses a bad one as upstream does
 /// (`entity_query_failed`, reason `invalid_query`), lengths included.
 pub fn check(method: &Method, input: &Value) -> Option<BackendError> {
-    if validator(method)?.is_valid(input) {
+    if validator(method)?.is_valid(input) && operations_valid(method, input) {
         return None;
     }
     Some(self::input(
@@ -68,7 +69,9 @@ pub fn check(method: &Method, input: &Value) -> Option<BackendError> {
     ))
 }
 
-/// The method's compiled input schema, built on its first call and kept.
+/// The method's input schema as its tool advertises it by default (operations and
+/// documents as objects whose exact fields are one document away), compiled on its first
+/// call and kept: small, so the first call of each tool stays quick.
 fn validator(method: &Method) -> Option<&'static jsonschema::Validator> {
     const COUNT: usize = METHODS.len();
     static VALIDATORS: [OnceLock<Option<jsonschema::Validator>>; COUNT] =
@@ -76,13 +79,89 @@ fn validator(method: &Method) -> Option<&'static jsonschema::Validator> {
     let index = METHODS.iter().position(|row| row.id == method.id)?;
     VALIDATORS[index]
         .get_or_init(|| {
-            let mut schema = input_schema(method.name)?;
+            let mut schema = advertised_schema(method.tool)?;
             if method.id == MethodId::QueryEntity {
                 schema["properties"]["target"] = Value::Bool(true);
             }
             jsonschema::validator_for(&schema).ok()
         })
         .as_ref()
+}
+
+/// One tool of a generated tool list, its input schema left unparsed.
+#[derive(serde::Deserialize)]
+struct Tool<'a> {
+    name: &'a str,
+    #[serde(rename = "inputSchema", borrow)]
+    input_schema: &'a serde_json::value::RawValue,
+}
+
+/// The tools of a tool list compiled into the binary, each schema parsed only when asked.
+fn listed(text: &'static str) -> Vec<Tool<'static>> {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+/// A tool's input schema as the default tool list advertises it.
+fn advertised_schema(tool: &str) -> Option<Value> {
+    static TOOLS: OnceLock<Vec<Tool<'static>>> = OnceLock::new();
+    let listed = TOOLS.get_or_init(|| listed(ofgui_contracts::TOOLS_JSON));
+    let found = listed.iter().find(|entry| entry.name == tool)?;
+    serde_json::from_str(found.input_schema.get()).ok()
+}
+
+/// Whether every operation a batch carries (`operations`, or a preview's
+/// `previewOperations`) keeps its kind's schema, limits included.
+fn operations_valid(method: &Method, input: &Value) -> bool {
+    let field = match method.id {
+        MethodId::PreflightTransaction | MethodId::ApplyTransaction => "operations",
+        MethodId::RenderComponent => "previewOperations",
+        _ => return true,
+    };
+    let Some(Value::Array(operations)) = input.get(field) else {
+        return true;
+    };
+    operations.iter().all(|operation| {
+        let kind = operation.get("kind").and_then(Value::as_str);
+        match kind.and_then(operation_validator) {
+            Some(validator) => validator.is_valid(operation),
+            // An unknown kind is the advertised schema's to refuse.
+            None => true,
+        }
+    })
+}
+
+/// One operation kind's full schema, compiled on its first use and kept.
+fn operation_validator(kind: &str) -> Option<Arc<jsonschema::Validator>> {
+    static BATCH: OnceLock<Option<Value>> = OnceLock::new();
+    static KINDS: OnceLock<Mutex<HashMap<String, Arc<jsonschema::Validator>>>> = OnceLock::new();
+    let kinds = KINDS.get_or_init(Mutex::default);
+    if let Some(found) = kinds.lock().ok()?.get(kind) {
+        return Some(found.clone());
+    }
+    // Only the batch method's full input schema is parsed, not the whole contract: a
+    // snapshot of one tool, which the contract's own lookup reads.
+    let batch = BATCH
+        .get_or_init(|| {
+            let apply = MethodId::ApplyTransaction.method();
+            let tools = listed(ofgui_contracts::TOOLS_FULL_JSON);
+            let schema: Value = serde_json::from_str(
+                tools
+                    .iter()
+                    .find(|t| t.name == apply.tool)?
+                    .input_schema
+                    .get(),
+            )
+            .ok()?;
+            Some(json!({ "tools": [{ "backendMethod": apply.name, "inputSchema": schema }] }))
+        })
+        .as_ref()?;
+    let schema = docs::operation_schema(batch, kind)?;
+    let validator = Arc::new(jsonschema::validator_for(&schema).ok()?);
+    kinds
+        .lock()
+        .ok()?
+        .insert(kind.to_string(), validator.clone());
+    Some(validator)
 }
 
 /// The explained `invalid_input` of operation `index` of a batch the component refused,

@@ -203,13 +203,11 @@ impl Session {
         };
         let begun = match journal.begun() {
             true => Ok(()),
-            false => match self.directory() {
-                Some(project) => journal.begin(
-                    &journal::Header::now(self.saved_revision(), &project.dir),
-                    &[],
-                ),
-                None => Ok(()),
-            },
+            // The files as the session knows them (read or saved), not walked again.
+            false => {
+                let files = lock(&self.known).clone();
+                journal.begin(&journal::Header::new(self.saved_revision(), files), &[])
+            }
         };
         if let Err(error) = begun.and_then(|()| journal.append(&edit.entry())) {
             tracing::warn!(session = %self.id, "unsaved edits are no longer journaled: {error}");
@@ -259,10 +257,10 @@ impl Session {
     /// `saved_revision`, and `edits` on top.
     pub fn rejournal(&self, saved_revision: u64, edits: &[Edit]) {
         let mut durable = lock(&self.durable);
-        let (Some(journal), Some(project)) = (durable.as_mut(), self.directory()) else {
+        let Some(journal) = durable.as_mut() else {
             return;
         };
-        let header = journal::Header::now(saved_revision, &project.dir);
+        let header = journal::Header::new(saved_revision, lock(&self.known).clone());
         let entries: Vec<journal::Entry> = edits.iter().map(Edit::entry).collect();
         let written = match entries.is_empty() {
             true => journal.remove(),
