@@ -87,7 +87,14 @@ impl Service {
                 };
                 // Known before the call lets go of the instance, so the watcher never
                 // takes the save's own writes for someone else's.
-                session.know_disk();
+                let wrote = [
+                    &reply.written_paths,
+                    &reply.removed_paths,
+                    &reply.recovered_paths,
+                ];
+                if wrote.iter().any(|paths| !paths.is_empty()) {
+                    session.know_disk();
+                }
                 Ok(reply)
             })
             .await;
