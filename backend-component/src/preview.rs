@@ -4,13 +4,15 @@
 use std::collections::BTreeMap;
 
 use ofgui_contracts::api::{
-    ComponentSelector, RenderComparison, RenderComponentData, RenderComponentInput, RenderedPage,
+    ComponentSelector, HistoryDirection, RenderComparison, RenderComponentData,
+    RenderComponentInput, RenderedPage,
 };
 use ofgui_contracts::capabilities::{RENDER_MAX_PNG_BYTES, RENDER_MAX_SCALE, RENDER_MIN_SCALE};
 use ofgui_contracts::error::{BackendError, ReadFailureReason};
 use ofgui_contracts::uam::{ComponentModel, ComponentResource, UamProject, UamResource};
 use tiny_skia::{Color, Pixmap};
 
+use crate::history::Direction;
 use crate::lookup::{Lookup, find_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::{Rejected, Session, encode};
@@ -32,11 +34,17 @@ pub fn render_component(
     let invalid = |message: String, path: &str| {
         Rejected::from(BackendError::invalid_input(message, Some(path.to_owned())))
     };
+    if input.preview_operations.is_some() && input.preview_history.is_some() {
+        return Err(invalid(
+            "previewOperations and previewHistory each ask for the right half of the picture; send one of them.".into(),
+            "/previewHistory",
+        ));
+    }
     if let Some(expected) = input.expected_revision {
         session.check_revision(expected)?;
-    } else if input.preview_operations.is_some() {
+    } else if input.preview_operations.is_some() || input.preview_history.is_some() {
         return Err(invalid(
-            "previewOperations needs expectedRevision: the batch is planned against one revision. Pass the current revision from the outline or getSession.".into(),
+            "previewOperations and previewHistory need expectedRevision: the preview is of one revision. Pass the current revision from the outline or getSession.".into(),
             "/expectedRevision",
         ));
     }
@@ -95,11 +103,20 @@ pub fn render_component(
         approximations: before.approximations.clone(),
         comparison: None,
     };
-    let picture = match &input.preview_operations {
+    let projected = match (&input.preview_operations, input.preview_history) {
+        (Some(operations), _) => Some(session.project_batch(&encode(operations)?)?),
+        (None, Some(direction)) => {
+            let direction = match direction {
+                HistoryDirection::Undo => Direction::Undo,
+                HistoryDirection::Redo => Direction::Redo,
+            };
+            Some(session.stepped(session.status().revision, direction)?)
+        }
+        (None, None) => None,
+    };
+    let picture = match projected {
         None => before.pixmap,
-        Some(operations) => {
-            let operations = encode(operations)?;
-            let applied = session.project_batch(&operations)?;
+        Some(applied) => {
             let files = Files::new(session.files(), Some(&applied.bytes));
             let after = match component_of(session, &applied.project, &input.selector) {
                 Ok((package_id, component)) => {

@@ -336,8 +336,18 @@ impl Session {
         expected_revision: u64,
         direction: Direction,
     ) -> Result<String, Rejected> {
+        self.preview(&self.stepped(expected_revision, direction)?)
+    }
+
+    /// The model the next undo or redo would give, as a batch's projection is given
+    /// (for a picture of it).
+    pub fn stepped(
+        &self,
+        expected_revision: u64,
+        direction: Direction,
+    ) -> Result<txn::Applied, Rejected> {
         let state = self.next_state(expected_revision, direction)?;
-        self.preview(&txn::Applied {
+        Ok(txn::Applied {
             project: state.project,
             bytes: state.files.into_iter().collect(),
             generated: Vec::new(),

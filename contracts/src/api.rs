@@ -678,9 +678,13 @@ pub struct RenderComponentInput {
     #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^#[0-9A-Fa-f]{6}$")))]
     pub background: Option<String>,
     /// When given it must be the current revision (`stale_read`); required with
-    /// `previewOperations`.
+    /// `previewOperations` and `previewHistory`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_revision: Option<u64>,
+    /// `undo` or `redo`: the picture shows the component now and as that step would
+    /// leave it, side by side, as for `previewOperations` (not with it); nothing changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_history: Option<HistoryDirection>,
     /// A batch as for `preflightTransaction`: the picture then shows the component now
     /// and as the batch would leave it, side by side (left before, right after); nothing
     /// is applied.
@@ -1227,6 +1231,15 @@ pub struct HistoryInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 1000)))]
     pub limit: Option<u32>,
+}
+
+/// Which way a step through the history goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum HistoryDirection {
+    Undo,
+    Redo,
 }
 
 /// What made a revision.

@@ -60,6 +60,16 @@ async fn undo_and_redo_step_through_saves_and_write_exactly_what_differs() {
         json!(["text"]),
         "{preview}"
     );
+    // And its picture: the component now and as the undo would leave it.
+    let pictured = server
+        .ok(
+            RENDER,
+            json!({ "sessionId": id, "selector": { "packageId": "main0001", "componentResourceId": "view0" },
+                    "expectedRevision": 2, "previewHistory": "undo" }),
+        )
+        .await;
+    let changed = pictured["comparison"]["changedPixels"].as_u64().unwrap();
+    assert!(changed > 0, "{pictured}");
     assert_eq!(title(&server, &id).await, "Unsaved title");
 
     // Back to the saved state: clean, and a save writes nothing.

@@ -77,6 +77,7 @@ fn input(pages: &[(&str, &str)]) -> RenderComponentInput {
         background: None,
         expected_revision: None,
         preview_operations: None,
+        preview_history: None,
     }
 }
 
