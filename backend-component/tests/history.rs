@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::common::corpus_ops::corpus_operation;
 use crate::common::diff::first_difference;
+use crate::common::disk::snapshot;
 use crate::common::kinds::{Base, Build, Corpus, cases};
 
 /// The model and files of a session, to compare states with.
@@ -74,27 +75,6 @@ impl Model {
     }
 }
 
-/// Every file under `root` with its bytes.
-fn disk(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            if entry.file_type().unwrap().is_dir() {
-                pending.push(entry.path());
-            } else {
-                let key = entry.path().strip_prefix(root).unwrap().to_owned();
-                files.insert(
-                    key.to_string_lossy().into_owned(),
-                    std::fs::read(entry.path()).unwrap(),
-                );
-            }
-        }
-    }
-    files
-}
-
 fn history(session: &Session) -> SessionHistory {
     session.history(1000)
 }
@@ -131,11 +111,11 @@ fn undo_redo_kind(dir: &Path, corpus: Corpus, build: Build) -> Result<(), String
             status.revision, status.dirty
         ));
     }
-    let on_disk = disk(dir);
+    let on_disk = snapshot(dir);
     let report = session
         .save(&fs, Some(2))
         .map_err(|e| format!("save after undo: {e:?}"))?;
-    if !report.written.is_empty() || !report.removed.is_empty() || disk(dir) != on_disk {
+    if !report.written.is_empty() || !report.removed.is_empty() || snapshot(dir) != on_disk {
         return Err(format!(
             "the save after undo wrote {:?} and removed {:?}",
             report.written, report.removed

@@ -8,6 +8,7 @@
 mod common {
     pub mod corpus_ops;
     pub mod diff;
+    pub mod disk;
     pub mod kinds;
 }
 

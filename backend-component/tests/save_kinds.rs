@@ -5,8 +5,7 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -17,30 +16,12 @@ use ofgui_backend::testing::copy_tree;
 use ofgui_contracts::api::{FileKind, TransactionPreview};
 use ofgui_contracts::ops::OPERATION_KINDS;
 
+use crate::common::disk::snapshot;
 use crate::common::{diff, kinds};
 
 use diff::first_difference;
 
 use kinds::{Base, Build, Corpus, cases};
-
-/// Every file under `root` with its bytes, by project-relative path.
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            if entry.file_type().unwrap().is_dir() {
-                pending.push(entry.path());
-            } else {
-                let relative = entry.path().strip_prefix(root).unwrap().to_owned();
-                let key = relative.to_string_lossy().replace('\\', "/");
-                files.insert(key, std::fs::read(entry.path()).unwrap());
-            }
-        }
-    }
-    files
-}
 
 /// Opens a fresh copy, preflights, applies and saves the batch, and checks the result.
 fn save_kind(kind: &str, corpus: Corpus, build: Build) -> Result<(), String> {

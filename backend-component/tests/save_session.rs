@@ -5,7 +5,6 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use ofgui_backend::fs::StdFs;
@@ -16,28 +15,10 @@ use ofgui_contracts::error::{BackendError, SaveFailureReason};
 use ofgui_contracts::uam::{DisplayNode, UamResource};
 use serde_json::json;
 
+use crate::common::disk::snapshot;
+
 const UNITY: &str = "FairyGUI-Unity-Examples.fairy";
 const EXPERIMENTS: &str = "FairyGUI-Experiments.fairy";
-
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            if entry.file_type().unwrap().is_dir() {
-                pending.push(entry.path());
-            } else {
-                let relative = entry.path().strip_prefix(root).unwrap().to_owned();
-                files.insert(
-                    relative.to_string_lossy().into_owned(),
-                    std::fs::read(entry.path()).unwrap(),
-                );
-            }
-        }
-    }
-    files
-}
 
 fn open_copy(corpus: &Path, fairy: &str) -> (tempfile::TempDir, StdFs, Session) {
     let dir = tempfile::tempdir().unwrap();
