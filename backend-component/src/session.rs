@@ -392,16 +392,10 @@ impl Session {
         };
         Rejected {
             diagnostics: vec![BackendDiagnostic::error(code.as_str(), message)],
-            error: BackendError::TransactionUnsupported(TransactionRejection {
-                message: message.into(),
-                stage: "preflight".into(),
-                op_index: None,
-                op_id: None,
-                op_kind: None,
-                operation_kind: None,
-                selector: None,
-                issues: vec![issue],
-            }),
+            error: BackendError::TransactionUnsupported(TransactionRejection::before_running(
+                message.into(),
+                vec![issue],
+            )),
         }
     }
 

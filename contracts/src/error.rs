@@ -201,6 +201,23 @@ pub struct TransactionRejection {
     pub issues: Vec<SupportIssue>,
 }
 
+impl TransactionRejection {
+    /// A refusal before anything ran that no one operation caused (nothing to undo, an
+    /// unsaved edit a refresh cannot replay), with the issues that explain it.
+    pub fn before_running(message: String, issues: Vec<SupportIssue>) -> Self {
+        TransactionRejection {
+            message,
+            stage: "preflight".into(),
+            op_index: None,
+            op_id: None,
+            op_kind: None,
+            operation_kind: None,
+            selector: None,
+            issues,
+        }
+    }
+}
+
 /// A failure, tagged by its stable `code`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

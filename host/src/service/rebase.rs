@@ -264,15 +264,9 @@ fn refresh_refused(edit: &Edit, error: BackendError) -> BackendError {
             rejection.message = format!("{what} {} {fix}", rejection.message);
             BackendError::TransactionUnsupported(rejection)
         }
-        other => BackendError::TransactionUnsupported(TransactionRejection {
-            message: format!("{what} {} {fix}", other.message()),
-            stage: "preflight".into(),
-            op_index: None,
-            op_id: None,
-            op_kind: None,
-            operation_kind: None,
-            selector: None,
-            issues: Vec::new(),
-        }),
+        other => BackendError::TransactionUnsupported(TransactionRejection::before_running(
+            format!("{what} {} {fix}", other.message()),
+            Vec::new(),
+        )),
     }
 }
