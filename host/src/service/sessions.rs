@@ -19,7 +19,7 @@ pub struct Session {
     /// into a directory (while its instance is locked).
     home: Mutex<Home>,
     last_used: Mutex<Instant>,
-    journal: Mutex<Replay>,
+    replay: Mutex<Replay>,
     /// The journal on disk beside the project, while this session writes it.
     durable: Mutex<Option<Journal>>,
     /// The project's files as this session last knew them on disk (read, saved or
@@ -177,7 +177,7 @@ impl Session {
     /// call answers) while the session writes its project's journal.
     pub fn record(&self, batch: Edit) {
         self.record_durably(&batch);
-        let mut journal = lock(&self.journal);
+        let mut journal = lock(&self.replay);
         if journal.overflowed {
             return;
         }
@@ -281,7 +281,7 @@ impl Session {
     /// it (already in the journal on disk).
     pub fn recovered(&self, saved_revision: u64, edits: Vec<Edit>) {
         let bytes = edits.iter().map(Edit::size).sum();
-        *lock(&self.journal) = Replay {
+        *lock(&self.replay) = Replay {
             saved_revision,
             batches: edits,
             bytes,
@@ -306,19 +306,19 @@ impl Session {
     /// The revision of the last save and the batches to replay on the saved project to
     /// rebuild the session, or `None` if they are not all known.
     pub fn replay(&self) -> Option<(u64, Vec<Edit>)> {
-        let journal = lock(&self.journal);
+        let journal = lock(&self.replay);
         (!journal.overflowed).then(|| (journal.saved_revision, journal.batches.clone()))
     }
 
     /// The revision of the last save (0 before any).
     pub fn saved_revision(&self) -> u64 {
-        lock(&self.journal).saved_revision
+        lock(&self.replay).saved_revision
     }
 
     /// The session saved `revision`: the disk now holds everything applied so far, and
     /// the journal on disk is removed (the next edit begins it again).
     pub fn saved(&self, revision: u64) {
-        *lock(&self.journal) = Replay {
+        *lock(&self.replay) = Replay {
             saved_revision: revision,
             ..Replay::default()
         };
@@ -445,7 +445,7 @@ impl Registry {
             instance: tokio::sync::Mutex::new(Some(instance)),
             home: Mutex::new(home),
             last_used: Mutex::new(Instant::now()),
-            journal: Mutex::new(Replay::default()),
+            replay: Mutex::new(Replay::default()),
             durable: Mutex::new(None),
             known: Mutex::new(BTreeMap::new()),
         });
