@@ -819,7 +819,6 @@ fn render_writes_a_png_and_says_what_it_drew() {
     let out = workspace.path().join("view.png");
     let output = ofgui(&[
         "render",
-        "--project-dir",
         path(&project),
         "Main/MainView",
         "-o",
@@ -845,7 +844,6 @@ fn render_writes_a_png_and_says_what_it_drew() {
     // --json holds to its schema; an unknown page is a usage error naming the pages.
     let output = ofgui(&[
         "render",
-        "--project-dir",
         path(&project),
         "Main/MainView",
         "-o",
@@ -857,7 +855,6 @@ fn render_writes_a_png_and_says_what_it_drew() {
     assert_eq!(document["data"]["pixelWidth"], 640);
     let output = ofgui(&[
         "render",
-        "--project-dir",
         path(&project),
         "Main/MainView",
         "-o",
@@ -868,14 +865,7 @@ fn render_writes_a_png_and_says_what_it_drew() {
     assert_status(&output, 2);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("0 (Idle), 1 (Active)"), "{stderr}");
-    let output = ofgui(&[
-        "render",
-        "--project-dir",
-        path(&project),
-        "Main/Nothing",
-        "-o",
-        path(&out),
-    ]);
+    let output = ofgui(&["render", path(&project), "Main/Nothing", "-o", path(&out)]);
     assert_status(&output, 1);
 }
 

@@ -172,6 +172,8 @@ pub enum Command {
     /// it is on disk). Prints what was drawn only approximately.
     #[command(after_help = exit_help("render"))]
     Render {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
         /// The component, `<package>/<component>`, each by id or name.
         component: String,
         /// Where to write the PNG.

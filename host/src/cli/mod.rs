@@ -96,6 +96,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             output,
         } => (output.json, apply::run(args, project, batch, *save).await),
         Command::Render {
+            project,
             component,
             out,
             pages,
@@ -110,7 +111,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 scale: *scale,
                 background: background.as_deref(),
             };
-            (output.json, render::run(args, picture).await)
+            (output.json, render::run(args, project, picture).await)
         }
         Command::Publish {
             project,

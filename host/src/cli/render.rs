@@ -1,14 +1,14 @@
-//! `ofgui-mcp-host render --project-dir DIR <package>/<component> -o out.png`: a
+//! `ofgui-mcp-host render <project> <package>/<component> -o out.png`: a
 //! component drawn by the component's renderer, written as a PNG file.
 
 use ofgui_contracts::methods::MethodId;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ofgui_contracts::api::RenderComponentData;
 use ofgui_contracts::cli::ExitStatus;
-use ofgui_contracts::error::{BackendError, OpenFailureReason, ReadFailureReason};
+use ofgui_contracts::error::{BackendError, ReadFailureReason};
 use serde_json::json;
 
 use super::names::{Ambiguous, Located};
@@ -24,8 +24,11 @@ pub(super) struct Picture<'a> {
     pub background: Option<&'a str>,
 }
 
-pub(super) async fn run(args: &Args, picture: Picture<'_>) -> Result<Done, BackendError> {
-    let project_dir = project_dir(args)?;
+pub(super) async fn run(
+    args: &Args,
+    path: &Path,
+    picture: Picture<'_>,
+) -> Result<Done, BackendError> {
     let (package, component) = picture
         .component
         .split_once('/')
@@ -52,7 +55,7 @@ pub(super) async fn run(args: &Args, picture: Picture<'_>) -> Result<Done, Backe
             })?;
         pages.insert(controller.to_owned(), page_name.to_owned());
     }
-    Project::with(args, &project_dir, async |project| {
+    Project::with(args, path, async |project| {
         let ambiguous = |ambiguous: Ambiguous, what: &str| {
             BackendError::read_failed(
                 project.session_id(),
@@ -88,22 +91,6 @@ pub(super) async fn run(args: &Args, picture: Picture<'_>) -> Result<Done, Backe
         Done::new(&data, text, ExitStatus::Success)
     })
     .await
-}
-
-/// The one project directory `--project-dir` names.
-fn project_dir(args: &Args) -> Result<PathBuf, BackendError> {
-    match args.project_dirs.as_slice() {
-        [dir] => Ok(dir.clone()),
-        [] => Err(BackendError::ProjectOpenFailed {
-            message: "render needs the project: pass --project-dir DIR (the directory holding the .fairy file).".into(),
-            reason: OpenFailureReason::ProjectNotFound,
-            project_path: String::new(),
-        }),
-        _ => Err(BackendError::invalid_input(
-            "render draws from one project: pass --project-dir once.",
-            Some("/projectPath".into()),
-        )),
-    }
 }
 
 fn text(data: &RenderComponentData, out: &Path) -> String {
