@@ -401,9 +401,16 @@ fn fill_cell(canvas: &mut PixmapMut, local: Rect, mut shader: Shader, ts: Transf
         let (y0, y1) = sorted(ts.sy * local.top() + ts.ty, ts.sy * local.bottom() + ts.ty);
         // Clamp so absurd sizes stay within tiny-skia's numeric range; it clips anyway.
         let limit = 1.0e7;
-        let Some(device) =
-            Rect::from_ltrb(x0.max(-limit), y0.max(-limit), x1.min(limit), y1.min(limit))
-        else {
+        let (x0, y0, x1, y1) = (x0.max(-limit), y0.max(-limit), x1.min(limit), y1.min(limit));
+        // Without anti-aliasing each edge is rounded here, on its own: tiny-skia rounds a
+        // rectangle's origin and its width apart, so two cells meeting at 124.4 could leave
+        // a column between them (the seams of 9-grids at fractional scales).
+        let (x0, y0, x1, y1) = if aa {
+            (x0, y0, x1, y1)
+        } else {
+            (x0.round(), y0.round(), x1.round(), y1.round())
+        };
+        let Some(device) = Rect::from_ltrb(x0, y0, x1, y1) else {
             return;
         };
         shader.transform(ts);
@@ -1003,6 +1010,45 @@ mod tests {
         }
         assert_eq!(rgba(&c, 7, 0), [255, 0, 0, 255]);
         assert_eq!(rgba(&c, 10, 0), [0, 0, 255, 255]);
+    }
+
+    #[test]
+    fn tiles_and_grids_have_no_seams_at_fractional_scales() {
+        // Half-transparent, so a gap shows as less alpha and an overlap as more.
+        let src = solid(7, 5, [0, 0, 255, 128]);
+        let looks = [
+            ImageLook {
+                tile: true,
+                ..ImageLook::default()
+            },
+            ImageLook {
+                grid: Some([2.0, 1.0, 3.0, 3.0]),
+                ..ImageLook::default()
+            },
+        ];
+        for look in &looks {
+            for scale in [0.5f32, 0.6, 1.5] {
+                for offset in [0.0f32, 0.3, 0.7] {
+                    let ts =
+                        Transform::from_row(scale, 0.0, 0.0, scale, 2.0 + offset, 1.0 + offset);
+                    let c = canvas_with((100, 70), ts, (53.3, 37.7), &src, look);
+                    let inside = |v: f32| v.ceil() as u32 + 1;
+                    let (right, bottom) = (
+                        (2.0 + offset + 53.3 * scale) as u32 - 1,
+                        (1.0 + offset + 37.7 * scale) as u32 - 1,
+                    );
+                    for y in inside(1.0 + offset)..bottom {
+                        for x in inside(2.0 + offset)..right {
+                            let alpha = rgba(&c, x, y)[3];
+                            assert!(
+                                alpha.abs_diff(128) <= 1,
+                                "{look:?} at scale {scale} + {offset}: alpha {alpha} at {x},{y}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

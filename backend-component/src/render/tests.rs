@@ -150,6 +150,47 @@ fn a_stretched_nine_grid_keeps_its_corners() {
 }
 
 #[test]
+fn stretched_nine_grids_have_no_seams_at_fractional_scales() {
+    // Sizes and places like a real button row: cell edges land between pixels at these
+    // scales, where rounding each cell on its own used to leave a clear column.
+    let images: String = (0..5)
+        .map(|i| {
+            format!(
+                r#"<image id="n{i}" name="n{i}" src="i0" xy="{},{}" size="{},69"/>"#,
+                3 + 57 * i,
+                2 + 3 * i,
+                49 + 3 * i
+            )
+        })
+        .collect();
+    let session = project("300,90", "", &images, &[]);
+    for scale in [0.5, 0.6, 1.5] {
+        let mut request = input(&[]);
+        request.scale = Some(scale);
+        let (pixmap, _) = draw(&session, &request);
+        let scale = scale as f32;
+        for i in 0..5 {
+            let (x, y, w) = ((3 + 57 * i) as f32, (2 + 3 * i) as f32, (49 + 3 * i) as f32);
+            // Every pixel whose centre lies inside the image, one pixel in from its edge.
+            let (left, right) = ((x * scale).ceil() as u32 + 1, ((x + w) * scale) as u32 - 1);
+            let (top, bottom) = (
+                (y * scale).ceil() as u32 + 1,
+                ((y + 69.0) * scale) as u32 - 1,
+            );
+            for py in top..bottom {
+                for px in left..right {
+                    assert_eq!(
+                        at(&pixmap, px, py).3,
+                        255,
+                        "image n{i} at scale {scale}: pixel {px},{py} shows through"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_controller_page_hides_a_gear_controlled_node() {
     let controllers = r#"<controller name="c" pages="0,off,1,on" selected="0"/>"#;
     let node = rect(
