@@ -42,6 +42,16 @@ pub trait ProjectFs {
     fn read(&self, path: &str) -> io::Result<Vec<u8>>;
     /// Lists a directory, sorted by name.
     fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>>;
+    /// Reads up to `len` bytes at `offset` (fewer at the end of the file): the few tables
+    /// of a font file its index needs, without reading the whole file.
+    fn read_range(&self, path: &str, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+        let bytes = self.read(path)?;
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        let end = start.saturating_add(usize::try_from(len).unwrap_or(usize::MAX));
+        Ok(bytes[start..end.min(bytes.len())].to_vec())
+    }
 }
 
 /// What kind of entry a path names, without following a final symlink.
@@ -339,6 +349,15 @@ fn check_relative(path: &str) -> io::Result<()> {
 impl ProjectFs for StdFs {
     fn read(&self, path: &str) -> io::Result<Vec<u8>> {
         std::fs::read(self.resolve(path)?)
+    }
+
+    fn read_range(&self, path: &str, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = std::fs::File::open(self.resolve(path)?)?;
+        file.seek(SeekFrom::Start(offset))?;
+        let mut bytes = Vec::new();
+        file.take(len).read_to_end(&mut bytes)?;
+        Ok(bytes)
     }
 
     fn read_dir(&self, path: &str) -> io::Result<Vec<DirEntry>> {

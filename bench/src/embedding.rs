@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use ofgui_host::backend::bindings::OpenRequest;
 use ofgui_host::backend::runtime::{InstanceLimits, Runtime};
+use ofgui_host::backend::sandbox::FontDirs;
 use serde_json::{Value, json};
 
 use crate::{RUNS, copy_tree, median, ms};
@@ -24,7 +25,7 @@ pub fn embedding(workspace: &Path, target: &Path, wasm: &Path, projects: &[Proje
     let node = install_node(workspace, target)?;
     let transpiled = tempfile::tempdir()?;
     transpile(workspace, &node, wasm, transpiled.path())?;
-    let runtime = Runtime::new(None, InstanceLimits::DEFAULT)?;
+    let runtime = Runtime::new(None, InstanceLimits::DEFAULT, FontDirs::default())?;
     let tokio = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

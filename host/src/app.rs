@@ -186,7 +186,7 @@ fn run(args: Args) -> anyhow::Result<()> {
             let Some(cache_dir) = config.cache_dir else {
                 anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");
             };
-            let runtime = Runtime::new(Some(&cache_dir), config.limits)?;
+            let runtime = Runtime::new(Some(&cache_dir), config.limits, config.fonts)?;
             match runtime.component_source() {
                 ComponentSource::Cache => {
                     eprintln!("backend already compiled in {}", cache_dir.display())

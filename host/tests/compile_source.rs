@@ -8,9 +8,19 @@ use ofgui_host::backend::runtime::{ComponentSource, InstanceLimits, Runtime, loa
 #[test]
 fn first_start_compiles_then_maps_the_cache() {
     let cache = tempfile::tempdir().unwrap();
-    let first = Runtime::new(Some(cache.path()), InstanceLimits::default()).unwrap();
+    let first = Runtime::new(
+        Some(cache.path()),
+        InstanceLimits::default(),
+        Default::default(),
+    )
+    .unwrap();
     assert_eq!(first.component_source(), ComponentSource::Compiled);
-    let second = Runtime::new(Some(cache.path()), InstanceLimits::default()).unwrap();
+    let second = Runtime::new(
+        Some(cache.path()),
+        InstanceLimits::default(),
+        Default::default(),
+    )
+    .unwrap();
     assert_eq!(second.component_source(), ComponentSource::Cache);
 }
 
@@ -19,7 +29,12 @@ fn first_start_compiles_then_maps_the_cache() {
 #[test]
 fn another_engine_configuration_compiles_its_own() {
     let cache = tempfile::tempdir().unwrap();
-    Runtime::new(Some(cache.path()), InstanceLimits::default()).unwrap();
+    Runtime::new(
+        Some(cache.path()),
+        InstanceLimits::default(),
+        Default::default(),
+    )
+    .unwrap();
     let engine = wasmtime::Engine::new(&wasmtime::Config::new()).unwrap();
     let (_, source) = load_component(&engine, Some(cache.path())).unwrap();
     assert_eq!(source, ComponentSource::Compiled);

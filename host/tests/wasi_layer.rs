@@ -21,7 +21,12 @@ fn runtime() -> std::sync::Arc<Runtime> {
     static RUNTIME: std::sync::OnceLock<std::sync::Arc<Runtime>> = std::sync::OnceLock::new();
     RUNTIME
         .get_or_init(|| {
-            Runtime::new(Some(&common::cache_dir()), InstanceLimits::default()).expect("runtime")
+            Runtime::new(
+                Some(&common::cache_dir()),
+                InstanceLimits::default(),
+                Default::default(),
+            )
+            .expect("runtime")
         })
         .clone()
 }

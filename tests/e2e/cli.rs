@@ -951,3 +951,47 @@ fn publish_writes_the_game_files_and_says_what_stopped_it() {
     assert_eq!(error["code"], "publish_refused", "{error}");
     assert_eq!(snapshot(&out), before);
 }
+
+/// CI installs fonts-noto-cjk (`.ci/run`); without it this fails rather than skips.
+#[test]
+fn render_draws_chinese_in_a_granted_machine_font_and_names_it() {
+    let workspace = Workspace::new();
+    let project = workspace.path().join("UIProject");
+    copy_tree(&unity_corpus(), &project);
+    let out = workspace.path().join("text.png");
+    let render = |fonts: &[&str]| {
+        let mut arguments = vec![
+            "render",
+            path(&project),
+            "Basics/Demo_Text",
+            "-o",
+            path(&out),
+        ];
+        arguments.extend_from_slice(fonts);
+        let output = ofgui(&arguments);
+        assert_status(&output, 0);
+        text(&output)
+    };
+    let printed = render(&["--font-dir", "/usr/share/fonts"]);
+    assert!(
+        printed.contains("are drawn in Noto Sans CJK SC, a machine font"),
+        "{printed}"
+    );
+    assert!(!printed.contains("drawn as boxes"), "{printed}");
+    assert!(
+        printed.contains("text asking for the font \"Heiti SC Medium,SimSun\""),
+        "the family it asked for and did not get is named: {printed}"
+    );
+    let printed = render(&["--no-font-dirs"]);
+    assert!(printed.contains("drawn as boxes"), "{printed}");
+    let output = ofgui(&[
+        "render",
+        path(&project),
+        "Basics/Demo_Text",
+        "-o",
+        path(&out),
+        "--font-dir",
+        "/no/such/fonts",
+    ]);
+    assert_status(&output, 2);
+}

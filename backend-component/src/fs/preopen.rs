@@ -39,6 +39,22 @@ impl PreopenFs {
         }
     }
 
+    /// The font directories a host grants: preopens named `/fonts/0`, `/fonts/1`, … (read
+    /// only; `wit/` documents the convention), each with its name.
+    pub fn fonts() -> Vec<(String, Self)> {
+        wasip2::filesystem::preopens::get_directories()
+            .into_iter()
+            .filter(|(_, name)| name.starts_with("/fonts/"))
+            .map(|(descriptor, name)| {
+                let dir = Self {
+                    root: Some(descriptor),
+                    writes: StdFs::new(&name),
+                };
+                (name, dir)
+            })
+            .collect()
+    }
+
     fn root(&self) -> io::Result<&Descriptor> {
         self.root.as_ref().ok_or_else(|| {
             io::Error::new(
@@ -71,6 +87,21 @@ impl ProjectFs for PreopenFs {
             if bytes.is_empty() && chunk.len() as u64 == size {
                 return Ok(chunk);
             }
+            bytes.extend_from_slice(&chunk);
+            if end || chunk.is_empty() {
+                break;
+            }
+        }
+        Ok(bytes)
+    }
+
+    fn read_range(&self, path: &str, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+        let file = self.open(path, OpenFlags::empty())?;
+        let mut bytes = Vec::new();
+        while (bytes.len() as u64) < len {
+            let (chunk, end) = file
+                .read(len - bytes.len() as u64, offset + bytes.len() as u64)
+                .map_err(os_error)?;
             bytes.extend_from_slice(&chunk);
             if end || chunk.is_empty() {
                 break;

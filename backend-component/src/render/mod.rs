@@ -13,6 +13,7 @@ pub mod font;
 pub mod image;
 mod scene;
 pub mod shape;
+pub mod shelf;
 #[cfg(test)]
 mod tests;
 pub mod text;

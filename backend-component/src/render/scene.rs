@@ -22,7 +22,7 @@ use super::font::Face;
 use super::image::{self, Fill, ImageLook};
 use super::shape::{self, Shape};
 use super::text::{self, GlyphCache, TextStyle};
-use super::{Files, Request, bitmap, color, font};
+use super::{Files, Request, bitmap, color, font, shelf};
 use crate::lookup::urls::Urls;
 use crate::rules::gears::bare_default;
 
@@ -33,6 +33,7 @@ pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximati
         files: request.files,
         images: HashMap::new(),
         faces: HashMap::new(),
+        substitutes: BTreeMap::new(),
         glyphs: GlyphCache::default(),
         approximations: Vec::new(),
         default_font: request
@@ -63,6 +64,19 @@ pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximati
         &Overrides::default(),
         false,
     );
+    let substitutes = std::mem::take(&mut painter.substitutes);
+    for ((asked, drawn_in), nodes) in substitutes {
+        let reason = if asked.is_empty() {
+            format!(
+                "characters the text's font lacks ({nodes} text node(s)) are drawn in {drawn_in}"
+            )
+        } else {
+            format!(
+                "text asking for the font {asked:?} ({nodes} text node(s)) is drawn in {drawn_in}"
+            )
+        };
+        painter.approximate("", "font", reason);
+    }
     painter.approximations
 }
 
@@ -194,6 +208,9 @@ struct Painter<'a> {
     images: HashMap<String, Option<Rc<Pixmap>>>,
     /// Faces by font reference (`""` is the bundled font).
     faces: HashMap<String, Option<Face>>,
+    /// Text nodes drawn in another face than they ask for, by what they ask for and what
+    /// drew them: one approximation each, for the whole component.
+    substitutes: BTreeMap<(String, String), u32>,
     glyphs: GlyphCache,
     approximations: Vec<RenderApproximation>,
     /// The project's default font (`settings/Common.json` `font`).
@@ -625,10 +642,36 @@ impl<'a> Painter<'a> {
                 &frame.path,
                 kind,
                 format!(
-                    "{} character(s) the font lacks are drawn as boxes (the bundled font covers Latin, Greek and Cyrillic)",
+                    "{} character(s) no font of the project or this machine has are drawn as boxes (the bundled font covers Latin, Greek and Cyrillic; the server's --font-dir grants more)",
                     report.missing_glyphs
                 ),
             );
+        }
+        if let Some(used) = self.substitute_for(&font) {
+            *self.substitutes.entry((font.clone(), used)).or_default() += 1;
+        }
+        if let Some(family) = report.fallback_family {
+            let used = format!("{family}, a machine font");
+            *self.substitutes.entry((String::new(), used)).or_default() += 1;
+        }
+    }
+
+    /// What a text asking for `font` is drawn in when that is not `font` itself: a
+    /// machine face with its metrics, or the bundled one.
+    fn substitute_for(&self, font: &str) -> Option<String> {
+        if font.is_empty() || font.starts_with("ui://") {
+            return None;
+        }
+        match shelf::family(font) {
+            Some(shelf::Found::Exact(_)) => None,
+            Some(shelf::Found::Alias(face)) => Some(format!(
+                "{}, the machine's face with its metrics",
+                face.family()
+            )),
+            None => Some(
+                "the bundled DejaVu Sans subset (neither the project nor this machine has it)"
+                    .to_owned(),
+            ),
         }
     }
 
@@ -687,15 +730,14 @@ impl<'a> Painter<'a> {
         self.decoded(&path)
     }
 
-    /// The face a text node's `font` names: a font resource of the project, or the
-    /// bundled font for anything else (a system font name, a missing resource).
+    /// The face a text node's `font` names: a font resource of the project, the machine's
+    /// face of a family name (`render::shelf`), or the bundled font for anything else.
     fn face(&mut self, font: &str, package_id: &str) -> Option<Face> {
-        let key = if font.starts_with("ui://") { font } else { "" };
-        if let Some(face) = self.faces.get(key) {
+        if let Some(face) = self.faces.get(font) {
             return face.clone().or_else(Face::bundled);
         }
-        let loaded = self.load_face(key, package_id);
-        self.faces.insert(key.to_owned(), loaded.clone());
+        let loaded = self.load_face(font, package_id);
+        self.faces.insert(font.to_owned(), loaded.clone());
         loaded.or_else(Face::bundled)
     }
 
@@ -703,13 +745,18 @@ impl<'a> Painter<'a> {
         if url.is_empty() {
             return None;
         }
+        if !url.starts_with("ui://") {
+            return match shelf::family(url)? {
+                shelf::Found::Exact(face) | shelf::Found::Alias(face) => Some(Face::Vector(face)),
+            };
+        }
         let (package_id, resource) = self.urls.locate(url)?;
         let UamResource::Font(font) = resource else {
             return None;
         };
         let bytes = self.files.get(font.base.source_path.as_deref()?)?;
         if let Some(ttf) = font::parse_ttf(bytes) {
-            return Some(Face::Vector(Arc::new(ttf)));
+            return Some(Face::Vector(Arc::new(font::VectorFont::Eager(ttf))));
         }
         let fnt = crate::formats::fnt::parse_fnt(std::str::from_utf8(bytes).ok()?).ok()?;
         let texture = font

@@ -15,7 +15,8 @@ use tiny_skia::{
 
 use crate::render::bitmap::{BitmapFont, BitmapGlyph};
 use crate::render::color;
-use crate::render::font::{self, Face};
+use crate::render::font::{self, Face, VectorFont};
+use crate::render::shelf;
 
 const GUTTER_X: f32 = 2.0;
 const GUTTER_Y: f32 = 2.0;
@@ -79,12 +80,14 @@ impl Default for TextStyle {
 }
 
 /// What drawing could not honour.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TextReport {
     /// Drawn characters that no font had (drawn as `□`/a box, or left out for bitmap fonts).
     pub missing_glyphs: u32,
     /// Inline images [`draw_runs`] could not resolve (their room is kept, nothing drawn).
     pub missing_images: u32,
+    /// The machine face characters the text's own face lacked were drawn in, if any.
+    pub fallback_family: Option<String>,
 }
 
 #[derive(Hash, PartialEq, Eq)]
@@ -126,12 +129,7 @@ impl GlyphCache {
         self.len() == 0
     }
 
-    fn vector(
-        &mut self,
-        font: &fontdue::Font,
-        key: VectorKey,
-        color: Color,
-    ) -> Option<&RasterGlyph> {
+    fn vector(&mut self, font: &VectorFont, key: VectorKey, color: Color) -> Option<&RasterGlyph> {
         if !self.vector.contains_key(&key) {
             if self.vector.len() >= CACHE_LIMIT {
                 self.vector.clear();
@@ -189,14 +187,14 @@ fn modulate(image: &Pixmap, color: Color) -> Option<Pixmap> {
 }
 
 fn raster_vector(
-    font: &fontdue::Font,
+    font: &VectorFont,
     ch: char,
     px: f32,
     bold_px: u32,
     italic: bool,
     color: Color,
 ) -> Option<RasterGlyph> {
-    let (m, coverage) = font.rasterize(ch, px);
+    let (m, coverage) = font.rasterize(ch, px)?;
     if m.width == 0 || m.height == 0 || coverage.len() != m.width * m.height {
         return None;
     }
@@ -256,7 +254,7 @@ enum Src<'a> {
     Nothing,
     /// Room, nothing drawn.
     Space,
-    Vector(&'a fontdue::Font, char),
+    Vector(&'a VectorFont, char),
     Bitmap(&'a BitmapGlyph, char),
     /// No font has it and there is no `□` either.
     Box,
@@ -277,14 +275,14 @@ struct Item<'a> {
 }
 
 enum Primary<'a> {
-    Vector(&'a fontdue::Font),
+    Vector(&'a VectorFont),
     Bitmap(&'a BitmapFont),
 }
 
 /// The face at one size: measures chars the way the runtime's `GetGlyph` does.
 struct Fonts<'a> {
     primary: Primary<'a>,
-    fallback: Option<&'a fontdue::Font>,
+    fallback: Option<&'a VectorFont>,
     /// Text size in local units (style size × shrink scale).
     size: f32,
     /// Bitmap glyph scale.
@@ -296,10 +294,10 @@ struct Fonts<'a> {
     run: u32,
 }
 
-fn line_metrics(font: &fontdue::Font, size: f32) -> (f32, f32) {
-    match font.horizontal_line_metrics(size) {
-        Some(m) if m.ascent.is_finite() && m.descent.is_finite() => {
-            (m.ascent.round(), (m.ascent - m.descent).round().max(1.0))
+fn line_metrics(font: &VectorFont, size: f32) -> (f32, f32) {
+    match font.line_metrics(size) {
+        Some((ascent, descent)) if ascent.is_finite() && descent.is_finite() => {
+            (ascent.round(), (ascent - descent).round().max(1.0))
         }
         // No hhea: the common proportions.
         _ => ((size * 0.8).round(), (size * 1.2).round().max(1.0)),
@@ -349,8 +347,8 @@ impl<'a> Fonts<'a> {
         }
     }
 
-    fn vector_item(&self, font: &'a fontdue::Font, ch: char, missing: bool) -> Item<'a> {
-        let advance = font.metrics(ch, self.size).advance_width;
+    fn vector_item(&self, font: &'a VectorFont, ch: char, missing: bool) -> Item<'a> {
+        let advance = font.advance(ch, self.size);
         let advance = if advance.is_finite() {
             advance.round().max(0.0)
         } else {
@@ -394,6 +392,11 @@ impl<'a> Fonts<'a> {
                 }
                 if let Some(fb) = self.fallback.filter(|fb| fb.has_glyph(ch)) {
                     return self.vector_item(fb, ch, false);
+                }
+                if !ch.is_whitespace()
+                    && let Some(machine) = shelf::covering(ch)
+                {
+                    return self.vector_item(machine, ch, false);
                 }
                 if ch.is_whitespace() {
                     let mut item = self.vector_item(font, ' ', false);
@@ -772,7 +775,7 @@ fn shrink<'a>(
 enum Mark<'a> {
     /// Pen on the baseline.
     Vector {
-        font: &'a fontdue::Font,
+        font: &'a VectorFont,
         ch: char,
         x: f32,
         y: f32,
@@ -940,6 +943,7 @@ pub fn draw_runs(
         canvas, transform, width, height, &chars, &prepared, &style, &faces[0], cache,
     );
     report.missing_glyphs = drawn.missing_glyphs;
+    report.fallback_family = drawn.fallback_family;
     report
 }
 
@@ -1012,7 +1016,7 @@ fn lay_out_and_paint(
             let thickness = (f.size / 16.0).max(1.0);
             let drop = match f.primary {
                 Primary::Vector(v) if v.has_glyph('_') => {
-                    let ymin = v.metrics('_', f.size).bounds.ymin;
+                    let ymin = v.outline_bottom('_', f.size);
                     if ymin.is_finite() {
                         (-ymin - thickness).round().max(1.0)
                     } else {
@@ -1116,6 +1120,13 @@ fn lay_out_and_paint(
             }
             if it.missing {
                 report.missing_glyphs += 1;
+            }
+            if let (Src::Vector(font, _), Primary::Vector(own)) = (it.src, &f.primary)
+                && !std::ptr::eq(font, *own)
+                && !font.family().is_empty()
+                && report.fallback_family.is_none()
+            {
+                report.fallback_family = Some(font.family().to_owned());
             }
             match it.src {
                 Src::Nothing | Src::Space => {}
@@ -1292,7 +1303,7 @@ impl Painter<'_, '_> {
                         0
                     };
                     let key = VectorKey {
-                        font: font.file_hash(),
+                        font: font.id(),
                         ch,
                         px8: px8 as u32,
                         bold_px,

@@ -23,6 +23,7 @@ use crate::backend::bindings::{
     OpenRequest, OutputReport, PackageOutput, PictureReply, PlannedWrites, PublishReply, Recovery,
     SaveReply, SessionStatus,
 };
+use crate::backend::sandbox::FontDirs;
 use crate::backend::sandbox::ResolvedProject;
 
 /// The backend component, built from this checkout (`host/backend-wasm`).
@@ -172,6 +173,8 @@ pub struct Runtime {
     source: ComponentSource,
     pre: BackendPre<HostState>,
     limits: InstanceLimits,
+    /// Granted read only to every instance, for previews' text.
+    fonts: FontDirs,
     /// Calls into the component so far, across all instances (for logs and tests).
     calls: Arc<AtomicU64>,
     /// The test-only save fault of `OFGUI_SAVE_FAULT`, for the first instance only: the
@@ -237,7 +240,11 @@ pub struct OpenedProject {
 impl Runtime {
     /// Builds the engine and loads the component: the embedded machine code when it fits
     /// this machine, else from the compile cache in `cache_dir`, else by compiling it.
-    pub fn new(cache_dir: Option<&Path>, limits: InstanceLimits) -> Result<Arc<Runtime>> {
+    pub fn new(
+        cache_dir: Option<&Path>,
+        limits: InstanceLimits,
+        fonts: FontDirs,
+    ) -> Result<Arc<Runtime>> {
         let mut config = wasmtime::Config::new();
         // Call deadlines are epoch deadlines (see `EPOCH_TICK`).
         config.epoch_interruption(true);
@@ -265,6 +272,7 @@ impl Runtime {
             source,
             pre,
             limits,
+            fonts,
             calls: Arc::default(),
             output_fault: std::sync::Mutex::new(
                 std::env::var(crate::backend::sandbox::OUTPUT_FAULT_ENV).ok(),
@@ -428,7 +436,7 @@ impl Runtime {
         dir: Option<&Path>,
         fault: Option<String>,
     ) -> Result<(Store<HostState>, Backend), CallError> {
-        let ctx = crate::backend::sandbox::wasi_context(dir, fault.as_deref())
+        let ctx = crate::backend::sandbox::wasi_context(dir, &self.fonts, fault.as_deref())
             .map_err(CallError::Setup)?;
         let mut store = Store::new(
             &self.engine,

@@ -4,7 +4,8 @@
 //! (realpath), refuses anything outside the allowed roots, and refuses project files that
 //! are symlinks or have extra hard links. Then the component gets exactly one capability:
 //! the project directory preopened as `.`; WASI refuses every path that leads out of it,
-//! so even a wrong host check cannot widen what a session sees.
+//! so even a wrong host check cannot widen what a session sees. Font directories the
+//! server grants for previews come beside it, read only ([`FontDirs`]).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -390,16 +391,80 @@ pub const SAVE_FAULT_ENV: &str = "OFGUI_SAVE_FAULT";
 /// its `OFGUI_SAVE_FAULT`).
 pub const OUTPUT_FAULT_ENV: &str = "OFGUI_OUTPUT_FAULT";
 
+/// Directories of fonts previews may draw text in (`--font-dir`, by default the machine's
+/// font folders), each granted to every instance read only as `/fonts/<n>`: the component
+/// reads font files there and nothing else, and can write nowhere in them.
+#[derive(Clone, Debug, Default)]
+pub struct FontDirs(std::sync::Arc<[PathBuf]>);
+
+impl FontDirs {
+    /// The directories that exist among `dirs`, canonical; the rest are left out with a
+    /// warning, so a missing font folder never stops a session from opening.
+    pub fn new(dirs: &[PathBuf]) -> FontDirs {
+        let found: Vec<PathBuf> = dirs
+            .iter()
+            .filter_map(|dir| match std::fs::canonicalize(dir) {
+                Ok(dir) if dir.is_dir() => Some(dir),
+                _ => {
+                    tracing::warn!(dir = %dir.display(), "font directory not found; left out");
+                    None
+                }
+            })
+            .collect();
+        FontDirs(found.into())
+    }
+
+    /// The machine's font folders that exist (where fontconfig, macOS and Windows keep
+    /// them).
+    pub fn machine() -> FontDirs {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut dirs: Vec<PathBuf> = [
+            "/usr/share/fonts",
+            "/usr/local/share/fonts",
+            "/System/Library/Fonts",
+            "/Library/Fonts",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        if let Some(home) = home {
+            dirs.push(home.join(".local/share/fonts"));
+            dirs.push(home.join(".fonts"));
+            dirs.push(home.join("Library/Fonts"));
+        }
+        if let Some(windows) = std::env::var_os("WINDIR") {
+            dirs.push(PathBuf::from(windows).join("Fonts"));
+        }
+        dirs.retain(|dir| dir.is_dir());
+        FontDirs::new(&dirs)
+    }
+
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.0
+    }
+}
+
 /// The WASI context of a session: the project directory preopened as `.` (none for a
-/// session opened from a document: it has no file access at all), the host's stderr
-/// (where the backend writes the causes of internal failures, beside the host's own log),
-/// and nothing else (no environment, arguments, stdin, stdout or network).
-pub fn wasi_context(project_dir: Option<&Path>, save_fault: Option<&str>) -> Result<WasiCtx> {
+/// session opened from a document: it has no file access at all), the font directories
+/// read only, the host's stderr (where the backend writes the causes of internal
+/// failures, beside the host's own log), and nothing else (no environment, arguments,
+/// stdin, stdout or network).
+pub fn wasi_context(
+    project_dir: Option<&Path>,
+    fonts: &FontDirs,
+    save_fault: Option<&str>,
+) -> Result<WasiCtx> {
     let mut builder = WasiCtx::builder();
     // Writable so the session can save (and finish an interrupted save at open); still
     // only this directory, so WASI confines every write to the project.
     if let Some(project_dir) = project_dir {
         builder.preopened_dir(project_dir, ".", FsPerms::ReadWrite)?;
+    }
+    for (i, dir) in fonts.dirs().iter().enumerate() {
+        // A folder removed since the start costs its fonts, not the session.
+        if let Err(error) = builder.preopened_dir(dir, format!("/fonts/{i}"), FsPerms::ReadOnly) {
+            tracing::warn!(dir = %dir.display(), %error, "font directory not granted");
+        }
     }
     builder.inherit_stderr();
     // Crash and runaway tests stop a save at a chosen step (backend `commit::fault`);

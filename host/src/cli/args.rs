@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use clap::{Parser, Subcommand};
 
 use crate::backend::runtime::{InstanceLimits, default_cache_dir};
-use crate::backend::sandbox::canonical_roots;
+use crate::backend::sandbox::{FontDirs, canonical_roots};
 use crate::mcp::TextContent;
 use crate::service::ServiceConfig;
 
@@ -81,6 +81,18 @@ pub struct Args {
     /// that cannot ask gets a refusal, never a silent write.
     #[arg(long)]
     pub confirm_writes: bool,
+
+    /// A directory of fonts previews may draw text in (repeatable), granted to every
+    /// session read only: a text naming a family the project does not carry is drawn in
+    /// the face of that family found there, and characters its face lacks (CJK) in a face
+    /// there that has them. Defaults to the machine's font folders.
+    #[arg(long = "font-dir", value_name = "DIR", global = true)]
+    pub font_dirs: Vec<PathBuf>,
+
+    /// Grant no font directories: previews draw text in the project's fonts and the
+    /// bundled DejaVu Sans subset only.
+    #[arg(long, global = true, conflicts_with = "font_dirs")]
+    pub no_font_dirs: bool,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -297,6 +309,18 @@ impl Args {
             cache_dir: self.cache_dir(),
             limits: self.limits(),
             read_only: false,
+            fonts: self.fonts(),
+        }
+    }
+
+    /// The --font-dir directories, or the machine's font folders, or none.
+    fn fonts(&self) -> FontDirs {
+        if self.no_font_dirs {
+            FontDirs::default()
+        } else if self.font_dirs.is_empty() {
+            FontDirs::machine()
+        } else {
+            FontDirs::new(&self.font_dirs)
         }
     }
 
@@ -330,6 +354,9 @@ impl Args {
                 roots.push(std::env::current_dir()?);
             }
         }
+        if let Some(missing) = self.font_dirs.iter().find(|dir| !dir.is_dir()) {
+            bail!("--font-dir {} is not a directory", missing.display());
+        }
         Ok(ServiceConfig {
             roots: canonical_roots(&roots)?,
             max_sessions: self.max_sessions,
@@ -337,6 +364,7 @@ impl Args {
             cache_dir: self.cache_dir(),
             limits: self.limits(),
             read_only: false,
+            fonts: self.fonts(),
         })
     }
 }

@@ -299,6 +299,12 @@ impl Project {
         };
         let mut roots = vec![root];
         roots.extend(extra_roots);
+        if let Some(missing) = args.font_dirs.iter().find(|dir| !dir.is_dir()) {
+            return Err(BackendError::invalid_input(
+                format!("--font-dir {} is not a directory.", missing.display()),
+                Some("--font-dir".into()),
+            ));
+        }
         let mut config = args.project_config(roots);
         config.read_only = read_only;
         let service = Service::new(config);

@@ -36,7 +36,7 @@ use tokio::sync::OnceCell;
 
 use crate::backend::bindings::SessionStatus;
 use crate::backend::runtime::{CallError, Instance, InstanceLimits, Runtime};
-use crate::backend::sandbox::{self};
+use crate::backend::sandbox::{self, FontDirs};
 use crate::policy::{Blocked, Gate};
 use cache::Cache;
 use envelope::{Call, Data, Envelope, Failure, SessionRef};
@@ -74,6 +74,8 @@ pub struct ServiceConfig {
     /// A service that never writes (a read-only HTTP token's) opens projects without the
     /// advisory lock, which only keeps writers apart, so it never locks a writer out.
     pub read_only: bool,
+    /// Fonts previews may draw text in, granted read only to every session.
+    pub fonts: FontDirs,
 }
 
 impl ServiceConfig {
@@ -87,6 +89,7 @@ impl ServiceConfig {
             cache_dir: crate::backend::runtime::default_cache_dir(),
             limits: InstanceLimits::default(),
             read_only: false,
+            fonts: FontDirs::machine(),
         })
     }
 }
@@ -217,9 +220,10 @@ impl Service {
             .get_or_try_init(|| async {
                 let cache_dir = self.config.cache_dir.clone();
                 let limits = self.config.limits;
+                let fonts = self.config.fonts.clone();
                 tokio::task::spawn_blocking(move || {
                     let started = std::time::Instant::now();
-                    let runtime = Runtime::new(cache_dir.as_deref(), limits);
+                    let runtime = Runtime::new(cache_dir.as_deref(), limits, fonts);
                     tracing::debug!(
                         elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
                         "loaded backend component"

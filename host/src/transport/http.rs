@@ -190,10 +190,11 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     };
     // One engine and one compiled component for every tenant: a tenant costs its
     // sessions, not another copy of the backend.
-    let (cache_dir, limits) = (base.cache_dir.clone(), base.limits);
-    let runtime = tokio::task::spawn_blocking(move || Runtime::new(cache_dir.as_deref(), limits))
-        .await
-        .context("loading the backend")??;
+    let (cache_dir, limits, fonts) = (base.cache_dir.clone(), base.limits, base.fonts.clone());
+    let runtime =
+        tokio::task::spawn_blocking(move || Runtime::new(cache_dir.as_deref(), limits, fonts))
+            .await
+            .context("loading the backend")??;
     let mut tenants = Vec::new();
     for grant in grants {
         let mut tenant_config = base.clone();

@@ -43,6 +43,7 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
             ..InstanceLimits::default()
         },
         read_only: false,
+        fonts: Default::default(),
     })
 }
 
