@@ -290,14 +290,13 @@ fn resolve_pages(
         };
         pages.insert(name.clone(), page.id.clone());
     }
+    let drawn = render::pages::Pages::start(model).over(model, &pages);
     let shown = model
         .controllers
         .iter()
         .filter_map(|controller| {
-            let page = match pages.get(&controller.name) {
-                Some(id) => controller.pages.iter().find(|p| &p.id == id),
-                None => render::selected_page(controller),
-            }?;
+            let id = drawn.page(&controller.name)?;
+            let page = controller.pages.iter().find(|p| p.id == id)?;
             Some(RenderedPage {
                 controller: controller.name.clone(),
                 page_id: page.id.clone(),

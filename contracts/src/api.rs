@@ -666,7 +666,8 @@ pub struct RenderComponentInput {
     pub session_id: String,
     pub selector: ComponentSelector,
     /// Controller name → page id or page name, for the component's own controllers;
-    /// the others show their selected page.
+    /// the others show the page the FairyGUI runtime starts them at (the home page, the
+    /// first unless `homePage` names one; `up` for a button).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller_pages: Option<std::collections::BTreeMap<String, String>>,
     /// Pixels per component unit, 0.05 to 4; 1 by default.

@@ -13,7 +13,8 @@
 //   an ephemeral port; a request for `<Pkg>.fui` gets `<Pkg>_fui.bytes` when only that exists.
 // - Each Component item of each package (exported or not; --only Package/Component, by name or
 //   resource id, repeatable, narrows this) is created with UIPackage.createObjectFromURL, at its
-//   published size, scale 1, at 0,0, with its controllers on their default pages, in one WebGL
+//   published size, scale 1, its top-left corner at 0,0 (also when its pivot is its anchor), with
+//   its controllers on their default pages, in one WebGL
 //   canvas cleared to the opaque --background (default #808080; the context has no alpha channel),
 //   device pixel ratio 1. The component's rectangle (width × height px) is written as
 //   `<out>/<Package>/<Component>.png` (the resource id, `<id>.png`, instead when the name contains
@@ -42,7 +43,11 @@
 // fairygui-three 0.5.1's NGraphics.updateMeshNow rewrites the UVs of a sprite the publisher rotated
 // in its atlas in a loop whose index `k` is never advanced (`k += 2` is missing), so only the first
 // vertex's UV is rotated (and rewritten over and over) and such sprites draw wrong. The patch adds
-// the `k += 2;`. The harness fails if the source no longer has the exact text it patches.
+// the `k += 2;`. And its NMaterial takes three's basic-material uniforms, whose `diffuse` colour is
+// 0xeeeeee and is never reset (NMaterial has no `color`), so the shader multiplies every image,
+// graph and text by 238/255; upstream fixed that in 0.9.0 ("fix diffuse默认值导致色差bug") by
+// starting it at white, and so does the patch: the editor and the other runtimes draw the authored
+// colours. The harness fails if the source no longer has the exact text it patches.
 //
 // Chromium: Debian's /usr/bin/chromium (apt-get install chromium fonts-liberation fonts-noto-cjk),
 // driven by playwright-core (no browser download: works after `npm ci --ignore-scripts`). Playwright
@@ -149,9 +154,18 @@ const fguiSource = (() => {
   const hits = src.match(bug) || [];
   if (hits.length !== 1)
     die(2, `cannot patch ${fguiPath}: the rotated-sprite UV loop (\`vb.uvs[k] = xMin + yMax - v2;\`) occurs ${hits.length} times, expected once; check the fairygui-three version (pinned 0.5.1)`);
-  return src.replace(bug, "$1$2k += 2; // runtime_capture.mjs patch: the runtime forgot to advance k\n$3");
+  const advanced = src.replace(bug, "$1$2k += 2; // runtime_capture.mjs patch: the runtime forgot to advance k\n$3");
+  // NMaterial: start three's `diffuse` uniform at white, as upstream's fix (0.9.0) does.
+  const uniforms = "            this.uniforms = customUniforms;\n";
+  const found = advanced.split(uniforms).length - 1;
+  if (found !== 1)
+    die(2, `cannot patch ${fguiPath}: NMaterial's \`this.uniforms = customUniforms;\` occurs ${found} times, expected once; check the fairygui-three version (pinned 0.5.1)`);
+  return advanced.replace(uniforms, uniforms + "            customUniforms.diffuse.value.setHex(0xffffff); // runtime_capture.mjs patch\n");
 })();
-const patches = ["NGraphics.updateMeshNow: `k += 2` added to the rotated-sprite UV loop (fairygui-three 0.5.1 never advances k)"];
+const patches = [
+  "NGraphics.updateMeshNow: `k += 2` added to the rotated-sprite UV loop (fairygui-three 0.5.1 never advances k)",
+  "NMaterial: the `diffuse` uniform starts at 0xffffff (fairygui-three 0.5.1 keeps three's 0xeeeeee, which dims every mesh to 238/255; fixed upstream in 0.9.0)",
+];
 
 // ---------------------------------------------------------------------------------------------
 // The page.
@@ -300,8 +314,11 @@ function pageHarness() {
       obj = fgui.UIPackage.createObjectFromURL(url);
       if (!obj) throw new Error("createObjectFromURL returned null");
       obj.setScale(1, 1);
-      obj.setPosition(0, 0);
       if (obj.width !== width || obj.height !== height) obj.setSize(width, height);
+      // A component whose own pivot is its anchor (`anchor="true"`) is placed by that point:
+      // put its top-left corner at 0,0, where the picture is.
+      if (obj.pivotAsAnchor) obj.setPosition(obj.pivotX * width, obj.pivotY * height);
+      else obj.setPosition(0, 0);
       fgui.GRoot.inst.addChild(obj);
       settle();
       if (pending > 0) {

@@ -93,3 +93,6 @@ mod cross_host;
 
 /// Every result held to upstream's published output schemas (`@openfairygui/backend@0.6.1`).
 mod upstream_contract;
+
+/// Previews against the FairyGUI runtime in headless Chromium, on the published unity corpus.
+mod runtime;

@@ -9,7 +9,7 @@ use super::buffer::Buf;
 use super::scope::Scope;
 use super::values::{BLACK, WHITE, color_or, field_number, field_text, float, float_f64, int_f64};
 use super::{Ctx, PublishError};
-use crate::rules::gears::bare_default;
+use crate::rules::gears::has_default;
 
 /// The custom ease number.
 const CUSTOM_EASE: i32 = 31;
@@ -65,25 +65,10 @@ fn gear_record(ctx: &mut Ctx, scope: &Scope, gear: &Gear) -> Result<Buf, Publish
                     None => out.null(),
                 }
             }
-            // The model holds the bare default when the file has none, so whether the file
-            // has one is inferred: the editor leaves it out when the gear gives every page
-            // of its controller a value (nothing falls back to it), and a default other
-            // than the bare one was written. (A bare default written beside values for
-            // every page is the one case this misreads.)
-            let covers_every_page = scope
+            let controller = scope
                 .controller_index(gear.controller_name())
-                .and_then(|index| scope.controllers.get(index))
-                .is_some_and(|controller| {
-                    controller.pages.iter().all(|page| {
-                        value_gear
-                            .states
-                            .iter()
-                            .any(|s| s.page_id == page.id && s.value.is_some())
-                    })
-                });
-            let bare = bare_default(gear.kind());
-            let has_default = !covers_every_page
-                || bare.is_none_or(|bare| !same_value(&bare, &value_gear.default_value));
+                .and_then(|index| scope.controllers.get(index));
+            let has_default = has_default(gear.kind(), value_gear, controller);
             out.bool(has_default);
             if has_default {
                 gear_value(ctx, &mut out, gear, &value_gear.default_value)?;
@@ -212,20 +197,4 @@ fn gear_value(
         Gear::Display(_) | Gear::Display2(_) => {}
     }
     Ok(())
-}
-
-/// JSON values equal as the model means them: numbers by value (`0` and `0.0` alike).
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .all(|(key, value)| b.get(key).is_some_and(|other| same_value(value, other)))
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_value(a, b))
-        }
-        _ => a == b,
-    }
 }

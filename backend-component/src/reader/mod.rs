@@ -10,7 +10,7 @@
 //! [`values`] (attribute parsing) and [`diag`] (diagnostic locations). Image sizes and
 //! movie clips come from the file bytes through [`crate::formats`].
 
-mod component;
+pub(crate) mod component;
 mod diag;
 pub(crate) mod gear;
 mod node;

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use ofgui_contracts::api::RenderApproximation;
 use ofgui_contracts::capabilities::RENDER_MAX_DEPTH;
 use ofgui_contracts::uam::{
-    ComponentModel, ComponentResource, DisplayNode, Gear, GearBinding, InstanceProperties,
-    ListItem, ListProperties, NodeBase, Relation, ResourceRef, TextProperties, UamResource,
+    ComponentModel, ComponentResource, Controller, DisplayNode, Gear, GearBinding,
+    InstanceProperties, ListItem, ListProperties, NodeBase, Relation, ResourceRef, TextProperties,
+    UamResource,
 };
 use serde_json::Value;
 use tiny_skia::{
@@ -20,11 +21,17 @@ use tiny_skia::{
 
 use super::font::Face;
 use super::image::{self, Fill, ImageLook};
+use super::pages::{self, Pages, Start};
+use super::progress::{self, BarBox, Progress};
 use super::shape::{self, Shape};
 use super::text::{self, GlyphCache, TextStyle};
 use super::{Files, Request, bitmap, color, font, shelf};
 use crate::lookup::urls::Urls;
-use crate::rules::gears::bare_default;
+use crate::rules::gears::has_default;
+
+/// The FairyGUI runtime's default font (`UIConfig.defaultFont`): a game draws text with
+/// no font in it, and previews draw a family no granted face has in it too.
+const RUNTIME_DEFAULT_FONT: &str = "Arial";
 
 /// Draws the request's component onto `canvas`; returns what it approximated.
 pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximation> {
@@ -46,7 +53,7 @@ pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximati
             .to_owned(),
     };
     let model = &request.component.component;
-    let pages = Pages::chosen(model, request.pages);
+    let pages = Pages::start(model).over(model, request.pages);
     let frame = Frame {
         transform: Transform::from_scale(request.scale, request.scale),
         alpha: 1.0,
@@ -115,56 +122,16 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// The page each controller of one component instance shows.
-struct Pages {
-    by_controller: HashMap<String, String>,
-}
-
-impl Pages {
-    /// The requested pages, or each controller's selected one.
-    fn chosen(model: &ComponentModel, requested: &BTreeMap<String, String>) -> Pages {
-        let mut by_controller = HashMap::new();
-        for controller in &model.controllers {
-            let page = requested
-                .get(&controller.name)
-                .cloned()
-                .or_else(|| super::selected_page(controller).map(|page| page.id.clone()));
-            if let Some(page) = page {
-                by_controller.insert(controller.name.clone(), page);
-            }
-        }
-        Pages { by_controller }
-    }
-
-    /// Pages an instance selects (`name,pageId,name,pageId…`), over the selected ones.
-    fn instance(model: &ComponentModel, overrides: &str) -> Pages {
-        let mut requested = BTreeMap::new();
-        let parts: Vec<&str> = overrides.split(',').collect();
-        for pair in parts.chunks(2) {
-            if let [name, page] = pair
-                && model.controllers.iter().any(|c| c.name == *name)
-            {
-                requested.insert((*name).to_owned(), (*page).to_owned());
-            }
-        }
-        Pages::chosen(model, &requested)
-    }
-
-    fn page(&self, controller: &str) -> Option<&str> {
-        self.by_controller.get(controller).map(String::as_str)
-    }
-}
-
 /// What an instance or list item sets in the component it shows: its title and icon
 /// (the children named `title` and `icon`), a progress value, and custom properties.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Overrides {
     title: Option<String>,
     icon: Option<String>,
     title_color: Option<String>,
     title_font_size: Option<f64>,
-    /// (value - min) / (max - min) of a progress bar.
-    progress: Option<f64>,
+    /// A progress bar's or slider's value.
+    progress: Option<progress::Value>,
     /// Node id → (property id, value): 0 text, 1 icon, 2 colour, 8 font size.
     properties: HashMap<String, Vec<(i32, String)>>,
 }
@@ -184,6 +151,54 @@ impl Overrides {
     }
 }
 
+/// A progress bar's bars, by node id: vertical or not, their box before and at the
+/// progress, and a filled bar's fill amount.
+struct Bars<'a> {
+    moved: HashMap<&'a str, (bool, BarBox, BarBox, Option<f32>)>,
+}
+
+impl Bars<'_> {
+    /// Puts a bar at its progress, and a node related to a bar where the runtime's
+    /// relation moves it when the bar changes.
+    fn place(&self, base: &NodeBase, placed: &mut Placed) {
+        if let Some((_, _, after, fill)) = self.moved.get(base.id.as_str()) {
+            (placed.x, placed.y, placed.width, placed.height) =
+                (after.x, after.y, after.width, after.height);
+            placed.fill_amount = *fill;
+            return;
+        }
+        for relation in &base.relations {
+            let Some((_, before, after, _)) = self.moved.get(relation.target_node_id.as_str())
+            else {
+                continue;
+            };
+            follow(placed, relation, before, after);
+        }
+    }
+}
+
+/// Moves or sizes a node as a relation to a sibling does when the sibling's box changes
+/// from `before` to `after` (the runtime's `RelationItem`, without percentages).
+fn follow(placed: &mut Placed, relation: &Relation, before: &BarBox, after: &BarBox) {
+    let (dx, dy) = (after.x - before.x, after.y - before.y);
+    let (dw, dh) = (after.width - before.width, after.height - before.height);
+    match relation.relation_type {
+        0 | 4 => placed.x += dx,
+        1 | 3 | 5 => placed.x += dx + dw / 2.0,
+        2 | 6 => placed.x += dx + dw,
+        7 | 11 => placed.y += dy,
+        8 | 10 | 12 => placed.y += dy + dh / 2.0,
+        9 | 13 => placed.y += dy + dh,
+        14 => placed.width += dw,
+        15 => placed.height += dh,
+        24 => {
+            placed.width += dw;
+            placed.height += dh;
+        }
+        _ => {}
+    }
+}
+
 /// A node's geometry and look after gears.
 struct Placed {
     x: f32,
@@ -195,6 +210,10 @@ struct Placed {
     alpha: f32,
     rotation: f32,
     grayed: bool,
+    /// A button instance's selection (its `checked`, or its related controller's page).
+    selected: bool,
+    /// A progress bar's filled bar: its fill amount.
+    fill_amount: Option<f32>,
     color: Option<String>,
     text: Option<String>,
     icon: Option<String>,
@@ -226,7 +245,9 @@ impl<'a> Painter<'a> {
         });
     }
 
-    /// Draws a component model in a `width`×`height` box of `frame`'s space.
+    /// Draws a component model in a `width`×`height` box of `frame`'s space; `nested`
+    /// when it is an instance in another component, which clips it to its box and sets it
+    /// up (a progress bar's value) as the runtime does a child.
     #[allow(clippy::too_many_arguments)]
     fn component(
         &mut self,
@@ -237,7 +258,7 @@ impl<'a> Painter<'a> {
         height: f32,
         pages: &Pages,
         overrides: &Overrides,
-        clip: bool,
+        nested: bool,
     ) {
         let properties = &model.properties;
         if properties.bg_color_enabled
@@ -258,6 +279,29 @@ impl<'a> Painter<'a> {
         let design_w = model.size.width.get() as f32;
         let design_h = model.size.height.get() as f32;
         let resized = (width - design_w).abs() > 0.01 || (height - design_h).abs() > 0.01;
+        // The runtime sets a bar's value up only when it is added to a parent.
+        let progress = Progress::of(properties, overrides.progress).filter(|_| nested);
+        let titled;
+        let overrides = match &progress {
+            Some(progress) => {
+                titled = Overrides {
+                    title: Some(progress.title.clone()),
+                    ..overrides.clone()
+                };
+                &titled
+            }
+            None => overrides,
+        };
+        let bars = progress.as_ref().map(|progress| {
+            self.bars(
+                model,
+                pages,
+                progress,
+                resized,
+                (design_w, design_h),
+                (width, height),
+            )
+        });
         let groups: HashMap<&str, &NodeBase> = model
             .display_list
             .iter()
@@ -270,7 +314,8 @@ impl<'a> Painter<'a> {
                 if !painter.visible(base, pages, &groups) {
                     continue;
                 }
-                let mut placed = placed(base, pages);
+                let mut placed = placed(base, pages, &model.controllers);
+                placed.selected = button_selected(node, pages);
                 if resized {
                     relate(
                         &mut placed,
@@ -281,21 +326,80 @@ impl<'a> Painter<'a> {
                         height,
                     );
                 }
+                if let Some(bars) = &bars {
+                    bars.place(base, &mut placed);
+                }
                 painter.node(canvas, frame, node, &placed, overrides);
             }
         };
-        if clip && properties.overflow != 0 {
+        // The runtime puts the children in a container at the margin's top left, and
+        // clips a hidden or scrolled component to the rectangle inside its margin.
+        let margin = &properties.margin;
+        let (left, top) = (margin.left.get() as f32, margin.top.get() as f32);
+        let (right, bottom) = (margin.right.get() as f32, margin.bottom.get() as f32);
+        let has_margin = left != 0.0 || top != 0.0 || right != 0.0 || bottom != 0.0;
+        let content = frame.transform.pre_translate(left, top);
+        if properties.overflow != 0 && (nested || has_margin) {
             layer(
                 canvas,
-                frame.transform,
-                width,
-                height,
+                content,
+                width - left - right,
+                height - top - bottom,
                 Layer::Clip,
                 |canvas, at| draw(self, canvas, &frame.moved(at)),
             );
         } else {
-            draw(self, canvas, frame);
+            draw(self, canvas, &frame.moved(content));
         }
+    }
+
+    /// Where a progress bar's or slider's `bar` and `bar_v` stand at its progress.
+    fn bars(
+        &self,
+        model: &'a ComponentModel,
+        pages: &Pages,
+        progress: &Progress,
+        resized: bool,
+        (design_w, design_h): (f32, f32),
+        (width, height): (f32, f32),
+    ) -> Bars<'a> {
+        let mut moved = HashMap::new();
+        for node in &model.display_list {
+            let base = node.base();
+            let vertical = match base.name.as_str() {
+                "bar" => false,
+                "bar_v" => true,
+                _ => continue,
+            };
+            if moved.values().any(|(v, _, _, _)| *v == vertical) {
+                continue; // the runtime takes the first child of each name
+            }
+            let mut full = placed(base, pages, &model.controllers);
+            if resized {
+                relate(
+                    &mut full,
+                    &base.relations,
+                    design_w,
+                    design_h,
+                    width,
+                    height,
+                );
+            }
+            let filled = match node {
+                DisplayNode::Image(n) => n.props.fill_method != 0,
+                DisplayNode::Loader(n) => n.props.fill_method != 0,
+                _ => false,
+            };
+            let before = BarBox {
+                x: full.x,
+                y: full.y,
+                width: full.width,
+                height: full.height,
+            };
+            let (after, fill) = progress.bar(before, vertical, filled);
+            moved.insert(base.id.as_str(), (vertical, before, after, fill));
+        }
+        Bars { moved }
     }
 
     /// Whether a node shows at these pages: its own flag, its display gears, its group's.
@@ -337,7 +441,7 @@ impl<'a> Painter<'a> {
             package_id: parent.package_id,
             path: parent.child_path(&base.id),
         };
-        if placed.grayed {
+        if placed.grayed && !self.grays_by_page(node, parent.package_id) {
             let (w, h) = (placed.width, placed.height);
             layer(canvas, frame.transform, w, h, Layer::Grey, |canvas, at| {
                 self.node_look(canvas, &frame.moved(at), node, placed, overrides);
@@ -370,7 +474,9 @@ impl<'a> Painter<'a> {
                     method: n.props.fill_method,
                     origin: n.props.fill_origin,
                     clockwise: n.props.fill_clockwise,
-                    amount: n.props.fill_amount.get() as f32,
+                    amount: placed
+                        .fill_amount
+                        .unwrap_or(n.props.fill_amount.get() as f32),
                 };
                 self.image(canvas, frame, &n.resource, w, h, tint, n.props.flip, fill);
             }
@@ -459,7 +565,16 @@ impl<'a> Painter<'a> {
                 let reference = flat_reference(&n.src, &n.package_id);
                 let own =
                     Overrides::titled(&n.title, &n.icon, &n.title_color, n.title_font_size.get());
-                self.nested(canvas, frame, node.kind(), &reference, w, h, "", &own);
+                self.nested(
+                    canvas,
+                    frame,
+                    node.kind(),
+                    &reference,
+                    w,
+                    h,
+                    &Start::default(),
+                    &own,
+                );
             }
             DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
                 let reference = flat_reference(&n.src, &n.package_id);
@@ -470,7 +585,7 @@ impl<'a> Painter<'a> {
                     &reference,
                     w,
                     h,
-                    "",
+                    &Start::default(),
                     &Overrides::default(),
                 );
             }
@@ -668,10 +783,16 @@ impl<'a> Painter<'a> {
                 "{}, the machine's face with its metrics",
                 face.family()
             )),
-            None => Some(
-                "the bundled DejaVu Sans subset (neither the project nor this machine has it)"
-                    .to_owned(),
-            ),
+            None => Some(match shelf::family(RUNTIME_DEFAULT_FONT) {
+                Some(shelf::Found::Exact(face) | shelf::Found::Alias(face)) => format!(
+                    "{}, the face of the runtime's default font {RUNTIME_DEFAULT_FONT} (neither the project nor this machine has it)",
+                    face.family()
+                ),
+                None => {
+                    "the bundled DejaVu Sans subset (neither the project nor this machine has it)"
+                        .to_owned()
+                }
+            }),
         }
     }
 
@@ -731,14 +852,21 @@ impl<'a> Painter<'a> {
     }
 
     /// The face a text node's `font` names: a font resource of the project, the machine's
-    /// face of a family name (`render::shelf`), or the bundled font for anything else.
+    /// face of a family name (`render::shelf`); for no font or one neither has, the
+    /// runtime's default font, else the bundled font.
     fn face(&mut self, font: &str, package_id: &str) -> Option<Face> {
+        self.named_face(font, package_id)
+            .or_else(|| self.named_face(RUNTIME_DEFAULT_FONT, package_id))
+            .or_else(Face::bundled)
+    }
+
+    fn named_face(&mut self, font: &str, package_id: &str) -> Option<Face> {
         if let Some(face) = self.faces.get(font) {
-            return face.clone().or_else(Face::bundled);
+            return face.clone();
         }
         let loaded = self.load_face(font, package_id);
         self.faces.insert(font.to_owned(), loaded.clone());
-        loaded.or_else(Face::bundled)
+        loaded
     }
 
     fn load_face(&mut self, url: &str, _package_id: &str) -> Option<Face> {
@@ -981,12 +1109,22 @@ impl<'a> Painter<'a> {
         match &n.instance_properties {
             Some(InstanceProperties::Button {
                 title,
+                selected_title,
                 icon,
+                selected_icon,
                 title_color,
                 title_font_size,
                 ..
-            })
-            | Some(InstanceProperties::Label {
+            }) => {
+                let shown = |normal, on| selected_or(placed.selected, normal, on);
+                own = Overrides::titled(
+                    shown(title, selected_title),
+                    shown(icon, selected_icon),
+                    title_color,
+                    title_font_size.get(),
+                );
+            }
+            Some(InstanceProperties::Label {
                 title,
                 icon,
                 title_color,
@@ -1003,10 +1141,11 @@ impl<'a> Painter<'a> {
                 value, max, min, ..
             })
             | Some(InstanceProperties::Slider { value, max, min }) => {
-                let span = max.get() - min.get();
-                if span > 0.0 {
-                    own.progress = Some(((value.get() - min.get()) / span).clamp(0.0, 1.0));
-                }
+                own.progress = Some(progress::Value {
+                    value: value.get(),
+                    min: min.get(),
+                    max: max.get(),
+                });
             }
             _ => {}
         }
@@ -1028,7 +1167,11 @@ impl<'a> Painter<'a> {
                 .or_default()
                 .push((property.property_id, property.value.clone()));
         }
-        let controllers = n.controller_overrides.clone().unwrap_or_default();
+        let start = Start {
+            controllers: n.controller_overrides.as_deref().unwrap_or_default(),
+            selected: placed.selected,
+            grayed: placed.grayed,
+        };
         self.nested(
             canvas,
             frame,
@@ -1036,9 +1179,36 @@ impl<'a> Painter<'a> {
             reference,
             placed.width,
             placed.height,
-            &controllers,
+            &start,
             &own,
         );
+    }
+
+    /// The component `reference` names (owner-relative to `package_id`), with its package.
+    fn component_of(
+        &self,
+        reference: &ResourceRef,
+        package_id: &str,
+    ) -> Option<(&'a str, &'a ComponentResource)> {
+        let package_id = reference
+            .package_id
+            .as_deref()
+            .filter(|id| !id.is_empty())
+            .unwrap_or(package_id);
+        let package_id = self.urls.package(package_id)?.id.as_str();
+        match self.urls.resource(package_id, &reference.resource_id)? {
+            UamResource::Component(component) => Some((package_id, component)),
+            _ => None,
+        }
+    }
+
+    /// Whether a grayed node shows grey by its component's own page, not by a filter.
+    fn grays_by_page(&self, node: &DisplayNode, package_id: &str) -> bool {
+        let DisplayNode::Component(n) = node else {
+            return false;
+        };
+        self.component_of(&n.resource, package_id)
+            .is_some_and(|(_, component)| pages::grays_by_page(&component.component))
     }
 
     /// Draws the component `reference` names in a `w`×`h` box of `frame`.
@@ -1051,24 +1221,10 @@ impl<'a> Painter<'a> {
         reference: &ResourceRef,
         w: f32,
         h: f32,
-        controllers: &str,
+        start: &Start,
         overrides: &Overrides,
     ) {
-        let package_id = reference
-            .package_id
-            .as_deref()
-            .filter(|id| !id.is_empty())
-            .unwrap_or(frame.package_id);
-        let Some((package_id, UamResource::Component(component))) = self
-            .urls
-            .package(package_id)
-            .map(|p| p.id.as_str())
-            .and_then(|p| {
-                self.urls
-                    .resource(p, &reference.resource_id)
-                    .map(|r| (p, r))
-            })
-        else {
+        let Some((package_id, component)) = self.component_of(reference, frame.package_id) else {
             self.placeholder(
                 canvas,
                 frame,
@@ -1083,15 +1239,7 @@ impl<'a> Painter<'a> {
             return;
         };
         self.nested_component(
-            canvas,
-            frame,
-            kind,
-            package_id,
-            component,
-            w,
-            h,
-            controllers,
-            overrides,
+            canvas, frame, kind, package_id, component, w, h, start, overrides,
         );
     }
 
@@ -1105,7 +1253,7 @@ impl<'a> Painter<'a> {
         component: &'a ComponentResource,
         w: f32,
         h: f32,
-        controllers: &str,
+        start: &Start,
         overrides: &Overrides,
     ) {
         if frame.depth >= RENDER_MAX_DEPTH {
@@ -1113,7 +1261,7 @@ impl<'a> Painter<'a> {
             return;
         }
         let model = &component.component;
-        let pages = Pages::instance(model, controllers);
+        let pages = Pages::instance(model, start);
         let mut inner = Overrides {
             properties: overrides.properties.clone(),
             ..Overrides::default()
@@ -1218,7 +1366,10 @@ impl<'a> Painter<'a> {
                         path: format!("{}#{index}", frame.path),
                     };
                     let overrides = item_overrides(item);
-                    let controllers = item.controllers.clone().unwrap_or_default();
+                    let start = Start {
+                        controllers: item.controllers.as_deref().unwrap_or_default(),
+                        ..Start::default()
+                    };
                     painter.nested_component(
                         canvas,
                         &item_frame,
@@ -1227,7 +1378,7 @@ impl<'a> Painter<'a> {
                         component,
                         iw,
                         ih,
-                        &controllers,
+                        &start,
                         &overrides,
                     );
                 }
@@ -1363,7 +1514,7 @@ impl<'a> Painter<'a> {
                     component,
                     dw,
                     dh,
-                    "",
+                    &Start::default(),
                     &Overrides::default(),
                 );
             }
@@ -1531,7 +1682,7 @@ fn displayed(base: &NodeBase, pages: &Pages) -> bool {
 
 /// A value gear's value at the page its controller shows: the page's, else the gear's
 /// default; `None` when neither is set (the node keeps its own value).
-fn gear_value<'v>(gear: &'v Gear, pages: &Pages) -> Option<&'v Value> {
+fn gear_value<'v>(gear: &'v Gear, pages: &Pages, controllers: &[Controller]) -> Option<&'v Value> {
     let GearBinding::Value(g) = gear.binding() else {
         return None;
     };
@@ -1544,15 +1695,46 @@ fn gear_value<'v>(gear: &'v Gear, pages: &Pages) -> Option<&'v Value> {
     {
         return Some(value);
     }
-    (Some(&g.default_value) != bare_default(gear.kind()).as_ref()).then_some(&g.default_value)
+    let controller = controllers.iter().find(|c| c.name == g.controller_name);
+    has_default(gear.kind(), g, controller).then_some(&g.default_value)
 }
 
 fn number(value: &Value, key: &str) -> Option<f32> {
     value.get(key).and_then(Value::as_f64).map(|n| n as f32)
 }
 
+/// A selected button's selected title or icon, when it has one.
+fn selected_or<'t>(selected: bool, normal: &'t str, on: &'t str) -> &'t str {
+    if selected && !on.is_empty() {
+        on
+    } else {
+        normal
+    }
+}
+
+/// A button instance's selection: its related controller's page when it names one (the
+/// runtime applies that after `checked`), else `checked`.
+fn button_selected(node: &DisplayNode, pages: &Pages) -> bool {
+    let DisplayNode::Component(n) = node else {
+        return false;
+    };
+    let Some(InstanceProperties::Button {
+        controller,
+        page,
+        checked,
+        ..
+    }) = &n.instance_properties
+    else {
+        return false;
+    };
+    match pages.page(controller) {
+        Some(shown) if !controller.is_empty() => shown == page,
+        _ => *checked,
+    }
+}
+
 /// A node's geometry and look at these pages.
-fn placed(base: &NodeBase, pages: &Pages) -> Placed {
+fn placed(base: &NodeBase, pages: &Pages, controllers: &[Controller]) -> Placed {
     let mut placed = Placed {
         x: base.position.x.get() as f32,
         y: base.position.y.get() as f32,
@@ -1563,13 +1745,15 @@ fn placed(base: &NodeBase, pages: &Pages) -> Placed {
         alpha: base.alpha.get().clamp(0.0, 1.0) as f32,
         rotation: base.rotation.get() as f32,
         grayed: base.grayed,
+        selected: false,
+        fill_amount: None,
         color: None,
         text: None,
         icon: None,
         font_size: None,
     };
     for gear in &base.gears {
-        let Some(value) = gear_value(gear, pages) else {
+        let Some(value) = gear_value(gear, pages, controllers) else {
             continue;
         };
         match gear {

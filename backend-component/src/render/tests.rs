@@ -315,3 +315,98 @@ fn rich_text_draws_its_colours_and_inline_images() {
     assert_eq!(reasons.len(), 1, "{reasons:?}");
     assert!(reasons[0].contains("1 inline image"), "{reasons:?}");
 }
+
+/// A 20×20 button whose red square shows on its `down` page only.
+fn button(mode: &str, more_controllers: &str) -> String {
+    format!(
+        r##"<?xml version="1.0" encoding="utf-8"?><component size="20,20" extention="Button"><controller name="button" pages="0,up,1,down,2,disabled" selected="1"/>{more_controllers}<displayList><graph id="b0" name="b0" xy="0,0" size="20,20" type="rect" lineSize="0" fillColor="#ff0000"><gearDisplay controller="button" pages="1"/></graph><graph id="b1" name="b1" xy="0,0" size="20,20" type="rect" lineSize="0" fillColor="#0000ff"><gearDisplay controller="button" pages="2"/></graph></displayList><Button mode="{mode}"/></component>"##
+    )
+}
+
+#[test]
+fn controllers_start_at_their_home_page_not_the_editors_selection() {
+    let node = |gear: &str| rect("n0", "0,0", "20,20", "", gear);
+    let shown_on_on = node(r#"<gearDisplay controller="c" pages="1"/>"#);
+    let selected = r#"<controller name="c" pages="0,off,1,on" selected="1"/>"#;
+    let session = project("40,40", selected, &shown_on_on, &[]);
+    let (pixmap, data) = draw(&session, &input(&[]));
+    assert_eq!(
+        at(&pixmap, 10, 10),
+        CLEAR,
+        "the game starts on the first page"
+    );
+    assert_eq!(data.controller_pages[0].page_name, "off");
+
+    let home = r#"<controller name="c" pages="0,off,1,on" selected="0" homePageType="specific" homePage="1"/>"#;
+    let session = project("40,40", home, &shown_on_on, &[]);
+    let (pixmap, data) = draw(&session, &input(&[]));
+    assert_eq!(
+        at(&pixmap, 10, 10),
+        RED,
+        "a specific home page is where it starts"
+    );
+    assert_eq!(data.controller_pages[0].page_name, "on");
+}
+
+#[test]
+fn a_button_starts_up_and_a_checked_one_shows_down() {
+    let plain = button("Common", "");
+    let check = button("Check", "");
+    let nodes = r#"<component id="n0" name="n0" src="plain" xy="0,0" size="20,20"><Button checked="true"/></component><component id="n1" name="n1" src="check" xy="30,0" size="20,20"/><component id="n2" name="n2" src="check" xy="60,0" size="20,20"><Button checked="true"/></component>"#;
+    let session = project(
+        "80,20",
+        "",
+        nodes,
+        &[("Plain", plain.as_str()), ("Check", check.as_str())],
+    );
+    let (pixmap, _) = draw(&session, &input(&[]));
+    assert_eq!(
+        at(&pixmap, 10, 10),
+        CLEAR,
+        "a plain button starts up and ignores checked"
+    );
+    assert_eq!(
+        at(&pixmap, 40, 10),
+        CLEAR,
+        "an unchecked check button is up"
+    );
+    assert_eq!(at(&pixmap, 70, 10), RED, "a checked check button is down");
+}
+
+#[test]
+fn a_radio_button_follows_its_related_controller() {
+    let radio = button("Radio", "");
+    let controllers = r#"<controller name="tabs" pages="0,a,1,b" selected="1"/>"#;
+    let nodes = r#"<component id="n0" name="n0" src="radio" xy="0,0" size="20,20"><Button controller="tabs" page="1"/></component><component id="n1" name="n1" src="radio" xy="30,0" size="20,20"><Button controller="tabs" page="0"/></component>"#;
+    let session = project("50,20", controllers, nodes, &[("Radio", radio.as_str())]);
+    let (pixmap, _) = draw(&session, &input(&[]));
+    assert_eq!(at(&pixmap, 10, 10), CLEAR);
+    assert_eq!(at(&pixmap, 40, 10), RED, "tabs starts on page 0");
+    let (pixmap, _) = draw(&session, &input(&[("tabs", "b")]));
+    assert_eq!(at(&pixmap, 10, 10), RED);
+    assert_eq!(at(&pixmap, 40, 10), CLEAR);
+}
+
+#[test]
+fn grayed_instances_show_a_disabled_page_or_a_grayed_controller_unfiltered() {
+    let radio = button("Check", "");
+    let own = r##"<?xml version="1.0" encoding="utf-8"?><component size="20,20"><controller name="grayed" pages="0,,1," selected="0"/><displayList><graph id="g0" name="g0" xy="0,0" size="20,20" type="rect" lineSize="0" fillColor="#00ff00"><gearDisplay controller="grayed" pages="1"/></graph></displayList></component>"##;
+    let nodes = r#"<component id="n0" name="n0" src="radio" xy="0,0" size="20,20" grayed="true"/><component id="n1" name="n1" src="own" xy="30,0" size="20,20" grayed="true"/>"#;
+    let session = project(
+        "50,20",
+        "",
+        nodes,
+        &[("Radio", radio.as_str()), ("Own", own)],
+    );
+    let (pixmap, _) = draw(&session, &input(&[]));
+    assert_eq!(
+        at(&pixmap, 10, 10),
+        (0, 0, 255, 255),
+        "the disabled page, in colour"
+    );
+    assert_eq!(
+        at(&pixmap, 40, 10),
+        (0, 255, 0, 255),
+        "the grayed page, in colour"
+    );
+}

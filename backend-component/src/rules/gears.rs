@@ -22,6 +22,7 @@
 //! the writer (which leaves them out): [`ValueGearKind::bare_default`] and
 //! [`DEFAULT_TWEEN_DURATION`].
 
+use ofgui_contracts::uam::{Controller, ValueGear};
 use serde_json::{Value, json};
 
 /// How a gear kind fits a node.
@@ -119,8 +120,7 @@ impl ValueGearKind {
 
 /// The default the reader gives a value gear of this kind (`xy`, `look`, …) whose element
 /// has no `default`; `None` for display gears. The model cannot tell it from a default
-/// written out, so a renderer treats it as "the node's own value", as the runtime does
-/// for a gear without a default.
+/// written out; [`has_default`] infers which it was.
 pub fn bare_default(kind: &str) -> Option<Value> {
     let kind = match kind {
         "xy" => ValueGearKind::Xy,
@@ -134,6 +134,39 @@ pub fn bare_default(kind: &str) -> Option<Value> {
         _ => return None,
     };
     Some(kind.bare_default())
+}
+
+/// Whether a value gear has a default the runtime falls back to. The model holds the bare
+/// default when the file names none, so this is inferred as the editor writes: it leaves
+/// the default out when the gear gives every page of its controller a value (nothing falls
+/// back to it), and writes one that differs from the bare default. (A bare default written
+/// beside values for every page is the one case this misreads.)
+pub fn has_default(kind: &str, gear: &ValueGear, controller: Option<&Controller>) -> bool {
+    let covers_every_page = controller.is_some_and(|controller| {
+        controller.pages.iter().all(|page| {
+            gear.states
+                .iter()
+                .any(|s| s.page_id == page.id && s.value.is_some())
+        })
+    });
+    !covers_every_page
+        || bare_default(kind).is_none_or(|bare| !same_value(&bare, &gear.default_value))
+}
+
+/// JSON values equal as the runtime reads them (`1` and `1.0` alike).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(key, value)| b.get(key).is_some_and(|other| same_value(value, other)))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_value(a, b))
+        }
+        _ => a == b,
+    }
 }
 
 /// A value gear's tween duration (seconds) when its element names none.

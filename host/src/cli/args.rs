@@ -179,9 +179,9 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
-    /// Draw a component as a PNG: at its size × --scale, its controllers at their
-    /// selected pages or the --page given, unsaved edits aside (it renders the project as
-    /// it is on disk). Prints what was drawn only approximately.
+    /// Draw a component as a PNG: at its size × --scale, its controllers at the pages
+    /// the game starts them at or the --page given, unsaved edits aside (it renders the
+    /// project as it is on disk). Prints what was drawn only approximately.
     #[command(after_help = exit_help("render"))]
     Render {
         /// The project directory or its .fairy file.

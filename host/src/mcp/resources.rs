@@ -138,7 +138,7 @@ const TEMPLATES: &[(&str, &str, &str, &str)] = &[
     (
         "openfairygui://backend/session/{sessionId}/preview/{packageId}/{componentResourceId}",
         "openfairygui_component_preview",
-        "A component drawn as a PNG at scale 1, its controllers at their selected pages (renderComponent; a failure reads as its JSON envelope)",
+        "A component drawn as a PNG at scale 1, its controllers at the pages the game starts them at (renderComponent; a failure reads as its JSON envelope)",
         PNG,
     ),
 ];
