@@ -141,33 +141,11 @@ pub fn draw(request: &Request) -> Result<Drawn, TooLarge> {
     })
 }
 
-/// The picture as a PNG: RGB when every pixel is opaque, else RGBA, deflated with the fast
-/// setting (fdeflate), which for a 1136×640 screen is several times quicker than the default
-/// zlib level and the render's largest cost otherwise.
+/// The picture as a PNG (tiny-skia encodes with the fast deflate setting; measured, that is
+/// quicker and smaller here than the `Fast` setting with the `Up` filter, or RGB for opaque
+/// pictures).
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
-    let opaque = pixmap.pixels().iter().all(|p| p.alpha() == u8::MAX);
-    let channels = if opaque { 3 } else { 4 };
-    let mut straight = Vec::with_capacity(pixmap.pixels().len() * channels);
-    for pixel in pixmap.pixels() {
-        let c = pixel.demultiply();
-        straight.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()][..channels]);
-    }
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(if opaque {
-        png::ColorType::Rgb
-    } else {
-        png::ColorType::Rgba
-    });
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    encoder.set_filter(png::FilterType::Up);
-    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer
-        .write_image_data(&straight)
-        .map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())?;
-    Ok(out)
+    pixmap.encode_png().map_err(|error| error.to_string())
 }
 
 /// Two pictures side by side, `gap` pixels apart, each in a panel of the larger one's

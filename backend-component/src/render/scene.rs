@@ -841,14 +841,37 @@ impl<'a> Painter<'a> {
         )
     }
 
-    /// The pixels of an image resource a `ui://` URL names.
+    /// The pixels of an image resource a `ui://` URL names, or a movie clip's first frame
+    /// in the clip's bounds (time stands still in a preview).
     fn inline_image(&mut self, url: &str) -> Option<Rc<Pixmap>> {
         let (_, resource) = self.urls.locate(url)?;
-        let UamResource::Image(image) = resource else {
-            return None;
-        };
-        let path = image.base.source_path.clone()?;
-        self.decoded(&path)
+        match resource {
+            UamResource::Image(image) => {
+                let path = image.base.source_path.clone()?;
+                self.decoded(&path)
+            }
+            UamResource::MovieClip(clip) => {
+                let bytes = self.files.get(clip.base.source_path.as_deref()?)?;
+                let (texture, [x, y, _, _]) = crate::formats::jta::frame_texture(bytes, 0)?;
+                let pixels = image::decode(texture).ok()?;
+                // Inline pictures are small; a clip claiming more is not drawn.
+                let side = |n: f64| Some(n.max(1.0) as u32).filter(|n| *n <= 2048);
+                let mut bounds = Pixmap::new(
+                    side(clip.dimensions.width.get())?,
+                    side(clip.dimensions.height.get())?,
+                )?;
+                bounds.draw_pixmap(
+                    x as i32,
+                    y as i32,
+                    pixels.as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+                Some(Rc::new(bounds))
+            }
+            _ => None,
+        }
     }
 
     /// The face a text node's `font` names: a font resource of the project, the machine's
@@ -1878,9 +1901,17 @@ fn local_transform(base: &NodeBase, placed: &Placed) -> Transform {
             t = t.pre_concat(Transform::from_rotate(placed.rotation));
         }
         if kx != 0.0 || ky != 0.0 {
-            t = t.pre_concat(Transform::from_skew(
-                ky.to_radians().tan(),
-                kx.to_radians().tan(),
+            // Skew turns the axes, as in Flash and FairyGUI-unity's `SkewMatrix`: the x axis
+            // by skewY, the y axis by skewX (not a shear by their tangents, which is flat at
+            // 60°/30°).
+            let (kx, ky) = (kx.to_radians(), ky.to_radians());
+            t = t.pre_concat(Transform::from_row(
+                ky.cos(),
+                ky.sin(),
+                -kx.sin(),
+                kx.cos(),
+                0.0,
+                0.0,
             ));
         }
         t = t

@@ -410,3 +410,19 @@ fn grayed_instances_show_a_disabled_page_or_a_grayed_controller_unfiltered() {
         "the grayed page, in colour"
     );
 }
+
+#[test]
+fn skew_turns_the_axes() {
+    let node = rect("n0", "40,40", "20,20", r#"skew="0,30""#, "");
+    let session = project("100,100", "", &node, &[]);
+    let (pixmap, _) = draw(&session, &input(&[]));
+    // The top edge now runs down at 30°: past its middle it is well below y = 40.
+    assert_eq!(at(&pixmap, 55, 50), RED);
+    assert_eq!(at(&pixmap, 57, 42), CLEAR);
+    // A shear by the tangents would flatten this one to a line; turned axes do not.
+    let node = rect("n0", "40,40", "20,20", r#"skew="60,30""#, "");
+    let session = project("100,100", "", &node, &[]);
+    let (pixmap, _) = draw(&session, &input(&[]));
+    let drawn = pixmap.pixels().iter().filter(|p| p.alpha() == 255).count();
+    assert!(drawn > 200, "{drawn} opaque pixels");
+}

@@ -1,7 +1,8 @@
 //! Text layout and drawing for previews, after the FairyGUI runtime's `TextField`
 //! (FairyGUI-unity `Core/Text/TextField.cs`): a 2 px gutter, per-char advances plus letter
 //! spacing, greedy wrapping that moves a broken word to the next line, `leading - 1` between
-//! lines, per-line alignment, vertical alignment of the block, shrink and ellipsis. Rich text
+//! lines, per-line alignment, vertical alignment of the block, shrink and ellipsis; vector
+//! faces get fairygui-three's line metrics, which the runtime comparison checks. Rich text
 //! (UBB, HTML) is parsed into styled runs, after `UBBParser` and `HtmlParser`, and laid out
 //! the same way with each run in its own style.
 
@@ -294,14 +295,12 @@ struct Fonts<'a> {
     run: u32,
 }
 
-fn line_metrics(font: &VectorFont, size: f32) -> (f32, f32) {
-    match font.line_metrics(size) {
-        Some((ascent, descent)) if ascent.is_finite() && descent.is_finite() => {
-            (ascent.round(), (ascent - descent).round().max(1.0))
-        }
-        // No hhea: the common proportions.
-        _ => ((size * 0.8).round(), (size * 1.2).round().max(1.0)),
-    }
+/// A vector font's baseline (below the line's top) and line height at `size`, as the
+/// FairyGUI runtime measured by the runtime comparison lays text out (fairygui-three's
+/// `DynamicFont`: the baseline `size` down, lines `1.25 × size` tall, whatever the face's
+/// own metrics; FairyGUI-unity uses the face's line height, about `1.15 × size` for Arial).
+fn line_metrics(size: f32) -> (f32, f32) {
+    (size.round().max(1.0), (size * 1.25).round().max(1.0))
 }
 
 impl<'a> Fonts<'a> {
@@ -310,7 +309,7 @@ impl<'a> Fonts<'a> {
         let fallback = font::bundled();
         match face {
             Face::Vector(f) => {
-                let (ascent, line_height) = line_metrics(f, size);
+                let (ascent, line_height) = line_metrics(size);
                 Fonts {
                     primary: Primary::Vector(f),
                     fallback,
@@ -2128,7 +2127,7 @@ mod tests {
             &face(),
         );
         let b = ink(&p);
-        let line = line_metrics(font::bundled().expect("font"), 14.0).1;
+        let line = line_metrics(14.0).1;
         assert!(
             (b.3 - b.1) as f32 > 2.0 * line,
             "several lines: {b:?}, line {line}"
