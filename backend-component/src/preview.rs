@@ -254,11 +254,18 @@ fn resolve_pages(
         let path = format!("/controllerPages/{}", pointer_escape(name));
         let Some(controller) = model.controllers.iter().find(|c| &c.name == name) else {
             let names: Vec<&str> = model.controllers.iter().map(|c| c.name.as_str()).collect();
-            return Err(Rejected::from(BackendError::invalid_input(
+            let message = if names.is_empty() {
+                format!(
+                    "The component has no controller {name:?}: it has no controllers, so leave controllerPages out."
+                )
+            } else {
                 format!(
                     "The component has no controller {name:?}; its controllers are {}.",
                     listed(&names)
-                ),
+                )
+            };
+            return Err(Rejected::from(BackendError::invalid_input(
+                message,
                 Some(path),
             )));
         };
