@@ -397,7 +397,7 @@ pub const METHODS: &[Method] = &[
         name: "renderComponent",
         tool: "openfairygui_render_component",
         title: "Render Component Preview",
-        description: "Draws one component as the session holds it, unsaved edits included, and returns the picture as PNG image content plus its size, revision, the page each controller showed, and `approximations` (what was drawn approximately or as a labelled placeholder, by node path). controllerPages picks a page per controller (by id or name), scale is 0.05 to 4 (1 draws one pixel per unit), background is #RRGGBB (transparent by default). With previewOperations (a preflightTransaction batch) it draws before and after side by side and counts the changed pixels, applying nothing. Read-only. Needs an open session, the component's packageId and componentResourceId from the outline, and expectedRevision with previewOperations.",
+        description: "Draws one component as the session holds it, unsaved edits included, and returns the picture as PNG image content plus its size, revision, the page each controller showed, and `approximations` (what was drawn approximately or as a labelled placeholder, by node path). controllerPages picks a page per controller (by id or name; the others show the page the game starts on), scale is 0.05 to 4 (1 draws one pixel per unit), background is #RRGGBB (transparent by default). With previewOperations (a preflightTransaction batch) it draws before and after side by side and counts the changed pixels, applying nothing. Read-only. Needs an open session, the component's packageId and componentResourceId from the outline, and expectedRevision with previewOperations.",
         read_only: true,
         destructive: false,
         idempotent: true,
