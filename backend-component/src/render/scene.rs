@@ -10,8 +10,8 @@ use ofgui_contracts::api::RenderApproximation;
 use ofgui_contracts::capabilities::RENDER_MAX_DEPTH;
 use ofgui_contracts::uam::{
     ComponentModel, ComponentResource, Controller, DisplayNode, Gear, GearBinding,
-    InstanceProperties, ListItem, ListProperties, NodeBase, Relation, ResourceRef, TextProperties,
-    UamResource,
+    InstanceProperties, ListItem, ListProperties, MovieClipResource, NodeBase, Relation,
+    ResourceRef, TextProperties, UamResource,
 };
 use serde_json::Value;
 use tiny_skia::{
@@ -151,28 +151,34 @@ impl Overrides {
     }
 }
 
-/// A progress bar's bars, by node id: vertical or not, their box before and at the
-/// progress, and a filled bar's fill amount.
+/// A progress bar's bars (`bar`, `bar_v`) by node id.
 struct Bars<'a> {
-    moved: HashMap<&'a str, (bool, BarBox, BarBox, Option<f32>)>,
+    moved: HashMap<&'a str, MovedBar>,
+}
+
+/// A bar's box as designed and at the progress, and a filled bar's fill amount.
+struct MovedBar {
+    vertical: bool,
+    before: BarBox,
+    after: BarBox,
+    fill: Option<f32>,
 }
 
 impl Bars<'_> {
     /// Puts a bar at its progress, and a node related to a bar where the runtime's
     /// relation moves it when the bar changes.
     fn place(&self, base: &NodeBase, placed: &mut Placed) {
-        if let Some((_, _, after, fill)) = self.moved.get(base.id.as_str()) {
+        if let Some(bar) = self.moved.get(base.id.as_str()) {
+            let after = bar.after;
             (placed.x, placed.y, placed.width, placed.height) =
                 (after.x, after.y, after.width, after.height);
-            placed.fill_amount = *fill;
+            placed.fill_amount = bar.fill;
             return;
         }
         for relation in &base.relations {
-            let Some((_, before, after, _)) = self.moved.get(relation.target_node_id.as_str())
-            else {
-                continue;
-            };
-            follow(placed, relation, before, after);
+            if let Some(bar) = self.moved.get(relation.target_node_id.as_str()) {
+                follow(placed, relation, &bar.before, &bar.after);
+            }
         }
     }
 }
@@ -371,7 +377,10 @@ impl<'a> Painter<'a> {
                 "bar_v" => true,
                 _ => continue,
             };
-            if moved.values().any(|(v, _, _, _)| *v == vertical) {
+            if moved
+                .values()
+                .any(|bar: &MovedBar| bar.vertical == vertical)
+            {
                 continue; // the runtime takes the first child of each name
             }
             let mut full = placed(base, pages, &model.controllers);
@@ -397,7 +406,15 @@ impl<'a> Painter<'a> {
                 height: full.height,
             };
             let (after, fill) = progress.bar(before, vertical, filled);
-            moved.insert(base.id.as_str(), (vertical, before, after, fill));
+            moved.insert(
+                base.id.as_str(),
+                MovedBar {
+                    vertical,
+                    before,
+                    after,
+                    fill,
+                },
+            );
         }
         Bars { moved }
     }
@@ -565,29 +582,13 @@ impl<'a> Painter<'a> {
                 let reference = flat_reference(&n.src, &n.package_id);
                 let own =
                     Overrides::titled(&n.title, &n.icon, &n.title_color, n.title_font_size.get());
-                self.nested(
-                    canvas,
-                    frame,
-                    node.kind(),
-                    &reference,
-                    w,
-                    h,
-                    &Start::default(),
-                    &own,
-                );
+                let start = Start::default();
+                self.nested(canvas, frame, node.kind(), &reference, w, h, &start, &own);
             }
             DisplayNode::ProgressBar(n) | DisplayNode::Slider(n) | DisplayNode::ScrollBar(n) => {
                 let reference = flat_reference(&n.src, &n.package_id);
-                self.nested(
-                    canvas,
-                    frame,
-                    node.kind(),
-                    &reference,
-                    w,
-                    h,
-                    &Start::default(),
-                    &Overrides::default(),
-                );
+                let (start, own) = (Start::default(), Overrides::default());
+                self.nested(canvas, frame, node.kind(), &reference, w, h, &start, &own);
             }
             DisplayNode::List(n) => self.list(canvas, frame, &n.list, w, h, "list"),
             DisplayNode::Tree(n) => {
@@ -851,9 +852,7 @@ impl<'a> Painter<'a> {
                 self.decoded(&path)
             }
             UamResource::MovieClip(clip) => {
-                let bytes = self.files.get(clip.base.source_path.as_deref()?)?;
-                let (texture, [x, y, _, _]) = crate::formats::jta::frame_texture(bytes, 0)?;
-                let pixels = image::decode(texture).ok()?;
+                let (pixels, [x, y, _, _]) = self.clip_frame(clip, 0).ok()?;
                 // Inline pictures are small; a clip claiming more is not drawn.
                 let side = |n: f64| Some(n.max(1.0) as u32).filter(|n| *n <= 2048);
                 let mut bounds = Pixmap::new(
@@ -872,6 +871,30 @@ impl<'a> Painter<'a> {
             }
             _ => None,
         }
+    }
+
+    /// A movie clip's frame (its first when it has no such frame) and where it sits in the
+    /// clip's bounds; or why it cannot be drawn.
+    fn clip_frame(
+        &self,
+        clip: &MovieClipResource,
+        index: usize,
+    ) -> Result<(Pixmap, [f64; 4]), &'static str> {
+        let bytes = clip
+            .base
+            .source_path
+            .as_deref()
+            .and_then(|p| self.files.get(p));
+        let texture = bytes.and_then(|b| {
+            crate::formats::jta::frame_texture(b, index)
+                .or_else(|| crate::formats::jta::frame_texture(b, 0))
+        });
+        let Some((texture, place)) = texture else {
+            return Err("its .jta file is missing or has no frames: drawn as a placeholder box");
+        };
+        let pixels = image::decode(texture)
+            .map_err(|_| "its frame cannot be decoded: drawn as a placeholder box")?;
+        Ok((pixels, place))
     }
 
     /// The face a text node's `font` names: a font resource of the project, the machine's
@@ -1055,36 +1078,12 @@ impl<'a> Painter<'a> {
             );
             return;
         };
-        let bytes = clip
-            .base
-            .source_path
-            .as_deref()
-            .and_then(|p| self.files.get(p));
-        let texture = bytes.and_then(|b| {
-            crate::formats::jta::frame_texture(b, frame_index)
-                .or_else(|| crate::formats::jta::frame_texture(b, 0))
-        });
-        let Some((texture, [x, y, fw, fh])) = texture else {
-            self.placeholder(
-                canvas,
-                frame,
-                w,
-                h,
-                "movieClip",
-                "its .jta file is missing or has no frames: drawn as a placeholder box",
-            );
-            return;
-        };
-        let Ok(pixels) = image::decode(texture) else {
-            self.placeholder(
-                canvas,
-                frame,
-                w,
-                h,
-                "movieClip",
-                "its frame cannot be decoded: drawn as a placeholder box",
-            );
-            return;
+        let (pixels, [x, y, fw, fh]) = match self.clip_frame(clip, frame_index) {
+            Ok(drawn) => drawn,
+            Err(reason) => {
+                self.placeholder(canvas, frame, w, h, "movieClip", reason);
+                return;
+            }
         };
         // Frames sit in the clip's own bounds, which the node stretches to its size.
         let (cw, ch) = (
