@@ -370,7 +370,7 @@ fn in_output_dir(
     write: impl FnOnce(
         &dyn crate::fs::ProjectFsWrite,
         commit::Hook<'_>,
-    ) -> Result<output::OutputReport, BackendError>,
+    ) -> Result<output::OutputReport, Rejected>,
 ) -> Result<bindings::exports::ofgui::backend::output::OutputReport, wit::BackendError> {
     let fs = ProjectDir::project();
     let mut hook = commit::fault::configured();
@@ -387,7 +387,7 @@ fn in_output_dir(
             removed: report.removed,
             recovered: report.recovered,
         }),
-        Err(error) => Err(to_wit(error, &[], None)),
+        Err(rejected) => Err(to_wit(rejected.error, &rejected.diagnostics, None)),
     }
 }
 

@@ -915,6 +915,7 @@ fn publish_writes_the_game_files_and_says_what_stopped_it() {
     assert_eq!(
         written,
         [
+            ".ofgui-publish.json",
             "Bag_atlas0.png",
             "Bag_fui.bytes",
             "Basics_atlas0.png",

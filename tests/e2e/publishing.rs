@@ -25,6 +25,17 @@ fn names(dir: &Path) -> BTreeSet<String> {
     snapshot(dir).into_keys().collect()
 }
 
+/// The files a game loads from `dir`: all but the manifest of what publishing wrote.
+fn game_files(dir: &Path) -> BTreeSet<String> {
+    let mut files = names(dir);
+    assert!(
+        files.remove(".ofgui-publish.json"),
+        "publishing left no manifest in {}",
+        dir.display()
+    );
+    files
+}
+
 /// Moves a node of Bag's main component: Bag's descriptor changes, nothing else.
 fn edit_bag(x: i64) -> Value {
     json!([{ "kind": "setDisplayNodeProps",
@@ -63,7 +74,7 @@ async fn the_unity_corpus_publishes_the_editors_files_and_again_changes_nothing(
         .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
         .await;
     assert_eq!(published["unsavedEdits"], false);
-    assert_eq!(names(&out), reference_names());
+    assert_eq!(game_files(&out), reference_names());
     assert_eq!(
         published["writes"]["written"].as_array().unwrap().len(),
         reference_names().len()
@@ -129,37 +140,43 @@ async fn a_package_replaces_only_its_own_files() {
     let project = workspace.add("unity", &unity_corpus());
     let out = workspace.path().join("out");
     std::fs::create_dir_all(out.join("sub")).unwrap();
-    // An atlas page an earlier publish made that this one does not, Unity's metadata,
-    // someone's notes, a sub-directory, and a package whose name starts like Bag's.
-    for name in [
+    // An atlas page someone else left (not written by this publisher), Unity's metadata,
+    // someone's notes (one with a descriptor's extension), a sub-directory, and a package
+    // whose name starts like Bag's.
+    let foreign = [
         "Bag_atlas0_1.png",
         "Bag_fui.bytes.meta",
         "notes.txt",
+        "notes.bytes",
         "sub/Bag_atlas0.png",
         "Basics_atlas0.png",
-    ] {
+    ];
+    for name in foreign {
         std::fs::write(out.join(name), b"old").unwrap();
     }
     let server = Server::start(&[workspace.path()]).await;
     let session = server.open(&project).await;
-    let published = server
-        .ok(
-            PUBLISH,
-            json!({ "sessionId": session, "outputDir": out, "packages": ["Bag"] }),
-        )
-        .await;
-    assert_eq!(published["writes"]["removed"], json!(["Bag_atlas0_1.png"]));
-    let after = names(&out);
-    for kept in [
-        "Bag_fui.bytes.meta",
-        "notes.txt",
-        "sub/Bag_atlas0.png",
-        "Basics_atlas0.png",
-    ] {
-        assert!(after.contains(kept), "{kept} was touched: {after:?}");
-        assert_eq!(std::fs::read(out.join(kept)).unwrap(), b"old", "{kept}");
+    for round in 0..2 {
+        let published = server
+            .ok(
+                PUBLISH,
+                json!({ "sessionId": session, "outputDir": out, "packages": ["Bag"] }),
+            )
+            .await;
+        assert_eq!(published["writes"]["removed"], json!([]), "round {round}");
+        let after = names(&out);
+        for kept in foreign {
+            assert!(after.contains(kept), "{kept} was touched: {after:?}");
+            assert_eq!(std::fs::read(out.join(kept)).unwrap(), b"old", "{kept}");
+        }
+        assert!(after.contains("Bag_fui.bytes") && after.contains("Bag_atlas0.png"));
+        assert!(after.contains(".ofgui-publish.json"), "{after:?}");
     }
-    assert!(after.contains("Bag_fui.bytes") && after.contains("Bag_atlas0.png"));
+    let manifest = std::fs::read_to_string(out.join(".ofgui-publish.json")).unwrap();
+    assert!(
+        manifest.contains("Bag_fui.bytes") && !manifest.contains("notes"),
+        "{manifest}"
+    );
 }
 
 /// Asks for Bag's binding code in its `package.xml`, as the editor's package settings do.
@@ -183,12 +200,16 @@ async fn binding_code_goes_to_its_own_directory_and_replaces_only_its_folder() {
     let out = workspace.path().join("out");
     let code = workspace.path().join("code");
     std::fs::create_dir_all(code.join("Bag/Sub")).unwrap();
-    for name in [
+    // The team's own files beside the generated ones: another generator's Lua, a class
+    // of the same language, metadata, a sub-folder.
+    let foreign = [
+        "Bag/gender.lua",
         "Bag/UI_Gone.cs",
         "Bag/UI_Gone.cs.meta",
         "Bag/Sub/Mine.cs",
         "Mine.cs",
-    ] {
+    ];
+    for name in foreign {
         std::fs::write(code.join(name), b"old").unwrap();
     }
     let server = Server::start(&[workspace.path()]).await;
@@ -256,16 +277,12 @@ async fn binding_code_goes_to_its_own_directory_and_replaces_only_its_folder() {
         files.iter().all(|f| f.starts_with("Bag/")),
         "only Bag asked: {files:?}"
     );
-    assert_eq!(
-        entry["writes"]["removed"],
-        json!(["Bag/UI_Gone.cs"]),
-        "{entry}"
-    );
+    assert_eq!(entry["writes"]["removed"], json!([]), "{entry}");
     let on_disk = names(&code);
     for file in &files {
         assert!(on_disk.contains(file), "{file} not written: {on_disk:?}");
     }
-    for kept in ["Bag/UI_Gone.cs.meta", "Bag/Sub/Mine.cs", "Mine.cs"] {
+    for kept in foreign {
         assert_eq!(std::fs::read(code.join(kept)).unwrap(), b"old", "{kept}");
     }
     let binder = std::fs::read_to_string(code.join("Bag/BagBinder.cs")).unwrap();
@@ -279,12 +296,38 @@ async fn binding_code_goes_to_its_own_directory_and_replaces_only_its_folder() {
         )
         .await;
     assert_eq!(again["code"][0]["writes"]["written"], json!([]), "{again}");
+    assert_eq!(again["code"][0]["writes"]["removed"], json!([]), "{again}");
     assert_eq!(
         again["code"][0]["writes"]["unchanged"]
             .as_array()
             .unwrap()
             .len(),
         files.len()
+    );
+    for kept in foreign {
+        assert_eq!(std::fs::read(code.join(kept)).unwrap(), b"old", "{kept}");
+    }
+
+    // A file of the team's under a name the generator writes is never replaced: the
+    // publish is refused with the file named, and nothing is written.
+    std::fs::write(code.join("Bag/BagBinder.cs"), b"team's own binder").unwrap();
+    let clash = server
+        .err(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "codeDir": code, "packages": ["Bag"] }),
+        )
+        .await;
+    assert_eq!(clash["code"], "publish_refused", "{clash}");
+    assert!(
+        clash["message"]
+            .as_str()
+            .unwrap()
+            .contains("Bag/BagBinder.cs"),
+        "{clash}"
+    );
+    assert_eq!(
+        std::fs::read(code.join("Bag/BagBinder.cs")).unwrap(),
+        b"team's own binder"
     );
 }
 
@@ -337,7 +380,7 @@ async fn branches_and_skeletons_publish_as_the_runtimes_load_them() {
         assert!(loader.contains(name), "{name} missing: {loader:?}");
     }
     assert_eq!(
-        names(&all),
+        game_files(&all),
         loader
             .union(&files_of(&published, "Branch"))
             .cloned()
@@ -421,7 +464,7 @@ async fn output_directories_outside_what_may_be_written_are_refused() {
     let published = server.ok(PUBLISH, json!({ "sessionId": session })).await;
     assert_eq!(published["outputDir"], "../Assets/Examples/Resources/UI");
     assert_eq!(
-        names(&workspace.path().join("Assets/Examples/Resources/UI")),
+        game_files(&workspace.path().join("Assets/Examples/Resources/UI")),
         reference_names()
     );
     assert!(
