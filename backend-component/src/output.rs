@@ -134,6 +134,9 @@ fn is_generated_code(bytes: &[u8]) -> bool {
         || text.starts_with(EDITOR_CODE_MARK.as_bytes())
 }
 
+/// Whether a file already there, by its name and bytes, is publishing's to replace.
+type Replaceable<'a> = Box<dyn Fn(&str, &[u8]) -> bool + 'a>;
+
 /// Files to write into one directory (`""`: the root), and which files already there
 /// they may replace besides those the manifest lists.
 struct Group<'a> {
@@ -143,7 +146,7 @@ struct Group<'a> {
     files: Vec<(String, Vec<u8>)>,
     /// Whether a file of this name and these bytes, not in the manifest, is publishing's
     /// to replace.
-    replaceable: Box<dyn Fn(&str, &[u8]) -> bool + 'a>,
+    replaceable: Replaceable<'a>,
 }
 
 /// What publishing wrote into a directory: by package (or code folder), each file's path

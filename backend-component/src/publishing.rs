@@ -28,8 +28,8 @@
 //! also write is a `file_name_shared` warning (publishing that package overwrites it).
 
 use ofgui_contracts::api::{
-    PublishProjectData, PublishProjectInput, PublishWarningInfo, PublishedCodeInfo,
-    PublishedFileInfo, PublishedPackageInfo,
+    PublishLeftOutInfo, PublishProjectData, PublishProjectInput, PublishWarningInfo,
+    PublishedCodeInfo, PublishedFileInfo, PublishedPackageInfo,
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::BackendError;
@@ -40,8 +40,8 @@ use crate::codegen::{self, CodegenSettings, GeneratedCode};
 use crate::lookup::{Lookup, find_package, find_package_by_key};
 use crate::output::owns;
 use crate::publish::{
-    Branches, PublishError, PublishOptions, PublishWarning, PublishedPackage, is_unity_like,
-    publish_package, skeleton_files,
+    Branches, LEFT_OUT_CODES, PublishError, PublishOptions, PublishWarning, PublishedPackage,
+    is_unity_like, publish_package, skeleton_files,
 };
 use crate::session::{Rejected, Session};
 
@@ -117,6 +117,8 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         branches,
         ..PublishOptions::default()
     };
+    let allow_missing = input.allow_missing.unwrap_or(false);
+    let mut left_out = Vec::new();
     let mut packages = Vec::new();
     for package in chosen {
         match publish_package(project, session.files(), &package.id, &options) {
@@ -152,6 +154,21 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
                         ),
                     });
                 }
+                if allow_missing {
+                    // Left out on request: reported once, in `leftOut`, not as warnings too.
+                    published.warnings.retain(|warning| {
+                        if !warning.leaves_out() {
+                            return true;
+                        }
+                        left_out.push(PublishLeftOutInfo {
+                            package_name: package.name.clone(),
+                            code: warning.code.to_owned(),
+                            resource_id: warning.resource_id.clone(),
+                            message: warning.message.clone(),
+                        });
+                        false
+                    });
+                }
                 for warning in published.warnings.iter().filter(|w| w.blocks()) {
                     let mut finding = BackendDiagnostic::error(warning.code, &warning.message);
                     finding.path = Some(match &warning.resource_id {
@@ -173,13 +190,40 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
     check_kept_names(project, &mut packages, &mut findings);
     if !findings.is_empty() {
         let count = findings.len();
+        let unreadable = findings
+            .iter()
+            .filter(|f| LEFT_OUT_CODES.contains(&f.code.as_str()))
+            .count();
+        let fix = if unreadable == 0 {
+            format!(
+                "fix {} and publish again",
+                if count == 1 { "it" } else { "them" }
+            )
+        } else {
+            format!(
+                "fix {} and publish again ({} a source file that cannot be read: restore it, \
+                 or run `git lfs pull` for a Git LFS pointer; or publish with allowMissing \
+                 (--allow-missing on the command line) to leave {} out)",
+                if count == 1 { "it" } else { "them" },
+                match (count, unreadable) {
+                    (1, _) => "it is".to_owned(),
+                    (_, 1) => "1 of them is".to_owned(),
+                    (n, u) if n == u => "each is".to_owned(),
+                    (_, u) => format!("{u} of them are each"),
+                },
+                if unreadable == 1 {
+                    "that resource"
+                } else {
+                    "those resources"
+                },
+            )
+        };
         return Err(Rejected {
             error: BackendError::PublishRefused {
                 message: format!(
                     "Nothing was published: {count} finding{} would make the output load wrong \
-                     in the game (see meta.diagnostics); fix {} and publish again.",
+                     in the game (each is listed in the diagnostics); {fix}.",
                     if count == 1 { "" } else { "s" },
-                    if count == 1 { "it" } else { "them" },
                 ),
                 session_id: session.id().to_owned(),
                 issue_count: u32::try_from(count).unwrap_or(u32::MAX),
@@ -188,7 +232,11 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
         });
     }
 
-    let code = binding_code(session, &mut packages, input.code_dir.as_deref());
+    let code = if input.generate_code == Some(false) {
+        Vec::new()
+    } else {
+        binding_code(session, &mut packages, input.code_dir.as_deref())
+    };
 
     let status = session.status();
     let data = PublishProjectData {
@@ -220,6 +268,7 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
                 writes: None,
             })
             .collect(),
+        left_out,
     };
     let mut publication = Publication {
         data,

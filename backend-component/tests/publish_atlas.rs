@@ -632,7 +632,7 @@ fn atlas_assignment_and_unreadable_pictures() {
         codes,
         [
             ("missing_source", Some("l6f46y")),
-            ("unreadable_image", Some("rt103z"))
+            ("corrupt_source", Some("rt103z"))
         ]
     );
     let rules = Rules {

@@ -1106,6 +1106,33 @@ pub struct PublishProjectInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub branch: Option<String>,
+    /// Publish even though some source files cannot be read (missing, a Git LFS pointer
+    /// whose content was never fetched, an image that does not decode), as the editor
+    /// publishes with placeholders: those resources are left out and listed in
+    /// `leftOut`. Without it such files refuse the publish (`publish_refused`, one
+    /// finding each) and nothing is written. Other findings refuse either way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_missing: Option<bool>,
+    /// `false` writes no binding code, even for packages whose settings ask for it
+    /// (`genCode`): the game files only. By default code is generated as the settings say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generate_code: Option<bool>,
+}
+
+/// A resource a publish left out because its source file could not be read (only with
+/// `allowMissing`; the game will miss it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishLeftOutInfo {
+    pub package_name: String,
+    /// `missing_source` (no file) or `corrupt_source` (a Git LFS pointer, or a picture
+    /// that does not decode).
+    pub code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<String>,
+    /// What is missing, why, and what to do (`git lfs pull`, restore the file).
+    pub message: String,
 }
 
 /// One file publishing produced (or, in a dry run, would produce).
@@ -1149,8 +1176,10 @@ pub struct PublishWrites {
     pub written: Vec<String>,
     /// Files that already held exactly these bytes.
     pub unchanged: Vec<String>,
-    /// Files of the published packages that this output no longer has (an atlas page
-    /// fewer): removed. Nothing else in the directory is touched.
+    /// Files an earlier publish of these packages wrote (listed in the directory's
+    /// `.ofgui-publish.json`, `.ofgui-code.json` for code) that this output no longer has,
+    /// an atlas page fewer: removed while they hold what was written. Nothing else in the
+    /// directory is ever removed.
     pub removed: Vec<String>,
     /// Files of an earlier publish that was interrupted, finished or undone first.
     pub recovered: Vec<String>,
@@ -1176,6 +1205,10 @@ pub struct PublishProjectData {
     /// asks for code. Warnings about it are in its package's `warnings`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub code: Vec<PublishedCodeInfo>,
+    /// What `allowMissing` let this publish leave out: the output is incomplete (the
+    /// command line exits 3). Absent when nothing was left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<PublishLeftOutInfo>,
 }
 
 /// The binding code written into one code directory.
@@ -1187,9 +1220,8 @@ pub struct PublishedCodeInfo {
     pub code_dir: String,
     /// Files relative to it, `<PackageFolder>/<Class>.cs` (or `.ts`).
     pub files: Vec<PublishedFileInfo>,
-    /// What the directory's files became (absent in a dry run): a package folder's
-    /// files that the new code lacks are removed; nothing outside those folders is
-    /// touched.
+    /// What the directory's files became (absent in a dry run): files the generator
+    /// wrote before and the new code lacks are removed; nothing else is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writes: Option<PublishWrites>,
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::additions::Additions;
 use crate::api::{DiskChanges, GeneratedValues, TransactionPreview};
-use crate::envelope::{False, True};
+use crate::envelope::{BackendDiagnostic, False, True};
 use crate::error::{BackendError, QueryFailureReason, ReadFailureReason};
 
 /// What a command's exit status says.
@@ -27,6 +27,8 @@ pub enum ExitStatus {
     /// malformed or not JSON, an unknown document, a project that cannot be opened.
     Unusable,
     /// `validate`: no errors, but some source could not be checked; not a pass.
+    /// `publish --allow-missing`: published, but resources whose files could not be read
+    /// were left out.
     Incomplete,
     /// `apply --save`: the batch applied but the save was refused or failed; the error
     /// says what, if anything, was written. `publish`: the output could not be written.
@@ -56,7 +58,9 @@ impl ExitStatus {
             Self::Unusable => {
                 "bad arguments, a malformed target or batch file, an unknown document, or a project that cannot be opened"
             }
-            Self::Incomplete => "validate: no errors, but some source could not be checked",
+            Self::Incomplete => {
+                "validate: no errors, but some source could not be checked; publish --allow-missing: published with resources left out"
+            }
             Self::SaveFailed => {
                 "apply --save: the save was refused or failed; publish: the output could not be written (the previous output is intact)"
             }
@@ -268,11 +272,15 @@ pub const COMMANDS: &[CliCommand] = &[
             ),
             (
                 ExitStatus::Refused,
-                "the output would be wrong (a missing image, an unknown package): nothing was written",
+                "the output would be wrong (a missing or unfetched file, an unknown package, a file publishing does not own in the way): nothing was written; each finding is listed",
             ),
             (
                 ExitStatus::Unusable,
                 "bad arguments, an output directory outside the allowed roots, or the project cannot be opened",
+            ),
+            (
+                ExitStatus::Incomplete,
+                "with --allow-missing: published, but the resources listed as left out were not (their files could not be read)",
             ),
             (
                 ExitStatus::SaveFailed,
@@ -347,6 +355,11 @@ pub struct CliFailure {
     // Undocumented on purpose: a described `$ref` becomes an `allOf` the generator
     // would have to see through to narrow the codes.
     pub error: BackendError,
+    /// The findings behind the failure, one per problem, as `meta.diagnostics` carries
+    /// them (`publish`'s refusal: each missing file, each file it does not own). Absent
+    /// when the error is the only one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<BackendDiagnostic>,
 }
 
 /// `apply` output: the preview, or what the save wrote.

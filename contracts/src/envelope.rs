@@ -124,6 +124,10 @@ impl BackendDiagnostic {
         };
         let owner = *self.owner.get_or_insert(code.guide().owners[0]);
         self.docs_uri = Some(catalog::docs_uri(code.as_str()));
+        // A remediation the diagnostic already carries is more specific than the code's.
+        if self.remediation.is_some() {
+            return self;
+        }
         let (kind, message) = code.remediation(owner);
         let read = session_id
             .filter(|_| {

@@ -80,6 +80,8 @@ fn json_output(command: &str, output: &Output) -> Value {
     let code = output.status.code().unwrap();
     let produced = match command {
         "validate" => matches!(code, 0 | 1 | 3),
+        // With --allow-missing, published with resources left out.
+        "publish" => matches!(code, 0 | 3),
         _ => code == 0,
     };
     assert_eq!(document["ok"], produced, "{document:#}");
@@ -995,4 +997,167 @@ fn render_draws_chinese_in_a_granted_machine_font_and_names_it() {
         "/no/such/fonts",
     ]);
     assert_status(&output, 2);
+}
+
+/// What a checkout without `git lfs pull` holds in place of a file.
+const LFS_POINTER: &str = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 48213\n";
+
+#[test]
+fn publish_lists_every_unreadable_source_and_leaves_them_out_only_when_asked() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let out = workspace.path().join("out");
+    // A checkout without `git lfs pull`: a sound and two pictures are pointers.
+    for file in [
+        "assets/Basics/sound/tabswitch.wav",
+        "assets/Bag/images/0.png",
+        "assets/Bag/images/4.png",
+    ] {
+        std::fs::write(project.join(file), LFS_POINTER).unwrap();
+    }
+    let publish = |extra: &[&str]| {
+        let mut arguments = vec![
+            "publish",
+            path(&project),
+            "--out",
+            path(&out),
+            "--packages",
+            "Bag,Basics",
+        ];
+        arguments.extend_from_slice(extra);
+        ofgui(&arguments)
+    };
+
+    for extra in [&[][..], &["--dry-run"][..]] {
+        let output = publish(extra);
+        assert_status(&output, 1);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        for (at, code) in [
+            ("Basics/gojg7u", "corrupt_source"),
+            ("Bag/dwwc5", "corrupt_source"),
+            ("Bag/dwwc6", "corrupt_source"),
+        ] {
+            assert!(
+                stderr.contains(&format!("  {at}: {code}: ")),
+                "{at} not listed: {stderr}"
+            );
+        }
+        assert!(
+            stderr.contains("git lfs pull") && stderr.contains("--allow-missing"),
+            "{stderr}"
+        );
+        assert!(!out.exists(), "a refused publish wrote");
+    }
+    let output = publish(&["--json"]);
+    assert_status(&output, 1);
+    let failure = json_output("publish", &output);
+    let codes: Vec<&str> = failure["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes.len(), 3, "{failure}");
+
+    // Asked to, it publishes the rest, says what it left out, once, and exits 3.
+    let output = publish(&["--allow-missing"]);
+    assert_status(&output, 3);
+    let printed = text(&output);
+    assert!(printed.contains("left out (3)"), "{printed}");
+    assert_eq!(printed.matches("Basics/gojg7u").count(), 1, "{printed}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("gojg7u"),
+        "said twice, on stderr too: {stderr}"
+    );
+    let written = snapshot(&out);
+    assert!(
+        written.contains_key("Basics_o4lt7w.wav"),
+        "{:?}",
+        written.keys()
+    );
+    assert!(
+        !written.contains_key("Basics_gojg7u.wav"),
+        "a pointer was published as a sound"
+    );
+    assert!(
+        written
+            .values()
+            .all(|bytes| bytes != LFS_POINTER.as_bytes())
+    );
+    let output = publish(&["--allow-missing", "--json"]);
+    assert_status(&output, 3);
+    let data = json_output("publish", &output)["data"].clone();
+    assert_eq!(data["leftOut"].as_array().unwrap().len(), 3, "{data}");
+}
+
+#[test]
+fn publish_uses_the_projects_own_paths_only_when_asked() {
+    let workspace = Workspace::new();
+    let project = workspace.add("UIProject", &unity_corpus());
+    crate::publishing::ask_for_code(&project);
+    let settings = project.join("settings/Publish.json");
+    let text_of = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        text_of.replace("\"codePath\":\"\"", "\"codePath\":\"../Assets/Scripts/UI\""),
+    )
+    .unwrap();
+    let game = workspace.path().join("Assets/Examples/Resources/UI");
+    let code = workspace.path().join("Assets/Scripts/UI");
+    // An existing --out is granted alone (a missing one, through its nearest existing
+    // ancestor, which here would hold the code path too).
+    let out = workspace.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+
+    // The settings' paths lie outside the project: refused, naming the flags that fix it.
+    let output = ofgui(&["publish", path(&project), "--packages", "Bag"]);
+    assert_status(&output, 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--out DIR") && stderr.contains("--use-project-paths"),
+        "{stderr}"
+    );
+    let output = ofgui(&[
+        "publish",
+        path(&project),
+        "--packages",
+        "Bag",
+        "--out",
+        path(&out),
+    ]);
+    assert_status(&output, 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("code directory")
+            && stderr.contains("--no-code")
+            && stderr.contains("--code-out DIR"),
+        "{stderr}"
+    );
+    assert!(snapshot(&out).is_empty() && !game.exists() && !code.exists());
+
+    // --no-code: the game files only.
+    let output = ofgui(&[
+        "publish",
+        path(&project),
+        "--packages",
+        "Bag",
+        "--out",
+        path(&out),
+        "--no-code",
+    ]);
+    assert_status(&output, 0);
+    assert!(out.join("Bag_fui.bytes").is_file() && !code.exists());
+
+    // --use-project-paths: exactly the directories the settings name.
+    let output = ofgui(&[
+        "publish",
+        path(&project),
+        "--packages",
+        "Bag",
+        "--use-project-paths",
+    ]);
+    assert_status(&output, 0);
+    assert!(game.join("Bag_fui.bytes").is_file(), "{}", text(&output));
+    assert!(code.join("Bag/BagBinder.cs").is_file(), "{}", text(&output));
 }

@@ -180,7 +180,7 @@ async fn a_package_replaces_only_its_own_files() {
 }
 
 /// Asks for Bag's binding code in its `package.xml`, as the editor's package settings do.
-fn ask_for_code(project: &Path) {
+pub(crate) fn ask_for_code(project: &Path) {
     let path = project.join("assets/Bag/package.xml");
     let text = std::fs::read_to_string(&path).unwrap();
     let asked = text.replacen(
@@ -446,13 +446,27 @@ async fn output_directories_outside_what_may_be_written_are_refused() {
             "outside the allowed roots",
         ),
     ] {
-        let error = server
-            .err(PUBLISH, json!({ "sessionId": session, "outputDir": dir }))
+        let (envelope, is_error) = server
+            .call(PUBLISH, json!({ "sessionId": session, "outputDir": dir }))
             .await;
+        assert!(is_error, "{envelope}");
+        let error = &envelope["error"];
         assert_eq!(error["code"], "path_policy_violation", "{dir:?}: {error}");
         assert_eq!(error["policy"], "publish_target", "{error}");
         let message = error["message"].as_str().unwrap();
         assert!(message.contains(why), "{dir:?}: {message}");
+        // Over MCP the fix is told in MCP's terms, about publishing.
+        assert!(
+            !message.contains("--"),
+            "a command line flag over MCP: {message}"
+        );
+        let remedy = envelope["meta"]["diagnostics"][0]["remediation"]["message"]
+            .as_str()
+            .unwrap();
+        assert!(
+            remedy.contains("outputDir") && !remedy.contains("Save"),
+            "{remedy}"
+        );
     }
     assert_eq!(
         (snapshot(&project), entries(workspace.path())),
@@ -519,6 +533,32 @@ async fn output_that_would_be_wrong_is_refused_with_its_findings() {
         "invalid_package_selector"
     );
     assert_eq!(envelope["meta"]["diagnostics"][0]["path"], "/packages/1");
+
+    // allowMissing publishes the rest and says what it left out; other findings still
+    // refuse.
+    let published = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Bag"], "allowMissing": true }),
+        )
+        .await;
+    let left_out = published["leftOut"].as_array().unwrap();
+    assert_eq!(left_out.len(), 1, "{published}");
+    assert_eq!(left_out[0]["code"], "missing_source");
+    assert_eq!(left_out[0]["packageName"], "Bag");
+    assert!(out.join("Bag_fui.bytes").is_file());
+    let warnings = published["packages"][0]["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().all(|w| w["code"] != "missing_source"),
+        "said twice: {warnings:?}"
+    );
+    let (envelope, is_error) = server
+        .call(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Bag", "Nope"], "allowMissing": true }),
+        )
+        .await;
+    assert!(is_error, "{envelope}");
 }
 
 /// The output of the unity corpus as published by a clean server.

@@ -68,6 +68,11 @@ pub fn message(bytes: &[u8]) -> Option<String> {
     pointer(bytes).map(|p| describe(&p))
 }
 
+/// [`message`] to follow a colon inside a sentence: "…: the file is a Git LFS pointer…".
+pub fn clause(bytes: &[u8]) -> Option<String> {
+    message(bytes).map(|text| text.replacen("The file", "the file", 1))
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

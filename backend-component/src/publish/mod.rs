@@ -53,8 +53,8 @@ use crate::lookup::{Lookup, find_package_by_key};
 pub use atlas::AtlasPage;
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
-    BLOCKING_CODES, DescriptorNaming, PublishWarning, PublishedFile, PublishedPackage,
-    is_unity_like, publish_package,
+    BLOCKING_CODES, DescriptorNaming, LEFT_OUT_CODES, PublishWarning, PublishedFile,
+    PublishedPackage, is_unity_like, publish_package,
 };
 pub use skeleton::{SkeletonFile, all_files as skeleton_files};
 

@@ -37,13 +37,38 @@ pub struct PublishWarning {
 }
 
 /// Warning codes that mean the output would load wrong in the game: a publish with any of
-/// them is refused rather than written.
-pub const BLOCKING_CODES: &[&str] = &["missing_source", "file_name_collision"];
+/// them is refused rather than written (those of [`LEFT_OUT_CODES`] only unless the caller
+/// allows them to be left out).
+pub const BLOCKING_CODES: &[&str] = &["missing_source", "corrupt_source", "file_name_collision"];
+
+/// Blocking codes for a source file that could not be read (`missing_source`; a Git LFS
+/// pointer or an image that does not decode, `corrupt_source`, as validation names them): with `allowMissing`, as the editor publishes with
+/// placeholders, the rest is published and these are reported as left out.
+pub const LEFT_OUT_CODES: &[&str] = &["missing_source", "corrupt_source"];
 
 impl PublishWarning {
     /// Whether the output would be wrong (see [`BLOCKING_CODES`]).
     pub fn blocks(&self) -> bool {
         BLOCKING_CODES.contains(&self.code)
+    }
+
+    /// Whether it is about a source file that could not be read (see [`LEFT_OUT_CODES`]).
+    pub fn leaves_out(&self) -> bool {
+        LEFT_OUT_CODES.contains(&self.code)
+    }
+}
+
+/// The warning for a raw or skeleton file that is a Git LFS pointer, not its content:
+/// copying it would hand the game a text file under a sound's or a skeleton's name.
+fn unfetched(resource: Option<&UamResource>, id: &str, file: &str, why: String) -> PublishWarning {
+    PublishWarning {
+        code: "corrupt_source",
+        resource_id: Some(id.to_owned()),
+        message: format!(
+            "{} of resource {id} ({}) is not published: {why}",
+            file,
+            resource.map_or("?".to_owned(), UamResource::primary_file),
+        ),
     }
 }
 
@@ -176,9 +201,14 @@ pub fn publish_package(
         let bytes = resource
             .and_then(|r| r.source_path())
             .and_then(|path| assets.get(path));
+        let name = format!("{}_{}", package.name, item.file);
+        if let Some(why) = bytes.and_then(|b| crate::formats::lfs::clause(b)) {
+            warnings.push(unfetched(resource, &item.resource_id, &name, why));
+            continue;
+        }
         match bytes {
             Some(bytes) => files.push(PublishedFile {
-                name: format!("{}_{}", package.name, item.file),
+                name,
                 bytes: bytes.clone(),
                 skeleton_of: None,
             }),
@@ -211,10 +241,14 @@ pub fn publish_package(
             .iter()
             .map(|r| r.as_ref())
             .find(|r| r.id() == file.resource_id);
-        match resource
+        let bytes = resource
             .and_then(|r| r.source_path())
-            .and_then(|path| assets.get(path))
-        {
+            .and_then(|path| assets.get(path));
+        if let Some(why) = bytes.and_then(|b| crate::formats::lfs::clause(b)) {
+            warnings.push(unfetched(resource, &file.resource_id, &file.name, why));
+            continue;
+        }
+        match bytes {
             Some(bytes) => files.push(PublishedFile {
                 name: file.name,
                 bytes: bytes.clone(),

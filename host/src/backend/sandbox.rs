@@ -664,6 +664,17 @@ pub fn resolve_output(
     }
 }
 
+/// The directory `path` names (absolute, or relative to `base`), resolved as far as it
+/// exists: granted as a root, it allows exactly that directory and what lies below it.
+pub fn exact_target(path: &str, base: &Path) -> PathBuf {
+    let requested = Path::new(path);
+    if requested.is_absolute() {
+        realpath_lenient(requested)
+    } else {
+        realpath_lenient(&base.join(requested))
+    }
+}
+
 /// Creates `dir` and any missing parents; gives the ones it created, deepest last, for
 /// [`remove_created`] to undo. The created directory is resolved again, so a symlink
 /// swapped in meanwhile cannot lead a write outside the roots.

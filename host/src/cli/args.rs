@@ -232,6 +232,20 @@ pub enum Command {
         /// by default settings/Publish.json `branchProcessing` decides.
         #[arg(long, value_name = "NAME")]
         branch: Option<String>,
+        /// Publish into the directories the project's settings name (settings/Publish.json
+        /// `path`, the packages' `codePath`) even where they lie outside the project, as the
+        /// editor does: exactly those directories are granted, for this command only.
+        /// --out and --code-out still win.
+        #[arg(long)]
+        use_project_paths: bool,
+        /// Write no binding code, even for packages whose settings ask for it.
+        #[arg(long)]
+        no_code: bool,
+        /// Publish even though some source files cannot be read (missing, Git LFS
+        /// pointers, images that do not decode): those resources are left out, listed,
+        /// and the command exits 3.
+        #[arg(long)]
+        allow_missing: bool,
         #[command(flatten)]
         output: Output,
     },
@@ -310,6 +324,8 @@ impl Args {
             limits: self.limits(),
             read_only: false,
             fonts: self.fonts(),
+            project_publish_paths: false,
+            command_line: true,
         }
     }
 
@@ -365,6 +381,8 @@ impl Args {
             limits: self.limits(),
             read_only: false,
             fonts: self.fonts(),
+            project_publish_paths: false,
+            command_line: false,
         })
     }
 }

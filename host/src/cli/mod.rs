@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use ofgui_contracts::additions::Additions;
 use ofgui_contracts::cli::{CliCommand, CliFailure, CliSuccess, ExitStatus};
-use ofgui_contracts::envelope::{False, True};
+use ofgui_contracts::envelope::{BackendDiagnostic, False, True};
 use ofgui_contracts::error::{BackendError, OpenFailureReason, UnhandledReason};
 use ofgui_contracts::methods::MethodId;
 use serde::Serialize;
@@ -64,12 +64,31 @@ impl Done {
     }
 }
 
+/// A command's failure: the error and the findings behind it (`meta.diagnostics` of the
+/// call that failed), so that a person sees every one.
+pub struct Failed {
+    pub error: BackendError,
+    pub diagnostics: Vec<BackendDiagnostic>,
+}
+
+impl From<BackendError> for Failed {
+    fn from(error: BackendError) -> Self {
+        Failed {
+            error,
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
 /// Runs a command line command and prints its result: text, or with `--json` the
 /// envelope, on stdout; on failure a short account on stderr (also with `--json`, for
 /// the CI log). Returns the exit status.
 pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> ExitCode {
-    let (json, result) = match command {
-        Command::Validate { project, output } => (output.json, validate::run(args, project).await),
+    let (json, result): (bool, Result<Done, Failed>) = match command {
+        Command::Validate { project, output } => (
+            output.json,
+            validate::run(args, project).await.map_err(Failed::from),
+        ),
         Command::Outline {
             project,
             packages,
@@ -82,19 +101,34 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 component: component.as_deref(),
                 packages_only: *packages_only,
             };
-            (output.json, outline::run(args, project, scope).await)
+            (
+                output.json,
+                outline::run(args, project, scope)
+                    .await
+                    .map_err(Failed::from),
+            )
         }
         Command::Query {
             project,
             target,
             output,
-        } => (output.json, query::run(args, project, target).await),
+        } => (
+            output.json,
+            query::run(args, project, target)
+                .await
+                .map_err(Failed::from),
+        ),
         Command::Apply {
             project,
             batch,
             save,
             output,
-        } => (output.json, apply::run(args, project, batch, *save).await),
+        } => (
+            output.json,
+            apply::run(args, project, batch, *save)
+                .await
+                .map_err(Failed::from),
+        ),
         Command::Render {
             project,
             component,
@@ -111,7 +145,12 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 scale: *scale,
                 background: background.as_deref(),
             };
-            (output.json, render::run(args, project, picture).await)
+            (
+                output.json,
+                render::run(args, project, picture)
+                    .await
+                    .map_err(Failed::from),
+            )
         }
         Command::Publish {
             project,
@@ -120,6 +159,9 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             packages,
             dry_run,
             branch,
+            use_project_paths,
+            no_code,
+            allow_missing,
             output,
         } => {
             let request = publish::Request {
@@ -128,10 +170,15 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 packages,
                 dry_run: *dry_run,
                 branch: branch.as_deref(),
+                use_project_paths: *use_project_paths,
+                no_code: *no_code,
+                allow_missing: *allow_missing,
             };
             (output.json, publish::run(args, project, request).await)
         }
-        Command::Docs { id, output } => (output.json, docs::run(id.as_deref())),
+        Command::Docs { id, output } => {
+            (output.json, docs::run(id.as_deref()).map_err(Failed::from))
+        }
         Command::Serve { .. } | Command::Precompile => {
             unreachable!("{} is not a command line command", cli.name)
         }
@@ -155,14 +202,16 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
 }
 
 /// Reports a failure: the envelope on stdout with `--json`, the account on stderr.
-pub fn fail(cli: &CliCommand, json: bool, error: BackendError) -> ExitCode {
+pub fn fail(cli: &CliCommand, json: bool, failed: impl Into<Failed>) -> ExitCode {
+    let Failed { error, diagnostics } = failed.into();
     let status = ExitStatus::for_error(&error);
-    eprint!("{}", failure_text(cli, &error));
+    eprint!("{}", failure_text(cli, &error, &diagnostics));
     if json {
         print_json(&CliFailure {
             ok: False,
             command: cli.name.to_string(),
             error,
+            diagnostics,
         });
     }
     ExitCode::from(status.code())
@@ -176,9 +225,13 @@ fn print_json(value: &impl Serialize) {
     }
 }
 
-/// A failure for people: the code and message, the code's own fields (one issue per
-/// line), and where its guide is.
-fn failure_text(cli: &CliCommand, error: &BackendError) -> String {
+/// A failure for people: the code and message, the code's own fields (one issue or
+/// finding per line), and where its guide is.
+fn failure_text(
+    cli: &CliCommand,
+    error: &BackendError,
+    diagnostics: &[BackendDiagnostic],
+) -> String {
     let code = error.code();
     let mut text = format!("ofgui-mcp-host {}: {code}: {}\n", cli.name, error.message());
     let mut fields = match serde_json::to_value(error) {
@@ -206,6 +259,16 @@ fn failure_text(cli: &CliCommand, error: &BackendError) -> String {
             field("path"),
             field("code"),
             field("message")
+        );
+    }
+    // The error itself is mirrored as a diagnostic where nothing richer was found.
+    for finding in diagnostics.iter().filter(|d| d.code != code.as_str()) {
+        let _ = writeln!(
+            text,
+            "  {}: {}: {}",
+            finding.path.as_deref().unwrap_or("-"),
+            finding.code,
+            finding.message
         );
     }
     let _ = writeln!(text, "  guide: ofgui-mcp-host docs diagnostics/{code}");
@@ -241,28 +304,27 @@ impl Project {
         path: &Path,
         body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
     ) -> Result<T, BackendError> {
-        let project = Project::open(args, path, Vec::new(), false).await?;
+        let project = Project::open(args, path, Vec::new(), false, false).await?;
         project.run(body).await
     }
 
     /// [`Project::with`] for publishing: the call may write inside `extra_roots` (the
-    /// output directory), and the project, which publishing only reads, is opened
-    /// without its lock, so a server editing it does not stop a CI job from publishing.
-    pub(crate) async fn with_roots<T>(
+    /// output directory) and, with `project_paths`, into the directories the project's
+    /// settings name; the project, which publishing only reads, is opened without its
+    /// lock, so a server editing it does not stop a CI job from publishing.
+    pub(crate) async fn for_publishing<T>(
         args: &Args,
         path: &Path,
         extra_roots: Vec<PathBuf>,
-        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
-    ) -> Result<T, BackendError> {
-        let project = Project::open(args, path, extra_roots, true).await?;
+        project_paths: bool,
+        body: impl AsyncFnOnce(&Project) -> Result<T, Failed>,
+    ) -> Result<T, Failed> {
+        let project = Project::open(args, path, extra_roots, true, project_paths).await?;
         project.run(body).await
     }
 
     /// Runs `body` on the open project and closes it, whatever `body` returned.
-    async fn run<T>(
-        self,
-        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
-    ) -> Result<T, BackendError> {
+    async fn run<T, E>(self, body: impl AsyncFnOnce(&Project) -> Result<T, E>) -> Result<T, E> {
         let project = self;
         let result = body(&project).await;
         if let Err(error) = project
@@ -282,6 +344,7 @@ impl Project {
         path: &Path,
         extra_roots: Vec<PathBuf>,
         read_only: bool,
+        project_paths: bool,
     ) -> Result<Project, BackendError> {
         // The project's own directory is the only root: a command can open nothing else.
         let canonical =
@@ -307,13 +370,15 @@ impl Project {
         }
         let mut config = args.project_config(roots);
         config.read_only = read_only;
+        config.project_publish_paths = project_paths;
         let service = Service::new(config);
         let opened: Value = call(
             &service,
             MethodId::OpenSession,
             json!({ "projectPath": canonical }),
         )
-        .await?
+        .await
+        .map_err(|failed| failed.error)?
         .data;
         let session_id = opened["sessionId"]
             .as_str()
@@ -344,6 +409,18 @@ impl Project {
         call(&self.service, method, input)
             .await
             .map(|answer| answer.data)
+            .map_err(|failed| failed.error)
+    }
+
+    /// [`Project::call`] whose failure keeps its findings (`meta.diagnostics`).
+    pub(crate) async fn call_with_findings<T: DeserializeOwned>(
+        &self,
+        method: MethodId,
+        input: Value,
+    ) -> Result<T, Failed> {
+        call(&self.service, method, input)
+            .await
+            .map(|answer| answer.data)
     }
 
     /// [`Project::call`] with what the result tells beyond upstream's contract.
@@ -355,6 +432,7 @@ impl Project {
         call(&self.service, method, input)
             .await
             .map(|answer| (answer.data, answer.additions))
+            .map_err(|failed| failed.error)
     }
 
     /// [`Project::call`] for a method that answers with a picture too.
@@ -363,7 +441,9 @@ impl Project {
         method: MethodId,
         input: Value,
     ) -> Result<(T, Vec<u8>), BackendError> {
-        let answer = call(&self.service, method, input).await?;
+        let answer = call(&self.service, method, input)
+            .await
+            .map_err(|failed| failed.error)?;
         let image = answer
             .image
             .ok_or_else(|| internal(&format!("{} answered without a picture", method.name())))?;
@@ -384,7 +464,7 @@ async fn call<T: DeserializeOwned>(
     service: &Service,
     method: MethodId,
     input: Value,
-) -> Result<Answer<T>, BackendError> {
+) -> Result<Answer<T>, Failed> {
     let name = method.name();
     let method = method.method();
     input::check(method, &input)?;
@@ -397,7 +477,9 @@ async fn call<T: DeserializeOwned>(
     if reply.is_error {
         let error = serde_json::from_value(envelope["error"].take())
             .map_err(|error| internal(&format!("{name}: unreadable error ({error})")))?;
-        return Err(error);
+        let diagnostics =
+            serde_json::from_value(envelope["meta"]["diagnostics"].take()).unwrap_or_default();
+        return Err(Failed { error, diagnostics });
     }
     let data = serde_json::from_value(envelope["data"].take())
         .map_err(|error| internal(&format!("{name}: data off contract ({error})")))?;

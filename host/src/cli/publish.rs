@@ -1,11 +1,13 @@
 //! `ofgui-mcp-host publish <project> [--out DIR] [--code-out DIR] [--packages A,B]
-//! [--branch NAME] [--dry-run]`: what the game loads, written into the output directory,
-//! and the binding code of the packages that ask for it.
+//! [--branch NAME] [--dry-run] [--use-project-paths] [--no-code] [--allow-missing]`: what
+//! the game loads, written into the output directory, and the binding code of the
+//! packages that ask for it.
 //!
 //! The directories a publish may write in are the project's own, the `--project-dir`
 //! roots, and the `--out` and `--code-out` directories the person named (their nearest
 //! existing ancestors, so a missing directory can be created); the project's settings
-//! paths are used only when they lie inside one of them.
+//! paths are used only when they lie inside one of them, or, with `--use-project-paths`,
+//! exactly those directories (the service grants each for the one call).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -16,7 +18,7 @@ use ofgui_contracts::error::{BackendError, OpenFailureReason};
 use ofgui_contracts::methods::MethodId;
 use serde_json::json;
 
-use super::{Done, Project};
+use super::{Done, Failed, Project};
 use crate::backend::sandbox::canonical_roots;
 use crate::cli::args::Args;
 
@@ -28,13 +30,12 @@ pub(super) struct Request<'a> {
     pub dry_run: bool,
     /// A branch to merge into the main packages.
     pub branch: Option<&'a str>,
+    pub use_project_paths: bool,
+    pub no_code: bool,
+    pub allow_missing: bool,
 }
 
-pub(super) async fn run(
-    args: &Args,
-    path: &Path,
-    request: Request<'_>,
-) -> Result<Done, BackendError> {
+pub(super) async fn run(args: &Args, path: &Path, request: Request<'_>) -> Result<Done, Failed> {
     let mut roots = canonical_roots(&args.project_dirs).map_err(|error| {
         BackendError::invalid_input(format!("{error:#}"), Some("--project-dir".into()))
     })?;
@@ -45,28 +46,47 @@ pub(super) async fn run(
             message: format!("{}: no such file or directory", path.display()),
             reason: OpenFailureReason::ProjectNotFound,
             project_path: path.display().to_string(),
-        });
+        }
+        .into());
     }
-    Project::with_roots(args, path, roots, async |project| {
-        let mut input = json!({ "sessionId": project.session_id() });
-        if let Some(out) = &out {
-            input["outputDir"] = json!(out);
-        }
-        if let Some(code_out) = &code_out {
-            input["codeDir"] = json!(code_out);
-        }
-        if !request.packages.is_empty() {
-            input["packages"] = json!(request.packages);
-        }
-        if request.dry_run {
-            input["dryRun"] = json!(true);
-        }
-        if let Some(branch) = request.branch {
-            input["branch"] = json!(branch);
-        }
-        let data: PublishProjectData = project.call(MethodId::Publish, input).await?;
-        Done::new(&data, text(&data), ExitStatus::Success)
-    })
+    Project::for_publishing(
+        args,
+        path,
+        roots,
+        request.use_project_paths,
+        async |project| {
+            let mut input = json!({ "sessionId": project.session_id() });
+            if let Some(out) = &out {
+                input["outputDir"] = json!(out);
+            }
+            if let Some(code_out) = &code_out {
+                input["codeDir"] = json!(code_out);
+            }
+            if !request.packages.is_empty() {
+                input["packages"] = json!(request.packages);
+            }
+            if request.dry_run {
+                input["dryRun"] = json!(true);
+            }
+            if let Some(branch) = request.branch {
+                input["branch"] = json!(branch);
+            }
+            if request.no_code {
+                input["generateCode"] = json!(false);
+            }
+            if request.allow_missing {
+                input["allowMissing"] = json!(true);
+            }
+            let data: PublishProjectData =
+                project.call_with_findings(MethodId::Publish, input).await?;
+            let status = if data.left_out.is_empty() {
+                ExitStatus::Success
+            } else {
+                ExitStatus::Incomplete
+            };
+            Ok(Done::new(&data, text(&data), status)?)
+        },
+    )
     .await
 }
 
@@ -125,6 +145,23 @@ fn text(data: &PublishProjectData) -> String {
         }
         for warning in &package.warnings {
             let _ = writeln!(text, "  warning {}: {}", warning.code, warning.message);
+        }
+    }
+    if !data.left_out.is_empty() {
+        let _ = writeln!(
+            text,
+            "left out ({}): the game will miss these; restore their files (`git lfs pull` for Git LFS pointers) and publish again",
+            data.left_out.len()
+        );
+        for left in &data.left_out {
+            let _ = writeln!(
+                text,
+                "  {}/{} {}: {}",
+                left.package_name,
+                left.resource_id.as_deref().unwrap_or("-"),
+                left.code,
+                left.message
+            );
         }
     }
     if let Some(writes) = &data.writes {

@@ -4,11 +4,12 @@ use std::time::Instant;
 
 use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::SessionSnapshot;
+use ofgui_contracts::catalog::RemediationKind;
 use ofgui_contracts::envelope::{
     self as contract, BackendDiagnostic, CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, False,
-    ResponseMeta, Stage, Warning,
+    Remediation, ResponseMeta, Stage, Warning,
 };
-use ofgui_contracts::error::{BackendError, UnhandledReason};
+use ofgui_contracts::error::{BackendError, TargetPolicy, UnhandledReason};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -242,10 +243,9 @@ impl Call {
             session: snapshot,
         } = failure;
         let diagnostics = if diagnostics.is_empty() {
-            vec![BackendDiagnostic::error(
-                error.code().as_str(),
-                error.message(),
-            )]
+            let mut mirror = BackendDiagnostic::error(error.code().as_str(), error.message());
+            mirror.remediation = specific_remediation(&error);
+            vec![mirror]
         } else {
             diagnostics
         };
@@ -349,6 +349,22 @@ pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
             .map(|(key, value)| (key.to_string(), value))
             .collect(),
     )
+}
+
+/// The remediation of an error whose code's guide speaks of another case: the path policy
+/// of a publish, whose guide is about saves.
+fn specific_remediation(error: &BackendError) -> Option<Remediation> {
+    match error {
+        BackendError::PathPolicyViolation {
+            policy: TargetPolicy::PublishTarget,
+            ..
+        } => Some(Remediation {
+            kind: RemediationKind::HostAction,
+            message: "Publish into a directory inside the allowed roots and outside the project's own folders (the project directory, its assets and settings): pass outputDir naming one (and codeDir for binding code), or leave them out to use the project's publish settings where those lie inside the roots. If the project must publish elsewhere, the user adds that directory to the server's roots (--project-dir).".to_owned(),
+            read: None,
+        }),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -76,6 +76,13 @@ pub struct ServiceConfig {
     pub read_only: bool,
     /// Fonts previews may draw text in, granted read only to every session.
     pub fonts: FontDirs,
+    /// Publishing may write into the directories the project's own settings name (its
+    /// publish `path`, its packages' `codePath`), each granted for that one call, exactly
+    /// that directory. Only for a person who asked for it on the command line
+    /// (`--use-project-paths`): a server keeps to its roots.
+    pub project_publish_paths: bool,
+    /// Refusals name the command line's flags rather than MCP fields.
+    pub command_line: bool,
 }
 
 impl ServiceConfig {
@@ -90,6 +97,8 @@ impl ServiceConfig {
             limits: InstanceLimits::default(),
             read_only: false,
             fonts: FontDirs::machine(),
+            project_publish_paths: false,
+            command_line: false,
         })
     }
 }

@@ -47,16 +47,39 @@ impl Service {
             .clone()
             .or_else(|| reply.settings_output_path.clone());
         let Some(requested) = requested else {
+            let pass = if self.config.command_line {
+                "pass --out DIR"
+            } else {
+                "pass outputDir"
+            };
             return Err(self.output_refused(
-                "The project's settings name no publish path (settings/Publish.json `path`), so there is nowhere to publish to; pass outputDir.",
+                &format!("The project's settings name no publish path (settings/Publish.json `path`), so there is nowhere to publish to; {pass}."),
                 "",
             ));
         };
+        // The directories the project's settings name are granted, exactly, only when the
+        // person running the command asked for it (`--use-project-paths`).
+        let mut roots = self.config.roots.clone();
+        if self.config.project_publish_paths
+            && let Some(project) = &project
+        {
+            if input.output_dir.is_none() {
+                roots.push(sandbox::exact_target(&requested, &project.dir));
+            }
+            if input.code_dir.is_none() {
+                roots.extend(
+                    reply
+                        .code
+                        .iter()
+                        .map(|code| sandbox::exact_target(&code.code_dir, &project.dir)),
+                );
+            }
+        }
         let dir = sandbox::resolve_output(
             &requested,
             project.as_ref().map(|p| p.dir.as_path()),
             project.as_ref().map(|p| p.dir.as_path()),
-            &self.config.roots,
+            &roots,
         )
         .map_err(|refusal| self.output_refusal(refusal, &requested, Target::Output))?;
 
@@ -67,7 +90,7 @@ impl Service {
                 &code.code_dir,
                 project.as_ref().map(|p| p.dir.as_path()),
                 project.as_ref().map(|p| p.dir.as_path()),
-                &self.config.roots,
+                &roots,
             )
             .map_err(|refusal| self.output_refusal(refusal, &code.code_dir, Target::Code))?;
             code_dirs.push(dir);
@@ -106,10 +129,10 @@ impl Service {
 
         // One publish at a time writes: two into the same directory must not interleave.
         let _writing = self.publishing.lock().await;
-        let created = sandbox::create_within(&dir, &self.config.roots).map_err(|error| {
+        let created = sandbox::create_within(&dir, &roots).map_err(|error| {
             self.output_refused(
                 &format!(
-                    "The output directory could not be created ({error}); nothing was published. Pass an outputDir that can be created inside the allowed roots."
+                    "The output directory could not be created ({error}); nothing was published. Pass {} naming a directory that can be created inside the allowed roots.", self.field(Target::Output)
                 ),
                 &requested,
             )
@@ -138,10 +161,10 @@ impl Service {
         };
         let mut code_reports = Vec::new();
         for (code, dir) in reply.code.iter().zip(&code_dirs) {
-            let created = sandbox::create_within(dir, &self.config.roots).map_err(|error| {
+            let created = sandbox::create_within(dir, &roots).map_err(|error| {
                 self.output_refused(
                     &format!(
-                        "The code directory could not be created ({error}); the packages were published, the binding code was not. Pass a codeDir that can be created inside the allowed roots."
+                        "The code directory could not be created ({error}); the packages were published, the binding code was not. Pass {} naming a directory that can be created inside the allowed roots.", self.field(Target::Code)
                     ),
                     &code.code_dir,
                 )
@@ -177,13 +200,19 @@ impl Service {
     }
 
     fn output_refusal(&self, refusal: OutputRefusal, requested: &str, target: Target) -> Failure {
-        let (noun, field, a_field) = match target {
-            Target::Output => ("output directory", "outputDir", "an outputDir"),
-            Target::Code => ("code directory", "codeDir", "a codeDir"),
+        let (noun, a_field) = match target {
+            Target::Output => ("output directory", "an outputDir"),
+            Target::Code => ("code directory", "a codeDir"),
+        };
+        let field = self.field(target);
+        let fix = match (self.config.command_line, target) {
+            (false, _) => format!("Pass {a_field} inside them."),
+            (true, Target::Output) => "Pass --out DIR, or --use-project-paths to publish into the directory the project's settings name.".to_owned(),
+            (true, Target::Code) => "Pass --code-out DIR, --no-code to publish without binding code, or --use-project-paths to write code where the project's settings say.".to_owned(),
         };
         let why = match refusal {
             OutputRefusal::NotAllowed => format!(
-                "The {noun} {requested} is outside the allowed roots ({}); nothing was published. Pass {a_field} inside them (on the command line: --out DIR or --code-out DIR, or a --project-dir that holds the project's publish and code paths).",
+                "The {noun} {requested} is outside the allowed roots ({}); nothing was published. {fix}",
                 self.roots_text()
             ),
             OutputRefusal::Symlink => format!(
@@ -205,11 +234,22 @@ impl Service {
         self.output_refused(&why, requested)
     }
 
+    /// How the caller names a directory: the MCP field, or the command line's flag.
+    fn field(&self, target: Target) -> &'static str {
+        match (self.config.command_line, target) {
+            (false, Target::Output) => "outputDir",
+            (false, Target::Code) => "codeDir",
+            (true, Target::Output) => "--out DIR",
+            (true, Target::Code) => "--code-out DIR",
+        }
+    }
+
     fn read_only(&self, requested: &str, entry: &str, target: Target) -> Failure {
-        let (noun, field) = match target {
-            Target::Output => ("output directory", "outputDir"),
-            Target::Code => ("code directory", "codeDir"),
+        let noun = match target {
+            Target::Output => "output directory",
+            Target::Code => "code directory",
         };
+        let field = self.field(target);
         let what = if entry == "." {
             format!("The {noun} {requested} is read-only on disk")
         } else {

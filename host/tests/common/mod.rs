@@ -44,6 +44,8 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
         },
         read_only: false,
         fonts: Default::default(),
+        project_publish_paths: false,
+        command_line: false,
     })
 }
 

@@ -243,7 +243,22 @@ fn source_bytes<'a>(
             ),
         });
     }
-    bytes.map(Vec::as_slice)
+    let bytes = bytes?;
+    // A checkout without `git lfs pull`: a picture or a movie clip that is a pointer.
+    if let Some(why) = crate::formats::lfs::clause(bytes) {
+        collected.warnings.push(PublishWarning {
+            code: "corrupt_source",
+            resource_id: Some(resource.id().to_owned()),
+            message: format!(
+                "resource {} ({}) has no sprite in the atlas, so the runtime will not find its \
+                 texture: {why}",
+                resource.id(),
+                resource.primary_file(),
+            ),
+        });
+        return None;
+    }
+    Some(bytes.as_slice())
 }
 
 fn decoded(
@@ -259,7 +274,7 @@ fn decoded(
 
 fn unreadable(resource: &UamResource, reason: &str) -> PublishWarning {
     PublishWarning {
-        code: "unreadable_image",
+        code: "corrupt_source",
         resource_id: Some(resource.id().to_owned()),
         message: format!(
             "resource {} ({}) does not decode ({reason}), so it has no sprite in the atlas; \
