@@ -36,6 +36,16 @@ impl Guest for BackendComponent {
 /// The `project` resource: one session, mutated only through `&self` per the ABI.
 struct ProjectSession {
     session: RefCell<Session>,
+    /// The packages the last `publish` kept with their bytes, for `publish-package`.
+    published: RefCell<Option<KeptOutput>>,
+}
+
+/// What a `publish` kept for the `publish-package` calls that follow it: valid only for
+/// the same input (whatever revision it expects) at the same revision.
+struct KeptOutput {
+    input: api::PublishProjectInput,
+    revision: u64,
+    packages: Vec<crate::publish::PublishedPackage>,
 }
 
 type WitResult<T> = Result<T, wit::BackendError>;
@@ -70,6 +80,7 @@ impl GuestProject for ProjectSession {
         let status = to_wit_status(session.status());
         let project = wit::Project::new(ProjectSession {
             session: RefCell::new(session),
+            published: RefCell::new(None),
         });
         Ok(Opened {
             project,
@@ -98,6 +109,7 @@ impl GuestProject for ProjectSession {
         let status = to_wit_status(session.status());
         let project = wit::Project::new(ProjectSession {
             session: RefCell::new(session),
+            published: RefCell::new(None),
         });
         Ok((project, status))
     }
@@ -240,31 +252,47 @@ impl GuestProject for ProjectSession {
 
     fn publish(&self, input: String) -> WitResult<wit::PublishReply> {
         let session = self.session.borrow();
-        let published = scope::decode_input(&input)
-            .map_err(Rejected::from)
-            .and_then(|input| publishing::publish(&session, &input));
-        let publication = match published {
-            Ok(publication) => publication,
-            Err(rejected) => return Err(refused(&session, rejected)),
-        };
+        // An earlier publish's output is dropped before this one is made.
+        self.published.replace(None);
+        let decoded: api::PublishProjectInput =
+            scope::decode_input(&input).map_err(|error| refused(&session, error.into()))?;
+        let mut publication =
+            publishing::publish(&session, &decoded, publishing::KEPT_OUTPUT_BYTES)
+                .map_err(|rejected| refused(&session, rejected))?;
         let data = encode(&publication.data).map_err(|e| to_wit(e, &[], Some(session.status())))?;
+        // The bytes stay here until `publish-package` asks for them; the reply names files.
+        let packages = publication
+            .packages
+            .iter_mut()
+            .map(|package| wit::PackageOutput {
+                package_name: package.package_name.clone(),
+                files: package
+                    .files
+                    .iter()
+                    .map(|file| wit::OutputFile {
+                        name: file.name.clone(),
+                        bytes: Vec::new(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let kept = publication
+            .packages
+            .into_iter()
+            .filter(|package| publication.kept.contains(&package.package_name))
+            .collect();
+        self.published.replace(Some(KeptOutput {
+            input: api::PublishProjectInput {
+                expected_revision: None,
+                ..decoded
+            },
+            revision: session.status().revision,
+            packages: kept,
+        }));
         Ok(wit::PublishReply {
             status: to_wit_status(session.status()),
             data,
-            packages: publication
-                .packages
-                .into_iter()
-                .map(|package| wit::PackageOutput {
-                    package_name: package.package_name,
-                    files: output_files(
-                        package
-                            .files
-                            .into_iter()
-                            .map(|file| (file.name, file.bytes))
-                            .collect(),
-                    ),
-                })
-                .collect(),
+            packages,
             settings_output_path: publication.settings_output_path,
             project_packages: session
                 .project()
@@ -287,6 +315,52 @@ impl GuestProject for ProjectSession {
                         .collect(),
                 })
                 .collect(),
+        })
+    }
+
+    fn publish_package(
+        &self,
+        input: String,
+        package_name: String,
+    ) -> WitResult<wit::PackageOutput> {
+        let session = self.session.borrow();
+        let decoded: api::PublishProjectInput =
+            scope::decode_input(&input).map_err(|error| refused(&session, error.into()))?;
+        if let Some(expected) = decoded.expected_revision {
+            session
+                .check_revision(expected)
+                .map_err(|error| refused(&session, error.into()))?;
+        }
+        let revision = session.status().revision;
+        let same_input = api::PublishProjectInput {
+            expected_revision: None,
+            ..decoded.clone()
+        };
+        let kept = {
+            let mut published = self.published.borrow_mut();
+            match published.as_mut() {
+                Some(kept) if kept.input == same_input && kept.revision == revision => kept
+                    .packages
+                    .iter()
+                    .position(|p| p.package_name == package_name)
+                    .map(|at| kept.packages.swap_remove(at)),
+                _ => None,
+            }
+        };
+        let package = match kept {
+            Some(package) => package,
+            None => publishing::publish_one(&session, &decoded, &package_name)
+                .map_err(|rejected| refused(&session, rejected))?,
+        };
+        Ok(wit::PackageOutput {
+            package_name: package.package_name,
+            files: output_files(
+                package
+                    .files
+                    .into_iter()
+                    .map(|file| (file.name, file.bytes))
+                    .collect(),
+            ),
         })
     }
 

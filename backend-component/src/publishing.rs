@@ -45,12 +45,14 @@ use crate::publish::{
 };
 use crate::session::{Rejected, Session};
 
-/// What one `publish` call produced (in a dry run, the files without their bytes: the
-/// report has their sizes).
+/// What one `publish` call produced. Only the packages of [`Publication::kept`] still
+/// hold their files' bytes (none in a dry run); the report has every file's size.
 pub struct Publication {
     /// The report, without `writes` (the host adds what writing did).
     pub data: PublishProjectData,
     pub packages: Vec<PublishedPackage>,
+    /// The names of the packages whose files kept their bytes.
+    pub kept: Vec<String>,
     /// Where the project's settings publish this call's output (see
     /// [`settings_output_dir`]), as written: relative to the project directory, or absolute.
     pub settings_output_path: Option<String>,
@@ -72,51 +74,81 @@ pub struct CodeFolder {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
-/// Publishes the packages `input` names (all by default) from the session's model.
-pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publication, Rejected> {
-    if let Some(expected) = input.expected_revision {
-        session.check_revision(expected)?;
-    }
-    let project = session.project();
+/// How much published output a `publish` keeps in memory for the `publish-package` calls
+/// that follow it. Packages past it are published again when asked for, so memory stays
+/// bounded by this and one package, whatever the project's size; 64 MiB keeps every
+/// package of a project like the unity corpus (8.7 MB of output) from being done twice.
+pub const KEPT_OUTPUT_BYTES: usize = 64 << 20;
 
-    let (chosen, mut findings) = choose_packages(project, input.packages.as_deref());
+/// The branch handling `input` and the project's settings ask for, with a finding for a
+/// branch no package has.
+fn branches(
+    project: &UamProject,
+    input: &PublishProjectInput,
+) -> (Branches, Option<BackendDiagnostic>) {
     let publish_settings = project.settings.get("publish");
     let processing = publish_settings
         .and_then(|p| p.get("branchProcessing"))
         .and_then(Value::as_i64)
         .unwrap_or(0);
-    let branches = match (&input.branch, processing) {
+    match (&input.branch, processing) {
         (Some(branch), _) => {
+            let mut finding = None;
             if !project
                 .packages
                 .iter()
                 .any(|p| p.branch_names.contains(branch))
             {
-                let mut finding = BackendDiagnostic::error(
+                let mut unknown = BackendDiagnostic::error(
                     "invalid_branch_selector",
                     format!(
                         "No package has a branch named {branch:?}; take branch names from \
                          getProjectOutline, or leave branch out."
                     ),
                 );
-                finding.path = Some("/branch".to_owned());
-                findings.push(finding);
+                unknown.path = Some("/branch".to_owned());
+                finding = Some(unknown);
             }
-            Branches::Merged(Some(branch.clone()))
+            (Branches::Merged(Some(branch.clone())), finding)
         }
-        (None, 1) => Branches::Merged(None),
-        (None, _) => Branches::All {
-            separate_atlases: publish_settings
-                .and_then(|p| p.get("seperatedAtlasForBranch"))
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-        },
-    };
+        (None, 1) => (Branches::Merged(None), None),
+        (None, _) => (
+            Branches::All {
+                separate_atlases: publish_settings
+                    .and_then(|p| p.get("seperatedAtlasForBranch"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            },
+            None,
+        ),
+    }
+}
+
+/// Publishes the packages `input` names (all by default) from the session's model. The
+/// files of the first packages, up to `keep` bytes in all, keep their bytes; the others'
+/// are dropped as soon as they are counted (see [`Publication::kept`]).
+pub fn publish(
+    session: &Session,
+    input: &PublishProjectInput,
+    keep: usize,
+) -> Result<Publication, Rejected> {
+    if let Some(expected) = input.expected_revision {
+        session.check_revision(expected)?;
+    }
+    let project = session.project();
+
+    let (chosen, mut findings) = choose_packages(project, input.packages.as_deref());
+    let (branches, unknown_branch) = branches(project, input);
+    findings.extend(unknown_branch);
     let settings_output_path = settings_output_dir(project, &branches);
     let options = PublishOptions {
         branches,
         ..PublishOptions::default()
     };
+    let dry_run = input.dry_run.unwrap_or(false);
+    let mut kept_bytes = 0usize;
+    let mut kept = Vec::new();
+    let mut sizes: Vec<Vec<u64>> = Vec::new();
     let allow_missing = input.allow_missing.unwrap_or(false);
     let mut left_out = Vec::new();
     let mut packages = Vec::new();
@@ -176,6 +208,23 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
                         None => package.name.clone(),
                     });
                     findings.push(finding);
+                }
+                sizes.push(
+                    published
+                        .files
+                        .iter()
+                        .map(|f| f.bytes.len() as u64)
+                        .collect(),
+                );
+                let bytes: usize = published.files.iter().map(|f| f.bytes.len()).sum();
+                if !dry_run && findings.is_empty() && kept_bytes + bytes <= keep {
+                    kept_bytes += bytes;
+                    kept.push(published.package_name.clone());
+                } else {
+                    // Counted: the bytes go now, so memory holds one package beyond `keep`.
+                    for file in &mut published.files {
+                        file.bytes = Vec::new();
+                    }
                 }
                 packages.push(published);
             }
@@ -239,6 +288,11 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
     };
 
     let status = session.status();
+    let reports = packages
+        .iter()
+        .zip(&sizes)
+        .map(|(package, sizes)| report(package, sizes))
+        .collect();
     let data = PublishProjectData {
         session_id: session.id().to_owned(),
         revision: status.revision,
@@ -249,7 +303,7 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
             .clone()
             .or_else(|| settings_output_path.clone())
             .unwrap_or_default(),
-        packages: packages.iter().map(report).collect(),
+        packages: reports,
         writes: None,
         code: code
             .iter()
@@ -273,24 +327,13 @@ pub fn publish(session: &Session, input: &PublishProjectInput) -> Result<Publica
     let mut publication = Publication {
         data,
         packages,
+        kept,
         settings_output_path,
         code,
     };
-    if publication.data.dry_run {
+    if dry_run {
         // A dry run writes nothing, so the host needs no bytes: none cross the boundary.
-        publication.drop_bytes();
-    }
-    Ok(publication)
-}
-
-impl Publication {
-    fn drop_bytes(&mut self) {
-        for package in &mut self.packages {
-            for file in &mut package.files {
-                file.bytes = Vec::new();
-            }
-        }
-        for dir in &mut self.code {
+        for dir in &mut publication.code {
             for folder in &mut dir.folders {
                 for (_, bytes) in &mut folder.files {
                     *bytes = Vec::new();
@@ -298,6 +341,40 @@ impl Publication {
             }
         }
     }
+    Ok(publication)
+}
+
+/// One package's files, with their bytes, as [`publish`] with the same `input` lists them:
+/// published again from the same model (`input.expected_revision` must be current).
+pub fn publish_one(
+    session: &Session,
+    input: &PublishProjectInput,
+    package_name: &str,
+) -> Result<PublishedPackage, Rejected> {
+    if let Some(expected) = input.expected_revision {
+        session.check_revision(expected)?;
+    }
+    let project = session.project();
+    let (chosen, _) = choose_packages(project, input.packages.as_deref());
+    let Some(package) = chosen.into_iter().find(|p| p.name == package_name) else {
+        return Err(BackendError::invalid_input(
+            format!("This publish does not include a package named {package_name:?}."),
+            Some("/packages".to_owned()),
+        )
+        .into());
+    };
+    let options = PublishOptions {
+        branches: branches(project, input).0,
+        ..PublishOptions::default()
+    };
+    publish_package(project, session.files(), &package.id, &options).map_err(|error| {
+        BackendError::PublishRefused {
+            message: format!("Nothing more was published: {}", package_failure(&error)),
+            session_id: session.id().to_owned(),
+            issue_count: 1,
+        }
+        .into()
+    })
 }
 
 /// Where the project's settings publish: `settings/Publish.json` `path`; for one branch
@@ -559,16 +636,19 @@ fn package_failure(error: &PublishError) -> String {
     text
 }
 
-fn report(package: &PublishedPackage) -> PublishedPackageInfo {
+/// The report of one package; `sizes` are its files' sizes, counted before their bytes
+/// may have been dropped.
+fn report(package: &PublishedPackage, sizes: &[u64]) -> PublishedPackageInfo {
     PublishedPackageInfo {
         package_id: package.package_id.clone(),
         package_name: package.package_name.clone(),
         files: package
             .files
             .iter()
-            .map(|file| PublishedFileInfo {
+            .zip(sizes)
+            .map(|(file, size)| PublishedFileInfo {
                 name: file.name.clone(),
-                bytes: file.bytes.len() as u64,
+                bytes: *size,
             })
             .collect(),
         warnings: package

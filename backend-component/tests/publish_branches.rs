@@ -116,7 +116,9 @@ fn a_branch_gets_its_own_atlas_when_the_settings_say_so() {
 
 #[test]
 fn the_session_publishes_by_the_projects_settings() {
-    let publication = publish(&session(), &input(json!({}))).ok().unwrap();
+    let publication = publish(&session(), &input(json!({})), usize::MAX)
+        .ok()
+        .unwrap();
     let files: Vec<&str> = publication.packages[0]
         .files
         .iter()
@@ -156,7 +158,7 @@ fn a_merged_branch_stands_for_the_main_items_it_varies() {
 #[test]
 fn a_named_branch_is_merged_and_an_unknown_one_refused() {
     let session = session();
-    let merged = publish(&session, &input(json!({ "branch": "dev" })))
+    let merged = publish(&session, &input(json!({ "branch": "dev" })), usize::MAX)
         .ok()
         .unwrap();
     let files: Vec<&str> = merged.packages[0]
@@ -175,14 +177,17 @@ fn a_named_branch_is_merged_and_an_unknown_one_refused() {
     let named = publish(
         &session,
         &input(json!({ "branch": "dev", "outputDir": "out" })),
+        usize::MAX,
     )
     .ok()
     .unwrap();
     assert_eq!(named.data.output_dir, "out");
-    let main = publish(&session, &input(json!({}))).ok().unwrap();
+    let main = publish(&session, &input(json!({})), usize::MAX)
+        .ok()
+        .unwrap();
     assert_eq!(main.data.output_dir, "../../../../../release");
 
-    let Err(refused) = publish(&session, &input(json!({ "branch": "nope" }))) else {
+    let Err(refused) = publish(&session, &input(json!({ "branch": "nope" })), usize::MAX) else {
         panic!("no package has branch nope");
     };
     assert_eq!(refused.diagnostics.len(), 1);
@@ -198,7 +203,9 @@ fn merge_mode_without_a_branch_publishes_main_and_warns() {
     json["branchProcessing"] = json!(1);
     *settings = serde_json::to_vec(&json).unwrap();
     let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
-    let publication = publish(&session, &input(json!({}))).ok().unwrap();
+    let publication = publish(&session, &input(json!({})), usize::MAX)
+        .ok()
+        .unwrap();
     let warnings = &publication.data.packages[0].warnings;
     assert!(
         warnings.iter().any(|w| w.code == "branch_not_named"),
@@ -220,7 +227,7 @@ fn a_packages_own_publish_path_is_named_in_a_warning() {
         .into_bytes();
     let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
     let own_path = |input: PublishProjectInput| -> Vec<String> {
-        let publication = publish(&session, &input).ok().unwrap();
+        let publication = publish(&session, &input, usize::MAX).ok().unwrap();
         publication.data.packages[0]
             .warnings
             .iter()
@@ -243,10 +250,47 @@ fn a_packages_own_publish_path_is_named_in_a_warning() {
         .replace(r#"path="../own""#, r#"path="../../../../../release""#)
         .into_bytes();
     let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
-    let publication = publish(&session, &input(json!({}))).ok().unwrap();
+    let publication = publish(&session, &input(json!({})), usize::MAX)
+        .ok()
+        .unwrap();
     let warnings = &publication.data.packages[0].warnings;
     assert!(
         !warnings.iter().any(|w| w.code == "package_path_not_used"),
         "{warnings:?}"
     );
+}
+
+/// What `publish-package` hands out for a package a `publish` did not keep (past its
+/// memory budget) is published again from the same model: it must be the same files.
+#[test]
+fn a_package_published_again_is_the_package_the_plan_listed() {
+    let session = session();
+    for extra in [
+        json!({ "dryRun": false, "packages": ["Branch", "Loader"] }),
+        json!({ "dryRun": false, "branch": "dev" }),
+    ] {
+        let input = input(extra);
+        let whole = publish(&session, &input, usize::MAX).ok().unwrap();
+        let planned = publish(&session, &input, 0).ok().unwrap();
+        assert!(planned.kept.is_empty());
+        assert_eq!(
+            planned.data, whole.data,
+            "the plan reports what a whole publish does"
+        );
+        for package in &whole.packages {
+            assert!(whole.kept.contains(&package.package_name));
+            let again =
+                ofgui_backend::publishing::publish_one(&session, &input, &package.package_name)
+                    .ok()
+                    .unwrap();
+            assert_eq!(again.files, package.files, "{}", package.package_name);
+        }
+        let Err(unknown) = ofgui_backend::publishing::publish_one(&session, &input, "Nope") else {
+            panic!("a package the publish does not have was published");
+        };
+        assert_eq!(
+            unknown.error.code(),
+            ofgui_contracts::error::ErrorCode::InvalidInput
+        );
+    }
 }

@@ -155,7 +155,7 @@ fn input(packages: &[&str]) -> PublishProjectInput {
 fn two_packages_writing_one_name_are_refused_and_one_alone_is_warned() {
     let fs = with_copy_of_loader("Loader2", "lodr2abc");
     let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
-    let refused = match publish(&session, &input(&["Loader", "Loader2"])) {
+    let refused = match publish(&session, &input(&["Loader", "Loader2"]), usize::MAX) {
         Ok(p) => panic!("two packages publish alien-pma.png: {:?}", p.data.packages),
         Err(refused) => refused,
     };
@@ -170,7 +170,9 @@ fn two_packages_writing_one_name_are_refused_and_one_alone_is_warned() {
         refused.diagnostics
     );
 
-    let alone = publish(&session, &input(&["Loader"])).ok().unwrap();
+    let alone = publish(&session, &input(&["Loader"]), usize::MAX)
+        .ok()
+        .unwrap();
     let warnings = &alone.data.packages[0].warnings;
     assert!(
         !warnings.is_empty() && warnings.iter().all(|w| w.code == "file_name_shared"),
@@ -184,7 +186,7 @@ fn a_name_another_package_owns_is_refused() {
     // `dragon_ske.json` as stale.
     let fs = with_copy_of_loader("dragon", "dragon12");
     let session = Session::open(&fs, Names::session("s"), FAIRY, 0).unwrap();
-    let Err(refused) = publish(&session, &input(&["Loader"])) else {
+    let Err(refused) = publish(&session, &input(&["Loader"]), usize::MAX) else {
         panic!("dragon_ske.json is package dragon's by name");
     };
     let paths: Vec<&str> = refused

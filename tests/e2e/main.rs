@@ -7,6 +7,10 @@
 /// Spawning the server and checking every result against its output schema.
 mod harness;
 
+/// Projects of many packages made from the corpora (shared with the benchmark).
+#[path = "../support/many_packages.rs"]
+mod many_packages;
+
 /// Handshake, tool list, annotations and metadata.
 mod protocol;
 

@@ -702,3 +702,66 @@ fn a_publish_killed_midway_leaves_the_old_or_the_new_output() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_project_of_60_packages_publishes_whole_through_mcp_and_the_command_line() {
+    let workspace = Workspace::new();
+    let project = workspace.add("many", &unity_corpus());
+    let count = crate::many_packages::multiply_packages(&project, 1).unwrap();
+    assert_eq!(count, 60);
+    let out = workspace.path().join("out");
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let published = server
+        .ok(PUBLISH, json!({ "sessionId": session, "outputDir": out }))
+        .await;
+    let packages = published["packages"].as_array().unwrap();
+    assert_eq!(packages.len(), 60);
+    let listed: usize = packages
+        .iter()
+        .map(|p| p["files"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(
+        published["writes"]["written"].as_array().unwrap().len(),
+        listed
+    );
+    let on_disk = game_files(&out);
+    assert_eq!(on_disk.len(), listed);
+    for package in packages {
+        for file in package["files"].as_array().unwrap() {
+            let name = file["name"].as_str().unwrap();
+            let bytes = std::fs::metadata(out.join(name)).unwrap().len();
+            assert_eq!(bytes, file["bytes"].as_u64().unwrap(), "{name}");
+        }
+    }
+    // A copy publishes the same pictures as its original.
+    assert_eq!(
+        std::fs::read(out.join("Bag_atlas0.png")).unwrap(),
+        std::fs::read(out.join("BagCopy2_atlas0.png")).unwrap()
+    );
+    drop(server);
+
+    let again = workspace.path().join("again");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .args([
+            "publish",
+            project.to_str().unwrap(),
+            "--out",
+            again.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        snapshot(&again),
+        snapshot(&out),
+        "the command line published otherwise"
+    );
+}

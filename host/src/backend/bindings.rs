@@ -26,6 +26,26 @@ pub use exports::ofgui::backend::session::{
     ProjectSummary, PublishReply, Recovery, Reply, SaveReply, SessionStatus, UamFidelity,
 };
 
+impl OutputReport {
+    /// A report of nothing written yet.
+    pub fn empty() -> Self {
+        OutputReport {
+            written: Vec::new(),
+            unchanged: Vec::new(),
+            removed: Vec::new(),
+            recovered: Vec::new(),
+        }
+    }
+
+    /// Adds what a later write of the same publish did.
+    pub fn absorb(&mut self, later: OutputReport) {
+        self.written.extend(later.written);
+        self.unchanged.extend(later.unchanged);
+        self.removed.extend(later.removed);
+        self.recovered.extend(later.recovered);
+    }
+}
+
 /// A failure the component reported, as contract types.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuestError {

@@ -351,51 +351,22 @@ impl Runtime {
         Ok(self.instance(store, backend, project, status))
     }
 
-    /// Writes published packages into `dir` through a fresh instance whose only preopen
-    /// is `dir`: the session's own instance never sees the output directory, and this one
-    /// never sees the project. A failure stops at its package: those before it are
-    /// written, it and those after it are as they were.
-    pub async fn write_output(
-        &self,
-        dir: &Path,
-        session_id: &str,
-        packages: &[PackageOutput],
-        project_packages: &[String],
-    ) -> Result<OutputReport, CallError> {
-        let (mut store, backend) = self
+    /// An instance whose only preopen is `dir`, to write published packages into it
+    /// ([`OutputWriter::write_package`]): the session's own instance never sees the output
+    /// directory, and this one never sees the project.
+    pub async fn output_writer(&self, dir: &Path) -> Result<OutputWriter, CallError> {
+        let (store, backend) = self
             .instantiate(Some(dir), take(&self.output_fault))
             .await?;
-        // One package per call: the instance then holds one package's bytes at a time
-        // (its memory is reused between calls), not the whole output. Each package's
-        // files are still replaced all at once.
-        let mut report = OutputReport {
-            written: Vec::new(),
-            unchanged: Vec::new(),
-            removed: Vec::new(),
-            recovered: Vec::new(),
-        };
-        for package in packages {
-            self.calls.fetch_add(1, Ordering::Relaxed);
-            let one = bounded!(
-                store,
-                backend.ofgui_backend_output().call_write_packages(
-                    &mut store,
-                    session_id,
-                    std::slice::from_ref(package),
-                    project_packages
-                )
-            )?
-            .map_err(CallError::from_guest)?;
-            report.written.extend(one.written);
-            report.unchanged.extend(one.unchanged);
-            report.removed.extend(one.removed);
-            report.recovered.extend(one.recovered);
-        }
-        Ok(report)
+        Ok(OutputWriter {
+            store,
+            backend,
+            calls: self.calls.clone(),
+        })
     }
 
     /// Writes binding code into `dir` (a code directory) through a fresh instance whose
-    /// only preopen is `dir`, as [`Runtime::write_output`] does for packages.
+    /// only preopen is `dir`, as [`Runtime::output_writer`] does for packages.
     pub async fn write_code(
         &self,
         dir: &Path,
@@ -479,6 +450,37 @@ fn take(fault: &std::sync::Mutex<Option<String>>) -> Option<String> {
 
 /// Runs one export of the session's `project` resource under the call deadline, turning
 /// traps and component failures into [`CallError`]s.
+/// An instance that writes published packages into one output directory, one package
+/// per call: it holds one package's bytes at a time (its memory is reused between calls),
+/// and each package's files are replaced all at once.
+pub struct OutputWriter {
+    store: Store<HostState>,
+    backend: Backend,
+    calls: Arc<AtomicU64>,
+}
+
+impl OutputWriter {
+    /// Writes one package's files; a failure leaves that package's files as they were.
+    pub async fn write_package(
+        &mut self,
+        session_id: &str,
+        package: PackageOutput,
+        project_packages: &[String],
+    ) -> Result<OutputReport, CallError> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        bounded!(
+            self.store,
+            self.backend.ofgui_backend_output().call_write_packages(
+                &mut self.store,
+                session_id,
+                &[package],
+                project_packages
+            )
+        )?
+        .map_err(CallError::from_guest)
+    }
+}
+
 macro_rules! call {
     ($instance:ident, $export:ident $(, $arg:expr)*) => {{
         $instance.calls.fetch_add(1, Ordering::Relaxed);
@@ -587,6 +589,15 @@ impl Instance {
 
     pub async fn publish(&mut self, input: &String) -> Result<PublishReply, CallError> {
         call!(self, call_publish, input)?.map_err(CallError::from_guest)
+    }
+
+    /// One package's files with their bytes, as the last `publish` of `input` listed them.
+    pub async fn publish_package(
+        &mut self,
+        input: &String,
+        package_name: &str,
+    ) -> Result<PackageOutput, CallError> {
+        call!(self, call_publish_package, input, package_name)?.map_err(CallError::from_guest)
     }
 
     pub async fn save(&mut self, expected_revision: Option<u64>) -> Result<SaveReply, CallError> {

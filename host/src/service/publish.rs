@@ -143,12 +143,39 @@ impl Service {
                 ofgui_contracts::error::UnhandledReason::Internal,
             ))
         })?;
-        let written = runtime
-            .write_output(&dir, &session.id, &reply.packages, &reply.project_packages)
-            .await;
-        let report = match written {
-            Ok(report) => report,
-            Err(error) => {
+        // The packages stream from the session's instance to the writing one, one at a
+        // time: neither holds the whole output, and no call carries more than a package.
+        // The session stays locked meanwhile, and each package is asked for at the
+        // planned revision, so what is written is what was planned.
+        let mut stream_input = input.clone();
+        stream_input.expected_revision = Some(revision);
+        let stream_text = encode(&stream_input)?;
+        let streamed = match runtime.output_writer(&dir).await {
+            Ok(mut writer) => {
+                self.on_session(&session.id, async |_, instance| {
+                    let mut report = OutputReport::empty();
+                    for planned in &reply.packages {
+                        let package = instance
+                            .publish_package(&stream_text, &planned.package_name)
+                            .await?;
+                        // The writer's failure is not the session instance's.
+                        match writer
+                            .write_package(&session.id, package, &reply.project_packages)
+                            .await
+                        {
+                            Ok(one) => report.absorb(one),
+                            Err(error) => return Ok(Err(error)),
+                        }
+                    }
+                    Ok(Ok(report))
+                })
+                .await
+            }
+            Err(error) => Ok(Err(error)),
+        };
+        let report = match streamed {
+            Ok(Ok(report)) => report,
+            Ok(Err(error)) => {
                 sandbox::remove_created(&created);
                 return Err(match error {
                     CallError::Backend(error) => (*error).into(),
@@ -157,6 +184,10 @@ impl Service {
                         unhandled(&other).into()
                     }
                 });
+            }
+            Err(failure) => {
+                sandbox::remove_created(&created);
+                return Err(failure);
             }
         };
         let mut code_reports = Vec::new();
