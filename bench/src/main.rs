@@ -22,6 +22,8 @@ use serde_json::{Value, json};
 mod embedding;
 mod history;
 mod load;
+#[path = "../../tests/support/many_packages.rs"]
+mod many_packages;
 mod publish;
 mod render;
 
@@ -72,10 +74,22 @@ fn main() -> Result<()> {
         }
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
         Some("publish") => {
-            let unity = tempfile::tempdir()?;
-            let project = unity.path().join("UIProject");
-            copy_tree(&projects[0].1, &project)?;
-            return publish::publish(&host, cache.path(), &project);
+            publish::header();
+            for (label, copies) in [
+                ("unity corpus (30 packages)", 0),
+                ("60 packages", 1),
+                ("150 packages", 4),
+            ] {
+                let dir = tempfile::tempdir()?;
+                let project = dir.path().join("UIProject");
+                copy_tree(&projects[0].1, &project)?;
+                many_packages::multiply_packages(&project, copies)?;
+                publish::publish(&host, cache.path(), &project, label, copies == 0)?;
+            }
+            println!(
+                "median of 5 runs; the command's time includes starting the process and opening the project."
+            );
+            return Ok(());
         }
         _ => {}
     }

@@ -1,6 +1,9 @@
-//! Publishing the unity corpus: the figures the publishing issue asks for, through MCP
-//! (a dry run, the first publish, an unchanged re-publish, one package at a time) and as
-//! the `publish` command a CI job runs (wall time and the process's peak memory).
+//! Publishing the unity corpus, and projects of 60 and 150 packages made from it (each
+//! package copied under new names with its images, `tests/support/many_packages.rs`):
+//! through MCP (a dry run, the first publish, an unchanged re-publish, one package at a
+//! time for the corpus) and as the `publish` command a CI job runs (wall time and the
+//! process's peak memory, which must not grow with the number of packages beyond what the
+//! open project itself holds).
 
 use std::path::Path;
 use std::process::Command;
@@ -14,7 +17,23 @@ use crate::{ms, peak_rss_kb, spawn};
 /// Median of this many runs of each figure.
 const RUNS: usize = 5;
 
-pub fn publish(host: &Path, cache: &Path, project: &Path) -> Result<()> {
+/// The table's header; [`publish`] prints one row per project.
+pub fn header() {
+    println!(
+        "| project | dry run | first publish | re-publish (unchanged) | server peak RSS | `publish` command | its peak RSS (sampled) | `validate` command's peak RSS (the open project alone) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+}
+
+/// One row of the table for `project`, named `label`; with `per_package`, the slowest
+/// packages published alone too.
+pub fn publish(
+    host: &Path,
+    cache: &Path,
+    project: &Path,
+    label: &str,
+    per_package: bool,
+) -> Result<()> {
     let root = project.parent().context("project parent")?;
     let mut client = spawn(host, cache, root)?;
     client.handshake()?;
@@ -55,20 +74,23 @@ pub fn publish(host: &Path, cache: &Path, project: &Path) -> Result<()> {
     let server_peak = peak_rss_kb(client.child.id());
 
     // One package at a time (dry runs), slowest first.
-    let (outline, _) = client.call(
-        "openfairygui_backend_get_project_outline",
-        json!({ "sessionId": id, "detail": "packages" }),
-    )?;
-    let mut per_package = Vec::new();
-    for package in outline["packages"].as_array().context("packages")? {
-        let name = package["name"].as_str().unwrap_or_default().to_owned();
-        let elapsed = publish(
-            &mut client,
-            json!({ "dryRun": true, "packages": [name.clone()] }),
+    let mut per_package_times = Vec::new();
+    if per_package {
+        let (outline, _) = client.call(
+            "openfairygui_backend_get_project_outline",
+            json!({ "sessionId": id, "detail": "packages" }),
         )?;
-        per_package.push((elapsed, name));
+        for package in outline["packages"].as_array().context("packages")? {
+            let name = package["name"].as_str().unwrap_or_default().to_owned();
+            let elapsed = publish(
+                &mut client,
+                json!({ "dryRun": true, "packages": [name.clone()] }),
+            )?;
+            per_package_times.push((elapsed, name));
+        }
+        per_package_times.sort_by(|a, b| b.cmp(a));
     }
-    per_package.sort_by(|a, b| b.cmp(a));
+    drop(client);
 
     // The command a CI job runs: a fresh process each time.
     let cli_out = root.join("published-cli");
@@ -77,51 +99,67 @@ pub fn publish(host: &Path, cache: &Path, project: &Path) -> Result<()> {
     for _ in 0..RUNS {
         std::fs::remove_dir_all(&cli_out).ok();
         let started = Instant::now();
-        let child = Command::new(host)
-            .arg("--cache-dir")
-            .arg(cache)
-            .arg("publish")
-            .arg(project)
-            .arg("--out")
-            .arg(&cli_out)
-            .stdout(std::process::Stdio::null())
-            .spawn()?;
-        let pid = child.id();
-        let mut child = child;
-        let mut peak = 0;
-        loop {
-            peak = peak.max(peak_rss_kb(pid));
-            if let Some(status) = child.try_wait()? {
-                if !status.success() {
-                    bail!("publish command failed: {status}");
-                }
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let arguments = [
+            "publish".as_ref(),
+            project.as_os_str(),
+            "--out".as_ref(),
+            cli_out.as_os_str(),
+        ];
+        cli_peak = cli_peak.max(sampled_peak(host, cache, &arguments, true)?);
         cli.push(started.elapsed());
-        cli_peak = cli_peak.max(peak);
     }
+    // What opening the project alone takes, to tell publishing's own memory from it.
+    let open_peak = sampled_peak(
+        host,
+        cache,
+        &["validate".as_ref(), project.as_os_str()],
+        false,
+    )?;
 
     println!(
-        "| unity corpus (30 packages) | dry run | first publish | re-publish (unchanged) | server peak RSS | `publish` command | its peak RSS (sampled) |"
-    );
-    println!("|---|---|---|---|---|---|---|");
-    println!(
-        "| through MCP / CLI | {} | {} | {} | {:.1} MB | {} | {:.1} MB |",
+        "| {label} | {} | {} | {} | {:.1} MB | {} | {:.1} MB | {:.1} MB |",
         ms(dry),
         ms(median(first)),
         ms(unchanged),
         server_peak as f64 / 1024.0,
         ms(median(cli)),
-        cli_peak as f64 / 1024.0
+        cli_peak as f64 / 1024.0,
+        open_peak as f64 / 1024.0,
     );
-    println!("\nslowest packages (dry run of one package):");
-    for (elapsed, name) in per_package.iter().take(5) {
-        println!("  {name}: {}", ms(*elapsed));
+    if per_package {
+        println!("\nslowest packages of the {label} (dry run of one package):");
+        for (elapsed, name) in per_package_times.iter().take(5) {
+            println!("  {name}: {}", ms(*elapsed));
+        }
+        println!();
     }
-    println!(
-        "\nmedian of {RUNS} runs; the command's time includes starting the process and opening the project."
-    );
     Ok(())
+}
+
+/// Runs `ofgui-mcp-host <arguments>` and samples its peak RSS (kB) until it ends; with
+/// `must_succeed`, a non-zero exit is an error.
+fn sampled_peak(
+    host: &Path,
+    cache: &Path,
+    arguments: &[&std::ffi::OsStr],
+    must_succeed: bool,
+) -> Result<u64> {
+    let mut child = Command::new(host)
+        .arg("--cache-dir")
+        .arg(cache)
+        .args(arguments)
+        .stdout(std::process::Stdio::null())
+        .spawn()?;
+    let pid = child.id();
+    let mut peak = 0;
+    loop {
+        peak = peak.max(peak_rss_kb(pid));
+        if let Some(status) = child.try_wait()? {
+            if must_succeed && !status.success() {
+                bail!("{arguments:?} failed: {status}");
+            }
+            return Ok(peak);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }

@@ -267,6 +267,25 @@ fn decoded(
     assets: &BTreeMap<String, Vec<u8>>,
 ) -> Option<Pixmap> {
     let bytes = source_bytes(collected, resource, assets)?;
+    // Not a broken file: a format this publisher does not rasterize yet (the editor does).
+    if resource
+        .primary_file()
+        .to_ascii_lowercase()
+        .ends_with(".svg")
+    {
+        collected.warnings.push(PublishWarning {
+            code: "decode_capability_unavailable",
+            resource_id: Some(resource.id().to_owned()),
+            message: format!(
+                "resource {} ({}) is an SVG image, which this publisher does not rasterize \
+                 into atlases yet, so it has no sprite and the runtime will not find its \
+                 texture; export it as PNG, or publish with allowMissing to leave it out",
+                resource.id(),
+                resource.primary_file()
+            ),
+        });
+        return None;
+    }
     decode(bytes)
         .map_err(|reason| collected.warnings.push(unreadable(resource, &reason)))
         .ok()
