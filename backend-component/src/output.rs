@@ -274,7 +274,12 @@ fn replace(
         }
     }
     if !not_owned.is_empty() {
-        return Err(not_owned_refusal(session_id, manifest_name, &not_owned));
+        return Err(not_owned_refusal(
+            session_id,
+            &subject,
+            manifest_name,
+            &not_owned,
+        ));
     }
 
     // Files an earlier publish of these groups wrote and this one does not: removed while
@@ -333,8 +338,11 @@ fn replace(
 }
 
 /// The refusal of a write whose files would replace files publishing did not write.
+/// `subject` says what it left as it was: packages of the same publish written before it
+/// keep their new files, so "nothing" would not be true.
 fn not_owned_refusal(
     session_id: &str,
+    subject: &str,
     manifest_name: &str,
     not_owned: &[(String, String)],
 ) -> Rejected {
@@ -342,16 +350,12 @@ fn not_owned_refusal(
     let names: Vec<&str> = not_owned.iter().map(|(_, path)| path.as_str()).collect();
     let error = BackendError::PublishRefused {
         message: format!(
-            "Nothing was published: {} already hold{} other bytes that publishing did not \
-             write ({}), and publishing never replaces a file it does not own. Move or \
-             rename {}, or publish into another directory.",
-            if count == 1 {
-                "a file here would be replaced, and it"
-            } else {
-                "files here would be replaced, and they"
-            },
-            if count == 1 { "s" } else { "" },
+            "Publishing stopped: {} already {} here with bytes publishing did not write, and \
+             it never replaces a file it does not own. {subject} as they were (packages this \
+             publish wrote before them keep their new files). Move or rename {}, or publish \
+             into another directory.",
             names.join(", "),
+            if count == 1 { "exists" } else { "exist" },
             if count == 1 { "it" } else { "them" },
         ),
         session_id: session_id.to_owned(),

@@ -31,7 +31,8 @@ use ofgui_contracts::api::{
     PublishLeftOutInfo, PublishProjectData, PublishProjectInput, PublishWarningInfo,
     PublishedCodeInfo, PublishedFileInfo, PublishedPackageInfo,
 };
-use ofgui_contracts::envelope::BackendDiagnostic;
+use ofgui_contracts::catalog::RemediationKind;
+use ofgui_contracts::envelope::{BackendDiagnostic, Remediation};
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::uam::{UamPackage, UamProject};
 use serde_json::Value;
@@ -207,17 +208,17 @@ pub fn publish(
                         Some(resource) => format!("{}/{resource}", package.name),
                         None => package.name.clone(),
                     });
+                    finding.remediation = left_out_remedy(warning.code);
                     findings.push(finding);
                 }
-                sizes.push(
-                    published
-                        .files
-                        .iter()
-                        .map(|f| f.bytes.len() as u64)
-                        .collect(),
-                );
-                let bytes: usize = published.files.iter().map(|f| f.bytes.len()).sum();
-                if !dry_run && findings.is_empty() && kept_bytes + bytes <= keep {
+                let file_sizes: Vec<u64> = published
+                    .files
+                    .iter()
+                    .map(|f| f.bytes.len() as u64)
+                    .collect();
+                let bytes = usize::try_from(file_sizes.iter().sum::<u64>()).unwrap_or(usize::MAX);
+                sizes.push(file_sizes);
+                if !dry_run && findings.is_empty() && kept_bytes.saturating_add(bytes) <= keep {
                     kept_bytes += bytes;
                     kept.push(published.package_name.clone());
                 } else {
@@ -250,9 +251,10 @@ pub fn publish(
             )
         } else {
             format!(
-                "fix {} and publish again ({} a source file that cannot be read: restore it, \
-                 or run `git lfs pull` for a Git LFS pointer; or publish with allowMissing \
-                 (--allow-missing on the command line) to leave {} out)",
+                "fix {} and publish again ({} a source file that cannot be used as it is: \
+                 restore it, run `git lfs pull` for a Git LFS pointer, export an SVG as PNG; \
+                 or publish with allowMissing (--allow-missing on the command line) to leave \
+                 {} out)",
                 if count == 1 { "it" } else { "them" },
                 match (count, unreadable) {
                     (1, _) => "it is".to_owned(),
@@ -625,6 +627,28 @@ fn choose_packages<'a>(
             .unwrap_or(usize::MAX)
     });
     (chosen, findings)
+}
+
+/// What to do about a source publishing cannot use, in publishing's terms: the codes are
+/// validation's, whose guides speak of a report, not of a publish they refuse.
+fn left_out_remedy(code: &str) -> Option<Remediation> {
+    let message = match code {
+        "missing_source" => {
+            "Restore the file at the path the package declares (or remove the resource in the FairyGUI editor), then publish again; or publish with allowMissing (--allow-missing on the command line) to leave the resource out, and the game without it."
+        }
+        "corrupt_source" => {
+            "For a Git LFS pointer, run `git lfs pull` in the project's repository; otherwise replace the broken file with a working export. Then publish again; or publish with allowMissing (--allow-missing on the command line) to leave the resource out, and the game without it."
+        }
+        "decode_capability_unavailable" => {
+            "This publisher does not rasterize SVG pictures yet (the FairyGUI editor does): export the picture as PNG in the project, then publish again; or publish with allowMissing (--allow-missing on the command line) to leave it out, and the game without it."
+        }
+        _ => return None,
+    };
+    Some(Remediation {
+        kind: RemediationKind::HostAction,
+        message: message.to_owned(),
+        read: None,
+    })
 }
 
 fn package_failure(error: &PublishError) -> String {

@@ -273,6 +273,15 @@ fn a_package_published_again_is_the_package_the_plan_listed() {
         let whole = publish(&session, &input, usize::MAX).ok().unwrap();
         let planned = publish(&session, &input, 0).ok().unwrap();
         assert!(planned.kept.is_empty());
+        // At the edge: a budget of exactly the first package's bytes keeps it alone.
+        let first = &whole.packages[0];
+        let first_bytes: usize = first.files.iter().map(|f| f.bytes.len()).sum();
+        let edge = publish(&session, &input, first_bytes).ok().unwrap();
+        if whole.packages.len() > 1 {
+            assert_eq!(edge.kept, [first.package_name.clone()]);
+        }
+        let under = publish(&session, &input, first_bytes - 1).ok().unwrap();
+        assert!(under.kept.is_empty());
         assert_eq!(
             planned.data, whole.data,
             "the plan reports what a whole publish does"

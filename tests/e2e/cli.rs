@@ -1058,6 +1058,14 @@ fn publish_lists_every_unreadable_source_and_leaves_them_out_only_when_asked() {
         .map(|d| d["code"].as_str().unwrap())
         .collect();
     assert_eq!(codes.len(), 3, "{failure}");
+    // Each finding says what to do about a publish, not about a validation report.
+    for finding in failure["diagnostics"].as_array().unwrap() {
+        let remedy = finding["remediation"]["message"].as_str().unwrap();
+        assert!(
+            remedy.contains("git lfs pull") && remedy.contains("--allow-missing"),
+            "{remedy}"
+        );
+    }
 
     // Asked to, it publishes the rest, says what it left out, once, and exits 3.
     let output = publish(&["--allow-missing"]);

@@ -448,8 +448,6 @@ fn take(fault: &std::sync::Mutex<Option<String>>) -> Option<String> {
     }
 }
 
-/// Runs one export of the session's `project` resource under the call deadline, turning
-/// traps and component failures into [`CallError`]s.
 /// An instance that writes published packages into one output directory, one package
 /// per call: it holds one package's bytes at a time (its memory is reused between calls),
 /// and each package's files are replaced all at once.
@@ -481,6 +479,8 @@ impl OutputWriter {
     }
 }
 
+/// Runs one export of the session's `project` resource under the call deadline, turning
+/// traps and component failures into [`CallError`]s.
 macro_rules! call {
     ($instance:ident, $export:ident $(, $arg:expr)*) => {{
         $instance.calls.fetch_add(1, Ordering::Relaxed);

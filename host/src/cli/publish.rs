@@ -150,7 +150,7 @@ fn text(data: &PublishProjectData) -> String {
     if !data.left_out.is_empty() {
         let _ = writeln!(
             text,
-            "left out ({}): the game will miss these; restore their files (`git lfs pull` for Git LFS pointers) and publish again",
+            "left out ({}): the game will miss these; each says what to do, then publish again",
             data.left_out.len()
         );
         for left in &data.left_out {

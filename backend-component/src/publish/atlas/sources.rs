@@ -279,7 +279,7 @@ fn decoded(
             message: format!(
                 "resource {} ({}) is an SVG image, which this publisher does not rasterize \
                  into atlases yet, so it has no sprite and the runtime will not find its \
-                 texture; export it as PNG, or publish with allowMissing to leave it out",
+                 texture; export it as PNG",
                 resource.id(),
                 resource.primary_file()
             ),
