@@ -278,7 +278,7 @@ fn a_package_published_again_is_the_package_the_plan_listed() {
         let first_bytes: usize = first.files.iter().map(|f| f.bytes.len()).sum();
         let edge = publish(&session, &input, first_bytes).ok().unwrap();
         if whole.packages.len() > 1 {
-            assert_eq!(edge.kept, [first.package_name.clone()]);
+            assert_eq!(edge.kept, std::slice::from_ref(&first.package_name));
         }
         let under = publish(&session, &input, first_bytes - 1).ok().unwrap();
         assert!(under.kept.is_empty());
