@@ -252,7 +252,7 @@ pub fn publish(
         } else {
             format!(
                 "fix {} and publish again ({} a source file that cannot be used as it is: \
-                 restore it, run `git lfs pull` for a Git LFS pointer, export an SVG as PNG; \
+                 restore it, or run `git lfs pull` for a Git LFS pointer; \
                  or publish with allowMissing (--allow-missing on the command line) to leave \
                  {} out)",
                 if count == 1 { "it" } else { "them" },
@@ -638,9 +638,6 @@ fn left_out_remedy(code: &str) -> Option<Remediation> {
         }
         "corrupt_source" => {
             "For a Git LFS pointer, run `git lfs pull` in the project's repository; otherwise replace the broken file with a working export. Then publish again; or publish with allowMissing (--allow-missing on the command line) to leave the resource out, and the game without it."
-        }
-        "decode_capability_unavailable" => {
-            "This publisher does not rasterize SVG pictures yet (the FairyGUI editor does): export the picture as PNG in the project, then publish again; or publish with allowMissing (--allow-missing on the command line) to leave it out, and the game without it."
         }
         _ => return None,
     };

@@ -728,3 +728,76 @@ fn separate_alpha_pages_put_together_give_the_page() {
         }
     }
 }
+
+/// An SVG picture with a DTD (as Illustrator writes them, internal entities and all) is
+/// rasterized into the atlas at the size its package declares, as the editor does.
+#[test]
+fn an_svg_with_a_dtd_is_rasterized_into_the_atlas() {
+    let svg = br##"<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+  <!ENTITY ns_svg "http://www.w3.org/2000/svg">
+  <!ENTITY orange "#ff8000">
+]>
+<svg version="1.1" xmlns="&ns_svg;" width="32" height="16" viewBox="0 0 32 16">
+  <rect width="32" height="16" fill="&orange;"/>
+</svg>
+"##;
+    let mut source =
+        read_project(&StdFs::new(unity_root()), "FairyGUI-Unity-Examples.fairy").unwrap();
+    let package = basics(&mut source);
+    let mut path = None;
+    for resource in &mut package.resources {
+        let UamResource::Image(image) = std::sync::Arc::make_mut(resource) else {
+            continue;
+        };
+        if image.base.id == "rt103z" {
+            image.base.name = "icon.svg".into();
+            image.file_name = None;
+            // The size the package declares wins over the SVG's own, as in the editor.
+            image.dimensions = Some(ofgui_contracts::uam::Size {
+                width: ofgui_contracts::num::Num(64.0),
+                height: ofgui_contracts::num::Num(32.0),
+            });
+            image.image.scale_option = 0;
+            path = image.base.source_path.clone();
+        }
+    }
+    source.bytes.insert(path.unwrap(), svg.to_vec());
+    let published = publish_basics(&source);
+    assert!(
+        published
+            .warnings
+            .iter()
+            .all(|w| w.resource_id.as_deref() != Some("rt103z")),
+        "{:?}",
+        published.warnings
+    );
+    let descriptor = &published
+        .files
+        .iter()
+        .find(|f| f.name == "Basics_fui.bytes")
+        .unwrap()
+        .bytes;
+    let decoded = ofgui_fui::decode(descriptor).unwrap();
+    let sprite = &sprites(&decoded)["rt103z"];
+    assert_eq!(sprite.size(), (64, 32));
+    let pages = pages(&decoded, |file| {
+        let name = format!("Basics_{file}");
+        published
+            .files
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap()
+            .bytes
+            .clone()
+    });
+    let page = &pages[&sprite.atlas];
+    assert_eq!(sprite.pixel(page, 32, 16), Some(&[255, 128, 0, 255][..]));
+
+    // A DTD whose entities nest (the "billion laughs") is refused, not expanded.
+    let laughs = br##"<?xml version="1.0"?>
+<!DOCTYPE svg [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
+<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><text>&b;</text></svg>"##;
+    let refused = ofgui_backend::render::image::decode_svg(laughs, None).unwrap_err();
+    assert!(refused.contains("entities"), "{refused}");
+}

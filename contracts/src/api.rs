@@ -1126,9 +1126,8 @@ pub struct PublishProjectInput {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublishLeftOutInfo {
     pub package_name: String,
-    /// `missing_source` (no file), `corrupt_source` (a Git LFS pointer, or a picture
-    /// that does not decode) or `decode_capability_unavailable` (an SVG picture, which is
-    /// not rasterized into atlases yet).
+    /// `missing_source` (no file) or `corrupt_source` (a Git LFS pointer, or a picture
+    /// that does not decode).
     pub code: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_id: Option<String>,

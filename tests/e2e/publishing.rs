@@ -765,3 +765,57 @@ async fn a_project_of_60_packages_publishes_whole_through_mcp_and_the_command_li
         "the command line published otherwise"
     );
 }
+
+#[tokio::test]
+async fn an_svg_with_a_dtd_is_published_into_the_atlas() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    // As Illustrator writes them: a DOCTYPE naming the external DTD, internal entities.
+    std::fs::write(
+        project.join("assets/Basics/icon.svg"),
+        r##"<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+  <!ENTITY ns_svg "http://www.w3.org/2000/svg">
+]>
+<svg version="1.1" xmlns="&ns_svg;" width="40" height="20"><rect width="40" height="20" fill="#00ff00"/></svg>
+"##,
+    )
+    .unwrap();
+    let description = project.join("assets/Basics/package.xml");
+    let text = std::fs::read_to_string(&description).unwrap();
+    std::fs::write(
+        &description,
+        text.replacen(
+            "<resources>",
+            "<resources>\n    <image id=\"svg01\" name=\"icon.svg\" path=\"/\" size=\"40,20\" exported=\"true\"/>",
+            1,
+        ),
+    )
+    .unwrap();
+    let out = workspace.path().join("out");
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    let published = server
+        .ok(
+            PUBLISH,
+            json!({ "sessionId": session, "outputDir": out, "packages": ["Basics"] }),
+        )
+        .await;
+    let warnings = published["packages"][0]["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().all(|w| w["resourceId"] != "svg01"),
+        "{warnings:?}"
+    );
+    let descriptor =
+        ofgui_fui::decode(&std::fs::read(out.join("Basics_fui.bytes")).unwrap()).unwrap();
+    let sprite = descriptor["sprites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "svg01")
+        .unwrap_or_else(|| panic!("no sprite for the SVG: {}", descriptor["sprites"]))
+        .clone();
+    let rect = sprite["rect"].as_array().unwrap();
+    let size: Vec<u64> = rect[2..].iter().map(|v| v.as_u64().unwrap()).collect();
+    assert!(size == [40, 20] || size == [20, 40], "{sprite}");
+}

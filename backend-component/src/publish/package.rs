@@ -39,22 +39,12 @@ pub struct PublishWarning {
 /// Warning codes that mean the output would load wrong in the game: a publish with any of
 /// them is refused rather than written (those of [`LEFT_OUT_CODES`] only unless the caller
 /// allows them to be left out).
-pub const BLOCKING_CODES: &[&str] = &[
-    "missing_source",
-    "corrupt_source",
-    "decode_capability_unavailable",
-    "file_name_collision",
-];
+pub const BLOCKING_CODES: &[&str] = &["missing_source", "corrupt_source", "file_name_collision"];
 
 /// Blocking codes for a source file that could not be read (`missing_source`; a Git LFS
-/// pointer or an image that does not decode, `corrupt_source`, as validation names them;
-/// an SVG, which is not rasterized yet, `decode_capability_unavailable`): with `allowMissing`, as the editor publishes with
+/// pointer or an image that does not decode, `corrupt_source`, as validation names them): with `allowMissing`, as the editor publishes with
 /// placeholders, the rest is published and these are reported as left out.
-pub const LEFT_OUT_CODES: &[&str] = &[
-    "missing_source",
-    "corrupt_source",
-    "decode_capability_unavailable",
-];
+pub const LEFT_OUT_CODES: &[&str] = &["missing_source", "corrupt_source"];
 
 impl PublishWarning {
     /// Whether the output would be wrong (see [`BLOCKING_CODES`]).

@@ -15,7 +15,8 @@ pub const MAX_PIXELS: u64 = 16 * 1024 * 1024;
 const PNG_SIGNATURE: &[u8] = &[0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 const LFS_POINTER: &[u8] = b"version https://git-lfs";
 
-/// Decodes a PNG or JPEG (told apart by signature) into a premultiplied pixmap.
+/// Decodes a PNG or JPEG (told apart by signature), or rasterizes an SVG at its own size,
+/// into a premultiplied pixmap.
 pub fn decode(bytes: &[u8]) -> Result<Pixmap, String> {
     if bytes.starts_with(PNG_SIGNATURE) {
         decode_png(bytes)
@@ -23,9 +24,92 @@ pub fn decode(bytes: &[u8]) -> Result<Pixmap, String> {
         decode_jpeg(bytes)
     } else if bytes.starts_with(LFS_POINTER) {
         Err("a Git LFS pointer, not the image (the LFS object was not fetched)".to_string())
+    } else if looks_like_svg(bytes) {
+        decode_svg(bytes, None)
     } else {
-        Err("not a PNG or JPEG image".to_string())
+        Err("not a PNG, JPEG or SVG image".to_string())
     }
+}
+
+/// Whether the bytes start like an XML or SVG document (after a byte-order mark and
+/// white space).
+fn looks_like_svg(bytes: &[u8]) -> bool {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
+    text[start..].starts_with(b"<")
+}
+
+/// Rasterizes an SVG at `size` (its own size when `None`), as the FairyGUI editor turns an
+/// SVG picture into atlas pixels: a DTD is read (its internal entities expanded; nothing
+/// external is ever loaded), no text is drawn (no fonts here), and an `<image>` inside
+/// the SVG is left out (nothing it names is read).
+pub fn decode_svg(bytes: &[u8], size: Option<(u32, u32)>) -> Result<Pixmap, String> {
+    use resvg::usvg;
+    if bytes.len() > SVG_MAX_BYTES {
+        return Err(format!("an SVG of more than {SVG_MAX_BYTES} bytes"));
+    }
+    let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
+        .map_err(|_| "an SVG that is not UTF-8 text".to_string())?;
+    check_entity_expansion(text)?;
+    let xml = usvg::roxmltree::Document::parse_with_options(
+        text,
+        usvg::roxmltree::ParsingOptions {
+            allow_dtd: true,
+            nodes_limit: SVG_MAX_NODES,
+        },
+    )
+    .map_err(|e| format!("SVG: {e}"))?;
+    let options = usvg::Options {
+        resources_dir: None,
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_xmltree(&xml, &options).map_err(|e| format!("SVG: {e}"))?;
+    let own = tree.size();
+    let (width, height) = size.unwrap_or((own.width().ceil() as u32, own.height().ceil() as u32));
+    check_size(width, height)?;
+    let mut pixmap = Pixmap::new(width, height).ok_or("an SVG of no size")?;
+    let transform = Transform::from_scale(width as f32 / own.width(), height as f32 / own.height());
+    resvg::render(&tree, transform, &mut pixmap.as_mut());
+    Ok(pixmap)
+}
+
+/// SVG sources larger than this are refused, as validation refuses them.
+const SVG_MAX_BYTES: usize = 8 * 1024 * 1024;
+/// Elements, attributes and text nodes an SVG may parse into.
+const SVG_MAX_NODES: u32 = 1_000_000;
+/// What a DTD's internal entities may add to an SVG's text, at most.
+const SVG_MAX_EXPANSION: usize = 16 * 1024 * 1024;
+
+/// Refuses a DTD whose entities could expand the document far past its size (the
+/// "billion laughs"): an entity may not refer to another, and every reference expanding
+/// to the longest entity must stay within [`SVG_MAX_EXPANSION`]. Editors' own DTDs
+/// (Illustrator's `<!ENTITY ns_svg "http://www.w3.org/2000/svg">`) are far inside that.
+fn check_entity_expansion(text: &str) -> Result<(), String> {
+    let Some(dtd_start) = text.find("<!DOCTYPE") else {
+        return Ok(());
+    };
+    let mut longest = 0usize;
+    for declaration in text[dtd_start..].split("<!ENTITY").skip(1) {
+        let value = declaration.split('>').next().unwrap_or_default();
+        if value.contains('&') || value.contains('%') {
+            return Err("an SVG whose DTD entities refer to other entities".to_string());
+        }
+        longest = longest.max(value.len());
+    }
+    let references = text.matches('&').count();
+    if longest.saturating_mul(references) > SVG_MAX_EXPANSION {
+        return Err(format!(
+            "an SVG whose DTD entities would expand it past {SVG_MAX_EXPANSION} bytes"
+        ));
+    }
+    Ok(())
 }
 
 fn check_size(width: u32, height: u32) -> Result<(), String> {
@@ -754,6 +838,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_svg_decodes_at_its_own_size_for_previews() {
+        let svg = br##"<?xml version="1.0"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="6">
+  <rect width="10" height="6" fill="#0000ff"/>
+  <image xlink:href="/etc/passwd" width="10" height="6"/>
+</svg>"##;
+        let pixmap = decode(svg).expect("an SVG with a DTD decodes");
+        assert_eq!((pixmap.width(), pixmap.height()), (10, 6));
+        let pixel = pixmap.pixel(5, 3).expect("inside");
+        assert_eq!(
+            (pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()),
+            (0, 0, 255, 255)
+        );
+        assert!(decode(b"<html></html>").is_err(), "not an SVG");
     }
 
     #[test]

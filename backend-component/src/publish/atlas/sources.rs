@@ -11,7 +11,7 @@ use super::super::PublishWarning;
 use super::super::refs::font_texture;
 use super::settings::{AtlasSettings, SizeOption};
 use crate::formats::jta;
-use crate::render::image::decode;
+use crate::render::image::{decode, decode_svg};
 
 /// What a sprite shows, which decides its trim data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,24 +267,22 @@ fn decoded(
     assets: &BTreeMap<String, Vec<u8>>,
 ) -> Option<Pixmap> {
     let bytes = source_bytes(collected, resource, assets)?;
-    // Not a broken file: a format this publisher does not rasterize yet (the editor does).
+    // An SVG is rasterized at the size the package declares for it, as the editor does.
     if resource
         .primary_file()
         .to_ascii_lowercase()
         .ends_with(".svg")
     {
-        collected.warnings.push(PublishWarning {
-            code: "decode_capability_unavailable",
-            resource_id: Some(resource.id().to_owned()),
-            message: format!(
-                "resource {} ({}) is an SVG image, which this publisher does not rasterize \
-                 into atlases yet, so it has no sprite and the runtime will not find its \
-                 texture; export it as PNG",
-                resource.id(),
-                resource.primary_file()
-            ),
-        });
-        return None;
+        let declared = match resource {
+            UamResource::Image(image) => image.dimensions.as_ref().and_then(|size| {
+                let (width, height) = (size.width.0.round(), size.height.0.round());
+                (width >= 1.0 && height >= 1.0).then_some((width as u32, height as u32))
+            }),
+            _ => None,
+        };
+        return decode_svg(bytes, declared)
+            .map_err(|reason| collected.warnings.push(unreadable(resource, &reason)))
+            .ok();
     }
     decode(bytes)
         .map_err(|reason| collected.warnings.push(unreadable(resource, &reason)))
