@@ -229,12 +229,16 @@ pub(super) fn prepare<'a>(
         }
         match change {
             Change::Write { bytes, expect, .. } => {
-                let new = OnDisk::File(ContentHash::of(bytes));
+                // The new bytes are hashed only to compare with a file already there.
+                let already = match state {
+                    OnDisk::File(hash) => hash == ContentHash::of(bytes),
+                    OnDisk::Absent => false,
+                };
                 let expected = match expect {
                     Expect::Absent => OnDisk::Absent,
                     Expect::Content(hash) => OnDisk::File(*hash),
                 };
-                if state == new {
+                if already {
                     // Already there (a retried save, or the same edit made twice): no
                     // one's change is lost by leaving it.
                     unchanged.push(path.to_owned());
