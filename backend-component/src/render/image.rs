@@ -841,6 +841,24 @@ mod tests {
     }
 
     #[test]
+    fn svg_limits_hold_at_their_edges() {
+        let too_big = vec![b' '; SVG_MAX_BYTES + 1];
+        assert!(decode_svg(&too_big, None).unwrap_err().contains("bytes"));
+        // One entity whose declaration is 1001 characters long: as many references as fit
+        // in 16 MiB pass, one more does not.
+        let document = |references: usize| {
+            format!(
+                "<!DOCTYPE svg [<!ENTITY e \"{}\">]><svg>{}</svg>",
+                "x".repeat(1000 - 4),
+                "&e;".repeat(references)
+            )
+        };
+        let fits = SVG_MAX_EXPANSION / 1001;
+        assert!(check_entity_expansion(&document(fits)).is_ok());
+        assert!(check_entity_expansion(&document(fits + 1)).is_err());
+    }
+
+    #[test]
     fn an_svg_decodes_at_its_own_size_for_previews() {
         let svg = br##"<?xml version="1.0"?>
 <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
