@@ -50,7 +50,7 @@ use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 
 use crate::lookup::urls::Urls;
 use crate::lookup::{Lookup, find_package_by_key};
-pub use atlas::AtlasPage;
+pub use atlas::{AtlasPage, PagePixels};
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
     BLOCKING_CODES, DescriptorNaming, LEFT_OUT_CODES, PublishWarning, PublishedFile,
@@ -170,6 +170,9 @@ pub(crate) struct Habits {
     /// Today's editor writes trim data for every image and font sprite; the old one only
     /// for sprites trimmed or rotated (EDITOR.md).
     pub trim_data_always: bool,
+    /// Today's editor writes pages with their pictures' own pixels; the old one rounded
+    /// them through premultiplied bytes.
+    pub page_pixels: PagePixels,
 }
 
 impl Habits {
@@ -177,6 +180,11 @@ impl Habits {
         Habits {
             self_font_dependency: version <= OLDEST_VERSION,
             trim_data_always: version > OLDEST_VERSION,
+            page_pixels: if version <= OLDEST_VERSION {
+                PagePixels::OldEditorRounding
+            } else {
+                PagePixels::AsStored
+            },
         }
     }
 }

@@ -12,7 +12,7 @@ pub const MAX_SIDE: u32 = 8192;
 /// default decoding limit, so both decoders refuse the same images.
 pub const MAX_PIXELS: u64 = 16 * 1024 * 1024;
 
-const PNG_SIGNATURE: &[u8] = &[0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+pub(crate) const PNG_SIGNATURE: &[u8] = &[0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 const LFS_POINTER: &[u8] = b"version https://git-lfs";
 
 /// Decodes a PNG or JPEG (told apart by signature), or rasterizes an SVG at its own size,
@@ -125,7 +125,13 @@ fn check_size(width: u32, height: u32) -> Result<(), String> {
 }
 
 fn decode_png(bytes: &[u8]) -> Result<Pixmap, String> {
-    // IHDR must be the first chunk; its size is read before any pixel buffer exists.
+    check_png_size(bytes)?;
+    Pixmap::decode_png(bytes).map_err(|e| format!("PNG: {e}"))
+}
+
+/// Reads a PNG's size from its header and refuses one past the limits, before any pixel
+/// buffer exists (IHDR must be the first chunk).
+pub(crate) fn check_png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
     let header = bytes
         .get(12..24)
         .filter(|h| h.starts_with(b"IHDR"))
@@ -133,7 +139,7 @@ fn decode_png(bytes: &[u8]) -> Result<Pixmap, String> {
     let width = u32::from_be_bytes([header[4], header[5], header[6], header[7]]);
     let height = u32::from_be_bytes([header[8], header[9], header[10], header[11]]);
     check_size(width, height)?;
-    Pixmap::decode_png(bytes).map_err(|e| format!("PNG: {e}"))
+    Ok((width, height))
 }
 
 /// What a JPEG's first frame header (SOFn) says.

@@ -16,6 +16,7 @@ pub mod progress;
 mod scene;
 pub mod shape;
 pub mod shelf;
+pub mod straight;
 #[cfg(test)]
 mod tests;
 pub mod text;

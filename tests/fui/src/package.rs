@@ -96,6 +96,8 @@ pub(crate) fn decode_package(bytes: &[u8]) -> Result<Value> {
         package.put("longStrings", replaced);
     }
     let strings = strings;
+    // The table itself: entries no record refers to show only here.
+    package.put("strings", strings.clone());
 
     let block = segments
         .required(DEPENDENCIES, "dependencies")

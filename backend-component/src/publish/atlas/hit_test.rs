@@ -1,7 +1,7 @@
 //! Pixel hit-test masks (segment 3): for an image a component uses as its hit area, which
 //! parts of it are solid, at half resolution.
 
-use tiny_skia::Pixmap;
+use crate::render::straight::StraightImage;
 
 /// The runtime scales the mask by `1 / SCALE_DIVISOR`; the editor always writes 2.
 pub(crate) const SCALE_DIVISOR: u8 = 2;
@@ -22,7 +22,7 @@ const SOLID_SUM: u32 = 44;
 
 /// The mask of a whole (untrimmed) image: one cell per 2×2 block, an odd last row or
 /// column dropped, as the editor's masks are.
-pub(crate) fn mask(pixmap: &Pixmap) -> HitMask {
+pub(crate) fn mask(pixmap: &StraightImage) -> HitMask {
     let width = pixmap.width() / 2;
     let height = pixmap.height() / 2;
     let stride = pixmap.width() as usize * 4;
@@ -57,7 +57,7 @@ mod tests {
 
     #[test]
     fn cells_are_half_resolution_least_significant_bit_first() {
-        let mut pixmap = Pixmap::new(5, 4).expect("size");
+        let mut pixmap = StraightImage::new(5, 4).expect("size");
         // Solid 2×2 block at cell (1, 0) and at cell (0, 1); a faint one at cell (1, 1).
         for (x, y, a) in [
             (2, 0, 255),

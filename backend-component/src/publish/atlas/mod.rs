@@ -2,8 +2,8 @@
 //! where each sits (segment 2), the pixel hit-test masks (segment 3), and the atlas items and
 //! page images the runtime loads (`<Package>_atlas0.png`).
 //!
-//! Pictures ([`sources`]): every published image (its `.png`/`.jpg` decoded by
-//! `render::image::decode`), every movie-clip frame (its texture from the `.jta`; frames
+//! Pictures ([`sources`]): every published image (its `.png`/`.jpg`/`.svg` decoded straight,
+//! as its file stores it, by `render::straight`), every movie-clip frame (its texture from the `.jta`; frames
 //! sharing a texture share its place), and a texture font's texture, which is its texture
 //! image's picture written again under the font's id. Plain images are cut to their visible
 //! pixels when `trimImage` is on; nine-grid and tiled images never are.
@@ -17,7 +17,8 @@
 //! follow its code as far as known (EDITOR.md, item 7). Placement differs from the editor's
 //! (its packer is not known exactly); sizes, trims and pixels are its.
 //!
-//! Pages are PNG; with `extractAlpha` on Unity, `package` writes each as a colour page and
+//! Pages are PNG holding the pictures' own pixels, as today's editor writes them; at
+//! version 2, rounded as the old editor rounded them (`PagePixels`). With `extractAlpha` on Unity, `package` writes each as a colour page and
 //! an alpha page (`AtlasPage::encode_png_separate_alpha`). Not done: JPEG pages for the
 //! web engines' atlases without alpha (a PNG loads the same, larger), atlas `compression`,
 //! and the editor's shortcut of publishing a lone image's own file as its page.
@@ -45,7 +46,7 @@ use super::buffer::Buf;
 use super::{Ctx, PublishError, PublishWarning};
 use hit_test::HitMask;
 use pack::{PackSettings, pack};
-pub use page::AtlasPage;
+pub use page::{AtlasPage, PagePixels};
 use settings::AtlasSettings;
 use sources::{Bin, Picture, SpriteKind};
 
@@ -152,7 +153,12 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
                     (format!("atlas{}", 99 + extra_pages), file)
                 }
             };
-            atlas.pages.push(AtlasPage::new(id, file, width, height));
+            atlas.pages.push(AtlasPage::new(
+                id,
+                file,
+                (width, height),
+                ctx.habits.page_pixels,
+            ));
         }
         // Records in the editor's order: page by page, largest side first.
         let mut order: Vec<usize> = (0..members.len()).collect();
@@ -203,8 +209,8 @@ fn trim(
         [
             picture.keep.x,
             picture.keep.y,
-            picture.pixmap.width(),
-            picture.pixmap.height(),
+            picture.image.width(),
+            picture.image.height(),
         ]
     })
 }
@@ -246,7 +252,7 @@ fn hit_tests(
                     .iter()
                     .any(|n| n.kind == SpriteKind::Image && n.id == r.id())
             })?;
-            Some((r.id().to_owned(), hit_test::mask(&picture.pixmap)))
+            Some((r.id().to_owned(), hit_test::mask(&picture.image)))
         })
         .collect()
 }

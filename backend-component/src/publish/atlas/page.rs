@@ -16,7 +16,19 @@ pub struct AtlasPage {
     pub file: String,
     pub width: u32,
     pub height: u32,
+    pixels: PagePixels,
     placed: Vec<Placed>,
+}
+
+/// How a page's pixels are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PagePixels {
+    /// As the pictures' files hold them, the colour of clear pixels included: today's
+    /// editor (version 7 pages equal their PNGs byte for byte).
+    AsStored,
+    /// As the editor that wrote version 2 wrote them, through a premultiplied byte and
+    /// back (see [`old_editor_rounding`]).
+    OldEditorRounding,
 }
 
 /// A picture's place on a page: its top-left pixel, and whether it is turned.
@@ -42,12 +54,18 @@ impl std::fmt::Debug for AtlasPage {
 
 impl AtlasPage {
     /// An empty page.
-    pub(crate) fn new(id: String, file: String, width: u32, height: u32) -> Self {
+    pub(crate) fn new(
+        id: String,
+        file: String,
+        (width, height): (u32, u32),
+        pixels: PagePixels,
+    ) -> Self {
         AtlasPage {
             id,
             file,
             width,
             height,
+            pixels,
             placed: Vec::new(),
         }
     }
@@ -63,7 +81,7 @@ impl AtlasPage {
         });
     }
 
-    /// The page's pixels, premultiplied RGBA row by row.
+    /// The page's pixels, straight RGBA row by row, as its file holds them.
     pub fn render(&self) -> Vec<u8> {
         let mut canvas = Canvas::new(self.width, self.height);
         for placed in &self.placed {
@@ -75,17 +93,19 @@ impl AtlasPage {
                 canvas.extrude(placed.x, placed.y, w, h);
             }
         }
+        if self.pixels == PagePixels::OldEditorRounding {
+            canvas
+                .pixels
+                .chunks_exact_mut(4)
+                .for_each(old_editor_rounding);
+        }
         canvas.pixels
     }
 
     /// The page as a PNG file: straight (not premultiplied) RGBA, as the editor's pages
     /// are.
     pub fn encode_png(&self) -> Result<Vec<u8>, PublishError> {
-        let mut pixels = self.render();
-        for pixel in pixels.chunks_exact_mut(4) {
-            unpremultiply(pixel);
-        }
-        self.png(png::ColorType::Rgba, &pixels)
+        self.png(png::ColorType::Rgba, &self.render())
     }
 
     /// The page as two PNG files, for runtimes that take alpha from a texture of its own
@@ -99,11 +119,14 @@ impl AtlasPage {
         let mut alphas = Vec::with_capacity(count * 3);
         let mut translucent = false;
         for pixel in pixels.chunks_exact(4) {
-            let mut pixel = [pixel[0], pixel[1], pixel[2], pixel[3]];
-            unpremultiply(&mut pixel);
-            colours.extend_from_slice(&pixel[..3]);
-            alphas.extend_from_slice(&[pixel[3]; 3]);
-            translucent |= pixel[3] != 255;
+            let alpha = pixel[3];
+            if alpha == 0 {
+                colours.extend_from_slice(&[0; 3]);
+            } else {
+                colours.extend_from_slice(&pixel[..3]);
+            }
+            alphas.extend_from_slice(&[alpha; 3]);
+            translucent |= alpha != 255;
         }
         let colour_png = self.png(png::ColorType::Rgb, &colours)?;
         let alpha_png = if translucent {
@@ -136,15 +159,24 @@ impl AtlasPage {
     }
 }
 
-/// Premultiplied RGBA to straight, in place: opaque pixels are the same either way, clear
-/// ones are all zero.
-fn unpremultiply(pixel: &mut [u8]) {
-    let alpha = u16::from(pixel[3]);
-    if alpha == 0 || alpha == 255 {
-        return;
-    }
-    for channel in &mut pixel[..3] {
-        *channel = ((u16::from(*channel) * 255 + alpha / 2) / alpha).min(255) as u8;
+/// A straight pixel as the editor that wrote version 2 wrote it: it held pages
+/// premultiplied in bytes, a channel truncated to `c·a/256`, and read them back through the
+/// 8.8 reciprocal of alpha with a bias just under a half; below alpha 3 a pixel came back
+/// clear, and opaque ones untouched. Inferred from the unity corpus, where it gives the
+/// editor's value for every one of the 56,780 (alpha, channel) pairs its 28 version-2 pages
+/// hold.
+fn old_editor_rounding(pixel: &mut [u8]) {
+    let alpha = u32::from(pixel[3]);
+    match alpha {
+        255 => {}
+        0..=2 => pixel.fill(0),
+        _ => {
+            let reciprocal = 0xFF00 / alpha;
+            for channel in &mut pixel[..3] {
+                let premultiplied = (u32::from(*channel) * alpha) >> 8;
+                *channel = ((premultiplied * reciprocal + 127) >> 8).min(255) as u8;
+            }
+        }
     }
 }
 
@@ -152,7 +184,7 @@ fn unpremultiply(pixel: &mut [u8]) {
 struct Canvas {
     width: u32,
     height: u32,
-    /// Premultiplied RGBA, row by row.
+    /// Straight RGBA, row by row.
     pixels: Vec<u8>,
 }
 
@@ -183,8 +215,8 @@ impl Canvas {
             width,
             height,
         } = picture.keep;
-        let source = picture.pixmap.data();
-        let source_stride = picture.pixmap.width() as usize * 4;
+        let source = picture.image.data();
+        let source_stride = picture.image.width() as usize * 4;
         let stride = self.stride();
         let (page_width, page_height) = (self.width as usize, self.height as usize);
         let (x, y, kx, ky) = (x as usize, y as usize, kx as usize, ky as usize);
@@ -267,15 +299,15 @@ impl Canvas {
 
 #[cfg(test)]
 mod tests {
-    use tiny_skia::Pixmap;
+    use crate::render::straight::StraightImage;
 
     use super::*;
     use crate::publish::atlas::sources::Bin;
 
     /// An opaque picture whose pixel (x, y) has red x and green y.
     fn picture(width: u32, height: u32) -> Picture {
-        let mut pixmap = Pixmap::new(width, height).expect("size");
-        for (i, pixel) in pixmap.data_mut().chunks_exact_mut(4).enumerate() {
+        let mut image = StraightImage::new(width, height).expect("size");
+        for (i, pixel) in image.data_mut().chunks_exact_mut(4).enumerate() {
             let (x, y) = (i as u32 % width, i as u32 / width);
             pixel.copy_from_slice(&[x as u8, y as u8, 7, 255]);
         }
@@ -292,7 +324,7 @@ mod tests {
                 slot: 0,
             },
             extrude: false,
-            pixmap,
+            image,
         }
     }
 
@@ -338,15 +370,20 @@ mod tests {
         page.extrude(3, 3, 2, 2);
     }
 
-    /// A 2×1 page whose left pixel is half-transparent orange (premultiplied) and whose
-    /// right pixel is clear.
+    /// A 2×1 page whose left pixel is half-transparent orange and whose right pixel is
+    /// clear.
     fn translucent_page() -> AtlasPage {
         let mut translucent = picture(1, 1);
         translucent
-            .pixmap
+            .image
             .data_mut()
-            .copy_from_slice(&[64, 32, 0, 128]);
-        let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 2, 1);
+            .copy_from_slice(&[128, 64, 0, 128]);
+        let mut page = AtlasPage::new(
+            "atlas0".into(),
+            "atlas0.png".into(),
+            (2, 1),
+            PagePixels::AsStored,
+        );
         page.place(Arc::new(translucent), 0, 0, false);
         page
     }
@@ -386,9 +423,37 @@ mod tests {
             ((2, 1), png::ColorType::Rgb, vec![128, 128, 128, 0, 0, 0])
         );
 
-        let mut opaque = AtlasPage::new("atlas0".into(), "atlas0.png".into(), 3, 2);
+        let mut opaque = AtlasPage::new(
+            "atlas0".into(),
+            "atlas0.png".into(),
+            (3, 2),
+            PagePixels::AsStored,
+        );
         opaque.place(Arc::new(picture(3, 2)), 0, 0, false);
         let (_, alpha) = opaque.encode_png_separate_alpha().expect("encodes");
         assert!(alpha.is_none());
+    }
+
+    #[test]
+    fn pages_keep_their_pictures_pixels_or_the_old_editors_rounding() {
+        // Clear with a colour, alpha 2, 3 and 14, and opaque.
+        let stored = [
+            9, 8, 7, 0, 255, 255, 0, 2, 255, 170, 85, 3, 19, 18, 37, 14, 1, 2, 3, 255,
+        ];
+        let page = |pixels| {
+            let mut picture = picture(5, 1);
+            picture.image.data_mut().copy_from_slice(&stored);
+            let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), (5, 1), pixels);
+            page.place(Arc::new(picture), 0, 0, false);
+            page
+        };
+        assert_eq!(page(PagePixels::AsStored).render(), stored);
+        // Values the version-2 pages of the unity corpus hold for these pixels.
+        assert_eq!(
+            page(PagePixels::OldEditorRounding).render(),
+            [
+                0, 0, 0, 0, 0, 0, 0, 0, 170, 85, 0, 3, 18, 0, 36, 14, 1, 2, 3, 255
+            ]
+        );
     }
 }

@@ -5,13 +5,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ofgui_contracts::uam::{ImageResource, MovieClipResource, UamPackage, UamResource};
-use tiny_skia::Pixmap;
 
 use super::super::PublishWarning;
 use super::super::refs::font_texture;
 use super::settings::{AtlasSettings, SizeOption};
 use crate::formats::jta;
-use crate::render::image::{decode, decode_svg};
+use crate::render::image::decode_svg;
+use crate::render::straight::StraightImage;
 
 /// What a sprite shows, which decides its trim data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub(crate) struct Picture {
     /// The sprites showing it, in the order their records are written.
     pub names: Vec<SpriteName>,
     /// The decoded image, whole (pixel hit tests read it all).
-    pub pixmap: Pixmap,
+    pub image: StraightImage,
     pub keep: Keep,
     pub bin: Bin,
     /// Its edge pixels are copied into the padding around it (`duplicatePadding`), so
@@ -68,7 +68,7 @@ pub(crate) struct Picture {
 impl Picture {
     /// Whether the kept part is less than the whole.
     pub fn trimmed(&self) -> bool {
-        (self.keep.width, self.keep.height) != (self.pixmap.width(), self.pixmap.height())
+        (self.keep.width, self.keep.height) != (self.image.width(), self.image.height())
     }
 }
 
@@ -145,14 +145,14 @@ fn image_picture(
     settings: &AtlasSettings,
     separate_branches: bool,
 ) {
-    let Some(pixmap) = decoded(collected, resource, assets) else {
+    let Some(pixels) = decoded(collected, resource, assets) else {
         return;
     };
     // Nine-grid and tiled images keep their edges: the grid is in untrimmed pixels.
     let keep = if settings.trim && image.image.scale_option == 0 {
-        visible_part(&pixmap)
+        visible_part(&pixels)
     } else {
-        whole(&pixmap)
+        whole(&pixels)
     };
     let mut names = vec![SpriteName {
         id: image.base.id.clone(),
@@ -172,7 +172,7 @@ fn image_picture(
             separate_branches,
         ),
         extrude: image.image.duplicate_padding,
-        pixmap,
+        image: pixels,
     });
 }
 
@@ -203,8 +203,8 @@ fn clip_pictures(
             kind: SpriteKind::Frame,
         };
         let picture = *by_texture.entry(texture).or_insert_with(|| {
-            let pixmap = match decode(encoded) {
-                Ok(pixmap) => pixmap,
+            let image = match StraightImage::decode(encoded) {
+                Ok(image) => image,
                 Err(reason) => {
                     collected.warnings.push(unreadable(resource, &reason));
                     return None;
@@ -212,10 +212,10 @@ fn clip_pictures(
             };
             collected.pictures.push(Picture {
                 names: Vec::new(),
-                keep: whole(&pixmap),
+                keep: whole(&image),
                 bin: bin.clone(),
                 extrude: false,
-                pixmap,
+                image,
             });
             Some(collected.pictures.len() - 1)
         });
@@ -265,7 +265,7 @@ fn decoded(
     collected: &mut Collected,
     resource: &UamResource,
     assets: &BTreeMap<String, Vec<u8>>,
-) -> Option<Pixmap> {
+) -> Option<StraightImage> {
     let bytes = source_bytes(collected, resource, assets)?;
     // An SVG is rasterized at the size the package declares for it, as the editor does.
     if resource
@@ -281,10 +281,11 @@ fn decoded(
             _ => None,
         };
         return decode_svg(bytes, declared)
+            .map(StraightImage::from_premultiplied)
             .map_err(|reason| collected.warnings.push(unreadable(resource, &reason)))
             .ok();
     }
-    decode(bytes)
+    StraightImage::decode(bytes)
         .map_err(|reason| collected.warnings.push(unreadable(resource, &reason)))
         .ok()
 }
@@ -302,21 +303,21 @@ fn unreadable(resource: &UamResource, reason: &str) -> PublishWarning {
     }
 }
 
-fn whole(pixmap: &Pixmap) -> Keep {
+fn whole(image: &StraightImage) -> Keep {
     Keep {
         x: 0,
         y: 0,
-        width: pixmap.width(),
-        height: pixmap.height(),
+        width: image.width(),
+        height: image.height(),
     }
 }
 
 /// The bounding box of the pixels with any alpha. A picture with none keeps one (clear)
 /// pixel: the editor stores a fully transparent image as a 1×1 sprite.
-pub(crate) fn visible_part(pixmap: &Pixmap) -> Keep {
-    let width = pixmap.width() as usize;
+pub(crate) fn visible_part(image: &StraightImage) -> Keep {
+    let width = image.width() as usize;
     let mut bounds: Option<(usize, usize, usize, usize)> = None;
-    for (y, row) in pixmap.data().chunks_exact(width * 4).enumerate() {
+    for (y, row) in image.data().chunks_exact(width * 4).enumerate() {
         let alpha = |x: &usize| row.get(x * 4 + 3).is_some_and(|&a| a != 0);
         let Some(first) = (0..width).find(alpha) else {
             continue;
@@ -328,7 +329,7 @@ pub(crate) fn visible_part(pixmap: &Pixmap) -> Keep {
         });
     }
     match bounds {
-        // Each coordinate is below the pixmap's u32 size.
+        // Each coordinate is below the image's u32 size.
         Some((left, top, right, bottom)) => Keep {
             x: left as u32,
             y: top as u32,
@@ -405,13 +406,13 @@ fn folder_atlas(package: &UamPackage, resource: &UamResource) -> Option<u32> {
 mod tests {
     use super::*;
 
-    fn pixmap(width: u32, height: u32, opaque: &[(u32, u32)]) -> Pixmap {
-        let mut pixmap = Pixmap::new(width, height).expect("size");
+    fn pixmap(width: u32, height: u32, opaque: &[(u32, u32)]) -> StraightImage {
+        let mut image = StraightImage::new(width, height).expect("size");
         for &(x, y) in opaque {
             let i = ((y * width + x) * 4) as usize;
-            pixmap.data_mut()[i..i + 4].copy_from_slice(&[9, 9, 9, 255]);
+            image.data_mut()[i..i + 4].copy_from_slice(&[9, 9, 9, 255]);
         }
-        pixmap
+        image
     }
 
     #[test]
