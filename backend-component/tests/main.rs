@@ -19,6 +19,7 @@ mod history;
 mod publish_atlas;
 mod publish_branches;
 mod publish_descriptors;
+mod publish_engines;
 mod publish_files;
 mod publish_high_resolution;
 mod publish_skeletons;

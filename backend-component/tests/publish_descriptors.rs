@@ -50,7 +50,13 @@ fn reference_packages() -> Vec<String> {
 /// become id, atlas, unrotated size, trim offset and original size (the runtime's defaults
 /// where a record has no trim data), sorted by id; atlas items lose their page size; hit-test
 /// entries their bits.
-pub(crate) fn comparable(mut decoded: Value) -> Value {
+fn comparable(decoded: Value) -> Value {
+    comparable_as(decoded, false)
+}
+
+/// [`comparable`], for a runtime whose turned sprites' rectangles hold the picture's own
+/// size (Cocos) when `own_size_rects`.
+pub(crate) fn comparable_as(mut decoded: Value, own_size_rects: bool) -> Value {
     strip_layout(&mut decoded);
     if let Some(header) = decoded.get_mut("header").and_then(Value::as_object_mut) {
         for key in ["segments", "segmentRanges", "segmentIndexPos"] {
@@ -74,7 +80,7 @@ pub(crate) fn comparable(mut decoded: Value) -> Value {
     }
     if let Some(sprites) = decoded.get_mut("sprites").and_then(Value::as_array_mut) {
         for sprite in sprites.iter_mut() {
-            *sprite = placement_free(sprite);
+            *sprite = placement_free(sprite, own_size_rects);
         }
         sprites.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
     }
@@ -89,14 +95,14 @@ pub(crate) fn comparable(mut decoded: Value) -> Value {
 
 /// A sprite record without where it sits: its picture's size as it is (not as stored), the
 /// trim offset and the original size.
-fn placement_free(sprite: &Value) -> Value {
+fn placement_free(sprite: &Value, own_size_rects: bool) -> Value {
     let rect: Vec<u64> = sprite["rect"]
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_u64().unwrap())
         .collect();
-    let size = if sprite["rotated"] == true {
+    let size = if sprite["rotated"] == true && !own_size_rects {
         [rect[3], rect[2]]
     } else {
         [rect[2], rect[3]]

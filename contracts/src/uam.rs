@@ -821,6 +821,11 @@ model! {
         pub controller_name: String,
         pub states: Vec<GearPageState>,
         pub default_value: Value,
+        /// The element writes `default` although every page has a value and the default is
+        /// the bare one, as old editors did. Kept so a save writes it again and publishing
+        /// gives the runtime the default as the editor does; absent: false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub default_written: bool,
         pub condition: String,
         pub positions_in_percent: bool,
         pub tween: bool,

@@ -50,6 +50,7 @@ use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
 
 use crate::lookup::urls::Urls;
 use crate::lookup::{Lookup, find_package_by_key};
+use atlas::HalfSide;
 pub use atlas::{AtlasPage, PagePixels};
 use buffer::{Buf, Offsets, Strings, with_blocks};
 pub use package::{
@@ -173,6 +174,8 @@ pub(crate) struct Habits {
     /// Today's editor writes pages with their pictures' own pixels; the old one rounded
     /// them through premultiplied bytes.
     pub page_pixels: PagePixels,
+    /// How a pixel hit-test mask halves an odd side.
+    pub hit_test_half: HalfSide,
 }
 
 impl Habits {
@@ -184,6 +187,11 @@ impl Habits {
                 PagePixels::OldEditorRounding
             } else {
                 PagePixels::AsStored
+            },
+            hit_test_half: if version <= OLDEST_VERSION {
+                HalfSide::Down
+            } else {
+                HalfSide::ToEven
             },
         }
     }

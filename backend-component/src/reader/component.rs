@@ -124,6 +124,14 @@ pub(crate) fn parse_component(text: &str, scope: &mut Scope) -> Result<ParsedCom
                     }
                     let index = model.display_list.len();
                     if let Some((n, size_ref)) = node::read_node(el, index, scope) {
+                        // Old editors mark the hit-test child itself (`forHitTest="true"`)
+                        // where today's name it on the component (`hitTest="n1"`); both
+                        // publish the same, and a save writes today's form.
+                        if model.properties.hit_test.is_empty()
+                            && el.attribute("forHitTest") == Some("true")
+                        {
+                            model.properties.hit_test = n.base().id.clone();
+                        }
                         model.display_list.push(n);
                         size_refs.extend(size_ref);
                     }

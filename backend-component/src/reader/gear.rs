@@ -77,15 +77,17 @@ pub(crate) fn read_gear(el: Node, scope: &mut Scope, at: &str, node_id: &str) ->
             .and_then(|raw| checked_value(&mut a, &format!("states[{i}].value"), kind, raw));
         states.push(GearPageState { page_id, value });
     }
-    let default_value = a
+    let written_default = a
         .raw("default")
-        .and_then(|raw| checked_value(&mut a, "defaultValue", kind, raw))
-        .unwrap_or_else(|| kind.bare_default());
+        .and_then(|raw| checked_value(&mut a, "defaultValue", kind, raw));
+    let default_written = written_default.is_some();
+    let default_value = written_default.unwrap_or_else(|| kind.bare_default());
     let gear = ValueGear {
         name: String::new(),
         controller_name,
         states,
         default_value,
+        default_written,
         condition: a.string("condition"),
         positions_in_percent: a.bool("positionsInPercent", false),
         tween: a.bool("tween", false),

@@ -139,9 +139,11 @@ pub fn bare_default(kind: &str) -> Option<Value> {
 /// Whether a value gear has a default the runtime falls back to. The model holds the bare
 /// default when the file names none, so this is inferred as the editor writes: it leaves
 /// the default out when the gear gives every page of its controller a value (nothing falls
-/// back to it), and writes one that differs from the bare default. (A bare default written
-/// beside values for every page is the one case this misreads.)
+/// back to it), and writes one that differs from the bare default, or one the file writes.
 pub fn has_default(kind: &str, gear: &ValueGear, controller: Option<&Controller>) -> bool {
+    if gear.default_written {
+        return true;
+    }
     let covers_every_page = controller.is_some_and(|controller| {
         controller.pages.iter().all(|page| {
             gear.states

@@ -44,10 +44,11 @@ use ofgui_contracts::uam::{DisplayNode, UamResource};
 
 use super::buffer::Buf;
 use super::{Ctx, PublishError, PublishWarning};
+pub(crate) use hit_test::HalfSide;
 use hit_test::HitMask;
 use pack::{PackSettings, pack};
 pub use page::{AtlasPage, PagePixels};
-use settings::AtlasSettings;
+use settings::{AtlasSettings, Turn};
 use sources::{Bin, Picture, SpriteKind};
 
 /// Where one sprite sits, as its record says.
@@ -174,9 +175,14 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
             let Some(page) = atlas.pages.get_mut(first_page + place.page) else {
                 continue;
             };
-            page.place(Arc::clone(picture), place.x, place.y, place.rotated);
+            let turn = place.rotated.then_some(settings.turn);
+            page.place(Arc::clone(picture), place.x, place.y, turn);
             let (w, h) = (picture.keep.width, picture.keep.height);
-            let (w, h) = if place.rotated { (h, w) } else { (w, h) };
+            let (w, h) = if turn == Some(Turn::CounterClockwise) {
+                (h, w)
+            } else {
+                (w, h)
+            };
             for name in &picture.names {
                 atlas.sprites.push(Sprite {
                     id: name.id.clone(),
@@ -194,7 +200,8 @@ pub(crate) fn build(ctx: &Ctx, published: &[&UamResource]) -> Atlas {
 
 /// A sprite's trim data, by the editor's habits: only with `trimImage` on and never for
 /// movie-clip frames; today's editor writes it for every image and font sprite, the old one
-/// only for those trimmed or rotated.
+/// only for those trimmed or turned counter-clockwise (whose rectangle holds the extents on
+/// the page, so the runtime needs the original size).
 fn trim(
     ctx: &Ctx,
     settings: &AtlasSettings,
@@ -204,7 +211,9 @@ fn trim(
 ) -> Option<[u32; 4]> {
     let wanted = settings.trim
         && kind != SpriteKind::Frame
-        && (ctx.habits.trim_data_always || picture.trimmed() || rotated);
+        && (ctx.habits.trim_data_always
+            || picture.trimmed()
+            || (rotated && settings.turn == Turn::CounterClockwise));
     wanted.then(|| {
         [
             picture.keep.x,
@@ -252,7 +261,10 @@ fn hit_tests(
                     .iter()
                     .any(|n| n.kind == SpriteKind::Image && n.id == r.id())
             })?;
-            Some((r.id().to_owned(), hit_test::mask(&picture.image)))
+            Some((
+                r.id().to_owned(),
+                hit_test::mask(&picture.image, ctx.habits.hit_test_half),
+            ))
         })
         .collect()
 }

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::settings::Turn;
 use super::sources::{Keep, Picture};
 use crate::publish::PublishError;
 
@@ -31,13 +32,13 @@ pub enum PagePixels {
     OldEditorRounding,
 }
 
-/// A picture's place on a page: its top-left pixel, and whether it is turned.
+/// A picture's place on a page: its top-left pixel, and which way it is turned, if at all.
 #[derive(Clone, PartialEq)]
 struct Placed {
     picture: Arc<Picture>,
     x: u32,
     y: u32,
-    rotated: bool,
+    turn: Option<Turn>,
 }
 
 impl std::fmt::Debug for AtlasPage {
@@ -71,13 +72,13 @@ impl AtlasPage {
     }
 
     /// Puts the kept part of a picture with its top-left at `x`, `y`, turned a quarter
-    /// counter-clockwise when `rotated`.
-    pub(crate) fn place(&mut self, picture: Arc<Picture>, x: u32, y: u32, rotated: bool) {
+    /// as `turn` says.
+    pub(crate) fn place(&mut self, picture: Arc<Picture>, x: u32, y: u32, turn: Option<Turn>) {
         self.placed.push(Placed {
             picture,
             x,
             y,
-            rotated,
+            turn,
         });
     }
 
@@ -86,10 +87,14 @@ impl AtlasPage {
         let mut canvas = Canvas::new(self.width, self.height);
         for placed in &self.placed {
             let picture = &placed.picture;
-            canvas.draw(picture, placed.x, placed.y, placed.rotated);
+            canvas.draw(picture, placed.x, placed.y, placed.turn);
             if picture.extrude {
                 let (w, h) = (picture.keep.width, picture.keep.height);
-                let (w, h) = if placed.rotated { (h, w) } else { (w, h) };
+                let (w, h) = if placed.turn.is_some() {
+                    (h, w)
+                } else {
+                    (w, h)
+                };
                 canvas.extrude(placed.x, placed.y, w, h);
             }
         }
@@ -205,10 +210,10 @@ impl Canvas {
         self.width as usize * 4
     }
 
-    /// Draws the kept part of a picture with its top-left at `x`, `y`; a rotated one is
-    /// turned a quarter counter-clockwise (its first column becomes the bottom row), as
-    /// the Unity runtime expects rotated sprites. Pixels outside the page are skipped.
-    fn draw(&mut self, picture: &Picture, x: u32, y: u32, rotated: bool) {
+    /// Draws the kept part of a picture with its top-left at `x`, `y`, turned a quarter:
+    /// counter-clockwise, its first column becomes the bottom row (Unity); clockwise, the
+    /// right-most column (Cocos). Pixels outside the page are skipped.
+    fn draw(&mut self, picture: &Picture, x: u32, y: u32, turn: Option<Turn>) {
         let Keep {
             x: kx,
             y: ky,
@@ -221,7 +226,7 @@ impl Canvas {
         let (page_width, page_height) = (self.width as usize, self.height as usize);
         let (x, y, kx, ky) = (x as usize, y as usize, kx as usize, ky as usize);
         let (width, height) = (width as usize, height as usize);
-        if !rotated {
+        let Some(turn) = turn else {
             let visible = width.min(page_width.saturating_sub(x));
             for row in 0..height.min(page_height.saturating_sub(y)) {
                 let from = (ky + row) * source_stride + kx * 4;
@@ -235,19 +240,26 @@ impl Canvas {
                 to.copy_from_slice(from);
             }
             return;
-        }
-        // Source (sx, sy) lands at (x + sy, y + width - 1 - sx).
+        };
+        // Counter-clockwise, source (sx, sy) lands at (x + sy, y + width - 1 - sx);
+        // clockwise, at (x + height - 1 - sy, y + sx).
         for sy in 0..height {
             let from = (ky + sy) * source_stride + kx * 4;
             let Some(row) = source.get(from..from + width * 4) else {
                 continue;
             };
-            let column = x + sy;
+            let column = match turn {
+                Turn::CounterClockwise => x + sy,
+                Turn::Clockwise => x + height - 1 - sy,
+            };
             if column >= page_width {
-                break;
+                continue;
             }
             for (sx, pixel) in row.chunks_exact(4).enumerate() {
-                let line = y + width - 1 - sx;
+                let line = match turn {
+                    Turn::CounterClockwise => y + width - 1 - sx,
+                    Turn::Clockwise => y + sx,
+                };
                 if line >= page_height {
                     continue;
                 }
@@ -337,28 +349,43 @@ mod tests {
     fn draws_upright_and_turned_a_quarter_counter_clockwise() {
         let picture = picture(3, 2);
         let mut page = Canvas::new(8, 8);
-        page.draw(&picture, 1, 1, false);
+        page.draw(&picture, 1, 1, None);
         assert_eq!(pixel(&page, 1, 1), [0, 0, 7, 255]);
         assert_eq!(pixel(&page, 3, 2), [2, 1, 7, 255]);
         // Turned: 2 wide and 3 tall; the picture's first column is the bottom row.
-        page.draw(&picture, 5, 4, true);
+        page.draw(&picture, 5, 4, Some(Turn::CounterClockwise));
         assert_eq!(pixel(&page, 5, 6), [0, 0, 7, 255]);
         assert_eq!(pixel(&page, 6, 6), [0, 1, 7, 255]);
         assert_eq!(pixel(&page, 5, 4), [2, 0, 7, 255]);
         // Off the page: clipped, not wrapped onto the next row, not a panic.
-        page.draw(&picture, 6, 1, false);
+        page.draw(&picture, 6, 1, None);
         assert_eq!(pixel(&page, 7, 1), [1, 0, 7, 255]);
         assert_eq!(pixel(&page, 0, 2), [0, 0, 0, 0]);
-        page.draw(&picture, 7, 7, true);
+        page.draw(&picture, 7, 7, Some(Turn::CounterClockwise));
         assert_eq!(pixel(&page, 7, 7), [2, 0, 7, 255]);
-        page.draw(&picture, 9, 9, true);
+        page.draw(&picture, 9, 9, Some(Turn::CounterClockwise));
+    }
+
+    #[test]
+    fn draws_turned_a_quarter_clockwise_for_cocos() {
+        let picture = picture(3, 2);
+        let mut page = Canvas::new(4, 4);
+        // 2 wide and 3 tall; the picture's first row is the right-most column.
+        page.draw(&picture, 0, 0, Some(Turn::Clockwise));
+        assert_eq!(pixel(&page, 1, 0), [0, 0, 7, 255]);
+        assert_eq!(pixel(&page, 0, 0), [0, 1, 7, 255]);
+        assert_eq!(pixel(&page, 1, 2), [2, 0, 7, 255]);
+        assert_eq!(pixel(&page, 0, 2), [2, 1, 7, 255]);
+        // Past the page's edge: clipped.
+        page.draw(&picture, 3, 3, Some(Turn::Clockwise));
+        assert_eq!(pixel(&page, 3, 3), [0, 1, 7, 255]);
     }
 
     #[test]
     fn extrudes_edges_and_corners() {
         let picture = picture(2, 2);
         let mut page = Canvas::new(4, 4);
-        page.draw(&picture, 1, 1, false);
+        page.draw(&picture, 1, 1, None);
         page.extrude(1, 1, 2, 2);
         assert_eq!(pixel(&page, 1, 0), pixel(&page, 1, 1));
         assert_eq!(pixel(&page, 2, 3), pixel(&page, 2, 2));
@@ -384,7 +411,7 @@ mod tests {
             (2, 1),
             PagePixels::AsStored,
         );
-        page.place(Arc::new(translucent), 0, 0, false);
+        page.place(Arc::new(translucent), 0, 0, None);
         page
     }
 
@@ -429,7 +456,7 @@ mod tests {
             (3, 2),
             PagePixels::AsStored,
         );
-        opaque.place(Arc::new(picture(3, 2)), 0, 0, false);
+        opaque.place(Arc::new(picture(3, 2)), 0, 0, None);
         let (_, alpha) = opaque.encode_png_separate_alpha().expect("encodes");
         assert!(alpha.is_none());
     }
@@ -444,7 +471,7 @@ mod tests {
             let mut picture = picture(5, 1);
             picture.image.data_mut().copy_from_slice(&stored);
             let mut page = AtlasPage::new("atlas0".into(), "atlas0.png".into(), (5, 1), pixels);
-            page.place(Arc::new(picture), 0, 0, false);
+            page.place(Arc::new(picture), 0, 0, None);
             page
         };
         assert_eq!(page(PagePixels::AsStored).render(), stored);

@@ -45,6 +45,31 @@ impl SizeOption {
     }
 }
 
+/// Which way a turned sprite lies on its page, and what its rectangle records: each
+/// runtime draws turned sprites its own way, and the editor writes them for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Turn {
+    /// A quarter counter-clockwise, the rectangle holding the extents on the page (Unity and
+    /// the runtimes built like it).
+    CounterClockwise,
+    /// A quarter clockwise, the rectangle holding the picture's own width and height, as
+    /// Cocos sprite frames take them (seen in the editor's Cocos2d-x and Cocos Creator
+    /// output).
+    Clockwise,
+}
+
+impl Turn {
+    /// The engine's way, or `None` when its runtime cannot draw a turned sprite (LayaAir's
+    /// reads the flag and ignores it), so nothing may be turned whatever the settings say.
+    fn of(project: &UamProject) -> Option<Self> {
+        match project.project_type_name.as_str() {
+            "Cocos2dx" | "CocosCreator" => Some(Turn::Clockwise),
+            "Layabox" => None,
+            _ => Some(Turn::CounterClockwise),
+        }
+    }
+}
+
 /// The settings of one package's atlases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct AtlasSettings {
@@ -53,6 +78,8 @@ pub(crate) struct AtlasSettings {
     pub size_option: SizeOption,
     pub force_square: bool,
     pub allow_rotation: bool,
+    /// How a turned sprite is stored (meaningful with `allow_rotation`).
+    pub turn: Turn,
     /// Whether sprites that do not fit one page may spill onto more.
     pub paging: bool,
     /// Plain images are cut to their visible pixels.
@@ -86,6 +113,7 @@ impl AtlasSettings {
             ),
             force_square: flag("forceSquare", false),
             allow_rotation: flag("allowRotation", false),
+            turn: Turn::CounterClockwise,
             paging: flag("paging", true),
             trim: flag("trimImage", true),
             padding: number("padding")
@@ -103,6 +131,10 @@ impl AtlasSettings {
             settings.force_square = publish.force_square;
             settings.allow_rotation = publish.allow_rotation;
             settings.paging = publish.paging;
+        }
+        match Turn::of(project) {
+            Some(turn) => settings.turn = turn,
+            None => settings.allow_rotation = false,
         }
         settings
     }

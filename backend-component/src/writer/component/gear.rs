@@ -70,7 +70,7 @@ fn value(tag: &'static str, kind: ValueGearKind, g: &ValueGear) -> Element {
         el.set("values", values);
     }
     let default = encode(kind, &g.default_value);
-    if default != encode(kind, &kind.bare_default()) {
+    if g.default_written || default != encode(kind, &kind.bare_default()) {
         el.set("default", default);
     }
     el.flag("tween", g.tween, false);

@@ -843,6 +843,7 @@ fn value_gears_write_every_page_and_the_default() {
                 ),
             ],
             default_value: json!({ "alpha": 1, "rotation": 0, "grayed": false, "touchable": true }),
+            default_written: false,
             condition: String::new(),
             positions_in_percent: false,
             tween: true,
