@@ -807,6 +807,127 @@ fn set_props_instance_properties_follow_the_component_and_null_deletes() {
     );
 }
 
+/// A button's title changes with one short field: `text`, or a partial
+/// `componentInstanceProperties`; the other fields keep their values.
+#[test]
+fn set_props_change_a_buttons_title_with_text_or_a_partial_instance() {
+    let source = example();
+    let button = |project: &UamProject| {
+        let DisplayNode::Component(start) = node(component(project, MAIN, VIEW), "n2_view") else {
+            panic!()
+        };
+        start.instance_properties.clone().unwrap()
+    };
+    let before = button(&source.project);
+    let title_of = |p: &InstanceProperties| match p {
+        InstanceProperties::Button {
+            title,
+            selected_title,
+            ..
+        } => (title.clone(), selected_title.clone()),
+        other => panic!("{other:?}"),
+    };
+
+    let project = apply(
+        source,
+        vec![set_props(MAIN, VIEW, "n2_view", json!({ "text": "Go" }))],
+    );
+    let after = button(&project);
+    assert_eq!(title_of(&after).0, "Go");
+    // Everything but the title as it was.
+    let mut expected = serde_json::to_value(&before).unwrap();
+    expected["title"] = json!("Go");
+    assert_eq!(serde_json::to_value(&after).unwrap(), expected);
+
+    let project = apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n2_view",
+            json!({ "componentInstanceProperties": { "selectedTitle": "Stop" }, "text": "Go" }),
+        )],
+    );
+    assert_eq!(title_of(&button(&project)), ("Go".into(), "Stop".into()));
+
+    // A field a Button does not have, the font shortcut, and one field set twice.
+    let failure = refuse(
+        source,
+        vec![
+            set_props(
+                MAIN,
+                VIEW,
+                "n2_view",
+                json!({ "componentInstanceProperties": { "promptText": "?" } }),
+            ),
+            set_props(MAIN, VIEW, "n2_view", json!({ "font": "Arial" })),
+            set_props(
+                MAIN,
+                VIEW,
+                "n2_view",
+                json!({ "text": "A", "componentInstanceProperties": { "title": "B" } }),
+            ),
+        ],
+    );
+    let foreign = issue(
+        &failure,
+        "unsupported_display_node_field",
+        "operations[0].props.componentInstanceProperties.promptText",
+    );
+    assert!(
+        foreign.message.contains("selectedTitle"),
+        "names the Button's fields: {}",
+        foreign.message
+    );
+    issue(
+        &failure,
+        "unsupported_text_field_target",
+        "operations[1].props.font",
+    );
+    issue(
+        &failure,
+        "invalid_display_node_payload",
+        "operations[2].props.componentInstanceProperties.title",
+    );
+}
+
+/// An instance written without its `<Button/>` element gets one from the empty element
+/// when its title is set.
+#[test]
+fn set_props_text_gives_an_instance_without_properties_its_title() {
+    let source = example();
+    let project = apply(
+        source,
+        vec![set_props(
+            MAIN,
+            VIEW,
+            "n2_view",
+            json!({ "componentInstanceProperties": null }),
+        )],
+    );
+    let project = match txn::run(
+        &project,
+        &source.bytes,
+        &ops(vec![set_props(
+            MAIN,
+            VIEW,
+            "n2_view",
+            json!({ "text": "Go" }),
+        )]),
+    ) {
+        Ok(applied) => applied.project,
+        Err(failure) => panic!("batch refused: {:#?}", failure.issues),
+    };
+    let DisplayNode::Component(start) = node(component(&project, MAIN, VIEW), "n2_view") else {
+        panic!()
+    };
+    let mut expected = InstanceProperties::empty("Button").unwrap();
+    if let InstanceProperties::Button { title, .. } = &mut expected {
+        *title = "Go".into();
+    }
+    assert_eq!(start.instance_properties, Some(expected));
+}
+
 #[test]
 fn set_props_group_must_name_another_group_node() {
     let source = unity();

@@ -607,17 +607,17 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
         },
         C::UnsupportedTextFieldTarget => &GuideText {
             meaning: "Text fields (the `text`, `font`, `fontSize` or `color` shortcuts of \
-                `setDisplayNodeProps`, or a `textProperties` snapshot) were sent to a node that is \
-                not a text, rich text or text input node. In FairyGUI the caption of a button or \
-                label on a stage is not a text node of that stage: it is the title of a component \
-                instance.",
+                `setDisplayNodeProps`, or a `textProperties` snapshot) were sent to a node that \
+                does not take them: only text, rich text and text input nodes take them all. A \
+                component instance (a button or label on a stage) takes `text`, `color` and \
+                `fontSize` as its title's, but not `font` or `textProperties`: its title is drawn \
+                in its component's font.",
             confirm: "`openfairygui_backend_query_entity` with kind `displayNode` shows the node's \
                 `kind`; the issue's `path` names the key.",
-            fix: "Send text fields only to text, richText or textInput nodes. For a button or \
-                label instance (a `component` node), set its caption through \
-                `componentInstanceProperties` (for example `title`). Changing the text node inside \
-                the button's own component instead changes every instance of that button, so do \
-                that only when it is what the user wants.",
+            fix: "For a button or label instance (a `component` node) send `text` (its title), \
+                or a partial `componentInstanceProperties` such as `{\"selectedTitle\": \"Off\"}`. \
+                Changing the text node inside the button's own component instead changes every \
+                instance of that button, so do that only when it is what the user wants.",
         },
         C::UnsupportedDisplayNodeField => &GuideText {
             meaning: "A node gets a field that its kind does not have: a per-kind snapshot on the \

@@ -14,8 +14,8 @@ use crate::selectors::{
     TransitionSelector,
 };
 use crate::uam::{
-    ComponentProperties, ComponentResource, Controller, DisplayNode, Gear, GraphProperties,
-    GroupProperties, ImageProperties, ImageResourceProperties, InstanceProperties, ListProperties,
+    ComboItem, ComponentProperties, ComponentResource, Controller, DisplayNode, Gear,
+    GraphProperties, GroupProperties, ImageProperties, ImageResourceProperties, ListProperties,
     Loader3DProperties, LoaderProperties, MovieClipProperties, MovieClipResourceProperties,
     PackagePublish, PlainTextExtras, Point, ResourceFolder, ResourceRef, Size, TextProperties,
     Transition, TreeExtras, UamResource,
@@ -217,9 +217,83 @@ contract! {
         pub list_properties: Option<ListPropertiesUpdate>,
         #[serde(rename = "loader3DProperties", default, skip_serializing_if = "Option::is_none")]
         pub loader3d_properties: Option<Loader3DProperties>,
-        /// A complete instance snapshot of a component node; `null` deletes it.
+        /// A component node's instance properties: the fields given change, the others
+        /// stay (a complete snapshot, as `queryEntity` shows it, replaces them all);
+        /// `null` deletes them.
         #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-        pub component_instance_properties: Option<Option<InstanceProperties>>,
+        pub component_instance_properties: Option<Option<InstancePropertiesChange>>,
+    }
+
+    /// A change to a component node's instance properties (the `<Button>`, `<Label>`, …
+    /// element of the instance). The fields given change and the others keep their values;
+    /// a node without instance properties starts from the empty element of its
+    /// component's extension type. `extensionType` may be left out; when given it must be
+    /// the node's component's. Each field belongs to the extension types its description
+    /// names.
+    pub struct InstancePropertiesChange {
+        /// Button, Label, ComboBox, ProgressBar, Slider or ScrollBar: the node's component's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub extension_type: Option<String>,
+        /// What the instance shows (Button, Label, ComboBox).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub title: Option<String>,
+        /// What a selected button shows (Button).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub selected_title: Option<String>,
+        /// Button, Label, ComboBox.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub icon: Option<String>,
+        /// Button.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub selected_icon: Option<String>,
+        /// `#rrggbb`, or empty for the component's own (Button, Label, ComboBox).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub title_color: Option<String>,
+        /// 0 for the component's own (Button, Label).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub title_font_size: Option<Num>,
+        /// Button.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub controller: Option<String>,
+        /// Button.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub page: Option<String>,
+        /// Button.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub checked: Option<bool>,
+        /// Button, Label, ComboBox, ProgressBar.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub sound: Option<String>,
+        /// 0 to 1 (Button, Label, ComboBox, ProgressBar).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub sound_volume_scale: Option<Num>,
+        /// Label.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub prompt_text: Option<String>,
+        /// 0 auto, 1 up, 2 down (ComboBox).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub popup_direction: Option<i32>,
+        /// ComboBox.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub visible_item_count: Option<Num>,
+        /// ComboBox.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub selection_controller: Option<String>,
+        /// ComboBox.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub auto_clear_items: Option<bool>,
+        /// The whole item list (ComboBox).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub items: Option<Vec<ComboItem>>,
+        /// ProgressBar, Slider.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub value: Option<Num>,
+        /// ProgressBar, Slider.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub max: Option<Num>,
+        /// ProgressBar, Slider.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub min: Option<Num>,
     }
 
     /// What `setComponentProps` replaces.

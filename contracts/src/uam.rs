@@ -1381,6 +1381,76 @@ pub enum InstanceProperties {
     ScrollBar {},
 }
 
+impl InstanceProperties {
+    /// The properties of an empty element of an extension type (`<Button/>`), as the
+    /// reader gives them; `None` for a type without instance properties.
+    pub fn empty(extension_type: &str) -> Option<Self> {
+        let volume = Num(1.0);
+        Some(match extension_type {
+            "Button" => InstanceProperties::Button {
+                title: String::new(),
+                selected_title: String::new(),
+                icon: String::new(),
+                selected_icon: String::new(),
+                title_color: String::new(),
+                title_font_size: Num(0.0),
+                controller: String::new(),
+                page: String::new(),
+                checked: false,
+                sound: String::new(),
+                sound_volume_scale: volume,
+            },
+            "Label" => InstanceProperties::Label {
+                title: String::new(),
+                icon: String::new(),
+                title_color: String::new(),
+                title_font_size: Num(0.0),
+                prompt_text: String::new(),
+                sound: String::new(),
+                sound_volume_scale: volume,
+            },
+            "ComboBox" => InstanceProperties::ComboBox {
+                title: String::new(),
+                icon: String::new(),
+                title_color: String::new(),
+                popup_direction: 0,
+                sound: String::new(),
+                sound_volume_scale: volume,
+                visible_item_count: Num(0.0),
+                selection_controller: String::new(),
+                auto_clear_items: false,
+                items: Vec::new(),
+            },
+            "ProgressBar" => InstanceProperties::ProgressBar {
+                value: Num(0.0),
+                max: Num(100.0),
+                min: Num(0.0),
+                sound: String::new(),
+                sound_volume_scale: volume,
+            },
+            "Slider" => InstanceProperties::Slider {
+                value: Num(0.0),
+                max: Num(100.0),
+                min: Num(0.0),
+            },
+            "ScrollBar" => InstanceProperties::ScrollBar {},
+            _ => return None,
+        })
+    }
+
+    /// The extension type these properties are for.
+    pub fn extension_type(&self) -> &'static str {
+        match self {
+            InstanceProperties::Button { .. } => "Button",
+            InstanceProperties::Label { .. } => "Label",
+            InstanceProperties::ComboBox { .. } => "ComboBox",
+            InstanceProperties::ProgressBar { .. } => "ProgressBar",
+            InstanceProperties::Slider { .. } => "Slider",
+            InstanceProperties::ScrollBar {} => "ScrollBar",
+        }
+    }
+}
+
 impl UamProject {
     pub fn package(&self, id: &str) -> impl Iterator<Item = &UamPackage> {
         self.packages

@@ -1169,3 +1169,25 @@ fn publish_uses_the_projects_own_paths_only_when_asked() {
     assert!(game.join("Bag_fui.bytes").is_file(), "{}", text(&output));
     assert!(code.join("Bag/BagBinder.cs").is_file(), "{}", text(&output));
 }
+
+/// A button's title changes on the command line with the same one short operation.
+#[test]
+fn apply_changes_a_buttons_title_with_the_text_shortcut() {
+    let workspace = Workspace::new();
+    let unity = workspace.add("unity", &unity_corpus());
+    let project = path(&unity);
+    // VirtualList's Main: `<component id="n8" … src="rpolb"><Button title="Bottom"/>`.
+    let batch = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": "qkteqwfp", "componentResourceId": "c8s20", "displayNodeId": "n8" },
+        "props": { "text": "Last" }
+    }]);
+    let output = ofgui_with_stdin(
+        &["apply", project, "-", "--save"],
+        batch.to_string().as_bytes(),
+    );
+    assert_status(&output, 0);
+    let main = std::fs::read_to_string(unity.join("assets/VirtualList/Main.xml")).unwrap();
+    assert!(main.contains(r#"<Button title="Last"/>"#), "{main}");
+    assert!(!main.contains(r#"title="Bottom""#));
+}

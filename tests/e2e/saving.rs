@@ -247,3 +247,46 @@ async fn materialize_writes_the_canonical_layout_and_reads_back() {
     assert_eq!(forced["mode"], "fullProject");
     assert_eq!(forced["reason"], "force_save");
 }
+
+/// A button's title (and its selected title) changed with one short operation saves as
+/// the editor writes it: only the `<Button>` element's attributes change.
+#[tokio::test]
+async fn a_buttons_title_changes_with_the_text_shortcut_and_saves_as_the_editor_writes_it() {
+    let workspace = Workspace::new();
+    let project = workspace.add("unity", &unity_corpus());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let before = snapshot(&project);
+    // VirtualList's Main: `<component id="n7" … src="rpolb"><Button title="Top"/>`.
+    let selector =
+        json!({ "packageId": "qkteqwfp", "componentResourceId": "c8s20", "displayNodeId": "n7" });
+    let operations = json!([
+        { "kind": "setDisplayNodeProps", "selector": selector, "props": { "text": "First" } },
+        {
+            "kind": "setDisplayNodeProps",
+            "selector": selector,
+            "props": { "componentInstanceProperties": { "selectedTitle": "On top" } }
+        }
+    ]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    server
+        .ok(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+        .await;
+    let after = snapshot(&project);
+    let path = "assets/VirtualList/Main.xml";
+    assert_eq!(changed(&before, &after), vec![path.to_string()]);
+    let old = String::from_utf8(before[path].clone()).unwrap();
+    let new = String::from_utf8(after[path].clone()).unwrap();
+    assert_eq!(
+        new,
+        old.replace(
+            r#"<Button title="Top"/>"#,
+            r#"<Button title="First" selectedTitle="On top"/>"#
+        )
+    );
+}

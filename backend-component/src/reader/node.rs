@@ -906,6 +906,33 @@ mod tests {
         assert_eq!(c.property_overrides.map(|o| o.len()), Some(1));
     }
 
+    /// A partial edit starts from `InstanceProperties::empty`, so it must be what an empty
+    /// element reads as.
+    #[test]
+    fn an_empty_instance_element_reads_as_the_empty_properties() {
+        for extension in [
+            "Button",
+            "Label",
+            "ComboBox",
+            "ProgressBar",
+            "Slider",
+            "ScrollBar",
+        ] {
+            let (n, _, scope) = node(&format!(
+                r#"<component id="n1" src="x"><{extension}/></component>"#
+            ));
+            assert!(scope.diagnostics.is_empty(), "{extension}");
+            let DisplayNode::Component(c) = n else {
+                panic!("kind")
+            };
+            assert_eq!(
+                c.instance_properties,
+                InstanceProperties::empty(extension),
+                "{extension}"
+            );
+        }
+    }
+
     #[test]
     fn bad_values_are_reported_and_defaulted() {
         let (n, _, scope) = node(r#"<text id="t" xy="1" alpha="x" align="middle" color="red"/>"#);

@@ -2,7 +2,9 @@
 //! the node kind's snapshot, retargeting resource references as the node wrote them.
 
 use ofgui_contracts::ops::DisplayNodePropsUpdate;
-use ofgui_contracts::uam::{DisplayNode, EdgeInsets, ListProperties, ResourceRef, UamProject};
+use ofgui_contracts::uam::{
+    DisplayNode, EdgeInsets, InstanceProperties, ListProperties, ResourceRef, UamProject,
+};
 
 use super::checks::resolve;
 use crate::txn::layout::resource_folder;
@@ -43,9 +45,12 @@ fn margin_written(written: bool, old: &ListProperties, new: &ListProperties) -> 
     }
 }
 
+/// `instance` is the component node's instance properties as `props` leaves them (see
+/// `instance::change`).
 pub(super) fn apply_props(
     node: &mut DisplayNode,
     props: &DisplayNodePropsUpdate,
+    instance: Option<Option<InstanceProperties>>,
     project: &UamProject,
     owner: &str,
 ) {
@@ -232,8 +237,8 @@ pub(super) fn apply_props(
             }
         }
         DisplayNode::Component(n) => {
-            if let Some(v) = &props.component_instance_properties {
-                n.instance_properties = v.clone();
+            if let Some(v) = instance {
+                n.instance_properties = v;
             }
         }
         _ => {}

@@ -52,17 +52,6 @@ pub(super) fn snapshot_key(kind: &str) -> Option<&'static str> {
     })
 }
 
-fn instance_type(properties: &InstanceProperties) -> &'static str {
-    match properties {
-        InstanceProperties::Button { .. } => "Button",
-        InstanceProperties::Label { .. } => "Label",
-        InstanceProperties::ComboBox { .. } => "ComboBox",
-        InstanceProperties::ProgressBar { .. } => "ProgressBar",
-        InstanceProperties::Slider { .. } => "Slider",
-        InstanceProperties::ScrollBar {} => "ScrollBar",
-    }
-}
-
 /// The base fields with value rules; `None` when the request leaves one alone.
 pub(super) struct BaseValues<'a> {
     pub(super) position: Option<&'a Point>,
@@ -179,6 +168,7 @@ pub(super) fn check_snapshots(
     c: &mut Checker<'_, '_>,
     node: &DisplayNode,
     props: &DisplayNodePropsUpdate,
+    instance: Option<&Option<InstanceProperties>>,
     project: &UamProject,
     owner: &str,
 ) {
@@ -276,10 +266,10 @@ pub(super) fn check_snapshots(
     {
         check_loader3d(c, "loader3DProperties.", loader);
     }
-    if let Some(instance) = &props.component_instance_properties
-        && fits(c, kind, "componentInstanceProperties", &["component"])
-        && let (DisplayNode::Component(n), Some(instance)) = (node, instance)
-    {
+    if props.component_instance_properties.is_some() {
+        fits(c, kind, "componentInstanceProperties", &["component"]);
+    }
+    if let (DisplayNode::Component(n), Some(Some(instance))) = (node, instance) {
         check_instance(c, "componentInstanceProperties.", instance);
         check_instance_type(
             c,
@@ -460,7 +450,7 @@ fn check_instance_type(
         return;
     };
     let wanted = target.component.properties.extension_type.as_str();
-    let given = instance_type(instance);
+    let given = instance.extension_type();
     if wanted != given {
         let fix = if wanted.is_empty() {
             "it has no extension type, so send null (no instance properties)".to_string()

@@ -18,6 +18,7 @@
 mod apply;
 mod checker;
 mod checks;
+mod instance;
 
 use ofgui_contracts::catalog::DiagnosticCode as Code;
 use ofgui_contracts::ops::{
@@ -105,13 +106,28 @@ pub(super) fn set_props(
             ),
         );
     }
+    // A component instance takes the shortcuts as its title's (see `instance`).
+    let instance = match node {
+        DisplayNode::Component(n) => {
+            let extension = checks::resolve(
+                workspace.project(),
+                &owner,
+                n.resource.package_id.as_deref(),
+                &n.resource.resource_id,
+            )
+            .and_then(|target| target.component())
+            .map(|target| target.properties.extension_type.as_str());
+            instance::change(&mut c, props, n.instance_properties.as_ref(), extension)
+        }
+        _ => None,
+    };
     for key in &shortcuts {
-        if !TEXT_KINDS.contains(&kind) {
+        if !TEXT_KINDS.contains(&kind) && kind != "component" {
             c.fail(
                 Code::UnsupportedTextFieldTarget,
                 key,
                 format!(
-                    "props.{key} is a text field, but node {} is {} node; text fields apply only to text, richText and textInput nodes.",
+                    "props.{key} is a text field, but node {} is {} node; text fields apply only to text, richText and textInput nodes, and to component instances (a button's or label's title).",
                     node.id(),
                     with_article(kind)
                 ),
@@ -126,13 +142,20 @@ pub(super) fn set_props(
             c.color("color", color);
         }
     }
-    check_snapshots(&mut c, node, props, workspace.project(), &owner);
+    check_snapshots(
+        &mut c,
+        node,
+        props,
+        instance.as_ref(),
+        workspace.project(),
+        &owner,
+    );
     if !c.issues.is_empty() {
         return Err(c.issues);
     }
 
     let mut updated = node.clone();
-    apply_props(&mut updated, props, workspace.project(), &owner);
+    apply_props(&mut updated, props, instance, workspace.project(), &owner);
     if serde_json::to_value(&updated).ok() == serde_json::to_value(node).ok() {
         return Err(vec![
             at.issue(
