@@ -237,7 +237,7 @@ fn component_of<'p>(
         )),
         Lookup::NotFound(what) => Err(fail(
             ReadFailureReason::NotFound,
-            format!("No {what}. Take packageId and componentResourceId from getProjectOutline."),
+            format!("{what} Take packageId and componentResourceId from getProjectOutline."),
         )),
         Lookup::Ambiguous(what) => Err(fail(ReadFailureReason::Ambiguous, what)),
     }

@@ -150,10 +150,43 @@ pub fn misarticled(message: &str) -> Option<String> {
     })
 }
 
-/// Panics on the first message with a misplaced article ([`misarticled`]).
+/// The first word said twice in a row ("No No resource"), or punctuation doubled where a
+/// sentence ends ("exists.."), in `message`: what a message pieced together from another
+/// message's words shows. An ellipsis (`...`, `…`) is not doubled punctuation.
+pub fn stuttered(message: &str) -> Option<String> {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    for pair in words.windows(2) {
+        let (a, b) = (bare(pair[0]), bare(pair[1]));
+        // Only plain words: `0 0` or `n1 n1` may be values shown side by side.
+        let plain = a.chars().all(char::is_alphabetic) && a.len() > 1;
+        // A word ending a clause may start the next ("…, that that").
+        let joined = !pair[0].ends_with([',', ';', ':', '.', ')']);
+        if plain && a == b && joined {
+            return Some(format!("{} {}", pair[0], pair[1]));
+        }
+    }
+    // A word ending in two stops ("exists..", "x.;"), not a quoted value, path or ellipsis.
+    words.iter().find_map(|word| {
+        if word.contains(['\'', '"', '/', '\\']) || word.ends_with("...") {
+            return None;
+        }
+        let stops = |c: char| matches!(c, '.' | ';' | ',' | ':');
+        let tail: Vec<char> = word.chars().rev().take(3).collect();
+        let doubled =
+            tail.len() == 3 && stops(tail[0]) && stops(tail[1]) && tail[2].is_alphanumeric();
+        doubled.then(|| (*word).to_string())
+    })
+}
+
+/// Panics on the first message with a misplaced article ([`misarticled`]) or a stutter
+/// ([`stuttered`]).
 pub fn assert_articles<'m>(messages: impl IntoIterator<Item = &'m str>) {
     for message in messages {
-        if let Some(phrase) = misarticled(message) {
+        if let Some(phrase) = misarticled(message).or_else(|| stuttered(message)) {
             panic!("{phrase:?} in message: {message}");
         }
     }
@@ -171,6 +204,22 @@ pub fn well_worded(failure: crate::txn::Failure) -> crate::txn::Failure {
 #[cfg(test)]
 mod tests {
     use super::misarticled;
+
+    #[test]
+    fn stutters_are_found() {
+        use super::stuttered;
+        assert_eq!(
+            stuttered("No No resource with id x exists.. Take it").as_deref(),
+            Some("No No")
+        );
+        assert_eq!(
+            stuttered("No resource exists.. Take it").as_deref(),
+            Some("exists..")
+        );
+        assert!(stuttered("not '.' or '..', no / \\ :, and \"../k3\" or /a/../b/").is_none());
+        assert!(stuttered("Sizes 0 0 and n1 n1 are values; wait... or … fine: a::b").is_none());
+        assert!(stuttered("It is what it is, is it?").is_none());
+    }
 
     #[test]
     fn misplaced_articles_are_found() {
