@@ -46,6 +46,27 @@ fn additions(response: &Value) -> &Value {
     &response["result"]["_meta"]["ofgui/additions"]
 }
 
+/// The open's one warning about unsaved edits (code and message), as a caller reads it.
+fn unsaved_warning(response: &Value) -> (String, String) {
+    let warnings = response["result"]["structuredContent"]["backendResult"]["meta"]["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no warnings: {response}"));
+    let found: Vec<&Value> = warnings
+        .iter()
+        .filter(|w| {
+            w["code"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("unsaved_edits_")
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{warnings:?}");
+    (
+        found[0]["code"].as_str().unwrap().to_string(),
+        found[0]["message"].as_str().unwrap().to_string(),
+    )
+}
+
 fn open_with(server: &mut RawServer, project: &Path, choice: Option<&str>) -> Value {
     let mut arguments = json!({ "projectPath": project });
     if let Some(choice) = choice {
@@ -113,6 +134,15 @@ fn killed_and_recovered(edits: u64, outside: bool) {
         Some(path) => assert_eq!(pending["changedOnDisk"], json!([path]), "{pending}"),
         None => assert_eq!(pending["changedOnDisk"], json!([]), "{pending}"),
     }
+    // Said where warnings are read, with what to do.
+    let (code, message) = unsaved_warning(&response);
+    assert_eq!(code, "unsaved_edits_pending");
+    assert!(
+        message.contains(&format!("{journaled} unsaved edit"))
+            && message.contains(r#"unsavedEdits "recover""#),
+        "{message}"
+    );
+    assert_eq!(message.contains("changed on disk"), outside, "{message}");
     let id = response["result"]["structuredContent"]["backendResult"]["data"]["sessionId"].clone();
     assert_eq!(
         response["result"]["structuredContent"]["backendResult"]["data"]["revision"],
@@ -126,6 +156,13 @@ fn killed_and_recovered(edits: u64, outside: bool) {
     assert_eq!(recovered["status"], "recovered", "{response}");
     assert_eq!(recovered["recovered"], journaled, "{recovered}");
     assert!(recovered.get("refused").is_none(), "{recovered}");
+    let (code, message) = unsaved_warning(&response);
+    assert_eq!(code, "unsaved_edits_recovered");
+    assert!(
+        message.contains(&format!("{journaled} recovered and applied"))
+            && message.contains("saveSession"),
+        "{message}"
+    );
     let data = &response["result"]["structuredContent"]["backendResult"]["data"];
     assert_eq!(
         (data["revision"].clone(), data["dirty"].clone()),
@@ -189,6 +226,12 @@ fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
         "{report}"
     );
     assert_eq!(refused["opIndex"], 0, "{report}");
+    let (code, message) = unsaved_warning(&response);
+    assert_eq!(code, "unsaved_edits_recovered");
+    assert!(
+        message.contains("0 recovered") && message.contains("revision 0 was refused"),
+        "{message}"
+    );
     let id = response["result"]["structuredContent"]["backendResult"]["data"]["sessionId"].clone();
     server.call(CLOSE, json!({ "sessionId": id }));
 
@@ -207,6 +250,7 @@ fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
         "discarded",
         "{response}"
     );
+    assert_eq!(unsaved_warning(&response).0, "unsaved_edits_discarded");
     let id = response["result"]["structuredContent"]["backendResult"]["data"]["sessionId"].clone();
     server.call(CLOSE, json!({ "sessionId": id }));
     let response = open_with(&mut server, &project, None);

@@ -363,11 +363,16 @@ impl Service {
                 .map(|snapshot| (snapshot, None)),
         };
         let composed = opened.and_then(|(snapshot, unsaved_edits)| {
+            let warning = unsaved_edits.as_ref().map(rebase::unsaved_edits_warning);
             let additions = Additions {
                 unsaved_edits,
                 ..Additions::default()
             };
-            Ok((Data::typed(&snapshot)?.with_additions(additions), snapshot))
+            let mut data = Data::typed(&snapshot)?.with_additions(additions);
+            if let Some((code, message)) = warning {
+                data = data.with_warning(code, message);
+            }
+            Ok((data, snapshot))
         });
         match composed {
             Ok((data, snapshot)) => Reply {

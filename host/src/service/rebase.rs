@@ -155,6 +155,55 @@ pub(super) fn unsaved_edits(
     }
 }
 
+/// The warning an open gives about an earlier session's unsaved edits, so the caller reads
+/// it where warnings are read, not only in `unsavedEdits`: its code and words.
+pub(super) fn unsaved_edits_warning(report: &UnsavedEdits) -> (&'static str, String) {
+    let edits = match report.edits {
+        1 => "1 unsaved edit".to_string(),
+        n => format!("{n} unsaved edits"),
+    };
+    let span = format!(
+        "{edits} of an earlier session (revisions {} to {}, the last at {})",
+        report.from_revision + 1,
+        report.to_revision,
+        report.last_edit_at
+    );
+    let changed = match report.changed_on_disk.len() as u32 + report.more_changed_on_disk {
+        0 => String::new(),
+        n => {
+            format!(" {n} project file(s) changed on disk since (see unsavedEdits.changedOnDisk).")
+        }
+    };
+    match report.status {
+        UnsavedEditsStatus::Pending => (
+            "unsaved_edits_pending",
+            format!(
+                "{span} are in this project's journal and not applied.{changed} To apply them, close this session and call openSession again with unsavedEdits \"recover\"; to drop them, with \"discard\"."
+            ),
+        ),
+        UnsavedEditsStatus::Recovered => {
+            let recovered = report.recovered.unwrap_or(0);
+            let refused = match &report.refused {
+                Some(refused) => format!(
+                    " The edit made at revision {} was refused by the project as it is now ({}: {}), so it and the ones after it were not applied.",
+                    refused.revision, refused.code, refused.message
+                ),
+                None => String::new(),
+            };
+            (
+                "unsaved_edits_recovered",
+                format!(
+                    "{span}: {recovered} recovered and applied, not yet saved.{refused}{changed} Call saveSession to write them, or closeSession to drop them."
+                ),
+            )
+        }
+        UnsavedEditsStatus::Discarded => (
+            "unsaved_edits_discarded",
+            format!("{span} were discarded as asked; the project is as it was last saved."),
+        ),
+    }
+}
+
 /// Replays journal entries in order on a fresh instance, up to the first the project as
 /// it is now refuses. Gives the edits replayed and the refusal.
 pub(super) async fn replay(
