@@ -153,7 +153,7 @@ pub struct CliCommand {
 }
 
 const UNUSABLE_PROJECT: &str =
-    "bad arguments, or the project cannot be opened (missing, not a project, locked)";
+    "bad arguments, or the project cannot be opened (missing, or not a project)";
 const INTERNAL: &str = "the server failed (a backend fault or a budget)";
 
 /// Every command, in the order `--help` lists them.
@@ -230,7 +230,7 @@ pub const COMMANDS: &[CliCommand] = &[
             ),
             (
                 ExitStatus::Unusable,
-                "bad arguments, a batch file that cannot be read or is not a batch, or the project cannot be opened",
+                "bad arguments, a batch file that cannot be read or is not a batch, or the project cannot be opened (with --save: also while a server has it open)",
             ),
             (
                 ExitStatus::SaveFailed,

@@ -792,26 +792,51 @@ fn usage_errors_and_help() {
     }
 }
 
+/// A server editing a project keeps the command line's writers out, not its readers:
+/// validate, outline, query, render and an apply's preview run beside it; `apply --save`
+/// is refused with the lock named until the server closes the session.
 #[tokio::test]
-async fn a_project_open_in_a_server_is_locked_for_the_command_line_until_closed() {
+async fn a_project_open_in_a_server_is_locked_for_command_line_writers_only() {
     let workspace = Workspace::new();
     let unity = workspace.add("unity", &unity_corpus());
     let server = Server::start(&[workspace.path()]).await;
     let id = server.open(&unity).await;
 
     let output = ofgui(&["validate", path(&unity), "--json"]);
-    assert_status(&output, 2);
-    let document = json_output("validate", &output);
-    assert_eq!(document["error"]["code"], "lock_conflict");
-    assert_eq!(document["error"]["kind"], "advisory_lock_conflict");
-
-    server.ok(CLOSE, json!({ "sessionId": id })).await;
-    let output = ofgui(&["validate", path(&unity), "--json"]);
     assert_status(&output, 1);
     assert_eq!(
         json_output("validate", &output)["data"]["status"],
         "invalid"
     );
+    let out = workspace.path().join("main.png");
+    for command in [
+        vec!["outline", path(&unity)],
+        vec!["query", path(&unity), "component:VirtualList/Main"],
+        vec!["render", path(&unity), "VirtualList/Main", "-o", path(&out)],
+    ] {
+        let output = ofgui(&command);
+        assert_status(&output, 0);
+    }
+    let batch = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": "qkteqwfp", "componentResourceId": "c8s20", "displayNodeId": "n8" },
+        "props": { "text": "Last" }
+    }])
+    .to_string();
+    let output = ofgui_with_stdin(&["apply", path(&unity), "-"], batch.as_bytes());
+    assert_status(&output, 0);
+    let output = ofgui_with_stdin(
+        &["apply", path(&unity), "-", "--save", "--json"],
+        batch.as_bytes(),
+    );
+    assert_status(&output, 2);
+    let document = json_output("apply", &output);
+    assert_eq!(document["error"]["code"], "lock_conflict");
+    assert_eq!(document["error"]["kind"], "advisory_lock_conflict");
+
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+    let output = ofgui_with_stdin(&["apply", path(&unity), "-", "--save"], batch.as_bytes());
+    assert_status(&output, 0);
 }
 
 #[test]

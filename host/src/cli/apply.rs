@@ -25,7 +25,8 @@ pub(super) async fn run(
 ) -> Result<Done, BackendError> {
     let operations = read_batch(batch)?;
     let count = operations.as_array().map_or(0, Vec::len);
-    Project::with(args, path, async |project| {
+    // A preview writes nothing: it needs no lock. A save takes it.
+    let body = async |project: &Project| {
         // The project as it is on disk is revision 0.
         let input = json!({
             "sessionId": project.session_id(),
@@ -59,8 +60,11 @@ pub(super) async fn run(
             disk,
         };
         Done::new(&data, text, ExitStatus::Success)
-    })
-    .await
+    };
+    match save {
+        true => Project::with(args, path, body).await,
+        false => Project::reading(args, path, body).await,
+    }
 }
 
 /// The operations of a batch file (`-`: standard input): its array, or the `operations`

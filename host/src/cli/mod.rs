@@ -308,6 +308,18 @@ impl Project {
         project.run(body).await
     }
 
+    /// [`Project::with`] for a command that only reads the project (validate, outline,
+    /// query, render, an apply's preview): opened without its lock, so a server editing
+    /// the project does not stop it; it sees the project as saved on disk.
+    pub(crate) async fn reading<T>(
+        args: &Args,
+        path: &Path,
+        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let project = Project::open(args, path, Vec::new(), true, false).await?;
+        project.run(body).await
+    }
+
     /// [`Project::with`] for publishing: the call may write inside `extra_roots` (the
     /// output directory) and, with `project_paths`, into the directories the project's
     /// settings name; the project, which publishing only reads, is opened without its

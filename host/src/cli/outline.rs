@@ -37,7 +37,7 @@ pub(super) async fn run(args: &Args, path: &Path, scope: Scope<'_>) -> Result<Do
         ),
         None => None,
     };
-    Project::with(args, path, async |project| {
+    Project::reading(args, path, async |project| {
         let ambiguous = |ambiguous: Ambiguous, what: &str| {
             BackendError::read_failed(
                 project.session_id(),

@@ -22,7 +22,7 @@ use crate::cli::args::Args;
 
 pub(super) async fn run(args: &Args, path: &Path, target: &str) -> Result<Done, BackendError> {
     let target = Target::parse(target)?;
-    Project::with(args, path, async |project| {
+    Project::reading(args, path, async |project| {
         let target = target.resolve(project).await?;
         let data: QueryEntityData = project
             .call(

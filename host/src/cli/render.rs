@@ -55,7 +55,7 @@ pub(super) async fn run(
             })?;
         pages.insert(controller.to_owned(), page_name.to_owned());
     }
-    Project::with(args, path, async |project| {
+    Project::reading(args, path, async |project| {
         let ambiguous = |ambiguous: Ambiguous, what: &str| {
             BackendError::read_failed(
                 project.session_id(),

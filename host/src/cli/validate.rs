@@ -14,7 +14,7 @@ use super::{Done, Project};
 use crate::cli::args::Args;
 
 pub(super) async fn run(args: &Args, path: &Path) -> Result<Done, BackendError> {
-    Project::with(args, path, async |project| {
+    Project::reading(args, path, async |project| {
         let report: ValidationReport = project
             .call(
                 MethodId::ValidateSession,
