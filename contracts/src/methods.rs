@@ -205,7 +205,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "lock_conflict",
-                "another session or server has the project open: use or close it",
+                "another session of this server has the project open: use or close it (another program's lock only makes the session read-only, with the warning project_locked_elsewhere)",
             ),
             Fails::new("session_limit_exceeded", "close a session first"),
         ],
@@ -504,6 +504,10 @@ pub const METHODS: &[Method] = &[
                 "selector_ambiguity",
                 "the project repeats an id the batch names",
             ),
+            Fails::new(
+                "lock_conflict",
+                "another program holds the project's lock, so this session only reads it",
+            ),
         ],
         byte_paths: TRANSACTION_BYTE_PATHS,
     },
@@ -530,6 +534,10 @@ pub const METHODS: &[Method] = &[
                 "transaction_unsupported",
                 "nothing_to_undo: no applied batch is left to take back",
             ),
+            Fails::new(
+                "lock_conflict",
+                "another program holds the project's lock, so this session only reads it",
+            ),
         ],
         byte_paths: &[],
     },
@@ -555,6 +563,10 @@ pub const METHODS: &[Method] = &[
             Fails::new(
                 "transaction_unsupported",
                 "nothing_to_redo: nothing undone is waiting",
+            ),
+            Fails::new(
+                "lock_conflict",
+                "another program holds the project's lock, so this session only reads it",
             ),
         ],
         byte_paths: &[],

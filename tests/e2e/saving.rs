@@ -185,8 +185,11 @@ async fn a_file_edited_on_disk_stops_the_save_and_names_it() {
     assert_eq!(warnings[0]["code"], "unsaved_edits_discarded", "{closed}");
 }
 
+/// A second server reads a project the first is editing but cannot change it: it opens
+/// without the lock, says so in a warning, answers reads and refuses writers with
+/// `lock_conflict`; a dead holder's lock is taken over.
 #[tokio::test]
-async fn a_second_server_is_kept_out_by_the_lock_and_a_dead_holders_lock_is_taken_over() {
+async fn a_second_server_reads_beside_the_lock_holder_and_a_dead_holders_lock_is_taken_over() {
     let workspace = Workspace::new();
     let project = workspace.add("experiments", &experiments_corpus());
     let lock = project
@@ -197,15 +200,50 @@ async fn a_second_server_is_kept_out_by_the_lock_and_a_dead_holders_lock_is_take
     let id = first.open(&project).await;
     assert!(lock.exists());
     let second = Server::start(&[workspace.path()]).await;
-    let error = second.err(OPEN, json!({ "projectPath": project })).await;
-    assert_eq!(error["code"], "lock_conflict");
+    let (opened, is_error) = second.call(OPEN, json!({ "projectPath": project })).await;
+    assert!(!is_error, "{opened}");
+    assert_eq!(opened["data"]["lockHeld"], false, "{opened}");
+    let warnings = opened["meta"]["warnings"].as_array().unwrap();
+    assert_eq!(warnings[0]["code"], "project_locked_elsewhere", "{opened}");
+    let reader = opened["data"]["sessionId"].as_str().unwrap().to_string();
+    second
+        .ok(
+            "openfairygui_backend_validate_session",
+            json!({ "sessionId": reader }),
+        )
+        .await;
+    second
+        .ok(
+            "openfairygui_backend_get_project_outline",
+            json!({ "sessionId": reader }),
+        )
+        .await;
+    // Branch's face.png, exported: an edit the writer may make.
+    let edit = json!([{
+        "kind": "setResourceExported",
+        "selector": { "packageId": "a9lkf94s", "resourceId": "kn7w1" },
+        "exported": false
+    }]);
+    first
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": edit }),
+        )
+        .await;
+    let error = second
+        .err(
+            APPLY,
+            json!({ "sessionId": reader, "expectedRevision": 0, "operations": edit }),
+        )
+        .await;
+    assert_eq!(error["code"], "lock_conflict", "{error}");
     assert_eq!(error["kind"], "advisory_lock_conflict");
-    assert!(
-        error["lockFilePath"]
-            .as_str()
-            .unwrap()
-            .ends_with(".experiments.openfairygui.backend.lock")
-    );
+    let error = second
+        .err(SAVE, json!({ "sessionId": reader, "expectedRevision": 0 }))
+        .await;
+    assert_eq!(error["code"], "lock_conflict", "{error}");
+    second.ok(CLOSE, json!({ "sessionId": reader })).await;
+    assert!(lock.exists(), "the reader leaves the writer's lock alone");
     first.ok(CLOSE, json!({ "sessionId": id })).await;
     assert!(!lock.exists(), "closing releases the lock");
 

@@ -141,9 +141,16 @@ impl Service {
             true => None,
             false => Some(ProjectLock::acquire(&project.dir, session_id, &project.key)),
         };
+        // Another program editing the project does not keep a reader out: the session
+        // opens without the lock and refuses what would change the project.
+        let locked_elsewhere = matches!(
+            &acquired,
+            Some(Err(LockError::Held { holder, .. })) if *holder != Some(std::process::id())
+        );
         let project_lock = match acquired {
             None => None,
             Some(Ok(held)) => Some(self.noted(session_id, held)),
+            Some(Err(_)) if locked_elsewhere => None,
             Some(Err(error)) => match advisory(error, &project.key) {
                 Ok(()) => None,
                 Err(failure) => {
@@ -205,6 +212,7 @@ impl Service {
         let home = Home::Directory {
             project,
             lock: project_lock,
+            locked_elsewhere,
         };
         let (snapshot, session) = self.opened(session_id, home, instance, &status);
         if !replayed.is_empty() {

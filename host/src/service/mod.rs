@@ -332,6 +332,12 @@ impl Service {
                 Err(Blocked::Failed(error)) => return failed(error.into()),
             }
         }
+        if let Some(session) = session_id.as_deref().and_then(|id| self.registry.get(id))
+            && session.locked_elsewhere()
+            && writes_the_project(method.id)
+        {
+            return failed(locked_elsewhere(method, &session.key()));
+        }
         // An open names its session only once it succeeds.
         let opening = match request {
             Request::Open(opening) => opening,
@@ -371,6 +377,16 @@ impl Service {
             let mut data = Data::typed(&snapshot)?.with_additions(additions);
             if let Some((code, message)) = warning {
                 data = data.with_warning(code, message);
+            }
+            if self
+                .registry
+                .get(&snapshot.session_id)
+                .is_some_and(|session| session.locked_elsewhere())
+            {
+                data = data.with_warning(
+                    "project_locked_elsewhere",
+                    "Another program (another server, or an editor using the same lock file) has this project open for writing, so this session only reads it: outline, query, validate, render, preflight, publish and refreshSession (to see what the other program saved) work; applyTransaction, undo, redo and saveSession are refused. To edit, close the other program's session and open the project again.".to_string(),
+                );
             }
             Ok((data, snapshot))
         });
@@ -534,4 +550,33 @@ fn unhandled(error: &CallError) -> BackendError {
         CallError::Trap(_) => UnhandledReason::Trap,
         CallError::Backend(_) | CallError::Setup(_) => UnhandledReason::Internal,
     })
+}
+
+/// Whether a call would change the project a session reads: its model (apply, undo, redo)
+/// or its files (save, materialize). Refresh re-reads the disk and publish writes
+/// elsewhere, so a reader may call them.
+fn writes_the_project(method: MethodId) -> bool {
+    matches!(
+        method,
+        MethodId::ApplyTransaction
+            | MethodId::Undo
+            | MethodId::Redo
+            | MethodId::SaveSession
+            | MethodId::MaterializeSession
+    )
+}
+
+/// The refusal of a writing call in a session another program's lock keeps to reading.
+fn locked_elsewhere(method: &Method, key: &str) -> Failure {
+    BackendError::LockConflict {
+        message: format!(
+            "{} would change the project, but another program (another server, or an editor using the same lock file) has it open for writing, so this session only reads it. Close the other program's session, then open the project again (closeSession, openSession) to edit it.",
+            method.name
+        ),
+        kind: ofgui_contracts::error::LockConflictKind::AdvisoryLockConflict,
+        canonical_path_key: key.to_string(),
+        holder_session_id: None,
+        lock_file_path: None,
+    }
+    .into()
 }

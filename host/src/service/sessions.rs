@@ -33,9 +33,12 @@ pub enum Home {
     Directory {
         project: ResolvedProject,
         /// The advisory lock beside the project, released when the session goes; `None`
-        /// when it could not be taken (a read-only parent directory), so `lockHeld` says
-        /// false.
+        /// when it could not be taken (a read-only parent directory, or another program
+        /// holds it), so `lockHeld` says false.
         lock: Option<ProjectLock>,
+        /// Another program holds the project's lock: the session only reads, and calls
+        /// that would change its model or the project are refused (`lock_conflict`).
+        locked_elsewhere: bool,
     },
     /// A project given as a document (`openProjectSession`): no file access. The document
     /// is kept because it is the base the session is rebuilt from (with the journal's
@@ -152,6 +155,17 @@ impl Session {
         matches!(&*self.home(), Home::Directory { lock: Some(_), .. })
     }
 
+    /// Whether another program holds the project's lock, so this session only reads.
+    pub fn locked_elsewhere(&self) -> bool {
+        matches!(
+            &*self.home(),
+            Home::Directory {
+                locked_elsewhere: true,
+                ..
+            }
+        )
+    }
+
     /// The project directory, for a session that has one.
     pub fn directory(&self) -> Option<ResolvedProject> {
         match &*self.home() {
@@ -170,7 +184,11 @@ impl Session {
 
     /// The session's project now lives in `project` (a document written there).
     fn bind(&self, project: ResolvedProject, lock: Option<ProjectLock>) {
-        *self.home() = Home::Directory { project, lock };
+        *self.home() = Home::Directory {
+            project,
+            lock,
+            locked_elsewhere: false,
+        };
     }
 
     /// Records an edit that was made: in memory, and durably on disk (synced before the
