@@ -328,3 +328,109 @@ async fn a_buttons_title_changes_with_the_text_shortcut_and_saves_as_the_editor_
         )
     );
 }
+
+/// A project committed from Windows and checked out on Linux: the package folder
+/// `assets/Bag/` split in two by letter case (`assets/bag/` holds a component and some
+/// images). It reads as one package, says so once naming both folders (not a false
+/// "rename package.xml"), and a mixed batch saves, each file written where it is.
+#[tokio::test]
+async fn a_package_folder_split_by_letter_case_reads_as_one_and_saves() {
+    let workspace = Workspace::new();
+    let project = workspace.add("split", &unity_corpus());
+    let (upper, lower) = (project.join("assets/Bag"), project.join("assets/bag"));
+    std::fs::create_dir_all(lower.join("images")).unwrap();
+    std::fs::rename(upper.join("BagWin.xml"), lower.join("BagWin.xml")).unwrap();
+    for image in ["0.png", "1.png", "quan.jta"] {
+        std::fs::rename(
+            upper.join("images").join(image),
+            lower.join("images").join(image),
+        )
+        .unwrap();
+    }
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let report = server
+        .ok(
+            "openfairygui_backend_validate_session",
+            json!({ "sessionId": id }),
+        )
+        .await;
+    let text = report.to_string();
+    assert!(!text.contains("rename it to package.xml"), "{text}");
+    let split: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("assets/bag and assets/Bag are one package folder")
+        })
+        .collect();
+    assert_eq!(split.len(), 1, "{text}");
+    assert_eq!(split[0]["severity"], "warning");
+
+    let before = snapshot(&project);
+    let png = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        &before["assets/Bag/images/2.png"],
+    );
+    let package = json!({ "packageId": "rbw1tv9t" });
+    let operations = json!([
+        {
+            "kind": "setDisplayNodeProps",
+            "selector": { "packageId": "rbw1tv9t", "componentResourceId": "kcy10", "displayNodeId": "n7" },
+            "props": { "text": "My bag" }
+        },
+        { "kind": "setResourceExported", "selector": { "packageId": "rbw1tv9t", "resourceId": "dwwc5" }, "exported": true },
+        { "kind": "addResourceFolder", "selector": package, "path": "/images/sub/" },
+        { "kind": "moveResource", "selector": { "packageId": "rbw1tv9t", "resourceId": "jlmg8" }, "toPath": "/images/sub/" },
+        { "kind": "addResource", "selector": package, "resource": { "kind": "image", "fileName": "new.png", "path": "/images/", "sourceBytes": png } },
+        { "kind": "setResourceFolderFavorite", "selector": { "packageId": "rbw1tv9t", "branch": "", "path": "/images/" }, "favorite": true }
+    ]);
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": operations }),
+        )
+        .await;
+    let (_, additions) = server
+        .ok_with_additions(SAVE, json!({ "sessionId": id, "expectedRevision": 1 }))
+        .await;
+    assert_eq!(additions["saved"]["writeVerified"], true);
+    let after = snapshot(&project);
+    let changed = changed(&before, &after);
+    // The component where it was; the moved image out of the lower-case folder.
+    assert!(
+        changed.contains(&"assets/bag/BagWin.xml".to_string()),
+        "{changed:?}"
+    );
+    assert!(
+        changed.contains(&"assets/Bag/package.xml".to_string()),
+        "{changed:?}"
+    );
+    assert!(
+        !after.contains_key("assets/bag/images/1.png"),
+        "{changed:?}"
+    );
+    assert!(
+        after.contains_key("assets/Bag/images/sub/1.png"),
+        "{changed:?}"
+    );
+    assert!(!after.contains_key("assets/Bag/BagWin.xml"), "{changed:?}");
+
+    // A fresh server reads what was saved.
+    server.ok(CLOSE, json!({ "sessionId": id })).await;
+    let id = server.open(&project).await;
+    let node = server
+        .ok(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": { "packageId": "rbw1tv9t", "componentResourceId": "kcy10", "displayNodeId": "n7" } } }),
+        )
+        .await;
+    assert_eq!(
+        node["entity"]["properties"]["instanceProperties"]["title"], "My bag",
+        "{node}"
+    );
+}

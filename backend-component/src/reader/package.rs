@@ -72,16 +72,28 @@ pub(crate) fn read_package(
         // other letter case is one for the editor on a case-insensitive disk.
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             if let Some(actual) = crate::fs::case_variant(fs, &xml_path) {
-                st.diagnostics.push(
-                    ProjectDiagnostic::error(
+                let folder = format!("assets/{dir}");
+                let diagnostic = match actual.rsplit_once('/') {
+                    // Another folder with this name in other letter case holds the
+                    // package: one folder split in two by a case-sensitive checkout.
+                    Some((other, _)) if other != folder => ProjectDiagnostic::warning(
+                        Code::SourceCaseMismatch,
+                        "packages",
+                        format!(
+                            "{folder} and {other} are one package folder spelled with two letter cases (the FairyGUI editor on Windows or macOS sees one folder; a case-sensitive checkout made two): {folder} is read as part of the package in {other}, but case-sensitive disks and tools see two folders. To fix: move the contents of {folder} into {other}"
+                        ),
+                    )
+                    .in_file(folder.clone()),
+                    Some(_) | None => ProjectDiagnostic::error(
                         Code::MissingSource,
                         "packages",
                         format!(
-                            "package {dir} is not read: {xml_path} does not exist with that letter case, but {actual} does; rename it to package.xml"
+                            "package {dir} is not read: {xml_path} does not exist with that letter case, but {actual} does; rename {actual} to {xml_path}"
                         ),
                     )
                     .in_file(xml_path),
-                );
+                };
+                st.diagnostics.push(diagnostic);
             }
             return None;
         }
