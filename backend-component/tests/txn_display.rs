@@ -2339,3 +2339,23 @@ fn refusals_name_kinds_with_their_article() {
         duplicate.message
     );
 }
+
+/// A misspelt node id, or a node's name sent as its id, is answered with the ids meant.
+#[test]
+fn a_node_that_matches_nothing_gets_a_did_you_mean() {
+    let source = example();
+    let failure = refuse(
+        source,
+        vec![set_props(MAIN, VIEW, "n2_veiw", json!({ "text": "Go" }))],
+    );
+    let wrong = only(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[0].selector.displayNodeId",
+    );
+    assert!(
+        wrong.message.contains("Did you mean n2_view"),
+        "{}",
+        wrong.message
+    );
+}

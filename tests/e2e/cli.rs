@@ -1216,3 +1216,19 @@ fn apply_changes_a_buttons_title_with_the_text_shortcut() {
     assert!(main.contains(r#"<Button title="Last"/>"#), "{main}");
     assert!(!main.contains(r#"title="Bottom""#));
 }
+
+/// A misspelt node id on the command line is answered with the id meant.
+#[test]
+fn apply_answers_a_misspelt_node_with_a_did_you_mean() {
+    let workspace = Workspace::new();
+    let unity = workspace.add("unity", &unity_corpus());
+    let batch = json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": "qkteqwfp", "componentResourceId": "c8s20", "displayNodeId": "n88" },
+        "props": { "text": "Last" }
+    }]);
+    let output = ofgui_with_stdin(&["apply", path(&unity), "-"], batch.to_string().as_bytes());
+    assert_status(&output, 1);
+    let said = String::from_utf8_lossy(&output.stderr).to_string() + &text(&output);
+    assert!(said.contains("Did you mean n8"), "{said}");
+}

@@ -2,10 +2,11 @@
 //! is then ambiguous). Sessions, queries and transactions all resolve ids this way.
 //!
 //! Below the rooms that read the model, [`urls`] resolves `ui://` URLs and resource
-//! references and [`cycles`] finds containment and group cycles, for validation and
-//! transactions alike.
+//! references, [`cycles`] finds containment and group cycles, for validation and
+//! transactions alike, and [`suggest`] offers the closest ids when one matches nothing.
 
 pub mod cycles;
+pub mod suggest;
 pub mod urls;
 
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};
@@ -63,14 +64,28 @@ pub fn exactly_one<T>(
 
 /// Finds a package by exact id.
 pub fn find_package<'a>(project: &'a UamProject, package_id: &str) -> Lookup<&'a UamPackage> {
-    exactly_one(
+    let found = exactly_one(
         project
             .packages
             .iter()
             .map(|p| p.as_ref())
             .filter(|p| p.id == package_id),
         || format!("package with id {package_id}"),
-    )
+    );
+    match found {
+        Lookup::NotFound(message) => Lookup::NotFound(format!(
+            "{message}{}",
+            suggest::did_you_mean(
+                package_id,
+                "package",
+                project
+                    .packages
+                    .iter()
+                    .map(|p| (p.id.as_str(), p.name.as_str()))
+            )
+        )),
+        other => other,
+    }
 }
 
 /// Finds a package by id, else the one package with that name (what people and command
@@ -100,12 +115,23 @@ pub fn find_resource<'a>(
         Lookup::NotFound(m) => return Lookup::NotFound(m),
         Lookup::Ambiguous(m) => return Lookup::Ambiguous(m),
     };
-    exactly_one(
+    let found = exactly_one(
         package
             .resources
             .iter()
             .map(|r| r.as_ref())
             .filter(|r| r.id() == resource_id),
         || format!("resource with id {resource_id} in package {package_id}"),
-    )
+    );
+    match found {
+        Lookup::NotFound(message) => Lookup::NotFound(format!(
+            "{message}{}",
+            suggest::did_you_mean(
+                resource_id,
+                "resource",
+                package.resources.iter().map(|r| (r.id(), r.name()))
+            )
+        )),
+        other => other,
+    }
 }

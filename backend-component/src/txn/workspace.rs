@@ -11,6 +11,7 @@ use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 use serde_json::{Map, Value};
 
 use super::issue::{Blame, Issue};
+use crate::lookup::suggest::did_you_mean;
 use crate::lookup::{Matches, single};
 
 /// The operation being checked: where its issues point.
@@ -364,7 +365,17 @@ impl<'a> Workspace<'a> {
             Matches::Zero => Err(op.issue(
                 Code::InvalidPackageSelector,
                 field,
-                format!("No package has id {package_id}."),
+                format!(
+                    "No package has id {package_id}.{}",
+                    did_you_mean(
+                        package_id,
+                        "package",
+                        self.project
+                            .packages
+                            .iter()
+                            .map(|p| (p.id.as_str(), p.name.as_str()))
+                    )
+                ),
             )),
             Matches::Many => Err(op.issue(
                 Code::SelectorAmbiguity,
@@ -409,8 +420,13 @@ impl<'a> Workspace<'a> {
                 Code::InvalidResourceSelector,
                 field,
                 format!(
-                    "Package {} has no resource with id {resource_id}.",
-                    package.id
+                    "Package {} has no resource with id {resource_id}.{}",
+                    package.id,
+                    did_you_mean(
+                        resource_id,
+                        "resource",
+                        package.resources.iter().map(|r| (r.id(), r.name()))
+                    )
                 ),
             )),
             Matches::Many => Err(op.issue(
@@ -495,8 +511,17 @@ impl<'a> Workspace<'a> {
                         selector.display_node_id, selector.component_resource_id, kept.element
                     ),
                     None => format!(
-                        "Component {} has no display node with id {}.",
-                        selector.component_resource_id, selector.display_node_id
+                        "Component {} has no display node with id {}.{}",
+                        selector.component_resource_id,
+                        selector.display_node_id,
+                        did_you_mean(
+                            &selector.display_node_id,
+                            "node",
+                            self.component(package, resource)
+                                .display_list
+                                .iter()
+                                .map(|n| (n.id(), n.base().name.as_str()))
+                        )
                     ),
                 },
             )),
