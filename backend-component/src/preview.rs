@@ -13,7 +13,7 @@ use ofgui_contracts::uam::{ComponentModel, ComponentResource, UamProject, UamRes
 use tiny_skia::{Color, Pixmap};
 
 use crate::history::Direction;
-use crate::lookup::{Lookup, find_resource, valid_id};
+use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::{Rejected, Session, encode};
 
@@ -213,21 +213,16 @@ fn component_of<'p>(
             "packageId and componentResourceId must be strings of 1 to 256 characters.".into(),
         ));
     }
-    match find_resource(
+    // By id, or by the names a person reads in the outline (`Bag`, `Main`, `/views/Main`).
+    match find_selected_resource(
         project,
         &selector.package_id,
         &selector.component_resource_id,
     ) {
-        Lookup::Found(UamResource::Component(component)) => {
-            let package = project
-                .packages
-                .iter()
-                .find(|p| p.id == selector.package_id)
-                .map(|p| p.id.as_str())
-                .unwrap_or_default();
-            Ok((package, component))
+        Lookup::Found((package, UamResource::Component(component))) => {
+            Ok((package.id.as_str(), component))
         }
-        Lookup::Found(other) => Err(fail(
+        Lookup::Found((_, other)) => Err(fail(
             ReadFailureReason::UnsupportedResource,
             format!(
                 "Resource {} is a {}, not a component; only components are rendered. Find components with getProjectOutline or searchProject (kind component).",

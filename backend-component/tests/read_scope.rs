@@ -454,3 +454,69 @@ fn a_queried_component_instance_leaves_out_the_file_name_hint_the_state_keeps() 
     assert!(properties.get("fileName").is_none(), "{properties}");
     assert!(!file_name.is_empty());
 }
+
+/// What a person reads in the outline names a resource as well as its ids do; a name two
+/// resources share is refused with both ids, and nothing is found by a reference's name.
+#[test]
+fn a_selected_resource_is_found_by_its_names_and_a_shared_name_is_refused() {
+    use ofgui_backend::lookup::{Lookup, find_resource, find_selected_resource};
+    let source = ofgui_backend::reader::read_project(
+        &ofgui_backend::fs::StdFs::new(ofgui_backend::testing::unity_root()),
+        "FairyGUI-Unity-Examples.fairy",
+    )
+    .unwrap();
+    let project = &source.project;
+    let id = |found: Lookup<(
+        &ofgui_contracts::uam::UamPackage,
+        &ofgui_contracts::uam::UamResource,
+    )>| match found {
+        Lookup::Found((package, resource)) => format!("{}/{}", package.id, resource.id()),
+        Lookup::NotFound(m) | Lookup::Ambiguous(m) => m,
+    };
+    assert_eq!(
+        id(find_selected_resource(project, "qkteqwfp", "c8s20")),
+        "qkteqwfp/c8s20"
+    );
+    assert_eq!(
+        id(find_selected_resource(project, "VirtualList", "Main")),
+        "qkteqwfp/c8s20"
+    );
+    assert_eq!(
+        id(find_selected_resource(project, "VirtualList", "/Main")),
+        "qkteqwfp/c8s20"
+    );
+    // Reference lookups stay by id.
+    assert!(matches!(
+        find_resource(project, "VirtualList", "Main"),
+        Lookup::NotFound(_)
+    ));
+
+    let mut twice = project.clone();
+    let package = twice
+        .packages
+        .iter_mut()
+        .find(|p| p.name == "VirtualList")
+        .unwrap();
+    let package = std::sync::Arc::make_mut(package);
+    let copy = package
+        .resources
+        .iter()
+        .find(|r| r.id() == "c8s20")
+        .unwrap()
+        .clone();
+    let mut copy = serde_json::to_value(copy.as_ref()).unwrap();
+    copy["id"] = "other1".into();
+    copy["path"] = "/sub/".into();
+    package
+        .resources
+        .push(std::sync::Arc::new(serde_json::from_value(copy).unwrap()));
+    let refused = id(find_selected_resource(&twice, "VirtualList", "Main"));
+    assert!(
+        refused.contains("c8s20 (/Main)") && refused.contains("other1 (/sub/Main)"),
+        "{refused}"
+    );
+    assert_eq!(
+        id(find_selected_resource(&twice, "VirtualList", "/sub/Main")),
+        "qkteqwfp/other1"
+    );
+}

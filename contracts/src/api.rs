@@ -664,6 +664,9 @@ pub struct ResourceBytesData {
 pub struct RenderComponentInput {
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub session_id: String,
+    /// The component, by ids, or by the names the outline shows: `packageId` may be the
+    /// package's name, `componentResourceId` the component's name or its folder path and
+    /// name (`/views/Main`); a name several share is refused with their ids.
     pub selector: ComponentSelector,
     /// Controller name → page id or page name, for the component's own controllers;
     /// the others show the page the FairyGUI runtime starts them at (the home page, the

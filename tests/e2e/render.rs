@@ -167,6 +167,20 @@ async fn controller_pages_choose_what_is_drawn() {
     )
     .await;
     assert_eq!(error["reason"], "not_found");
+    // The names the outline shows select the same component as its ids.
+    let (_, by_id) = rendered(
+        &server,
+        json!({ "sessionId": session, "selector": selector("main0001", "view0") }),
+    )
+    .await;
+    for (package, component) in [("Main", "MainView"), ("Main", "/MainView")] {
+        let (_, by_name) = rendered(
+            &server,
+            json!({ "sessionId": session, "selector": selector(package, component) }),
+        )
+        .await;
+        assert!(by_name == by_id, "{package}/{component} draws view0");
+    }
     // Said once, not "No No resource … exists..".
     let message = error["message"].as_str().unwrap();
     assert!(message.starts_with("No resource with id"), "{message}");
