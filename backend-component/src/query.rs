@@ -7,7 +7,11 @@ use ofgui_contracts::uam::{ComponentModel, UamResource};
 use serde_json::{Map, Value, json};
 
 use crate::budget;
-use crate::lookup::{Lookup, exactly_one, find_package, find_resource, valid_id};
+use crate::lookup::suggest::did_you_mean;
+use crate::lookup::{
+    Lookup, Named, by_id_or_name, exactly_one, find_package_by_key, find_selected_resource,
+    valid_id,
+};
 use crate::session::Session;
 
 /// Resource fields a resource projection may show; bytes, source paths and metadata never.
@@ -192,9 +196,10 @@ fn find_component<'a>(
     package_id: &str,
     component_id: &str,
 ) -> Result<&'a ComponentModel, Missing> {
-    let resource: Result<&UamResource, Missing> =
-        find_resource(session.project(), package_id, component_id).into();
-    match resource?.component() {
+    // By id, or by the names the outline shows (see `find_selected_resource`).
+    let found: Result<(_, &UamResource), Missing> =
+        find_selected_resource(session.project(), package_id, component_id).into();
+    match found?.1.component() {
         Some(component) => Ok(component),
         None => Err(Missing::NotFound(format!(
             "Resource {component_id} in package {package_id} is not a component."
@@ -212,7 +217,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
             map
         }
         EntityTarget::Package { selector } => {
-            let package = Result::from(find_package(project, &selector.package_id))?;
+            let package = Result::from(find_package_by_key(project, &selector.package_id))?;
             let mut map = Map::new();
             map.insert("id".into(), json!(package.id));
             map.insert("name".into(), json!(package.name));
@@ -227,7 +232,7 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
             map
         }
         EntityTarget::Resource { selector } => {
-            let resource: &UamResource = Result::from(find_resource(
+            let (_, resource) = Result::from(find_selected_resource(
                 project,
                 &selector.package_id,
                 &selector.resource_id,
@@ -256,18 +261,39 @@ fn project_entity(session: &Session, target: &EntityTarget) -> Result<Map<String
                 &selector.package_id,
                 &selector.component_resource_id,
             )?;
-            let node = Result::from(exactly_one(
-                component
-                    .display_list
-                    .iter()
-                    .filter(|n| n.id() == selector.display_node_id),
-                || {
-                    format!(
-                        "display node with id {} in component {}",
-                        selector.display_node_id, selector.component_resource_id
-                    )
-                },
-            ))?;
+            // By id, else by name.
+            let nodes = &component.display_list;
+            let wanted = &selector.display_node_id;
+            let node = match by_id_or_name(
+                nodes,
+                wanted,
+                |n| n.id(),
+                |n| vec![n.name().to_string()],
+            ) {
+                Named::One(index) => &nodes[index],
+                Named::Zero => {
+                    return Err(Missing::NotFound(format!(
+                        "No display node with id {wanted} in component {} exists.{}",
+                        selector.component_resource_id,
+                        did_you_mean(wanted, "node", nodes.iter().map(|n| (n.id(), n.name())))
+                    )));
+                }
+                Named::SameId => {
+                    return Err(Missing::Ambiguous(format!(
+                        "More than one display node with id {wanted} in component {} exists.",
+                        selector.component_resource_id
+                    )));
+                }
+                Named::SameName(indexes) => {
+                    let ids: Vec<&str> = indexes.iter().map(|&i| nodes[i].id()).collect();
+                    return Err(Missing::Ambiguous(format!(
+                        "{} display nodes of component {} are named {wanted} (ids {}); name one by its id.",
+                        ids.len(),
+                        selector.component_resource_id,
+                        ids.join(", ")
+                    )));
+                }
+            };
             let mut properties = to_object(node)?;
             // A component instance's `fileName` is the editor's note of its source beside
             // `src`: upstream's display node schema has no such field, so the query leaves

@@ -192,8 +192,10 @@ pub enum MaterializeMode {
 pub struct QueryEntityInput {
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub session_id: String,
-    /// What to read, by exact ids from getProjectOutline. The backend checks the target
-    /// itself so a malformed one fails as `entity_query_failed` / `invalid_query`.
+    /// What to read, by ids from getProjectOutline, or by the names it shows (a package's
+    /// name, a resource's name or folder path and name, a display node's name); a name
+    /// several share is refused with their ids. The backend checks the target itself so a
+    /// malformed one fails as `entity_query_failed` / `invalid_query`.
     #[cfg_attr(feature = "schema", schemars(with = "EntityTarget"))]
     pub target: Value,
 }

@@ -617,3 +617,35 @@ async fn a_request_carries_at_most_eight_mebibytes_of_file_data() {
     assert_eq!(over["code"], "invalid_input", "{over}");
     assert_eq!(over["path"], "/operations/0/sourceBytes");
 }
+
+/// `query_entity` takes the names the outline shows as well as ids: a package, a
+/// component, a node by its name; a misspelt node gets a did-you-mean.
+#[tokio::test]
+async fn query_takes_names_and_answers_a_misspelt_node_with_the_one_meant() {
+    let (_workspace, server, id) = opened().await;
+    let by_id = query(
+        &server,
+        &id,
+        json!({ "kind": "displayNode", "selector": { "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" } }),
+    )
+    .await;
+    let by_name = query(
+        &server,
+        &id,
+        json!({ "kind": "displayNode", "selector": { "packageId": "Main", "componentResourceId": "MainView", "displayNodeId": "title" } }),
+    )
+    .await;
+    assert_eq!(by_id["name"], "title", "{by_id}");
+    assert_eq!(by_name, by_id);
+    let error = server
+        .err(
+            QUERY,
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": { "packageId": "Main", "componentResourceId": "MainView", "displayNodeId": "titel" } } }),
+        )
+        .await;
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("Did you mean n1_view (title)?"),
+        "{message}"
+    );
+}
