@@ -118,7 +118,10 @@ fn sprites(decoded: &Value) -> BTreeMap<String, Sprite> {
 }
 
 /// Atlas pages by item id, from the decoded descriptor and a file reader.
-fn pages(decoded: &Value, read: impl Fn(&str) -> Vec<u8>) -> BTreeMap<String, StraightImage> {
+pub(crate) fn pages(
+    decoded: &Value,
+    read: impl Fn(&str) -> Vec<u8>,
+) -> BTreeMap<String, StraightImage> {
     decoded["items"]
         .as_array()
         .unwrap()

@@ -17,6 +17,7 @@ use ofgui_backend::reader::read_project;
 use ofgui_backend::render::straight::StraightImage;
 use serde_json::Value;
 
+use crate::publish_atlas::pages;
 use crate::publish_descriptors::comparable_as;
 
 /// Least share of a hit-test mask's bits that must equal the editor's (EDITOR.md).
@@ -116,19 +117,6 @@ fn placed(decoded: &Value) -> BTreeMap<String, Placed> {
                 rotated: s["rotated"] == true,
             };
             (s["id"].as_str().unwrap().to_owned(), sprite)
-        })
-        .collect()
-}
-
-fn pages(decoded: &Value, read: impl Fn(&str) -> Vec<u8>) -> BTreeMap<String, StraightImage> {
-    decoded["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|item| item["type"] == "atlas")
-        .map(|item| {
-            let page = StraightImage::decode(&read(item["file"].as_str().unwrap())).unwrap();
-            (item["id"].as_str().unwrap().to_owned(), page)
         })
         .collect()
 }

@@ -910,14 +910,7 @@ mod tests {
     /// element reads as.
     #[test]
     fn an_empty_instance_element_reads_as_the_empty_properties() {
-        for extension in [
-            "Button",
-            "Label",
-            "ComboBox",
-            "ProgressBar",
-            "Slider",
-            "ScrollBar",
-        ] {
+        for extension in crate::rules::EXTENSION_TYPES {
             let (n, _, scope) = node(&format!(
                 r#"<component id="n1" src="x"><{extension}/></component>"#
             ));

@@ -8,8 +8,7 @@ use ofgui_contracts::uam::InstanceProperties;
 use serde_json::{Map, Value};
 
 use super::checker::Checker;
-
-const EXTENSION_TYPES: &str = "Button, Label, ComboBox, ProgressBar, Slider or ScrollBar";
+use crate::rules::EXTENSION_TYPES;
 
 /// What `props` asks of a component node's instance properties: `None` when it leaves them
 /// alone, `Some(None)` when it deletes them, else the merged properties. Problems are
@@ -165,7 +164,10 @@ fn merge(
     let Some(empty) = InstanceProperties::empty(extension) else {
         c.payload(
             "componentInstanceProperties.extensionType",
-            format!("extensionType {extension:?} is not one; use {EXTENSION_TYPES}."),
+            format!(
+                "extensionType {extension:?} is not one; use one of {}.",
+                EXTENSION_TYPES.join(", ")
+            ),
         );
         return None;
     };
