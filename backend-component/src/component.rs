@@ -25,7 +25,7 @@ use crate::commit;
 use crate::fs::ProjectDir;
 use crate::history::Direction;
 use crate::session::{Names, Rejected, Session, Status, encode};
-use crate::{outline, output, preview, publishing, query, scope, search};
+use crate::{outline, output, preview, publishing, query, report, scope, search};
 
 struct BackendComponent;
 
@@ -120,10 +120,19 @@ impl GuestProject for ProjectSession {
 
     fn outline(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
-        let data = scope::decode_input(&input)
-            .and_then(|input| outline::outline(&session, &input))
-            .and_then(|outline| encode(&outline));
-        let additions = addition("projectTypeName", &session.project().project_type_name);
+        let answer =
+            scope::decode_input(&input).and_then(|input| outline::outline(&session, &input));
+        let (data, warning) = match answer {
+            Ok((outline, warning)) => (encode(&outline), warning),
+            Err(error) => (Err(error), None),
+        };
+        let additions = encode(&session.project().project_type_name).and_then(|type_name| {
+            let mut fields = vec![("projectTypeName", type_name)];
+            if let Some(warning) = warning {
+                fields.push(("warnings", encode(&[warning])?));
+            }
+            Ok(addition_fields(&fields))
+        });
         reply(&session, data, &[], Some(additions))
     }
 
@@ -188,6 +197,36 @@ impl GuestProject for ProjectSession {
             .map(BackendDiagnostic::from_finding)
             .collect();
         reply(&session, encode(&report), &mirrored, None)
+    }
+
+    fn validate_page(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let page =
+            match scope::decode_input(&input).and_then(|input| report::page(&session, &input)) {
+                Ok(page) => page,
+                Err(error) => return reply(&session, Err(error), &[], None),
+            };
+        let mirrored: Vec<BackendDiagnostic> = page
+            .report
+            .diagnostics
+            .iter()
+            .map(BackendDiagnostic::from_finding)
+            .collect();
+        let mut fields = Vec::new();
+        if let Some(cursor) = &page.next_cursor {
+            fields.push(("nextCursor", encode(cursor)));
+        }
+        if let Some(warning) = &page.warning {
+            fields.push(("warnings", encode(&[warning])));
+        }
+        let additions = (!fields.is_empty()).then(|| {
+            let fields = fields
+                .into_iter()
+                .map(|(field, value)| value.map(|value| (field, value)))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(addition_fields(&fields))
+        });
+        reply(&session, encode(&page.report), &mirrored, additions)
     }
 
     fn query_entity(&self, target: String) -> WitResult<Reply> {
@@ -525,7 +564,16 @@ fn reply(
 /// An `Additions` object of one field (`contracts::additions`), written without a
 /// serializer of its own: the component stays inside its size budget.
 fn addition(field: &str, value: &impl serde::Serialize) -> Result<String, BackendError> {
-    Ok(format!(r#"{{"{field}":{}}}"#, encode(value)?))
+    Ok(addition_fields(&[(field, encode(value)?)]))
+}
+
+/// An `Additions` object of fields already encoded.
+fn addition_fields(fields: &[(&str, String)]) -> String {
+    let fields: Vec<String> = fields
+        .iter()
+        .map(|(field, value)| format!(r#""{field}":{value}"#))
+        .collect();
+    format!("{{{}}}", fields.join(","))
 }
 
 /// A refused write, with the status it was checked against.

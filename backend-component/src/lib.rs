@@ -21,6 +21,7 @@ pub mod publishing;
 pub mod query;
 pub mod reader;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod save;
 pub mod scope;

@@ -211,8 +211,42 @@ impl Page {
             Some(limit) => start.saturating_add(limit).min(total),
             None => total,
         };
-        let next = (end < total).then(|| format!("r{}p{end}", self.revision));
-        (start..end, next)
+        (start..end, self.cursor_at(end, total))
+    }
+
+    /// The page's items built by `build`, when it names no limit: as many as fit in
+    /// `budget` bytes of answer (`size` of each), and always at least one, so every
+    /// answer moves on; with a limit, [`Page::window`]'s. Gives the items, the range they
+    /// cover and the cursor of the next page if any.
+    pub fn fill<T>(
+        &self,
+        total: usize,
+        budget: usize,
+        mut build: impl FnMut(usize) -> T,
+        size: impl Fn(&T) -> usize,
+    ) -> (Vec<T>, Range<usize>, Option<String>) {
+        if self.limit.is_some() {
+            let (window, next) = self.window(total);
+            return (window.clone().map(build).collect(), window, next);
+        }
+        let start = self.start.min(total);
+        let mut items = Vec::new();
+        let mut used = 0usize;
+        for index in start..total {
+            let item = build(index);
+            used = used.saturating_add(size(&item));
+            if !items.is_empty() && used > budget {
+                break;
+            }
+            items.push(item);
+        }
+        let end = start + items.len();
+        (items, start..end, self.cursor_at(end, total))
+    }
+
+    /// The cursor of a page starting at `end`, unless nothing is left.
+    fn cursor_at(&self, end: usize, total: usize) -> Option<String> {
+        (end < total).then(|| format!("r{}p{end}", self.revision))
     }
 }
 

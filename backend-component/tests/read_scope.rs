@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use ofgui_backend::fs::StdFs;
-use ofgui_backend::outline::outline;
+use ofgui_backend::outline::{OUTLINE_PAGE_BYTES, outline};
 use ofgui_backend::search::search;
 use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::unity_root;
@@ -31,7 +31,7 @@ fn input<T: serde::de::DeserializeOwned>(fields: Value) -> T {
 }
 
 fn outline_of(session: &Session, fields: Value) -> Result<ProjectOutline, BackendError> {
-    outline(session, &input::<OutlineInput>(fields))
+    outline(session, &input::<OutlineInput>(fields)).map(|(outline, _)| outline)
 }
 
 fn state_of(session: &Session, fields: Value) -> Result<SessionStateData, BackendError> {
@@ -75,12 +75,22 @@ fn code_and_reason(error: &BackendError) -> (String, Option<String>) {
     (parts.code.as_str().to_string(), reason)
 }
 
+/// The whole outline, in one answer: what a page limit of every package gives.
+fn whole_outline(session: &Session) -> ProjectOutline {
+    outline_of(session, json!({ "page": { "limit": 1000 } })).unwrap()
+}
+
 #[test]
-fn the_default_outline_is_the_whole_project() {
+fn a_page_limit_of_every_package_is_the_whole_project() {
     let session = open();
-    let whole = outline_of(&session, json!({})).unwrap();
+    let (whole, warning) = outline(
+        &session,
+        &input::<OutlineInput>(json!({ "page": { "limit": 1000 } })),
+    )
+    .unwrap();
     assert_eq!(whole.packages.len(), 30);
     assert_eq!(whole.next_cursor, None);
+    assert_eq!(warning, None);
     let resources: usize = whole
         .packages
         .iter()
@@ -96,9 +106,66 @@ fn the_default_outline_is_the_whole_project() {
 }
 
 #[test]
+fn an_outline_without_a_limit_comes_in_pages_of_its_byte_budget_that_say_so() {
+    let session = open();
+    let whole = whole_outline(&session);
+    let size =
+        |package: &ofgui_contracts::api::OutlinePackage| serde_json::to_vec(package).unwrap().len();
+    let (mut packages, mut answers) = (Vec::new(), 0);
+    let mut cursor: Option<String> = None;
+    loop {
+        let page = match &cursor {
+            Some(cursor) => input::<OutlineInput>(json!({ "page": { "cursor": cursor } })),
+            // The first call names nothing but the session, as upstream's clients call it.
+            None => input::<OutlineInput>(json!({})),
+        };
+        let (answer, warning) = outline(&session, &page).unwrap();
+        let bytes: usize = answer.packages.iter().map(size).sum();
+        // Over the budget only when one package alone is bigger.
+        assert!(
+            bytes <= OUTLINE_PAGE_BYTES || answer.packages.len() == 1,
+            "{bytes} bytes in {} packages",
+            answer.packages.len()
+        );
+        // Upstream's call (no page) gets upstream's shape: the cursor is in the warning.
+        let asked_for_a_page = cursor.is_some();
+        let next = warning.as_ref().map(|warning| {
+            assert_eq!(warning.code, "answer_paged");
+            assert!(warning.message.contains(" of 30:"), "{}", warning.message);
+            let (_, rest) = warning.message.split_once(r#""cursor": ""#).unwrap();
+            rest.split('"').next().unwrap().to_string()
+        });
+        match asked_for_a_page {
+            true => assert_eq!(answer.next_cursor, next),
+            false => assert_eq!(answer.next_cursor, None),
+        }
+        answers += 1;
+        packages.extend(answer.packages);
+        cursor = next;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert!(
+        answers >= 3,
+        "the corpus's 109 KiB outline takes at least 3 answers"
+    );
+    assert_eq!(packages, whole.packages);
+
+    // Packages alone fit in one answer.
+    let (ids, warning) = outline(
+        &session,
+        &input::<OutlineInput>(json!({ "detail": "packages" })),
+    )
+    .unwrap();
+    assert_eq!(ids.packages.len(), 30);
+    assert_eq!((ids.next_cursor, warning), (None, None));
+}
+
+#[test]
 fn a_packages_outline_lists_ids_and_counts_only() {
     let session = open();
-    let whole = outline_of(&session, json!({})).unwrap();
+    let whole = whole_outline(&session);
     let light = outline_of(&session, json!({ "detail": "packages" })).unwrap();
     assert_eq!(light.packages.len(), 30);
     for (full, short) in whole.packages.iter().zip(&light.packages) {
@@ -126,7 +193,7 @@ fn a_package_scope_answers_those_packages_in_project_order() {
     let bag = package_id(&session, "Bag");
     let scoped = outline_of(
         &session,
-        json!({ "scope": { "packageIds": [basics, bag] } }),
+        json!({ "scope": { "packageIds": [basics, bag] }, "page": { "limit": 2 } }),
     )
     .unwrap();
     let names: Vec<&str> = scoped.packages.iter().map(|p| p.name.as_str()).collect();
@@ -212,7 +279,7 @@ fn a_component_scope_answers_one_component() {
 #[test]
 fn pages_together_are_the_whole_answer() {
     let session = open();
-    let whole = outline_of(&session, json!({})).unwrap();
+    let whole = whole_outline(&session);
     let mut pages = Vec::new();
     let mut cursor: Option<String> = None;
     loop {

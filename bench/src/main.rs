@@ -26,6 +26,7 @@ mod load;
 mod many_packages;
 mod publish;
 mod render;
+mod sizes;
 
 const RUNS: usize = 7;
 
@@ -73,6 +74,7 @@ fn main() -> Result<()> {
             return history::history(&host, cache.path(), &projects[0].1);
         }
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
+        Some("sizes") => return sizes::sizes(&host, cache.path(), &projects[0].1),
         Some("publish") => {
             publish::header();
             for (label, copies) in [
@@ -440,6 +442,8 @@ struct Client {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     next_id: u64,
+    /// Bytes of the last response line read: what the client received.
+    last_response_bytes: usize,
 }
 
 impl Client {
@@ -465,6 +469,7 @@ impl Client {
             let elapsed = started.elapsed();
             let message: Value = serde_json::from_str(&line)?;
             if message.get("id") == Some(&json!(id)) {
+                self.last_response_bytes = line.trim_end().len();
                 return Ok((message, elapsed));
             }
         }
@@ -534,6 +539,7 @@ fn spawn_with(
         stdin,
         stdout,
         next_id: 0,
+        last_response_bytes: 0,
     })
 }
 

@@ -38,6 +38,14 @@ pub struct Additions {
     /// those dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refreshed: Option<Refreshed>,
+    /// `validateSession`: where the next page of findings starts (pass it as
+    /// `page.cursor`); upstream's report has no field for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// Decisions the backend took for the caller (an outline answered in pages). The
+    /// host moves them into the envelope's `meta.warnings`; they are never shown here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<crate::envelope::Warning>>,
 }
 
 /// What a refresh did with the session's unsaved edits.

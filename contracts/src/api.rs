@@ -38,10 +38,8 @@ pub struct OpenSessionInput {
     /// the first allowed root.
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub project_path: String,
-    /// What to do with edits an earlier session of this project did not save (its
-    /// server stopped, or it was closed), which the open result lists
-    /// (`unsavedEdits` in the additions): `recover` replays them into this session,
-    /// `discard` removes them. Omitted, they are kept as they are.
+    /// Edits an earlier session of this project did not save (listed by the open
+    /// result): `recover` replays them, `discard` removes them; omitted, they are kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsaved_edits: Option<UnsavedEditsChoice>,
 }
@@ -115,6 +113,20 @@ pub struct SessionInput {
     pub session_id: String,
 }
 
+/// `validateSession` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValidateSessionInput {
+    /// The `sessionId` returned by openSession.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// `limit` findings per answer; without a limit, the findings that fit in about
+    /// 16 KiB. `cursor` continues (the warning `answer_paged` gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageRequest>,
+}
+
 /// `saveSession` input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -161,13 +173,10 @@ pub struct MaterializeSessionInput {
     /// Always `fullProject`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<MaterializeMode>,
-    /// Only for a session opened with openProjectSession (ofgui addition): the directory
-    /// to write the project into, inside the allowed project roots, holding no project
-    /// yet (missing directories are created). The project file is named after the
-    /// directory (`<dir>/<dir>.fairy`) unless targetPath names a `.fairy` file in it. The
-    /// session then is that project's, with its lock, and saveSession works. For a
-    /// session opened from disk only the opened project is allowed (`path_policy_violation`
-    /// otherwise).
+    /// For a session opened with openProjectSession: a directory inside the allowed
+    /// roots holding no project yet (created if missing), or a `.fairy` file in one; the
+    /// session then is that project's, and saves there. A session opened from disk allows
+    /// only its own project.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub target_path: Option<String>,
@@ -229,7 +238,8 @@ pub struct OutlineInput {
     /// Only part of the project; omitted, the whole project.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<ProjectScope>,
-    /// Packages per answer, for large projects; omitted, all in one answer.
+    /// `limit` packages per answer; without a limit, the packages that fit in about
+    /// 48 KiB. `cursor` continues after the previous answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<PageRequest>,
     /// `full` (default): folders, resources and component structure; `packages`: only
@@ -1083,39 +1093,32 @@ pub struct PublishProjectInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 1000)))]
     pub packages: Option<Vec<String>>,
-    /// The directory to write into: absolute, or relative to the project directory;
-    /// inside the allowed project roots, not a symlink, and outside the project's
-    /// `assets` and `settings` (missing directories are created). By default the
-    /// project's own publish path (`settings/Publish.json` `path`, relative to the
-    /// project directory); for a merged `branch`, the folder named after it in
-    /// `branchPath` (else in `path`).
+    /// Where to write: absolute or relative to the project; inside the allowed roots, not
+    /// a symlink, outside the project's `assets` and `settings` (created if missing). By
+    /// default `settings/Publish.json` `path` (for a merged `branch`, its folder in
+    /// `branchPath`, else in `path`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub output_dir: Option<String>,
-    /// The directory binding code is written into, for the packages whose publish
-    /// settings ask for code (`genCode`): each package's classes go to a folder named
-    /// after it inside. Same rules as `outputDir`. By default the package's own
-    /// `codePath`, else `settings/Publish.json` `codeGeneration.codePath`.
+    /// Where binding code goes, for packages whose settings ask for it (`genCode`), a
+    /// folder per package; rules as `outputDir`. By default the package's `codePath`,
+    /// else `settings/Publish.json` `codeGeneration.codePath`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 4096)))]
     pub code_dir: Option<String>,
     /// List the files, their sizes and the warnings without writing anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
-    /// A branch to merge into the main packages (its resources replace the main ones
-    /// they are variants of, as the runtime reads a package without a branch list);
-    /// without it the packages carry every branch, unless `settings/Publish.json`
-    /// `branchProcessing` is 1, which publishes the main resources only. A merged
-    /// branch goes, unless `outputDir` says where, into the folder named after it in
-    /// `branchPath` (else in `path`), beside the main output rather than over it.
+    /// A branch to merge into the main packages (its resources replace the ones they are
+    /// variants of), written beside the main output unless `outputDir` says where.
+    /// Without it packages carry every branch (main resources only when
+    /// `settings/Publish.json` `branchProcessing` is 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub branch: Option<String>,
-    /// Publish even though some source files cannot be read (missing, a Git LFS pointer
-    /// whose content was never fetched, an image that does not decode), as the editor
-    /// publishes with placeholders: those resources are left out and listed in
-    /// `leftOut`. Without it such files refuse the publish (`publish_refused`, one
-    /// finding each) and nothing is written. Other findings refuse either way.
+    /// Publish even though some source files cannot be read (missing, a Git LFS pointer,
+    /// undecodable), as the editor does: they are left out and listed in `leftOut`.
+    /// Without it they refuse the publish (`publish_refused`) and nothing is written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_missing: Option<bool>,
     /// `false` writes no binding code, even for packages whose settings ask for it

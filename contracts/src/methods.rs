@@ -201,11 +201,11 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "project_open_failed",
-                "reason says why: project_not_found, no_project_file, multiple_project_files (open the .fairy file itself), not_a_project_file, symbolic_link_unsupported, hard_link_unsupported, access_denied, project_read_failed",
+                "reason says why, e.g. multiple_project_files: open the .fairy file itself",
             ),
             Fails::new(
                 "lock_conflict",
-                "another session of this server has the project open: use or close it (another program's lock only makes the session read-only, with the warning project_locked_elsewhere)",
+                "this server has it open: use or close that session (another program's lock only makes it read-only)",
             ),
             Fails::new("session_limit_exceeded", "close a session first"),
         ],
@@ -216,7 +216,7 @@ pub const METHODS: &[Method] = &[
         name: "openProjectSession",
         tool: "openfairygui_backend_open_project_session",
         title: "Open Project Session",
-        description: "Opens a session over a project given as a document instead of a directory: project is the whole UAM (as readSessionState returns it) with each asset's file bytes in sourceBytes (integers 0..255 or base64; at most 8 MiB in all). The session has no file access: lockHeld is false, canonicalProjectPath is memory://<sessionId> unless given. Reading, searching, validating, previewing and applying work as on any session; saveSession answers capability_unavailable until materializeSession with targetPath writes the project into a new directory inside the allowed roots, after which the session is that project's. Needs a complete document: invalid_input names the field no project on disk could read as.",
+        description: "Opens a session over a project given as a document: project is the whole UAM (as readSessionState returns it) with each asset's bytes in sourceBytes (integers 0..255 or base64; 8 MiB in all). The session has no file access (lockHeld false; canonicalProjectPath memory://<sessionId> unless given): it reads, validates, previews and applies as any session, and materializeSession with targetPath writes it into a new directory inside the allowed roots, after which it saves there. Needs a complete document: invalid_input names the field.",
         read_only: false,
         destructive: false,
         idempotent: false,
@@ -261,7 +261,7 @@ pub const METHODS: &[Method] = &[
         name: "getProjectOutline",
         tool: "openfairygui_backend_get_project_outline",
         title: "Get Project Outline",
-        description: "Returns the project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions. No property payloads and no bytes: query entities for those. Without options it is the whole project; on a large project first ask detail: packages (ids, names and resource counts only), then scope to some packages (scope.packageIds) or one component (scope.component), or page it (page.limit packages per answer; pass nextCursor back as page.cursor). Needs an open session.",
+        description: "Returns the project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions; no properties or bytes (query entities for those). Without page.limit an answer holds the whole packages that fit in about 48 KiB; when more follow it carries nextCursor (pass it as page.cursor) and the warning answer_paged. detail: packages lists every package's id, name and resource count at once; scope.packageIds or scope.component narrow it. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -281,7 +281,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "mcp_response_budget_exceeded",
-                "the answer is over 16 MiB: ask detail packages, a scope or a page",
+                "over 16 MiB with a large page.limit: ask fewer packages",
             ),
         ],
         byte_paths: &[],
@@ -343,7 +343,7 @@ pub const METHODS: &[Method] = &[
         name: "searchProject",
         tool: "openfairygui_backend_search_project",
         title: "Search Project",
-        description: "Finds display nodes and resources by name (part of it), text (part of what a node shows: text, title, prompt, list item titles), kind (node or resource kind) or url (the resource a ui:// URL names, and every node that refers to it); every given criterion must match, case is ignored. Each match carries target (pass it to queryEntity; its selector is what operations take), kind, name, package and component path, and where the text or reference was found. 50 matches per answer unless page.limit says otherwise; nextCursor continues. May be scoped like getProjectOutline (scope.packageIds or scope.component). Needs an open session.",
+        description: "Finds display nodes and resources by name (part of it), text (what a node shows: text, title, prompt, list item titles), kind or url (a ui:// URL's resource and every node referring to it); all given criteria must match, ignoring case. Each match has target (for queryEntity; its selector is what operations take), kind, name, package, component path and where it matched. 50 matches per answer unless page.limit says otherwise; nextCursor continues. Scoped like getProjectOutline. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -397,7 +397,7 @@ pub const METHODS: &[Method] = &[
         name: "renderComponent",
         tool: "openfairygui_render_component",
         title: "Render Component Preview",
-        description: "Draws one component as the session holds it, unsaved edits included, and returns the picture as PNG image content plus its size, revision, the page each controller showed, and `approximations` (what was drawn approximately or as a labelled placeholder, by node path). controllerPages picks a page per controller (by id or name; the others show the page the game starts on), scale is 0.05 to 4 (1 draws one pixel per unit), background is #RRGGBB (transparent by default). With previewOperations (a preflightTransaction batch) it draws before and after side by side and counts the changed pixels, applying nothing. Read-only. Needs an open session, the component's packageId and componentResourceId from the outline, and expectedRevision with previewOperations.",
+        description: "Draws one component as the session holds it (unsaved edits included) as PNG image content, with its size, revision, each controller's page and `approximations` (what was drawn approximately or as a labelled placeholder, by node path). controllerPages picks pages (by id or name; others show the game's start page); scale 0.05 to 4; background #RRGGBB (transparent by default). previewOperations (a preflightTransaction batch) or previewHistory draw before and after side by side, applying nothing. Read-only. Needs an open session and the component by id or name (expectedRevision with a preview).",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -410,7 +410,7 @@ pub const METHODS: &[Method] = &[
             Fails::new("stale_read", "re-read the revision"),
             Fails::new(
                 "session_read_failed",
-                "reason not_found, ambiguous, unsupported_resource (not a component), response_budget_exceeded (over 8192 px a side, 16 Mi pixels or an 8 MiB PNG: lower the scale)",
+                "reason not_found, ambiguous, unsupported_resource (not a component), response_budget_exceeded (lower the scale)",
             ),
             Fails::new(
                 "transaction_unsupported",
@@ -429,7 +429,7 @@ pub const METHODS: &[Method] = &[
         name: "validateSession",
         tool: "openfairygui_backend_validate_session",
         title: "Validate Project Session",
-        description: "Validates the committed project and returns a report: status (valid, invalid, incomplete), complete, and sorted diagnostics with severity, code, model path, message, packageId, resourceId, nodeId and sourcePath. Checks malformed files, invalid values, geometry that overflows the editor, structural rules (ids, names, folders, paths differing only in case), every ui:// and resource reference, and the source files themselves (missing or present only with other letter case, empty, corrupt PNG/JPEG/SVG/JTA, Git LFS pointers; SVGs with a DTD or active content are reported unchecked). An invalid project is a successful call: require status valid and complete true. Read-only. Needs an open session.",
+        description: "Validates the committed project: status (valid, invalid, incomplete) and complete over every finding, and the sorted findings (severity, code, model path, message, ids, sourcePath): without page.limit those that fit in about 16 KiB; when more follow, the warning answer_paged counts them and gives the cursor for page.cursor. Checks files, values, geometry, structural rules, every reference and the source files (missing, wrong case, empty, corrupt, Git LFS pointers). An invalid project is a successful call: require status valid and complete true. Read-only. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -439,6 +439,10 @@ pub const METHODS: &[Method] = &[
         max_response_bytes: RESPONSE_CAP,
         errors: &[
             Fails::new("session_not_found", ""),
+            Fails::new(
+                "stale_read",
+                "a page cursor from an earlier revision: validate again without it",
+            ),
             Fails::new("mcp_response_budget_exceeded", ""),
         ],
         byte_paths: &[],
@@ -448,7 +452,7 @@ pub const METHODS: &[Method] = &[
         name: "preflightTransaction",
         tool: "openfairygui_backend_preflight_transaction",
         title: "Preview UAM Transaction",
-        description: "Runs a batch of operations on a copy of the session and returns exactly what it would change: entities (by exact ids, with the fields that change) and the files a save would touch. Nothing changes and no revision is reserved; use the same input as applyTransaction. What the server fills in for fields an operation left out (addResource's id, folder, flags, image or movie clip block, dimensions), as the apply will, is listed beside the result: `generated` in _meta[\"ofgui/additions\"] and in a second text block. Needs an open session, expectedRevision equal to the current revision, ids from the outline, search or queries, and each operation in its kind's schema (openfairygui://contracts/operations/{kind}).",
+        description: "Runs a batch on a copy of the session and returns exactly what it would change: entities (by id, with the changed fields) and the files a save would touch. Nothing changes; send the same input to applyTransaction. Values the server fills in for fields left out (addResource's id, folder, flags, dimensions) are listed as `generated` in _meta[\"ofgui/additions\"] and a second text block. Needs an open session, expectedRevision (the current revision), ids from the outline, search or queries, and each operation as openfairygui://contracts/operations/{kind} describes.",
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -464,7 +468,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "transaction_unsupported",
-                "every problem is in error.issues and meta.diagnostics with its operation index and a remediation, e.g. invalid_display_node_selector, invalid_display_node_payload, display_node_props_unchanged, unavailable_resource_source_bytes, unsupported_operation_batch",
+                "every problem is in error.issues and meta.diagnostics with its operation index and a remediation",
             ),
             Fails::new(
                 "selector_ambiguity",
@@ -482,7 +486,7 @@ pub const METHODS: &[Method] = &[
         name: "applyTransaction",
         tool: "openfairygui_backend_apply_transaction",
         title: "Apply UAM Transaction",
-        description: "Applies a batch of 1 to 1000 operations (the 41 kinds: settings, resources, folders, branches, packages, components, display nodes, controllers, transitions, gears) all or nothing, at expectedRevision. On success the revision advances by one and the session is dirty; on failure nothing changes and every problem is reported with its operation index. Edits stay in the session until saveSession writes them. addResource needs only kind, fileName and sourceBytes: the id, folder (/), flags, image or movie clip block and dimensions are derived, and `generated` (in _meta[\"ofgui/additions\"] and a second text block) lists each value chosen. Needs the same as preflightTransaction: preview first.",
+        description: "Applies a batch of 1 to 1000 operations (41 kinds: settings, resources, folders, branches, packages, components, display nodes, controllers, transitions, gears) all or nothing at expectedRevision; on success the revision advances by one and the session is dirty, on failure nothing changes and each problem names its operation index. Edits stay in the session until saveSession. addResource needs only kind, fileName and sourceBytes (the rest is derived and listed as `generated`). Needs the same as preflightTransaction: preview first.",
         read_only: false,
         destructive: true,
         idempotent: false,
@@ -516,7 +520,7 @@ pub const METHODS: &[Method] = &[
         name: "undo",
         tool: "openfairygui_undo",
         title: "Undo Last Batch",
-        description: "Takes back the last applied batch (or the last redo): the model returns to what it was before it, as a new revision (revisions only grow, so stale_write keeps its meaning). Undo reaches back through saves; undoing past a save makes the session dirty, and the next save writes exactly the files that differ. preview: true only reports what it would change, as preflightTransaction does for a batch. Needs expectedRevision, the current revision.",
+        description: "Takes back the last applied batch (or redo) as a new revision (revisions only grow). Undo reaches back through saves: the next save writes exactly the files that differ. preview: true only reports what it would change. Needs expectedRevision, the current revision.",
         read_only: false,
         destructive: true,
         idempotent: false,
@@ -622,7 +626,7 @@ pub const METHODS: &[Method] = &[
         name: "saveSession",
         tool: "openfairygui_backend_save_session",
         title: "Save Backend Session",
-        description: "Writes the session's edits into the opened project: only files whose content changed are written, and inside them only the edited attributes and elements (formatting, attribute order and unknown content stay byte for byte). The new bytes are read back and must give exactly the session's model before anything is written; all files change together or none do. A save without edits writes nothing. What it changed on disk (writtenPaths, removedPaths, directories, writeVerified) is beside the result: `saved` in _meta[\"ofgui/additions\"] and in a second text block. Needs a session opened from a directory (a document session is written first with materializeSession and targetPath) and expectedRevision, the revision you previewed.",
+        description: "Writes the session's edits into the opened project: only changed files, and in them only the edited attributes and elements (everything else stays byte for byte). The new bytes must read back as the session's model before anything is written; all files change or none. What changed on disk is `saved` in _meta[\"ofgui/additions\"] and a second text block. Needs a session opened from a directory (a document session: materializeSession with targetPath first) and expectedRevision, the revision you previewed.",
         read_only: false,
         destructive: true,
         idempotent: false,
@@ -635,15 +639,15 @@ pub const METHODS: &[Method] = &[
             Fails::new("stale_write", "re-read, save the revision you previewed"),
             Fails::new(
                 "path_policy_violation",
-                "targetPath is not the opened project: saving is not Save As, or the project directory was moved or replaced since it was opened",
+                "targetPath is not the opened project (saving is not Save As), or the project was moved since it was opened",
             ),
             Fails::new(
                 "uam_fidelity_unsupported",
-                "a file could not be read at open, or would not read back as the model, nothing written: materializeSession rewrites the project instead",
+                "a file could not be read at open or would not read back as the model: nothing written",
             ),
             Fails::new(
                 "save_partial_failure",
-                "reason changed_on_disk: someone edited those files on disk since the session read them, or a file or its folder is read-only or a link (see conflicts), nothing written, the edits stay in the session: refreshSession takes their change and replays the edits on top, or materializeSession overwrites it on purpose, reason io: the disk refused a write (full, for one), see diskMayBePartiallyUpdated and recoveryPaths",
+                "reason changed_on_disk: the files changed on disk or are read-only (see conflicts), nothing written, refreshSession replays the edits on the new files, reason io: the disk refused a write (see recoveryPaths)",
             ),
             Fails::new(
                 "materialize_validation_failed",
@@ -663,7 +667,7 @@ pub const METHODS: &[Method] = &[
         name: "materializeSession",
         tool: "openfairygui_backend_materialize_session",
         title: "Materialize Backend Session",
-        description: "Rewrites every project file the model describes in the FairyGUI editor's canonical layout, even without edits: the escape hatch when a patch save is refused. Files whose canonical form equals what is on disk are left alone (skippedPaths). Unlike saveSession it overwrites changes made on disk since the session read them: ask the user first. A session opened from a document is written into targetPath, a new directory inside the allowed roots, and is that project's from then on. Needs a project that validates (no errors).",
+        description: "Rewrites every project file in the FairyGUI editor's canonical layout, even without edits: the escape hatch when a save is refused. Files already canonical are left alone (skippedPaths). It overwrites changes made on disk since the session read them: ask the user first. A document session is written into targetPath, a new directory inside the allowed roots, and is that project's from then on. Needs a project that validates.",
         read_only: false,
         destructive: true,
         idempotent: false,
@@ -676,7 +680,7 @@ pub const METHODS: &[Method] = &[
             Fails::new("stale_write", ""),
             Fails::new(
                 "path_policy_violation",
-                "targetPath is outside the allowed roots, already holds a project, or is not the opened project, or the project directory was moved or replaced since it was opened",
+                "targetPath is outside the roots, holds a project or is not the opened project",
             ),
             Fails::new("uam_fidelity_unsupported", ""),
             Fails::new(
@@ -685,7 +689,7 @@ pub const METHODS: &[Method] = &[
             ),
             Fails::new(
                 "write_failed",
-                "reason changed_on_disk: a file or its folder is read-only (see conflicts), reason io: the disk refused a write",
+                "a file is read-only (see conflicts) or the disk refused a write",
             ),
             Fails::new("lock_conflict", ""),
             Fails::new(
@@ -700,7 +704,7 @@ pub const METHODS: &[Method] = &[
         name: "publishProject",
         tool: "openfairygui_publish",
         title: "Publish For The Game",
-        description: "Publishes packages as the FairyGUI editor would for the game to load: per package the binary descriptor (`<Package>_fui.bytes` for Unity, `<Package>.fui` for the web engines), its atlas pages and its sounds, and the binding code (C# or TypeScript) of packages whose publish settings ask for it (genCode) into their code directory (codeDir, else codePath), from the session's model (unsaved edits included: data.unsavedEdits says so; save to keep the project's files in step). The files of each package are replaced all at once (after a crash, the old set or the new set); files of a published package that this output no longer has are removed; nothing else in the output directory is touched, and the project's own files never. With dryRun it lists the files, their sizes and the warnings and writes nothing. Needs an open session; outputDir inside the allowed roots unless the project's settings/Publish.json path is (the default); packages by name or id (all by default).",
+        description: "Publishes packages as the FairyGUI editor would for the game: per package its descriptor (`<Package>_fui.bytes` for Unity, `<Package>.fui` for web engines), atlas pages, sounds, and binding code where its settings ask (genCode) into codeDir (else codePath), from the session's model (unsaved edits included). Each package's files are replaced all at once; only files this publish wrote are ever removed; the project's own files never. dryRun lists files, sizes and warnings and writes nothing. Needs an open session; outputDir inside the allowed roots unless settings/Publish.json's path is; packages by name or id (all by default).",
         read_only: false,
         destructive: true,
         idempotent: true,
@@ -713,15 +717,15 @@ pub const METHODS: &[Method] = &[
             Fails::new("stale_read", "re-read the revision"),
             Fails::new(
                 "publish_refused",
-                "the output would be wrong (a missing image, a package name no file can have, an unknown package): meta.diagnostics name each finding, nothing written",
+                "the output would be wrong: meta.diagnostics name each finding (allowMissing publishes the rest), nothing written",
             ),
             Fails::new(
                 "path_policy_violation",
-                "outputDir or codeDir (or the settings' paths) is outside the allowed roots, is a symlink, or is the project directory or inside its assets or settings: pass one inside the roots",
+                "outputDir or codeDir (or the settings' paths) is outside the allowed roots, a symlink or inside the project's assets or settings",
             ),
             Fails::new(
                 "write_failed",
-                "reason io: the disk refused a write (read-only, full): the previous output is intact, see recoveryPaths",
+                "the disk refused a write: the previous output is intact",
             ),
         ],
         byte_paths: &[],
@@ -813,15 +817,18 @@ impl Method {
     }
 
     /// The tool's description: what it does and needs, then "May fail on:" with every
-    /// code of [`Method::error_codes`] and when.
+    /// code of [`Method::error_codes`], its own with when; the codes every tool shares
+    /// are only named here (the server's instructions say when, once).
     pub fn tool_description(&self) -> String {
-        let failures: Vec<String> = self
-            .failures()
+        let mut failures: Vec<String> = self
+            .errors
+            .iter()
             .map(|fails| match fails.when {
                 "" => fails.code.to_string(),
                 when => format!("{} ({when})", fails.code),
             })
             .collect();
+        failures.extend(MCP_FAILURES.iter().map(|fails| fails.code.to_string()));
         format!("{} May fail on: {}.", self.description, failures.join("; "))
     }
 }

@@ -18,7 +18,7 @@ use crate::api::{
     ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
     RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
     SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionSnapshot,
-    SessionStateData, TransactionInput, TransactionPreview, ValidationReport,
+    SessionStateData, TransactionInput, TransactionPreview, ValidateSessionInput, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -53,9 +53,10 @@ pub fn input_schema(method: &Method) -> Value {
         "getCapabilities" => NoInput::json_schema(&mut generator),
         "openSession" => OpenSessionInput::json_schema(&mut generator),
         "openProjectSession" => OpenProjectSessionInput::json_schema(&mut generator),
-        "getSession" | "validateSession" | "closeSession" | "getCacheSnapshot" => {
+        "getSession" | "closeSession" | "getCacheSnapshot" => {
             SessionInput::json_schema(&mut generator)
         }
+        "validateSession" => ValidateSessionInput::json_schema(&mut generator),
         "refreshCache" => RefreshCacheInput::json_schema(&mut generator),
         "getProjectOutline" => OutlineInput::json_schema(&mut generator),
         "searchProject" => SearchProjectInput::json_schema(&mut generator),
@@ -327,7 +328,6 @@ pub fn cli_schema(command: &CliCommand) -> Value {
 /// The MCP annotations of a method's tool.
 pub fn annotations(method: &Method) -> Value {
     let mut annotations = Map::new();
-    annotations.insert("title".into(), json!(method.title));
     annotations.insert("readOnlyHint".into(), json!(method.read_only));
     if !method.read_only {
         // Set explicitly: MCP defaults destructiveHint to true for non-read-only tools.
@@ -452,8 +452,18 @@ pub fn lean_tools(snapshot: &Value) -> Value {
                 input.remove("definitions");
             }
         }
+        if let Some(target) = tool.pointer_mut("/inputSchema/properties/target")
+            && method.id == crate::methods::MethodId::QueryEntity
+        {
+            *target = lean_entity_target();
+            if let Some(input) = tool.get_mut("inputSchema").and_then(Value::as_object_mut) {
+                input.remove("definitions");
+            }
+        }
         if let Some(operations) = tool.pointer_mut("/inputSchema/properties/previewOperations") {
             *operations = lean_operations();
+            // The kinds are listed once, by preflightTransaction and applyTransaction.
+            operations["items"]["properties"]["kind"] = json!({ "type": "string" });
             operations["description"] = json!(
                 "A batch as for openfairygui_backend_preflight_transaction, drawn before and after side by side; nothing is applied. Each operation is an object with a `kind` and that kind's fields, exactly those of openfairygui://contracts/operations/{kind}."
             );
@@ -468,8 +478,39 @@ pub fn lean_tools(snapshot: &Value) -> Value {
             }
         }
         tool["outputSchema"] = lean_output(method);
+        if let Some(input) = tool.get_mut("inputSchema") {
+            drop_null_alternatives(input);
+        }
     }
     tools
+}
+
+/// `anyOf: [X, {type: null}]` → X: an optional field is advertised as optional, not as
+/// nullable, which is what a client should send (the server still takes `null` for an
+/// absent field). Keeps the list small and readable.
+fn drop_null_alternatives(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let alternatives = map.get("anyOf").and_then(Value::as_array);
+            if let Some([first, second]) = alternatives.map(Vec::as_slice) {
+                let null = json!({ "type": "null" });
+                let kept = match (*first == null, *second == null) {
+                    (false, true) => Some(first.clone()),
+                    (true, false) => Some(second.clone()),
+                    _ => None,
+                };
+                if let Some(Value::Object(kept)) = kept {
+                    map.remove("anyOf");
+                    for (key, value) in kept {
+                        map.entry(key).or_insert(value);
+                    }
+                }
+            }
+            map.values_mut().for_each(drop_null_alternatives);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_null_alternatives),
+        _ => {}
+    }
 }
 
 fn lean_operations() -> Value {
@@ -486,6 +527,23 @@ fn lean_operations() -> Value {
             },
             "required": ["kind"]
         }
+    })
+}
+
+/// A query target as a model needs it: the kinds and what each selector holds, in one
+/// sentence rather than seven schemas (the backend checks the target itself and answers
+/// `invalid_query` naming what is wrong).
+fn lean_entity_target() -> Value {
+    json!({
+        "type": "object",
+        "description": "{kind, selector}: project (no selector); package {packageId}; resource {packageId, resourceId}; component {packageId, componentResourceId}; displayNode {packageId, componentResourceId, displayNodeId}; controller {…, controllerName}; transition {…, transitionName}. Ids from the outline or search, or the names the outline shows (a name several share is refused with their ids).",
+        "properties": {
+            "kind": {
+                "enum": ["project", "package", "resource", "component", "displayNode", "controller", "transition"]
+            },
+            "selector": { "type": "object" }
+        },
+        "required": ["kind"]
     })
 }
 
@@ -507,33 +565,28 @@ fn lean_project(method: &Method) -> Value {
 }
 
 fn lean_output(method: &Method) -> Value {
+    // Only what a client checks: the envelope's flag and its error codes; the rest of
+    // each result's shape is one document away.
     json!({
         "type": "object",
         "properties": {
             "backendResult": {
                 "type": "object",
                 "description": format!(
-                    "The envelope: ok, meta, and data on success or error on failure. The full schema of data is in {}.",
+                    "data: {}",
                     crate::docs::method_uri(method.name)
                 ),
                 "properties": {
                     "ok": { "type": "boolean" },
-                    "meta": { "type": "object" },
-                    "data": { "type": "object" },
                     "error": {
                         "type": "object",
-                        "properties": {
-                            "code": { "type": "string", "enum": method.error_codes() },
-                            "message": { "type": "string" }
-                        },
-                        "required": ["code", "message"]
+                        "properties": { "code": { "enum": method.error_codes() } }
                     }
                 },
                 "required": ["ok", "meta"]
             }
         },
-        "required": ["backendResult"],
-        "additionalProperties": false
+        "required": ["backendResult"]
     })
 }
 

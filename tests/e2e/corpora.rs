@@ -32,7 +32,12 @@ async fn unity_project_reads_end_to_end() {
     assert_eq!(session["uamFidelity"], "full");
     let id = session["sessionId"].as_str().unwrap().to_string();
 
-    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let outline = server
+        .ok(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
     assert_eq!(outline["revision"], 0);
     assert_eq!(outline["packages"].as_array().unwrap().len(), 30);
     let components = resources(&outline)
@@ -155,7 +160,12 @@ async fn every_resource_of_the_unity_project_is_queryable() {
     let project = workspace.add("unity", &unity_corpus());
     let server = Server::start(&[workspace.path()]).await;
     let id = server.open(&project).await;
-    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let outline = server
+        .ok(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
     let mut kinds = BTreeSet::new();
     for (package, resource) in resources(&outline) {
         let selector = json!({ "packageId": package["id"], "resourceId": resource["id"] });
@@ -185,7 +195,12 @@ async fn experiments_project_reads_branches_and_3d_loaders() {
     let id = server
         .open(&project.join("FairyGUI-Experiments.fairy"))
         .await;
-    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let outline = server
+        .ok(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
     assert_eq!(outline["branches"], json!(["dev"]));
     let branch = outline["packages"]
         .as_array()
@@ -241,7 +256,12 @@ async fn experiments_project_reads_branches_and_3d_loaders() {
 async fn bundled_example_project_opens() {
     let server = Server::start(&[&example_project()]).await;
     let id = server.open(&example_project()).await;
-    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let outline = server
+        .ok(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
     let names = package_names(&outline);
     assert_eq!(names, ["Common", "Main"]);
     let state = server.ok(STATE, json!({ "sessionId": id })).await;

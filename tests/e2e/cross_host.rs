@@ -210,7 +210,14 @@ fn compared(method: &str, ok: &Value, step: &Step, session_id: &str) -> [(Value,
     let envelope = &step.envelope;
     let data = &envelope["data"];
     let status = &ok["status"];
-    let additions = ok.get("additions").cloned().unwrap_or_else(|| json!({}));
+    let mut additions = ok.get("additions").cloned().unwrap_or_else(|| json!({}));
+    // The component's warnings are carried among its additions; the host moves them
+    // into the envelope's meta.warnings, where warnings are read.
+    let warnings = additions
+        .as_object_mut()
+        .and_then(|fields| fields.remove("warnings"))
+        .unwrap_or_else(|| json!([]));
+    assert_eq!(warnings, envelope["meta"]["warnings"], "{method}: warnings");
     let (expected, actual, additions) = match method {
         // The host passes these replies' data and additions on as the component wrote them.
         "outline" | "queryEntity" | "preflight" | "validate" => {

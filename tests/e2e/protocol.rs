@@ -204,7 +204,10 @@ async fn the_tool_list_stays_small() {
     let workspace = Workspace::new();
     let server = Server::start(&[workspace.path()]).await;
     let size = serde_json::to_vec(server.tools()).unwrap().len();
-    assert!(size < 100_000, "tools/list is {size} bytes");
+    assert!(
+        size < 64 * 1024,
+        "tools/list is {size} bytes: over its 64 KiB budget"
+    );
     let apply = server
         .tools()
         .iter()
@@ -247,11 +250,13 @@ async fn raw_call(server: &Server, tool: &str, arguments: Value) -> (String, Val
     (text, envelope, result.is_error.unwrap_or(false))
 }
 
+/// By default a small result's text content is its envelope, and a large one's its meta
+/// in brief (the whole is in structuredContent); `--text-content full` always copies it.
 #[tokio::test]
-async fn summary_text_points_at_the_structured_result() {
+async fn a_large_result_is_not_sent_twice_unless_asked() {
     let workspace = Workspace::new();
-    let project = workspace.add("example", &example_project());
-    let server = Server::start_with(&[workspace.path()], &["--text-content", "summary"]).await;
+    let project = workspace.add("unity", &unity_corpus());
+    let server = Server::start(&[workspace.path()]).await;
 
     let (text, envelope, is_error) = raw_call(
         &server,
@@ -260,22 +265,38 @@ async fn summary_text_points_at_the_structured_result() {
     )
     .await;
     assert!(!is_error);
-    assert_eq!(text, "Result available in structuredContent.backendResult.");
-    assert_eq!(envelope["ok"], true);
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), envelope);
+    let id = envelope["data"]["sessionId"].clone();
+
+    let whole = json!({ "sessionId": id, "page": { "limit": 1000 } });
+    let (text, envelope, _) = raw_call(&server, OUTLINE, whole).await;
+    let size = serde_json::to_string(&envelope).unwrap().len();
+    assert!(
+        size > 100 * 1024,
+        "the corpus's whole outline is {size} bytes"
+    );
+    assert!(text.len() < 1024, "{text}");
+    let summary: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(summary["ok"], true);
+    assert_eq!(summary["meta"]["sessionId"], id);
+    assert_eq!(summary["meta"]["revision"], 0);
+    assert_eq!(summary["meta"]["requestId"], envelope["meta"]["requestId"]);
+    let note = summary["abridged"].as_str().unwrap();
+    assert!(
+        note.contains("structuredContent.backendResult") && note.contains("--text-content full"),
+        "{note}"
+    );
 
     let (text, envelope, is_error) = raw_call(&server, GET, json!({ "sessionId": "gone" })).await;
     assert!(is_error);
-    let summary: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(
-        summary,
-        json!({
-            "ok": false,
-            "error": { "code": "session_not_found", "message": envelope["error"]["message"] },
-            "diagnosticCodes": ["session_not_found"],
-            "requestId": envelope["meta"]["requestId"],
-            "fullResult": "structuredContent.backendResult"
-        })
-    );
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), envelope);
+
+    let other = workspace.add("unity-copy", &unity_corpus());
+    let full = Server::start_with(&[workspace.path()], &["--text-content", "full"]).await;
+    let id = full.open(&other).await;
+    let whole = json!({ "sessionId": id, "page": { "limit": 1000 } });
+    let (text, envelope, _) = raw_call(&full, OUTLINE, whole).await;
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), envelope);
 }
 
 /// Upstream's 17 backend methods in upstream's order (upstream's capability schema allows

@@ -333,7 +333,12 @@ async fn previews_match_the_fairygui_runtime_on_the_unity_corpus() {
     let runtime_dir = workspace.path().join("runtime");
     let index = capture_with_runtime(&published, &runtime_dir);
 
-    let outline = server.ok(OUTLINE, json!({ "sessionId": session })).await;
+    let outline = server
+        .ok(
+            OUTLINE,
+            json!({ "sessionId": session, "page": { "limit": 1000 } }),
+        )
+        .await;
     let package_ids: HashMap<&str, &str> = outline["packages"]
         .as_array()
         .unwrap()

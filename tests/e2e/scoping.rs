@@ -3,6 +3,7 @@ use serde_json::{Value, json};
 use crate::harness::*;
 
 const APPLY: &str = "openfairygui_backend_apply_transaction";
+const VALIDATE: &str = "openfairygui_backend_validate_session";
 
 fn package_id(outline: &Value, name: &str) -> String {
     outline["packages"]
@@ -25,7 +26,12 @@ async fn a_large_project_is_read_in_parts() {
     let server = Server::start(&[workspace.path()]).await;
     let id = server.open(&project).await;
 
-    let (whole, _) = server.call(OUTLINE, json!({ "sessionId": id })).await;
+    let (whole, _) = server
+        .call(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
     let (light, _) = server
         .call(OUTLINE, json!({ "sessionId": id, "detail": "packages" }))
         .await;
@@ -181,4 +187,152 @@ async fn scope_and_search_mistakes_say_what_to_do() {
         )
         .await;
     assert_eq!(found["total"], 22);
+}
+
+/// The budget of a default answer: what a client receives, whole result included.
+const ANSWER_BUDGET: usize = 64 * 1024;
+
+/// A tool call's whole result as the client receives it, and its envelope.
+async fn result_and_size(server: &Server, tool: &str, arguments: Value) -> (Value, usize) {
+    let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
+    params.arguments = arguments.as_object().cloned();
+    let result = server.client.call_tool(params).await.unwrap();
+    let size = serde_json::to_vec(&result).unwrap().len();
+    let envelope = result.structured_content.unwrap()["backendResult"].clone();
+    (envelope, size)
+}
+
+/// On a 60-package project the tool list and an outline asked for as upstream's clients
+/// ask (the session alone) stay under 64 KiB, and the outline says how to read on: its
+/// pages together are the whole project.
+#[tokio::test]
+async fn default_answers_of_a_60_package_project_stay_under_64_kib() {
+    let workspace = Workspace::new();
+    let project = workspace.add("many", &unity_corpus());
+    assert_eq!(
+        crate::many_packages::multiply_packages(&project, 1).unwrap(),
+        60
+    );
+    let server = Server::start(&[workspace.path()]).await;
+    let listed = serde_json::to_vec(server.tools()).unwrap().len();
+    assert!(listed < ANSWER_BUDGET, "tools/list is {listed} bytes");
+    let id = server.open(&project).await;
+
+    let (whole, _) = server
+        .call(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
+    let whole = whole["data"]["packages"].as_array().unwrap().clone();
+    assert_eq!(whole.len(), 60);
+    let (mut packages, mut answers) = (Vec::new(), 0);
+    let mut arguments = json!({ "sessionId": id });
+    loop {
+        let (envelope, size) = result_and_size(&server, OUTLINE, arguments.clone()).await;
+        assert!(size < ANSWER_BUDGET, "an outline answer is {size} bytes");
+        if answers == 0 {
+            assert!(
+                envelope["data"].get("nextCursor").is_none(),
+                "upstream's shape"
+            );
+        }
+        answers += 1;
+        packages.extend(envelope["data"]["packages"].as_array().unwrap().clone());
+        let warnings = envelope["meta"]["warnings"].as_array().unwrap();
+        let Some(paged) = warnings.iter().find(|w| w["code"] == "answer_paged") else {
+            break;
+        };
+        let message = paged["message"].as_str().unwrap();
+        assert!(message.contains(" of 60:"), "{message}");
+        let cursor = message
+            .split_once(r#""cursor": ""#)
+            .and_then(|(_, rest)| rest.split('"').next())
+            .unwrap_or_else(|| panic!("no cursor in {message}"));
+        // The cursor goes back as the warning says; that answer is still upstream's shape
+        // plus the page the client asked for.
+        arguments = json!({ "sessionId": id, "page": { "cursor": cursor } });
+    }
+    assert!(answers > 2, "{answers} answers");
+    assert_eq!(packages, whole, "the pages together are the whole outline");
+}
+
+/// What a checkout without `git lfs pull` holds in place of a picture.
+const LFS_POINTER: &str = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 48213\n";
+
+/// Every PNG under `dir`, replaced by a Git LFS pointer; how many.
+fn point_pictures_at_lfs(dir: &std::path::Path) -> usize {
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            count += point_pictures_at_lfs(&path);
+        } else if path.extension().is_some_and(|ext| ext == "png") {
+            std::fs::write(&path, LFS_POINTER).unwrap();
+            count += 1;
+        }
+    }
+    count
+}
+
+/// A 60-package checkout without `git lfs pull` has a finding for every picture; the
+/// report asked for as upstream's clients ask stays under 64 KiB, its status covers every
+/// finding, and its pages together are the whole report.
+#[tokio::test]
+async fn a_report_of_hundreds_of_findings_comes_in_pages_under_64_kib() {
+    let workspace = Workspace::new();
+    let project = workspace.add("many", &unity_corpus());
+    crate::many_packages::multiply_packages(&project, 1).unwrap();
+    let pointers = point_pictures_at_lfs(&project.join("assets"));
+    assert!(pointers > 500, "{pointers} pictures");
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+
+    // The whole report, a thousand findings an answer, following additions.nextCursor.
+    let mut whole = Vec::new();
+    let mut page = json!({ "limit": 1000 });
+    loop {
+        let arguments = json!({ "sessionId": id, "page": page })
+            .as_object()
+            .cloned();
+        let (envelope, _, _, additions) = server.call_parts(VALIDATE, arguments, None).await;
+        whole.extend(envelope["data"]["diagnostics"].as_array().unwrap().clone());
+        match additions.as_ref().and_then(|a| a["nextCursor"].as_str()) {
+            Some(cursor) => page = json!({ "limit": 1000, "cursor": cursor }),
+            None => break,
+        }
+    }
+    assert!(whole.len() > pointers, "{} findings", whole.len());
+
+    let (mut findings, mut answers) = (Vec::new(), 0);
+    let mut arguments = json!({ "sessionId": id });
+    loop {
+        let (envelope, size) = result_and_size(&server, VALIDATE, arguments.clone()).await;
+        assert!(size < ANSWER_BUDGET, "a report answer is {size} bytes");
+        assert_eq!(envelope["data"]["status"], "invalid");
+        let shown = envelope["data"]["diagnostics"].as_array().unwrap();
+        assert_eq!(
+            envelope["meta"]["diagnostics"].as_array().unwrap().len(),
+            shown.len(),
+            "meta mirrors this page's findings"
+        );
+        findings.extend(shown.clone());
+        answers += 1;
+        let warnings = envelope["meta"]["warnings"].as_array().unwrap();
+        let Some(paged) = warnings.iter().find(|w| w["code"] == "answer_paged") else {
+            break;
+        };
+        let message = paged["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!(" of {} (", whole.len())) && message.contains(" errors, "),
+            "{message}"
+        );
+        let cursor = message
+            .split_once(r#""cursor": ""#)
+            .and_then(|(_, rest)| rest.split('"').next())
+            .unwrap_or_else(|| panic!("no cursor in {message}"));
+        arguments = json!({ "sessionId": id, "page": { "cursor": cursor } });
+    }
+    assert!(answers > 5, "{answers} answers");
+    assert_eq!(findings, whole, "the pages together are the whole report");
 }

@@ -91,7 +91,12 @@ async fn the_unity_project_is_invalid_because_of_its_real_dangling_reference() {
     assert_eq!(dangling["sourcePath"], "assets/HitTest/component1.xml");
     let outline = {
         let id = server.open(&project).await;
-        server.ok(OUTLINE, json!({ "sessionId": id })).await
+        server
+            .ok(
+                OUTLINE,
+                json!({ "sessionId": id, "page": { "limit": 1000 } }),
+            )
+            .await
     };
     let packages = outline["packages"].as_array().unwrap();
     let p = packages.iter().position(|p| p["id"] == "ezq9a8mh").unwrap();
@@ -492,6 +497,11 @@ async fn read_diagnostics_are_available_at_open() {
     assert!(read.contains(&"missing_source"), "{read:?}");
     assert!(read.contains(&"invalid_component_xml"), "{read:?}");
     // The rest of the project is still there.
-    let outline = server.ok(OUTLINE, json!({ "sessionId": id })).await;
+    let outline = server
+        .ok(
+            OUTLINE,
+            json!({ "sessionId": id, "page": { "limit": 1000 } }),
+        )
+        .await;
     assert_eq!(outline["packages"].as_array().unwrap().len(), 2);
 }

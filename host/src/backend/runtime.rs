@@ -555,8 +555,8 @@ impl Instance {
         reply(call!(self, call_history, input)?)
     }
 
-    pub async fn validate(&mut self) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_validate)?)
+    pub async fn validate(&mut self, input: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_validate_page, input)?)
     }
 
     pub async fn query_entity(&mut self, target: &String) -> Result<GuestReply, CallError> {

@@ -63,10 +63,11 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(64..=65536))]
     pub memory_limit_mib: u64,
 
-    /// What a tool result's text content holds: `full` (the envelope as JSON, for
-    /// clients that show the model only text) or `summary` (a pointer on success, a short
-    /// JSON summary on failure; for clients that read structuredContent).
-    #[arg(long, value_enum, default_value_t = TextContent::Full)]
+    /// What a tool result's text content holds beside structuredContent: `summary` (the
+    /// envelope as JSON when it is at most 16 KiB, else its meta in brief, so a large
+    /// result is not sent twice) or `full` (the envelope as JSON however large, for
+    /// clients that show the model only the text content).
+    #[arg(long, value_enum, default_value_t = TextContent::Summary)]
     pub text_content: TextContent,
 
     /// Advertise every tool's full input and output schemas inline (about 730 KB), for

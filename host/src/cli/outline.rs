@@ -45,7 +45,8 @@ pub(super) async fn run(args: &Args, path: &Path, scope: Scope<'_>) -> Result<Do
                 ambiguous.message(what),
             )
         };
-        let mut input = json!({ "sessionId": project.session_id() });
+        // `page` asks for the cursor in the data, to read every page.
+        let mut input = json!({ "sessionId": project.session_id(), "page": {} });
         if scope.packages_only {
             input["detail"] = json!("packages");
         }
@@ -66,9 +67,18 @@ pub(super) async fn run(args: &Args, path: &Path, scope: Scope<'_>) -> Result<Do
                 "packageId": located.package_id, "componentResourceId": located.resource_id
             } });
         }
-        let (outline, additions): (ProjectOutline, _) = project
-            .call_with_additions(MethodId::GetProjectOutline, input)
+        // A person asked for the whole outline: read every page the backend answers in.
+        let (mut outline, additions): (ProjectOutline, _) = project
+            .call_with_additions(MethodId::GetProjectOutline, input.clone())
             .await?;
+        while let Some(cursor) = outline.next_cursor.take() {
+            input["page"] = json!({ "cursor": cursor });
+            let next: ProjectOutline = project
+                .call(MethodId::GetProjectOutline, input.clone())
+                .await?;
+            outline.packages.extend(next.packages);
+            outline.next_cursor = next.next_cursor;
+        }
         let type_name = additions.project_type_name.as_deref().unwrap_or_default();
         let text = text(project, &outline, type_name, component.is_some());
         Ok(Done::new(&outline, text, ExitStatus::Success)?.with_additions(additions))

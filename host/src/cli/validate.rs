@@ -15,12 +15,19 @@ use crate::cli::args::Args;
 
 pub(super) async fn run(args: &Args, path: &Path) -> Result<Done, BackendError> {
     Project::reading(args, path, async |project| {
-        let report: ValidationReport = project
-            .call(
-                MethodId::ValidateSession,
-                json!({ "sessionId": project.session_id() }),
-            )
+        // A person or CI job reads the whole report: every page of findings.
+        let mut input = json!({ "sessionId": project.session_id(), "page": { "limit": 1000 } });
+        let (mut report, mut additions): (ValidationReport, _) = project
+            .call_with_additions(MethodId::ValidateSession, input.clone())
             .await?;
+        while let Some(cursor) = additions.next_cursor.take() {
+            input["page"]["cursor"] = json!(cursor);
+            let (next, more): (ValidationReport, _) = project
+                .call_with_additions(MethodId::ValidateSession, input.clone())
+                .await?;
+            report.diagnostics.extend(next.diagnostics);
+            additions = more;
+        }
         let status = match report.status {
             ValidationStatus::Valid => ExitStatus::Success,
             ValidationStatus::Invalid => ExitStatus::Refused,

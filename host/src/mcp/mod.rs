@@ -48,26 +48,30 @@ use notify::Connection;
 pub const INSTRUCTIONS: &str = "\
 ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
 1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots); openfairygui_backend_open_project_session opens a project given as a UAM document instead, written to disk only by openfairygui_backend_materialize_session with targetPath.
-2. Read openfairygui_backend_get_project_outline for exact ids and the current revision (on a large project: detail packages first, then scope.packageIds or scope.component, or page.limit with page.cursor).
+2. Read openfairygui_backend_get_project_outline for exact ids and the current revision; a large project's outline comes in pages (nextCursor, the warning answer_paged): follow page.cursor, or ask detail packages first, then scope.packageIds or scope.component.
 3. Find nodes and resources by name, text, kind or referenced ui:// URL with openfairygui_backend_search_project; query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
 4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.
 5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk.
 6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_render_component draws a component as a PNG image (at chosen controller pages; with previewOperations, before and after a batch side by side) so you can see an edit before applying it; openfairygui_backend_get_events polls session events with a cursor.
 7. openfairygui_publish writes what the game loads (per package the descriptor, atlas pages, sounds, and binding code where asked for) into outputDir or the project's publish path; try it with dryRun first.
-8. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation.
+8. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation. Any tool may also fail with invalid_input (an argument does not fit the input schema: error.path names the field) or backend_unhandled_error (reason trap, deadline or out_of_memory: the session was restored as the message says; re-read before retrying).
 9. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
 
 /// What a tool result's text content holds besides `structuredContent.backendResult`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TextContent {
-    /// The whole envelope as JSON: what the MCP specification recommends, and what a
-    /// client that shows the model only text needs.
-    #[default]
+    /// The whole envelope as JSON, however large: for clients that show the model only
+    /// the text content.
     Full,
-    /// A pointer on success and a bounded JSON summary on failure (upstream's newest
-    /// form), so large results are not sent twice.
+    /// The whole envelope when it is at most 16 KiB (most results), else its meta in
+    /// brief and where the result is, so a large result is not sent twice: clients
+    /// that read `structuredContent` (Claude Code since 2.1.121, the SDKs) lose nothing.
+    #[default]
     Summary,
 }
+
+/// Results up to this size keep their whole envelope as text content in `summary` mode.
+pub const WHOLE_TEXT_BYTES: usize = 16 * 1024;
 
 /// The MCP handler of one client connection.
 pub struct OfguiServer {
@@ -383,4 +387,22 @@ fn loggable(id: &str) -> bool {
         && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"._~-".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::INSTRUCTIONS;
+
+    /// Tool descriptions only name the failures every tool shares: the instructions say
+    /// once when they happen.
+    #[test]
+    fn the_instructions_say_when_every_shared_failure_happens() {
+        for fails in ofgui_contracts::methods::MCP_FAILURES {
+            assert!(
+                INSTRUCTIONS.contains(&format!("{} (", fails.code)),
+                "{} is not explained in the instructions",
+                fails.code
+            );
+        }
+    }
 }

@@ -374,7 +374,7 @@ pub fn document(uri: &str) -> Result<Option<(&'static str, String)>, BrokenContr
 /// A session view: the backend's envelope, unchanged.
 async fn read_session(service: &Service, uri: &str) -> Result<String, ErrorData> {
     if let Some((session_id, view)) = SessionView::parse(uri) {
-        return backend(service, view.method(), json!({ "sessionId": session_id })).await;
+        return backend(service, view.method(), view.input(session_id)).await;
     }
     if let Some(session_id) = uri.strip_prefix(CACHE_PREFIX)
         && !session_id.is_empty()
@@ -463,6 +463,15 @@ impl SessionView {
         match self {
             SessionView::Session => format!("{SESSION_PREFIX}{session_id}"),
             SessionView::Outline => format!("{SESSION_PREFIX}{session_id}/outline"),
+        }
+    }
+
+    /// The method's input: a resource is read whole, so the outline is asked for every
+    /// package at once (as many as a page may hold) rather than its default byte budget.
+    fn input(self, session_id: &str) -> Value {
+        match self {
+            SessionView::Session => json!({ "sessionId": session_id }),
+            SessionView::Outline => json!({ "sessionId": session_id, "page": { "limit": 1000 } }),
         }
     }
 

@@ -16,13 +16,12 @@ use rmcp::{ErrorData, Peer};
 use serde_json::{Value, json};
 
 use super::compose::{Composition, HostTool, ToolCall};
-use super::{OfguiServer, Schemas, TextContent, resources};
+use super::{OfguiServer, Schemas, TextContent, WHOLE_TEXT_BYTES, resources};
 use crate::policy::Gate;
 use crate::policy::input;
 use crate::service::envelope::{self, Call, Envelope, Failure, SessionRef};
 
 /// The success text in summary mode.
-const SUMMARY_POINTER: &str = "Result available in structuredContent.backendResult.";
 /// Most diagnostic codes a failure summary lists.
 const SUMMARY_MAX_CODES: usize = 32;
 
@@ -125,9 +124,11 @@ impl OfguiServer {
     /// The text content of a result, by the configured mode; `None` when it is the
     /// envelope's own text, which is then not copied.
     fn text(&self, envelope: &mut Envelope, is_error: bool) -> Option<String> {
+        let small = envelope.text.len() <= WHOLE_TEXT_BYTES;
         match (self.text_content, is_error) {
             (TextContent::Full, _) => None,
-            (TextContent::Summary, false) => Some(SUMMARY_POINTER.to_string()),
+            (TextContent::Summary, _) if small => None,
+            (TextContent::Summary, false) => Some(success_summary(envelope)),
             (TextContent::Summary, true) => envelope.value.as_ref().map(failure_summary),
         }
     }
@@ -326,6 +327,19 @@ pub fn materialize(result: &mut CallToolResult) -> Result<(), serde_json::Error>
 
 /// A failure's bounded summary: its code and message, the diagnostic codes, and where
 /// the whole envelope is.
+/// The text content of a large success: its meta in brief, and where the whole is.
+fn success_summary(envelope: &Envelope) -> String {
+    serde_json::json!({
+        "ok": true,
+        "meta": envelope.gist,
+        "abridged": format!(
+            "The whole result ({} bytes) is in structuredContent.backendResult; this text repeats only its meta. A client that shows the model only text needs the server started with --text-content full.",
+            envelope.text.len()
+        ),
+    })
+    .to_string()
+}
+
 fn failure_summary(envelope: &Value) -> String {
     let cut = |value: &Value, max: usize| -> String {
         value

@@ -59,14 +59,45 @@ pub fn input(method: &Method, input: &Value, fallback: &str) -> BackendError {
 /// A query's `target` is left to the component, which refuses a bad one as upstream does
 /// (`entity_query_failed`, reason `invalid_query`), lengths included.
 pub fn check(method: &Method, input: &Value) -> Option<BackendError> {
-    if validator(method)?.is_valid(input) && operations_valid(method, input) {
-        return None;
+    const FALLBACK: &str = "The arguments do not match the tool's input schema.";
+    let checked = without_nulls(input);
+    if !validator(method)?.is_valid(&checked) {
+        return Some(self::input(method, &checked, FALLBACK));
     }
-    Some(self::input(
-        method,
-        input,
-        "The arguments do not match the tool's input schema.",
-    ))
+    // Operations keep their nulls: there `null` may mean something (delete a value).
+    match operations_valid(method, input) {
+        true => None,
+        false => Some(self::input(method, input, FALLBACK)),
+    }
+}
+
+/// The input with every `null` member of an object left out: the list advertises
+/// optional fields as optional rather than nullable, and `null` is taken as absent, as
+/// the backend's decoding takes it.
+fn without_nulls(input: &Value) -> std::borrow::Cow<'_, Value> {
+    fn has_null(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => map.values().any(|v| v.is_null() || has_null(v)),
+            Value::Array(items) => items.iter().any(has_null),
+            _ => false,
+        }
+    }
+    fn strip(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), strip(v)))
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(strip).collect()),
+            other => other.clone(),
+        }
+    }
+    match has_null(input) {
+        true => std::borrow::Cow::Owned(strip(input)),
+        false => std::borrow::Cow::Borrowed(input),
+    }
 }
 
 /// The method's input schema as its tool advertises it by default (operations and

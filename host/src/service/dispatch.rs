@@ -5,7 +5,7 @@ use ofgui_contracts::api::{
     EventsInput, HistoryInput, HistoryStepInput, MaterializeSessionInput, NoInput,
     OpenSessionInput, OutlineInput, PublishProjectInput, QueryEntityInput, ReadResourceBytesInput,
     ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentInput,
-    SaveSessionInput, SearchProjectInput, SessionInput, TransactionInput,
+    SaveSessionInput, SearchProjectInput, SessionInput, TransactionInput, ValidateSessionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -50,12 +50,14 @@ impl Service {
                 .await
                 .and_then(reply_data)
             }
-            Work::Validate(input) => self
-                .on_session(&input.session_id, async |_, instance| {
-                    instance.validate().await
+            Work::Validate(input) => {
+                let text = encode(&input)?;
+                self.on_session(&input.session_id, async |_, instance| {
+                    instance.validate(&text).await
                 })
                 .await
-                .and_then(reply_data),
+                .and_then(reply_data)
+            }
             Work::Query(input) => {
                 let target = encode(&input.target)?;
                 self.on_session(&input.session_id, async |_, instance| {
@@ -413,7 +415,7 @@ pub(super) enum Work {
     GetSession(SessionInput),
     Outline(OutlineInput),
     Search(SearchProjectInput),
-    Validate(SessionInput),
+    Validate(ValidateSessionInput),
     Query(QueryEntityInput),
     ReadState(ReadSessionStateInput),
     ReadBytes(ReadResourceBytesInput),

@@ -68,8 +68,11 @@ impl Data {
         }
     }
 
-    /// The same data with what it tells beyond upstream's contract.
-    pub fn with_additions(mut self, additions: Additions) -> Self {
+    /// The same data with what it tells beyond upstream's contract; the backend's
+    /// warnings among them go where warnings are read, `meta.warnings`.
+    pub fn with_additions(mut self, mut additions: Additions) -> Self {
+        self.warnings
+            .extend(additions.warnings.take().unwrap_or_default());
         self.additions = additions;
         self
     }
@@ -124,6 +127,9 @@ pub struct Envelope {
     /// What a success tells beyond upstream's contract: sent beside the envelope, in the
     /// tool result's `_meta`, so the envelope itself keeps upstream's shape.
     pub additions: Additions,
+    /// A success's meta in brief (request, session, revision, warnings, how many
+    /// diagnostics), for a text content that does not repeat a large result.
+    pub gist: Option<Value>,
 }
 
 impl Envelope {
@@ -211,6 +217,13 @@ impl Call {
     pub fn success(&self, session: SessionRef<'_>, data: Data) -> Envelope {
         let mut meta = self.meta(session, data.diagnostics);
         meta.warnings = data.warnings;
+        let gist = Some(serde_json::json!({
+            "requestId": meta.request_id,
+            "sessionId": meta.session_id,
+            "revision": meta.revision,
+            "warnings": meta.warnings,
+            "diagnostics": meta.diagnostics.len(),
+        }));
         let additions = data.additions;
         let built = match data.body {
             // Backend data is already text: only meta is serialized, and spliced in.
@@ -219,6 +232,7 @@ impl Call {
                 value: None,
                 session_id: session.id.map(str::to_string),
                 additions,
+                gist,
             }),
             Body::Value(data) => serde_json::to_value(&meta).and_then(|meta| {
                 let value = object([("ok", Value::Bool(true)), ("meta", meta), ("data", data)]);
@@ -227,6 +241,7 @@ impl Call {
                     value: Some(value),
                     session_id: session.id.map(str::to_string),
                     additions,
+                    gist,
                 })
             }),
         };
@@ -266,6 +281,7 @@ impl Call {
                     value: Some(value),
                     session_id: session.id.map(str::to_string),
                     additions: Additions::default(),
+                    gist: None,
                 })
             })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
@@ -289,6 +305,7 @@ impl Call {
                     value: Some(value),
                     session_id: session.id.map(str::to_string),
                     additions: Additions::default(),
+                    gist: None,
                 })
             })
             .unwrap_or_else(|cause| self.unencodable(session, &cause))
@@ -321,6 +338,7 @@ impl Call {
             value: Some(value),
             session_id: session.id.map(str::to_string),
             additions: Additions::default(),
+            gist: None,
         }
     }
 }

@@ -377,6 +377,7 @@ mod tests {
             value: None,
             session_id: None,
             additions: Default::default(),
+            gist: None,
         };
         let result = crate::mcp::wrap(envelope, None, false);
         let written: Value =
