@@ -2359,3 +2359,79 @@ fn a_node_that_matches_nothing_gets_a_did_you_mean() {
         wrong.message
     );
 }
+
+// ---------------------------------------------------------------- names in selectors
+
+#[test]
+fn selectors_take_the_names_the_outline_shows_and_refuse_a_shared_one() {
+    let source = example();
+    let retitled = |package: &str, component: &str, node: &str| {
+        apply(
+            source,
+            vec![set_props(
+                package,
+                component,
+                node,
+                json!({ "text": "Named" }),
+            )],
+        )
+    };
+    let by_ids = serde_json::to_value(retitled(MAIN, VIEW, "n1_view")).unwrap();
+    // The package's, the component's (alone or with its folder path) and the node's names.
+    for (package, component, node) in [
+        ("Main", "MainView", "title"),
+        ("Main", "/MainView", "title"),
+        (MAIN, "MainView", "n1_view"),
+    ] {
+        let by_names = serde_json::to_value(retitled(package, component, node)).unwrap();
+        assert!(by_names == by_ids, "{package}/{component}/{node}");
+    }
+
+    // Names are read as the batch has left the project: once a second node is named
+    // `title`, the name is refused with both ids.
+    let mut second = node_json(source, MAIN, VIEW, "n1_view");
+    second["id"] = json!("n9_view");
+    let failure = refuse(
+        source,
+        vec![
+            json!({ "kind": "attachDisplayNode", "selector": comp_sel(MAIN, VIEW), "atIndex": 4, "node": second }),
+            set_props("Main", "MainView", "title", json!({ "text": "Which?" })),
+        ],
+    );
+    let shared = only(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[1].selector.displayNodeId",
+    );
+    assert!(
+        shared
+            .message
+            .contains("2 display nodes of component view0 are named title (ids n1_view, n9_view)"),
+        "{}",
+        shared.message
+    );
+
+    // A name that fits nothing is answered with the ones meant.
+    let failure = refuse(
+        source,
+        vec![set_props(
+            "Main",
+            "MainView",
+            "titel",
+            json!({ "text": "x" }),
+        )],
+    );
+    let missing = only(
+        &failure,
+        "invalid_display_node_selector",
+        "operations[0].selector.displayNodeId",
+    );
+    assert!(
+        missing
+            .message
+            .contains("no display node with the id or name titel")
+            && missing.message.contains("n1_view (title)"),
+        "{}",
+        missing.message
+    );
+}

@@ -111,10 +111,10 @@ guides! {
     PublishRefused = "publish_refused", B, HostAction, "Publishing was refused because the output would be wrong; nothing was written. Fix the findings in meta.diagnostics, then publish again.";
     FileNameCollision = "file_name_collision", B, HostAction, "Two packages would publish files of the same name into one output directory (skeleton files keep their own names), so one would overwrite, or a later publish remove, the other's. Rename one of the files, or keep the skeleton in one package.";
     // Core transaction: selectors.
-    InvalidPackageSelector = "invalid_package_selector", T, ReviseSelector, "No package has that id. Take package ids from getProjectOutline.";
-    InvalidComponentSelector = "invalid_component_selector", T, ReviseSelector, "No component resource has that id in the package. Take ids from getProjectOutline.";
-    InvalidResourceSelector = "invalid_resource_selector", T, ReviseSelector, "No resource of a suitable kind has that id in the package. Take ids from getProjectOutline.";
-    InvalidDisplayNodeSelector = "invalid_display_node_selector", T, ReviseSelector, "No display node has that id in the component (or the id is already taken), or a controller action would target a node that does not exist. Take node ids from getProjectOutline.";
+    InvalidPackageSelector = "invalid_package_selector", T, ReviseSelector, "No package has that id or name. Take package ids or names from getProjectOutline.";
+    InvalidComponentSelector = "invalid_component_selector", T, ReviseSelector, "No component resource has that id or name in the package. Take ids or names from getProjectOutline.";
+    InvalidResourceSelector = "invalid_resource_selector", T, ReviseSelector, "No resource of a suitable kind has that id or name in the package. Take ids or names from getProjectOutline.";
+    InvalidDisplayNodeSelector = "invalid_display_node_selector", T, ReviseSelector, "No display node has that id or name in the component (or the id is already taken), or a controller action would target a node that does not exist. Take node ids or names from getProjectOutline.";
     InvalidResourceFolderSelector = "invalid_resource_folder_selector", T, ReviseSelector, "No folder matches that package, branch and canonical path (`/a/b/`).";
     InvalidBranchSelector = "invalid_branch_selector", T, ReviseSelector, "No branch has that name.";
     InvalidGearSelector = "invalid_gear_selector", T, ReviseSelector, "The gear kind or controller does not exist on that node at this point of the batch.";

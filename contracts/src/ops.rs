@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use crate::bytes::SourceBytes;
 use crate::num::Num;
 use crate::selectors::{
-    ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
-    TransitionSelector,
+    ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceKey,
+    ResourceSelector, SelectorKeys, Selects, TransitionSelector, replace,
 };
 use crate::uam::{
     ComboItem, ComponentProperties, ComponentResource, Controller, DisplayNode, Gear,
@@ -839,6 +839,109 @@ pub enum Operation {
     UpdateGear(GearOp),
     RemoveGear(RemoveGear),
 }
+
+/// A folder is named by its package's key, and by its own path and branch.
+impl Selects for FolderSelector {
+    fn keys(&self) -> SelectorKeys<'_> {
+        SelectorKeys {
+            package: &self.package_id,
+            resource: None,
+            node: None,
+        }
+    }
+    fn set_keys(&mut self, package: Option<String>, _: Option<String>, _: Option<String>) {
+        replace(&mut self.package_id, package);
+    }
+}
+
+/// A gear is named by its node's keys, and by its own kind and controller.
+impl Selects for GearSelector {
+    fn keys(&self) -> SelectorKeys<'_> {
+        SelectorKeys {
+            package: &self.package_id,
+            resource: Some(ResourceKey {
+                key: &self.component_resource_id,
+                field: "selector.componentResourceId",
+                component: true,
+            }),
+            node: Some(&self.display_node_id),
+        }
+    }
+    fn set_keys(
+        &mut self,
+        package: Option<String>,
+        resource: Option<String>,
+        node: Option<String>,
+    ) {
+        replace(&mut self.package_id, package);
+        replace(&mut self.component_resource_id, resource);
+        replace(&mut self.display_node_id, node);
+    }
+}
+
+/// The operations whose selector names existing entities by keys (see
+/// [`crate::selectors::Selects`]); the others select by names of their own (branches,
+/// the project) or select nothing.
+macro_rules! selected_by_keys {
+    ($($variant:ident),* $(,)?) => {
+        impl Operation {
+            /// The operation's selector, when it names entities by keys.
+            pub fn selector(&self) -> Option<&dyn Selects> {
+                match self {
+                    $(Operation::$variant(op) => Some(&op.selector),)*
+                    _ => None,
+                }
+            }
+
+            /// The same selector, to replace its keys.
+            pub fn selector_mut(&mut self) -> Option<&mut dyn Selects> {
+                match self {
+                    $(Operation::$variant(op) => Some(&mut op.selector),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+selected_by_keys!(
+    UpdatePackageSettings,
+    RenameResource,
+    MoveResource,
+    SetResourceFavorite,
+    SetResourceFolderFavorite,
+    SetResourceFolderAtlas,
+    SetResourceExported,
+    AddResourceFolder,
+    RenameResourceFolder,
+    MoveResourceFolder,
+    RemoveResourceFolder,
+    SetImageResourceProps,
+    AddResource,
+    RenamePackage,
+    RemovePackage,
+    AddComponent,
+    RemoveComponent,
+    MoveComponent,
+    ReplaceResourceBytes,
+    RemoveResource,
+    SetComponentProps,
+    SetDisplayNodeProps,
+    AttachDisplayNode,
+    DetachDisplayNode,
+    AddController,
+    UpdateController,
+    RemoveController,
+    AddTransition,
+    UpdateTransition,
+    RemoveTransition,
+    AddLookGear,
+    UpdateLookGear,
+    RemoveLookGear,
+    AddGear,
+    UpdateGear,
+    RemoveGear,
+);
 
 /// The operation kinds, in catalog order.
 pub const OPERATION_KINDS: [&str; 41] = [

@@ -518,7 +518,7 @@ fn lean_operations() -> Value {
         "type": "array",
         "minItems": 1,
         "maxItems": 1000,
-        "description": "The batch, applied in order, all or nothing. Each operation is an object with a `kind` and that kind's fields, which are exactly those of openfairygui://contracts/operations/{kind} (the catalog of kinds: openfairygui://contracts/operations).",
+        "description": "The batch, applied in order, all or nothing. Each operation is an object with a `kind` and that kind's fields, which are exactly those of openfairygui://contracts/operations/{kind} (the catalog of kinds: openfairygui://contracts/operations). A selector's packageId, resourceId, componentResourceId and displayNodeId take ids or the names the outline shows.",
         "items": {
             "type": "object",
             "properties": {

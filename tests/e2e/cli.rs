@@ -593,7 +593,7 @@ fn apply_refuses_what_is_not_a_batch_or_breaks_the_rules() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(
-            "operations[0].selector.displayNodeId: invalid_display_node_selector: Component kcy10 has no display node with id n99."
+            "operations[0].selector.displayNodeId: invalid_display_node_selector: Component kcy10 has no display node with the id or name n99."
         ) && stderr.contains("guide: ofgui-mcp-host docs diagnostics/transaction_unsupported"),
         "{stderr}"
     );
@@ -1231,4 +1231,36 @@ fn apply_answers_a_misspelt_node_with_a_did_you_mean() {
     assert_status(&output, 1);
     let said = String::from_utf8_lossy(&output.stderr).to_string() + &text(&output);
     assert!(said.contains("Did you mean n8"), "{said}");
+}
+
+/// A batch may name packages, components and nodes as the outline shows them; the
+/// preview and the save speak in ids.
+#[test]
+fn apply_takes_the_names_the_outline_prints() {
+    let workspace = Workspace::new();
+    let unity = workspace.add("unity", &unity_corpus());
+    let project = path(&unity);
+    let batch = workspace.path().join("named.json");
+    std::fs::write(
+        &batch,
+        json!([{ "kind": "setDisplayNodeProps",
+                 "selector": { "packageId": "Bag", "componentResourceId": "BagWin", "displayNodeId": "frame" },
+                 "props": { "position": { "x": 12, "y": 0 } } }])
+        .to_string(),
+    )
+    .unwrap();
+    let output = ofgui(&["apply", project, path(&batch)]);
+    assert_status(&output, 0);
+    let preview = text(&output);
+    assert!(
+        preview.contains("\n  updated  node:rbw1tv9t/kcy10/n7  position\n"),
+        "{preview}"
+    );
+    let output = ofgui(&["apply", project, path(&batch), "--save"]);
+    assert_status(&output, 0);
+    let saved = std::fs::read_to_string(unity.join("assets/Bag/BagWin.xml")).unwrap();
+    assert!(
+        saved.contains(r#"id="n7" name="frame" src="#) && saved.contains(r#"xy="12,0""#),
+        "{saved}"
+    );
 }

@@ -649,3 +649,58 @@ async fn query_takes_names_and_answers_a_misspelt_node_with_the_one_meant() {
         "{message}"
     );
 }
+
+/// Over MCP a batch names a node as the outline shows it (package, component and node
+/// names); the preview reports ids, and a name spelt wrong is answered with the one meant.
+#[tokio::test]
+async fn a_batch_takes_the_names_the_outline_shows() {
+    let workspace = Workspace::new();
+    let project = workspace.add("example", &example_project());
+    let server = Server::start(&[workspace.path()]).await;
+    let id = server.open(&project).await;
+    let named =
+        json!({ "packageId": "Main", "componentResourceId": "MainView", "displayNodeId": "title" });
+    let batch = json!([{ "kind": "setDisplayNodeProps", "selector": named, "props": { "text": "By name" } }]);
+    let preview = server
+        .ok(
+            PREFLIGHT,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": batch }),
+        )
+        .await;
+    let entities = preview["impact"]["entities"].to_string();
+    assert!(
+        entities.contains("n1_view") && !entities.contains("\"title\""),
+        "{entities}"
+    );
+    server
+        .ok(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 0, "operations": batch }),
+        )
+        .await;
+    let node = server
+        .ok(
+            "openfairygui_backend_query_entity",
+            json!({ "sessionId": id, "target": { "kind": "displayNode", "selector": {
+                "packageId": "main0001", "componentResourceId": "view0", "displayNodeId": "n1_view" } } }),
+        )
+        .await;
+    assert_eq!(node["entity"]["properties"]["text"], "By name");
+
+    let refused = server
+        .err(
+            APPLY,
+            json!({ "sessionId": id, "expectedRevision": 1, "operations": [{
+                "kind": "setDisplayNodeProps",
+                "selector": { "packageId": "Main", "componentResourceId": "MainView", "displayNodeId": "Stop" },
+                "props": { "text": "x" } }] }),
+        )
+        .await;
+    let message = refused["issues"][0]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{refused}"));
+    assert!(
+        message.contains("Did you mean node n3_view (stop)? Names match with their letter case."),
+        "{message}"
+    );
+}

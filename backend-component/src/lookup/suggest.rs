@@ -1,6 +1,6 @@
-//! "Did you mean": the ids closest to one that matched nothing, for the message that says
-//! so. A name sent where an id is wanted is the likeliest slip, so an exact name (letter
-//! case aside) wins; otherwise ids and names within a few edits.
+//! "Did you mean": the ids closest to a key that matched nothing, for the message that
+//! says so. Keys match ids and names with their letter case, so a name that differs only
+//! in case is the likeliest slip and wins; otherwise ids and names within a few edits.
 
 /// Most suggestions a message carries.
 const MOST: usize = 3;
@@ -16,7 +16,9 @@ pub fn did_you_mean<'a>(
     let mut scored: Vec<(usize, &str, &str)> = Vec::new();
     for (id, name) in candidates {
         if !name.is_empty() && name.to_lowercase() == wanted_lower {
-            return format!(" {wanted} is the name of {kind} {id}: did you mean id {id}?");
+            return format!(
+                " Did you mean {kind} {id} ({name})? Names match with their letter case."
+            );
         }
         let closest = [id, name]
             .into_iter()
@@ -69,11 +71,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_name_sent_as_an_id_is_named() {
+    fn a_name_spelt_with_other_letter_case_is_named() {
         let nodes = [("n7", "frame"), ("n8", "list")];
         assert_eq!(
             did_you_mean("List", "node", nodes),
-            " List is the name of node n8: did you mean id n8?"
+            " Did you mean node n8 (list)? Names match with their letter case."
         );
     }
 

@@ -24,6 +24,7 @@ mod folders;
 mod gears;
 pub mod impact;
 pub mod issue;
+mod keys;
 pub(crate) mod layout;
 mod named;
 mod new_asset;
@@ -38,6 +39,7 @@ mod transitions;
 mod words;
 pub mod workspace;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use ofgui_contracts::api::GeneratedValues;
@@ -117,7 +119,13 @@ pub fn run(
         }
     }
 
-    let workspace = project_batch(project, bytes, operations)?;
+    let (workspace, by_ids) = project_batch(project, bytes, operations)?;
+    // The final checks read the operations' selectors: they get them by ids.
+    let by_ids: Option<Vec<Operation>> = by_ids
+        .iter()
+        .any(|op| matches!(op, Cow::Owned(_)))
+        .then(|| by_ids.into_iter().map(Cow::into_owned).collect());
+    let operations = by_ids.as_deref().unwrap_or(operations);
     let final_issues = finals::check(project, bytes, operations, &workspace);
     if !final_issues.is_empty() {
         return Err(Failure::unsupported(final_issues));
@@ -132,19 +140,29 @@ pub fn run(
 }
 
 /// Applies each operation in order to a copy of `project`, collecting every operation's
-/// issues; the final checks are the caller's.
-fn project_batch<'b>(
+/// issues; the final checks are the caller's. Gives the operations as they ran: each
+/// selector's names replaced by ids (see [`keys`]).
+fn project_batch<'b, 'o>(
     project: &UamProject,
     bytes: &'b BTreeMap<String, Vec<u8>>,
-    operations: &[Operation],
-) -> Result<Workspace<'b>, Failure> {
+    operations: &'o [Operation],
+) -> Result<(Workspace<'b>, Vec<Cow<'o, Operation>>), Failure> {
     let mut issues = Vec::new();
     let mut workspace = Workspace::new(project, bytes);
     workspace.requested_ids = new_asset::requested_ids(operations);
-    for (index, op) in operations.iter().enumerate() {
-        let at = Op::new(index, op);
+    let mut by_ids = Vec::with_capacity(operations.len());
+    for (index, sent) in operations.iter().enumerate() {
+        let at = Op::new(index, sent);
+        let op = match keys::resolved(workspace.project(), &at, sent) {
+            Ok(op) => op,
+            Err(issue) => {
+                issues.push(issue);
+                by_ids.push(Cow::Borrowed(sent));
+                continue;
+            }
+        };
         workspace.begin(&at);
-        let result = match op {
+        let result = match &*op {
             Operation::UpdateProjectSettings(op) => {
                 project_settings::update_project(&mut workspace, &at, op)
             }
@@ -215,11 +233,12 @@ fn project_batch<'b>(
         if let Err(mut found) = result {
             issues.append(&mut found);
         }
+        by_ids.push(op);
     }
     if !issues.is_empty() {
         return Err(Failure::unsupported(issues));
     }
-    Ok(workspace)
+    Ok((workspace, by_ids))
 }
 
 /// The project after `operations` without the final checks, or `None` when an operation
@@ -232,5 +251,5 @@ pub fn project_unchecked(
 ) -> Option<UamProject> {
     project_batch(project, bytes, operations)
         .ok()
-        .map(|workspace| workspace.finish().project)
+        .map(|(workspace, _)| workspace.finish().project)
 }

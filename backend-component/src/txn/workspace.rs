@@ -366,7 +366,7 @@ impl<'a> Workspace<'a> {
                 Code::InvalidPackageSelector,
                 field,
                 format!(
-                    "No package has id {package_id}.{}",
+                    "No package has the id or name {package_id}.{}",
                     did_you_mean(
                         package_id,
                         "package",
@@ -399,7 +399,7 @@ impl<'a> Workspace<'a> {
         self.find_package(op, "selector.packageId", package_id)
             .map_err(|issue| {
                 vec![issue.missing_as(missing, |_| {
-                    format!("No package has id {package_id}; the {what} cannot exist.")
+                    format!("No package has the id or name {package_id}; the {what} cannot exist.")
                 })]
             })
     }
@@ -420,7 +420,7 @@ impl<'a> Workspace<'a> {
                 Code::InvalidResourceSelector,
                 field,
                 format!(
-                    "Package {} has no resource with id {resource_id}.{}",
+                    "Package {} has no resource with the id or name {resource_id}.{}",
                     package.id,
                     did_you_mean(
                         resource_id,
@@ -511,7 +511,7 @@ impl<'a> Workspace<'a> {
                         selector.display_node_id, selector.component_resource_id, kept.element
                     ),
                     None => format!(
-                        "Component {} has no display node with id {}.{}",
+                        "Component {} has no display node with the id or name {}.{}",
                         selector.component_resource_id,
                         selector.display_node_id,
                         did_you_mean(
