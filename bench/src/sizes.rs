@@ -76,7 +76,7 @@ fn measure(host: &Path, cache: &Path, root: &Path, project: &Path) -> Result<Str
         json!({ "sessionId": id, "expectedRevision": 0, "operations": [{
             "kind": "setDisplayNodeProps",
             "selector": { "packageId": "zgmoraj4", "componentResourceId": "gkq00", "displayNodeId": "n4" },
-            "props": { "x": 10 }
+            "props": { "position": { "x": 10, "y": 0 } }
         }] }),
     )?;
     let (undo, _) = sized(

@@ -13,7 +13,7 @@ pub use crate::selectors::{
     ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
     TransitionSelector,
 };
-pub use crate::session::{SessionSnapshot, UamFidelity};
+pub use crate::session::{SessionSnapshot, SessionState, UamFidelity};
 
 /// Longest id, name or selector string a method accepts.
 pub const MAX_ID_LEN: usize = 256;
@@ -1251,13 +1251,13 @@ pub struct HistoryStepInput {
     pub preview: Option<bool>,
 }
 
-/// `undo` and `redo` output: the session after the step, or with `preview` what the step
-/// would change.
+/// `undo` and `redo` output: the session's state after the step (without capabilities,
+/// which no step changes), or with `preview` what the step would change.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum HistoryStepData {
-    Stepped(Box<SessionSnapshot>),
+    Stepped(SessionState),
     Preview(TransactionPreview),
 }
 

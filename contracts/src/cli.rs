@@ -442,3 +442,95 @@ mod tests {
         );
     }
 }
+
+/// What the MCP names a message may point to mean on the command line: a failure the
+/// command line prints adds the command for each one its messages mention, so a person
+/// is not sent to a method they cannot call.
+pub const MCP_TERMS: &[(&[&str], &str)] = &[
+    (
+        &[
+            "getProjectOutline",
+            "openfairygui_backend_get_project_outline",
+        ],
+        "`ofgui-mcp-host outline <project>` (`--packages-only` lists the packages)",
+    ),
+    (
+        &["queryEntity", "openfairygui_backend_query_entity"],
+        "`ofgui-mcp-host query <project> <target>`",
+    ),
+    (
+        &["validateSession", "openfairygui_backend_validate_session"],
+        "`ofgui-mcp-host validate <project>`",
+    ),
+    (
+        &[
+            "preflightTransaction",
+            "openfairygui_backend_preflight_transaction",
+        ],
+        "`ofgui-mcp-host apply <project> <batch>` (a preview)",
+    ),
+    (
+        &[
+            "applyTransaction",
+            "openfairygui_backend_apply_transaction",
+            "saveSession",
+            "openfairygui_backend_save_session",
+        ],
+        "`ofgui-mcp-host apply <project> <batch> --save`",
+    ),
+    (
+        &["renderComponent", "openfairygui_render_component"],
+        "`ofgui-mcp-host render <project> <package>/<component>`",
+    ),
+    (
+        &["publishProject", "openfairygui_publish"],
+        "`ofgui-mcp-host publish <project>`",
+    ),
+];
+
+/// The MCP names `text` mentions (as whole words) with their command-line commands, in
+/// [`MCP_TERMS`] order, each command once.
+pub fn in_command_line_terms(text: &str) -> Vec<(&'static str, &'static str)> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mentions = |name: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+    };
+    MCP_TERMS
+        .iter()
+        .filter_map(|(names, command)| {
+            names
+                .iter()
+                .find(|name| mentions(name))
+                .map(|name| (*name, *command))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod terms_tests {
+    use super::in_command_line_terms;
+
+    #[test]
+    fn mcp_names_are_found_as_whole_words() {
+        assert_eq!(
+            in_command_line_terms(
+                "Take ids from getProjectOutline, then call openfairygui_backend_save_session."
+            ),
+            [
+                (
+                    "getProjectOutline",
+                    "`ofgui-mcp-host outline <project>` (`--packages-only` lists the packages)"
+                ),
+                (
+                    "openfairygui_backend_save_session",
+                    "`ofgui-mcp-host apply <project> <batch> --save`"
+                ),
+            ]
+        );
+        assert!(in_command_line_terms("getProjectOutlines and xqueryEntity").is_empty());
+    }
+}

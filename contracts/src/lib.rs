@@ -31,6 +31,7 @@ pub mod session;
 pub mod strict;
 pub mod uam;
 pub mod version;
+pub mod wording;
 
 pub use num::Num;
 

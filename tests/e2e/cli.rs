@@ -1264,3 +1264,22 @@ fn apply_takes_the_names_the_outline_prints() {
         "{saved}"
     );
 }
+
+/// A message that points to an MCP method is followed, on the command line, by the
+/// command that does the same.
+#[test]
+fn a_failure_names_the_command_for_the_method_its_message_points_to() {
+    let workspace = Workspace::new();
+    let unity = workspace.add("unity", &unity_corpus());
+    let picture = workspace.path().join("nope.png");
+    let output = ofgui(&["render", path(&unity), "Bag/Nope", "-o", path(&picture)]);
+    assert_status(&output, 1);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("from getProjectOutline.")
+            && stderr.contains(
+                "\n  on the command line: getProjectOutline is `ofgui-mcp-host outline <project>`"
+            ),
+        "{stderr}"
+    );
+}

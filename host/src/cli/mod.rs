@@ -271,6 +271,14 @@ fn failure_text(
             finding.message
         );
     }
+    // The messages speak MCP (they are the server's); say what their names are here.
+    let terms: Vec<String> = ofgui_contracts::cli::in_command_line_terms(&text)
+        .into_iter()
+        .map(|(name, command)| format!("{name} is {command}"))
+        .collect();
+    if !terms.is_empty() {
+        let _ = writeln!(text, "  on the command line: {}", terms.join("; "));
+    }
     let _ = writeln!(text, "  guide: ofgui-mcp-host docs diagnostics/{code}");
     text
 }

@@ -5,7 +5,8 @@ use ofgui_contracts::api::{
     EventsInput, HistoryInput, HistoryStepInput, MaterializeSessionInput, NoInput,
     OpenSessionInput, OutlineInput, PublishProjectInput, QueryEntityInput, ReadResourceBytesInput,
     ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentInput,
-    SaveSessionInput, SearchProjectInput, SessionInput, TransactionInput, ValidateSessionInput,
+    SaveSessionInput, SearchProjectInput, SessionInput, SessionState, TransactionInput,
+    ValidateSessionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -246,7 +247,7 @@ impl Service {
             Ok(Applied::Batch(reply)) => {
                 let event = Happened::new("transaction.applied", Some(reply.status.revision))
                     .payload(json!({ "operationCount": input.operations.len() }));
-                self.edited(&session, reply, event)
+                self.edited(&session, reply, event, Shown::Snapshot)
             }
             Ok(Applied::Preview(reply)) => reply_data(reply),
             Err(mut failure) => {
@@ -289,7 +290,7 @@ impl Service {
                     false => "history.undone",
                 };
                 let event = Happened::new(kind, Some(reply.status.revision));
-                self.edited(&session, reply, event)
+                self.edited(&session, reply, event, Shown::State)
             }
             Err(mut failure) => {
                 self.after_rejection(true, &session, &mut failure);
@@ -299,8 +300,15 @@ impl Service {
     }
 
     /// After the model changed: the event, the cache, the change notice, and the session's
-    /// state as the result (upstream's for an apply), with what the component added.
-    fn edited(&self, session: &Session, reply: GuestReply, event: Happened) -> Outcome {
+    /// state as the result (upstream's snapshot for an apply), with what the component
+    /// added.
+    fn edited(
+        &self,
+        session: &Session,
+        reply: GuestReply,
+        event: Happened,
+        shown: Shown,
+    ) -> Outcome {
         let status = reply.status;
         let key = session.key();
         self.events.emit(&session.id, &key, event);
@@ -313,8 +321,12 @@ impl Service {
         );
         self.events
             .changed(&session.id, status.revision, status.dirty);
-        let data = Data::typed(&self.snapshot(session, &status))?.with_additions(reply.additions);
-        Ok((data, Some(status.revision)))
+        let snapshot = self.snapshot(session, &status);
+        let data = match shown {
+            Shown::Snapshot => Data::typed(&snapshot)?,
+            Shown::State => Data::typed(&SessionState::from(snapshot))?,
+        };
+        Ok((data.with_additions(reply.additions), Some(status.revision)))
     }
 
     /// Attaches the session's state to a refused write and, for applies, records a
@@ -522,4 +534,12 @@ pub(super) fn parse_transaction(
             Err(explain::input(method, &input, &error.to_string()).into())
         }
     }
+}
+
+/// How an edit's result shows the session: upstream's snapshot (an apply), or its state
+/// without the capabilities, which no edit changes (an undo or redo, ours).
+#[derive(Clone, Copy)]
+enum Shown {
+    Snapshot,
+    State,
 }
