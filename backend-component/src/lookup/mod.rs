@@ -116,15 +116,15 @@ pub fn find_package<'a>(project: &'a UamProject, package_id: &str) -> Lookup<&'a
             .filter(|p| p.id == package_id),
         || format!("package with id {package_id}"),
     ) {
-        Lookup::NotFound(_) => Lookup::NotFound(no_package(project, package_id)),
+        Lookup::NotFound(_) => Lookup::NotFound(no_package(project, package_id, "id")),
         other => other,
     }
 }
 
 /// Why no package has this id, with the ids meant.
-fn no_package(project: &UamProject, package_id: &str) -> String {
+fn no_package(project: &UamProject, package_id: &str, key: &str) -> String {
     format!(
-        "No package with id {package_id} exists.{}",
+        "No package with the {key} {package_id} exists.{}",
         suggest::did_you_mean(
             package_id,
             "package",
@@ -137,9 +137,9 @@ fn no_package(project: &UamProject, package_id: &str) -> String {
 }
 
 /// Why the package has no resource with this id, with the ids meant.
-fn no_resource(package: &UamPackage, resource_id: &str) -> String {
+fn no_resource(package: &UamPackage, resource_id: &str, key: &str) -> String {
     format!(
-        "No resource with id {resource_id} in package {} exists.{}",
+        "No resource with the {key} {resource_id} in package {} exists.{}",
         package.id,
         suggest::did_you_mean(
             resource_id,
@@ -184,7 +184,7 @@ pub fn find_resource<'a>(
             .filter(|r| r.id() == resource_id),
         || format!("resource with id {resource_id} in package {package_id}"),
     ) {
-        Lookup::NotFound(_) => Lookup::NotFound(no_resource(package, resource_id)),
+        Lookup::NotFound(_) => Lookup::NotFound(no_resource(package, resource_id, "id")),
         other => other,
     }
 }
@@ -200,7 +200,7 @@ pub fn find_selected_resource<'a>(
     let packages = &project.packages;
     let package = match by_id_or_name(packages, package_key, |p| &p.id, |p| vec![p.name.clone()]) {
         Named::One(index) => &packages[index],
-        Named::Zero => return Lookup::NotFound(no_package(project, package_key)),
+        Named::Zero => return Lookup::NotFound(no_package(project, package_key, "id or name")),
         Named::SameId => {
             return Lookup::Ambiguous(format!(
                 "More than one package with id {package_key} exists."
@@ -218,7 +218,7 @@ pub fn find_selected_resource<'a>(
     let resources = &package.resources;
     match by_id_or_name(resources, resource_key, |r| r.id(), |r| resource_names(r)) {
         Named::One(index) => Lookup::Found((package, &resources[index])),
-        Named::Zero => Lookup::NotFound(no_resource(package, resource_key)),
+        Named::Zero => Lookup::NotFound(no_resource(package, resource_key, "id or name")),
         Named::SameId => Lookup::Ambiguous(format!(
             "More than one resource with id {resource_key} in package {} exists.",
             package.id

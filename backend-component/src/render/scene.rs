@@ -763,12 +763,43 @@ impl<'a> Painter<'a> {
                 ),
             );
         }
+        if (report.broke_word || report.hidden_lines > 0)
+            && let Some(stand_in) = self.stand_in_for(&font)
+        {
+            let mut what = Vec::new();
+            if report.broke_word {
+                what.push("a word too wide for its line is broken between letters".to_owned());
+            }
+            if report.hidden_lines > 0 {
+                what.push(format!(
+                    "{} line(s) below the box are cut off",
+                    report.hidden_lines
+                ));
+            }
+            self.approximate(
+                &frame.path,
+                kind,
+                format!(
+                    "{}, as the runtime would with these widths; but it is drawn in {stand_in}, and the game's font may break its lines elsewhere",
+                    what.join(" and ")
+                ),
+            );
+        }
         if let Some(used) = self.substitute_for(&font) {
             *self.substitutes.entry((font.clone(), used)).or_default() += 1;
         }
         if let Some(family) = report.fallback_family {
             let used = format!("{family}, a machine font");
             *self.substitutes.entry((String::new(), used)).or_default() += 1;
+        }
+    }
+
+    /// What a text asking for `font` (empty: the runtime's default) is drawn in when that
+    /// is not the face the game draws it in, whose widths may then differ.
+    fn stand_in_for(&self, font: &str) -> Option<String> {
+        match font.is_empty() {
+            true => self.substitute_for(RUNTIME_DEFAULT_FONT),
+            false => self.substitute_for(font),
         }
     }
 

@@ -426,3 +426,42 @@ fn skew_turns_the_axes() {
     let drawn = pixmap.pixels().iter().filter(|p| p.alpha() == 255).count();
     assert!(drawn > 200, "{drawn} opaque pixels");
 }
+
+/// The reviewer's label: at size 60 its first word is wider than its 356-unit box, so the
+/// runtime breaks it between letters and clips the lines below. Drawn in a face that is
+/// not the game's, where it breaks is not the game's: the preview says so.
+#[test]
+fn lines_broken_by_a_stand_in_faces_widths_are_reported() {
+    let text = |width: u32| {
+        format!(
+            r##"<text id="n0" name="t" xy="0,0" size="{width},70" fontSize="60" color="#000000" autoSize="none" text="Localization test"/>"##
+        )
+    };
+    let session = project("356,70", "", &text(356), &[]);
+    let (_, data) = draw(&session, &input(&[]));
+    let reasons: Vec<&str> = data
+        .approximations
+        .iter()
+        .filter(|a| a.node_path.contains("n0"))
+        .map(|a| a.reason.as_str())
+        .collect();
+    assert!(
+        reasons.iter().any(|r| r
+            .contains("a word too wide for its line is broken between letters")
+            && r.contains("1 line(s) below the box are cut off")
+            && r.contains("the game's font may break its lines elsewhere")),
+        "{:?}",
+        data.approximations
+    );
+
+    // Room for the whole text: nothing depends on where lines break.
+    let session = project("900,70", "", &text(900), &[]);
+    let (_, data) = draw(&session, &input(&[]));
+    assert!(
+        data.approximations
+            .iter()
+            .all(|a| !a.reason.contains("break its lines")),
+        "{:?}",
+        data.approximations
+    );
+}

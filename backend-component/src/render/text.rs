@@ -90,6 +90,12 @@ pub struct TextReport {
     pub missing_images: u32,
     /// The machine face characters the text's own face lacked were drawn in, if any.
     pub fallback_family: Option<String>,
+    /// A line was broken inside a word (the word alone was wider than the box): where it
+    /// breaks depends on the face's widths.
+    pub broke_word: bool,
+    /// Lines the box cut off below it (the runtime clips them too): how many depends on
+    /// where the lines broke.
+    pub hidden_lines: u32,
 }
 
 #[derive(Hash, PartialEq, Eq)]
@@ -473,6 +479,8 @@ struct Layout {
     text_width: f32,
     text_height: f32,
     ellipsis: Option<usize>,
+    /// Some line was broken between two letters or digits of one word.
+    broke_word: bool,
 }
 
 struct LayoutParams {
@@ -528,6 +536,7 @@ fn build_lines(items: &[Item<'_>], p: &LayoutParams) -> Layout {
     let mut word_len = 0usize;
     let mut word_possible = false;
     let mut ellipsis = None;
+    let mut broke_word = false;
     let next_line = |line: &Line, start: usize| Line {
         start,
         y: (line.y + line.height + p.line_spacing).max(GUTTER_Y),
@@ -585,6 +594,8 @@ fn build_lines(items: &[Item<'_>], p: &LayoutParams) -> Layout {
                     (n - moved, n - moved)
                 };
                 let start = line.start;
+                let letter = |at: usize| items.get(at).is_some_and(|it| it.ch.is_alphanumeric());
+                broke_word |= kept > 0 && letter(start + kept - 1) && letter(start + kept);
                 finish_line(
                     &mut line,
                     &items[start..start + measured],
@@ -637,6 +648,7 @@ fn build_lines(items: &[Item<'_>], p: &LayoutParams) -> Layout {
         text_width: text_width.round(),
         text_height: text_height.round(),
         ellipsis,
+        broke_word,
     }
 }
 
@@ -943,9 +955,10 @@ pub fn draw_runs(
     let drawn = lay_out_and_paint(
         canvas, transform, width, height, &chars, &prepared, &style, &faces[0], cache,
     );
-    report.missing_glyphs = drawn.missing_glyphs;
-    report.fallback_family = drawn.fallback_family;
-    report
+    TextReport {
+        missing_images: report.missing_images,
+        ..drawn
+    }
 }
 
 /// Layout and drawing of prepared runs; `face` and `style` are the node's own.
@@ -1062,14 +1075,21 @@ fn lay_out_and_paint(
             marks.push(Mark::Rect { rect, run });
         }
     };
+    report.broke_word = layout.broke_word;
     for (li, line) in layout.lines.iter().enumerate() {
         let ly = line.y + y_offset;
         if li != 0 && ly >= height.max(p.rect_height) {
             // Lines below the box are not drawn (the runtime clips them, or the box would
             // have grown to hold them); also bounds the work.
+            let below = layout.lines[li..].iter().filter(|l| l.count > 0).count();
+            report.hidden_lines += below as u32;
             break;
         }
-        if line.count == 0 || (clipping && li != 0 && ly + line.height > p.rect_height) {
+        if line.count == 0 {
+            continue;
+        }
+        if clipping && li != 0 && ly + line.height > p.rect_height {
+            report.hidden_lines += 1;
             continue;
         }
         // The runtime aligns a line as its first element asks (`<p align>`), else the node.
