@@ -14,8 +14,9 @@ use crate::scope::{self, Page, Scoped};
 use crate::session::Session;
 
 /// Most bytes of packages an outline holds when the input names no `page.limit`: with
-/// the rest of the envelope, an answer stays under 64 KiB however large the project.
-pub const OUTLINE_PAGE_BYTES: usize = 48 * 1024;
+/// the rest of the envelope, an answer stays under 64 KiB however large the project
+/// (unless one package alone is larger).
+pub const OUTLINE_PAGE_BYTES: usize = 56 * 1024;
 
 /// Builds the outline of the session's committed project, as the input scopes and pages
 /// it: without `page.limit`, as many whole packages as fit in [`OUTLINE_PAGE_BYTES`],
@@ -62,9 +63,8 @@ fn paged_warning(window: Range<usize>, total: usize, cursor: &str) -> Warning {
     Warning {
         code: "answer_paged".into(),
         message: format!(
-            "This outline holds packages {}-{} of {total}: an outline without page.limit holds what fits in about {} KiB. Pass page: {{\"cursor\": \"{cursor}\"}} for the next packages, or ask detail: \"packages\" for every package's id and name, then scope.packageIds.",
-            window.start + 1,
-            window.end,
+            "This outline holds {}: an outline without page.limit holds the whole packages that fit in about {} KiB. Pass page: {{\"cursor\": \"{cursor}\"}} for the next packages, or ask detail: \"packages\" for every package's id and name, then scope.packageIds.",
+            scope::page_span(&window, total, "package", "packages"),
             OUTLINE_PAGE_BYTES / 1024,
         ),
     }

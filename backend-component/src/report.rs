@@ -9,7 +9,7 @@ use ofgui_contracts::diagnostics::{ProjectDiagnostic, Severity};
 use ofgui_contracts::envelope::Warning;
 use ofgui_contracts::error::BackendError;
 
-use crate::scope::Page;
+use crate::scope::{self, Page};
 use crate::session::Session;
 
 /// Most bytes of findings a report holds when the input names no `page.limit`. Each
@@ -60,10 +60,8 @@ fn paged_warning(findings: &[ProjectDiagnostic], window: Range<usize>, cursor: &
     Warning {
         code: "answer_paged".into(),
         message: format!(
-            "This report lists findings {}-{} of {} ({} errors, {} warnings, {} notes in all; status and complete cover them all). Pass page: {{\"cursor\": \"{cursor}\"}} for the next findings.",
-            window.start + 1,
-            window.end,
-            findings.len(),
+            "This report lists {} ({} errors, {} warnings, {} notes in all; status and complete cover them all). Pass page: {{\"cursor\": \"{cursor}\"}} for the next findings.",
+            scope::page_span(&window, findings.len(), "finding", "findings"),
             count(Severity::Error),
             count(Severity::Warning),
             count(Severity::Info),

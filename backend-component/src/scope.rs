@@ -250,6 +250,15 @@ impl Page {
     }
 }
 
+/// Which items of `total` a page holds, for a message: `package 3 of 30`, `packages 1-12
+/// of 30`.
+pub fn page_span(window: &Range<usize>, total: usize, one: &str, many: &str) -> String {
+    match window.len() {
+        1 => format!("{one} {} of {total}", window.start + 1),
+        _ => format!("{many} {}-{} of {total}", window.start + 1, window.end),
+    }
+}
+
 fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
     let (revision, start) = cursor.strip_prefix('r')?.split_once('p')?;
     Some((revision.parse().ok()?, start.parse().ok()?))

@@ -147,8 +147,8 @@ fn an_outline_without_a_limit_comes_in_pages_of_its_byte_budget_that_say_so() {
         }
     }
     assert!(
-        answers >= 3,
-        "the corpus's 109 KiB outline takes at least 3 answers"
+        answers >= 2,
+        "the corpus's 109 KiB outline takes more than one answer"
     );
     assert_eq!(packages, whole.packages);
 

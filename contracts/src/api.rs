@@ -239,7 +239,7 @@ pub struct OutlineInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<ProjectScope>,
     /// `limit` packages per answer; without a limit, the packages that fit in about
-    /// 48 KiB. `cursor` continues after the previous answer.
+    /// 56 KiB. `cursor` continues after the previous answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<PageRequest>,
     /// `full` (default): folders, resources and component structure; `packages`: only

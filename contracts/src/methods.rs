@@ -261,7 +261,7 @@ pub const METHODS: &[Method] = &[
         name: "getProjectOutline",
         tool: "openfairygui_backend_get_project_outline",
         title: "Get Project Outline",
-        description: "Returns the project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions; no properties or bytes (query entities for those). Without page.limit an answer holds the whole packages that fit in about 48 KiB; when more follow it carries nextCursor (pass it as page.cursor) and the warning answer_paged. detail: packages lists every package's id, name and resource count at once; scope.packageIds or scope.component narrow it. Needs an open session.",
+        description: "Returns the project's structure at the current revision: packages, folders, resources (id, name, path, kind, branch) and for components their display nodes, controller pages and transitions; no properties or bytes (query entities for those). Without page.limit an answer holds the whole packages that fit in about 56 KiB; when more follow, the warning answer_paged gives the cursor to pass as page.cursor (nextCursor too, when the call has a page). detail: packages lists every package's id, name and resource count at once; scope.packageIds or scope.component narrow it. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,

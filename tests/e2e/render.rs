@@ -183,7 +183,10 @@ async fn controller_pages_choose_what_is_drawn() {
     }
     // Said once, not "No No resource … exists..".
     let message = error["message"].as_str().unwrap();
-    assert!(message.starts_with("No resource with the id or name"), "{message}");
+    assert!(
+        message.starts_with("No resource with the id or name"),
+        "{message}"
+    );
     assert!(
         !message.contains("No No") && !message.contains(".."),
         "{message}"
