@@ -317,10 +317,59 @@ fn write_report(dir: &Path, compared: &[Compared], index: &Value) {
     std::fs::write(dir.join("report.md"), md).unwrap();
 }
 
+/// A package of labels long enough to wrap, added to the corpus: where each line breaks is
+/// compared with the runtime's line by line (see [`ink_lines`]), beyond the pixel score.
+const WRAPPED_PACKAGE: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<packageDescription id="wrap0001">
+  <resources>
+    <component id="lbl0" name="Labels.xml" path="/" exported="true"/>
+  </resources>
+  <publish name=""/>
+</packageDescription>"#;
+const WRAPPED_LABELS: &str = r##"<?xml version="1.0" encoding="utf-8"?>
+<component size="500,300">
+  <displayList>
+    <text id="n0" name="long" xy="10,10" size="300,150" fontSize="24" color="#000000" autoSize="none" text="The quick brown fox jumps over the lazy dog, then naps beside the riverbank until dawn."/>
+    <text id="n1" name="label" xy="10,170" size="180,120" fontSize="20" color="#000000" autoSize="none" text="Localization test of a label whose words wrap at its edge"/>
+    <text id="n2" name="narrow" xy="330,10" size="150,280" fontSize="18" color="#000000" autoSize="none" text="Supercalifragilistic words break here&#xA;and a second paragraph wraps too"/>
+  </displayList>
+</component>"##;
+
+/// The lines of dark text in columns `x0..x1` of a picture on the grey background: each
+/// band of rows holding ink, as (top, bottom, rightmost ink column).
+fn ink_lines(picture: &Rgba, x0: u32, x1: u32) -> Vec<(u32, u32, u32)> {
+    let ink = |x: u32, y: u32| {
+        let i = ((y * picture.width + x) * 4) as usize;
+        picture.pixels[i..i + 3].iter().all(|&c| c < 64)
+    };
+    let mut lines: Vec<(u32, u32, u32)> = Vec::new();
+    let mut open: Option<(u32, u32)> = None;
+    for y in 0..picture.height {
+        let right = (x0..x1.min(picture.width)).rev().find(|&x| ink(x, y));
+        match (right, open.as_mut()) {
+            (Some(x), Some((_, far))) => *far = (*far).max(x),
+            (Some(x), None) => open = Some((y, x)),
+            (None, Some(&mut (top, far))) => {
+                lines.push((top, y - 1, far));
+                open = None;
+            }
+            (None, None) => {}
+        }
+    }
+    if let Some((top, far)) = open {
+        lines.push((top, picture.height - 1, far));
+    }
+    lines
+}
+
 #[tokio::test]
 async fn previews_match_the_fairygui_runtime_on_the_unity_corpus() {
     let workspace = Workspace::new();
     let project = workspace.add("unity", &unity_corpus());
+    let wrapped = project.join("assets/Wrapped");
+    std::fs::create_dir_all(&wrapped).unwrap();
+    std::fs::write(wrapped.join("package.xml"), WRAPPED_PACKAGE).unwrap();
+    std::fs::write(wrapped.join("Labels.xml"), WRAPPED_LABELS).unwrap();
     let published = workspace.path().join("published");
     let server = Server::start(&[workspace.path()]).await;
     let session = server.open(&project).await;
@@ -352,6 +401,7 @@ async fn previews_match_the_fairygui_runtime_on_the_unity_corpus() {
         components.len()
     );
     let mut compared = Vec::new();
+    let mut wrapped_pictures = None;
     for entry in components {
         let (package, component) = (
             entry["package"].as_str().unwrap(),
@@ -401,9 +451,31 @@ async fn previews_match_the_fairygui_runtime_on_the_unity_corpus() {
             score: score(&theirs, &ours),
             note: String::new(),
             picture: Some(side_by_side(&theirs, &ours)),
-            name,
+            name: name.clone(),
             approximations,
         });
+        if name == "Wrapped/Labels" {
+            wrapped_pictures = Some((theirs, ours));
+        }
+    }
+    // The labels break into the same lines as the runtime's: as many, at the same heights,
+    // each ending where the runtime's ends (a word moved to another line would move its end
+    // by the word's width).
+    let (theirs, ours) = wrapped_pictures.expect("the runtime drew Wrapped/Labels");
+    for (x0, x1) in [(0, 320), (320, 500)] {
+        let (runtime_lines, our_lines) = (ink_lines(&theirs, x0, x1), ink_lines(&ours, x0, x1));
+        assert!(runtime_lines.len() >= 4, "{runtime_lines:?}");
+        assert_eq!(
+            runtime_lines.len(),
+            our_lines.len(),
+            "lines in columns {x0}..{x1}: runtime {runtime_lines:?}, ours {our_lines:?}"
+        );
+        for (theirs, ours) in runtime_lines.iter().zip(&our_lines) {
+            assert!(
+                theirs.0.abs_diff(ours.0) <= 3 && theirs.2.abs_diff(ours.2) <= 8,
+                "a line in columns {x0}..{x1}: runtime {theirs:?}, ours {ours:?} (all: {runtime_lines:?} / {our_lines:?})"
+            );
+        }
     }
     compared.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.name.cmp(&b.name)));
     for c in compared.iter_mut().skip(WORST_SHOWN) {
