@@ -160,16 +160,18 @@ const WORKFLOW_TEXT: &str = "\
    (the UAM with each asset's `sourceBytes`); it has no directory until
    `openfairygui_backend_materialize_session` with `targetPath` writes it into a new one.
 3. `openfairygui_backend_get_project_outline` lists every package, folder, resource, display
-   node, controller and transition by exact id, with the current revision. Use those ids;
-   never guess one. On a large project ask `detail: packages` first, then scope the
-   outline to the packages (`scope.packageIds`) or the component (`scope.component`) you
-   work on, or page it (`page.limit`, then `page.cursor` = the answer's `nextCursor`).
+   node, controller and transition by id and name, with the current revision. Use those ids
+   or names; never guess one. A large project's outline comes in pages of about 56 KiB: the
+   warning `answer_paged` says which packages an answer holds and gives the `page.cursor`
+   for the next. Or ask `detail: packages` first, then scope the outline to the packages
+   (`scope.packageIds`) or the component (`scope.component`) you work on.
 4. `openfairygui_backend_search_project` finds nodes and resources by name, text, kind or
    the `ui://` resource they refer to, and answers with the selectors to use.
 5. `openfairygui_backend_query_entity` reads one entity's full properties;
    `openfairygui_backend_read_session_state` reads the model (scoped and paged like the
    outline) and `openfairygui_backend_read_resource_bytes` one asset's bytes.
-6. `openfairygui_backend_validate_session` reports what is broken and where;
+6. `openfairygui_backend_validate_session` reports what is broken and where (a report of many
+   findings comes in pages, as the outline does);
    `openfairygui_render_component` draws a component as a PNG image (pick controller pages
    with `controllerPages`) to see it. With `previewOperations` (a batch) and
    `expectedRevision` it draws the component before and after the batch side by side and
