@@ -46,16 +46,16 @@ use notify::Connection;
 /// What the server tells every client at `initialize`, unless the embedding host
 /// replaces it ([`crate::mcp::compose::ServerBuilder::instructions`]).
 pub const INSTRUCTIONS: &str = "\
-ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session.
+ofgui serves FairyGUI UI projects read from disk, each in its own sandboxed session; openfairygui_backend_get_capabilities says what it can do.
 1. Call openfairygui_backend_open_session with projectPath (a project directory or its .fairy file inside the server's allowed roots); openfairygui_backend_open_project_session opens a project given as a UAM document instead, written to disk only by openfairygui_backend_materialize_session with targetPath.
 2. Read openfairygui_backend_get_project_outline for exact ids and the current revision; a large project's outline comes in pages (nextCursor, the warning answer_paged): follow page.cursor, or ask detail packages first, then scope.packageIds or scope.component.
 3. Find nodes and resources by name, text, kind or referenced ui:// URL with openfairygui_backend_search_project; query one entity at a time with openfairygui_backend_query_entity (project, package, resource, component, displayNode, controller, transition).
 4. Use openfairygui_backend_read_session_state for the model (scoped and paged like the outline) and openfairygui_backend_read_resource_bytes for an asset's bytes.
-5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk.
-6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_render_component draws a component as a PNG image (at chosen controller pages; with previewOperations, before and after a batch side by side) so you can see an edit before applying it; openfairygui_backend_get_events polls session events with a cursor.
+5. To edit, send a batch of operations to openfairygui_backend_preflight_transaction to see exactly what it would change, then the same input to openfairygui_backend_apply_transaction. Batches are all or nothing and take expectedRevision: on stale_read or stale_write re-read the outline and entities and re-plan; never retry blindly with a guessed revision. Edits stay in the session until openfairygui_backend_save_session writes the changed files to disk; openfairygui_backend_get_session gives the revision and whether edits are unsaved. openfairygui_undo takes the last batch back and openfairygui_redo applies it again, each as a new revision (openfairygui_get_history lists the revisions); openfairygui_refresh_session reads the project again after someone else changed it on disk and replays the unsaved edits on top.
+6. openfairygui_backend_validate_session reports what is broken and where; openfairygui_render_component draws a component as a PNG image (at chosen controller pages; with previewOperations, before and after a batch side by side) so you can see an edit before applying it; openfairygui_backend_get_events polls session events with a cursor; openfairygui_backend_get_cache_snapshot and openfairygui_backend_refresh_cache read and rebuild the session's derived cache entry.
 7. openfairygui_publish writes what the game loads (per package the descriptor, atlas pages, sounds, and binding code where asked for) into outputDir or the project's publish path; try it with dryRun first.
 8. Every result is in structuredContent.backendResult as {ok, meta, data|error}; on ok:false read error.code and meta.diagnostics[].remediation. Any tool may also fail with invalid_input (an argument does not fit the input schema: error.path names the field) or backend_unhandled_error (reason trap, deadline or out_of_memory: the session was restored as the message says; re-read before retrying).
-9. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded).";
+9. Close the session with openfairygui_backend_close_session when done (unsaved edits are discarded). openfairygui_docs_read reads the installed documentation (start with index, then workflow) for clients that read no resources.";
 
 /// What a tool result's text content holds besides `structuredContent.backendResult`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -395,6 +395,26 @@ mod tests {
 
     /// Tool descriptions only name the failures every tool shares: the instructions say
     /// once when they happen.
+    /// An agent that reads only the instructions, or only the workflow guide, still hears
+    /// of every tool.
+    #[test]
+    fn the_instructions_and_the_workflow_guide_name_every_tool() {
+        let tools = ofgui_contracts::methods::METHODS
+            .iter()
+            .map(|method| method.tool)
+            .chain([ofgui_contracts::methods::DOCS_TOOL]);
+        for tool in tools {
+            assert!(
+                INSTRUCTIONS.contains(tool),
+                "the instructions leave out {tool}"
+            );
+            assert!(
+                crate::mcp::resources::WORKFLOW_TEXT.contains(tool),
+                "the workflow guide leaves out {tool}"
+            );
+        }
+    }
+
     #[test]
     fn the_instructions_say_when_every_shared_failure_happens() {
         for fails in ofgui_contracts::methods::MCP_FAILURES {

@@ -149,7 +149,7 @@ const RESTORE_LIMITS_TEXT: &str = include_str!("../../docs/restore-limits.md");
 /// The one page an agent needs to start (upstream's navigation skill, in our words).
 const SKILL_TEXT: &str = include_str!("../../docs/skill.md");
 
-const WORKFLOW_TEXT: &str = "\
+pub(crate) const WORKFLOW_TEXT: &str = "\
 # Inspecting and editing a FairyGUI project
 
 1. `openfairygui_backend_get_capabilities` says what this server does: the methods it serves,
@@ -183,14 +183,24 @@ const WORKFLOW_TEXT: &str = "\
    read. A batch applies all or nothing; every problem comes back with its operation index.
 8. On `stale_read` or `stale_write` someone else changed the session: re-read the outline and
    the entities you rely on, plan again and send the new batch at the new revision. Never
-   retry with a guessed revision.
+   retry with a guessed revision. `openfairygui_undo` takes the last batch back and
+   `openfairygui_redo` applies it again, each as a new revision (`preview: true` says what
+   either would change); `openfairygui_get_history` lists the revisions. After someone
+   changed the project on disk (the FairyGUI editor, a checkout),
+   `openfairygui_refresh_session` reads it again and replays the unsaved edits on top.
 9. `openfairygui_backend_get_events` polls what happened (opened, applied, rejected, saved,
    cache updates) with a cursor; `openfairygui_backend_get_cache_snapshot` and
    `openfairygui_backend_refresh_cache` read and rebuild the session's derived cache entry.
 10. Edits live in the session until `openfairygui_backend_save_session` (with
     `expectedRevision`) writes them; it writes only the changed files and refuses, writing
-    nothing, when one of them was changed on disk meanwhile.
+    nothing, when one of them was changed on disk meanwhile
+    (`openfairygui_backend_get_session` says whether edits are unsaved).
     `openfairygui_backend_close_session` releases the project and discards unsaved edits.
+11. `openfairygui_publish` writes what the game loads (per package its descriptor, atlas
+    pages, sounds, and binding code where its settings ask) into `outputDir` or the
+    project's publish path; try it with `dryRun: true` first.
+12. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for
+    clients that read no resources.
 
 Every result is `{ok, meta, data|error}`. On `ok: false`, read `error.code` and
 `meta.diagnostics[].remediation`; the guide of each code is at
