@@ -71,7 +71,7 @@ pub struct Args {
     pub text_content: TextContent,
 
     /// Advertise every tool's full input and output schemas inline (about 730 KB), for
-    /// clients that decode against them. By default the tool list is lean (about 64 KB):
+    /// clients that decode against them. By default the tool list is lean (about 62 KB):
     /// the operations of a batch are a union of kinds whose fields are one resource away
     /// (openfairygui://contracts/operations/{kind}); inputs are checked strictly either way.
     #[arg(long)]
