@@ -22,6 +22,18 @@ use std::rc::Rc;
 #[cfg(target_os = "wasi")]
 mod preopen;
 
+/// The mark in the hidden name of a file a commit staged beside the one it replaces.
+pub const STAGED_MARK: &str = ".ofgui-staged-";
+/// The mark in the hidden name of a file (or directory) a commit set aside.
+pub const ASIDE_MARK: &str = ".ofgui-aside-";
+
+/// True for the hidden names of staged and set-aside files (and directories), which only
+/// commits create. The reader skips them, so an interrupted save never shows up as a
+/// folder or package of the project.
+pub fn is_save_artifact(name: &str) -> bool {
+    name.starts_with('.') && (name.contains(STAGED_MARK) || name.contains(ASIDE_MARK))
+}
+
 /// The project directory as the component sees it: the preopen `.`, read through WASI's
 /// own calls in `backend.wasm`, and the working directory through `std::fs` natively.
 #[cfg(target_os = "wasi")]

@@ -129,12 +129,3 @@ impl ProjectFs for MemFs {
 }
 
 pub use ofgui_contracts::wording::{assert_articles, misarticled, stuttered};
-
-/// A refused batch, after checking the wording of its message and every issue's.
-pub fn well_worded(failure: crate::txn::Failure) -> crate::txn::Failure {
-    assert_articles(
-        std::iter::once(failure.message.as_str())
-            .chain(failure.issues.iter().map(|issue| issue.message.as_str())),
-    );
-    failure
-}

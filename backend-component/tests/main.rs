@@ -10,6 +10,7 @@ mod common {
     pub mod diff;
     pub mod disk;
     pub mod kinds;
+    pub mod wording;
 }
 
 mod case_folders;

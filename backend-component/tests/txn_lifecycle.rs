@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use crate::common::wording::well_worded;
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{experiments_root, unity_root, well_worded};
+use ofgui_backend::testing::{experiments_root, unity_root};
 use ofgui_backend::txn::{self, Applied, Failure};
 use ofgui_contracts::ops::Operation;
 use ofgui_contracts::uam::{UamPackage, UamProject, UamResource};

@@ -10,11 +10,12 @@
 
 use std::collections::HashMap;
 
+use crate::common::wording::well_worded;
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::lookup::cycles;
 use ofgui_backend::reader::read_project;
 use ofgui_backend::session::{Names as SessionNames, Session};
-use ofgui_backend::testing::{assert_articles, experiments_root, unity_root, well_worded};
+use ofgui_backend::testing::{assert_articles, experiments_root, unity_root};
 use ofgui_backend::txn;
 use ofgui_backend::validate;
 use ofgui_contracts::diagnostics::ProjectDiagnostic;

@@ -3,9 +3,10 @@
 
 use std::sync::OnceLock;
 
+use crate::common::wording::well_worded;
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{experiments_root, unity_root, well_worded};
+use ofgui_backend::testing::{experiments_root, unity_root};
 use ofgui_backend::txn::{Applied, Failure, run};
 use ofgui_contracts::Num;
 use ofgui_contracts::ops::Operation;

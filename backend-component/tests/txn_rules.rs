@@ -4,9 +4,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::common::wording::well_worded;
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::reader::{ProjectSource, read_project};
-use ofgui_backend::testing::{unity_root, well_worded};
+use ofgui_backend::testing::unity_root;
 use ofgui_backend::txn::{self, Applied, Failure, Issue};
 use ofgui_backend::validate;
 use ofgui_contracts::api::ValidationReport;

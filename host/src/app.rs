@@ -6,6 +6,7 @@
 //! there, 77 s at the very end of a fresh build on 2 cores.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::backend::runtime::{ComponentSource, Runtime};
@@ -217,7 +218,18 @@ async fn serve(
         .schemas(schemas);
     if confirm_writes {
         for tool in crate::policy::confirm::gated_tools() {
-            builder = builder.policy(tool, ConfirmWrites::new(service.clone()));
+            let service = service.clone();
+            let plan: crate::policy::confirm::PlanWrites =
+                Arc::new(move |session_id, materialize, expected| {
+                    let service = service.clone();
+                    Box::pin(async move {
+                        service
+                            .planned_writes(&session_id, materialize, expected)
+                            .await
+                            .map_err(|failure| failure.error)
+                    })
+                });
+            builder = builder.policy(tool, ConfirmWrites::new(plan));
         }
     }
     let server = builder.build()?;

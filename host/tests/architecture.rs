@@ -5,7 +5,9 @@
 //! A circle is module A using module B while B (directly or through others) uses A, where
 //! neither is an ancestor of the other: a folder's `mod.rs` and its children may use each
 //! other (the folder is one room), but two rooms that need each other are missing a third,
-//! lower one. Uses are `crate::`, `super::` and `self::` paths in code (comments and
+//! lower one. Rooms are checked as wholes too (a crate's top-level modules, by what any of
+//! their files use, tests included): two folders may not use each other through different
+//! files either. Uses are `crate::`, `super::` and `self::` paths in code (comments and
 //! strings are skipped), resolved to the deepest module file that exists.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -276,7 +278,35 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
             edges.insert(named);
         }
     }
-    strongly_connected(&uses)
+    circles_of(&uses)
+}
+
+/// The rooms (top-level modules: a folder, or a file beside them) that use each other,
+/// through any of their files.
+fn room_circles(src: &Path) -> Vec<Vec<String>> {
+    let modules = modules(src);
+    let known: BTreeSet<Vec<String>> = modules.iter().map(|m| m.path.clone()).collect();
+    let mut uses: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for module in &modules {
+        let Some(room) = module.path.first() else {
+            continue;
+        };
+        let edges = uses.entry(vec![room.clone()]).or_default();
+        for mut named in named_paths(module) {
+            while !named.is_empty() && !known.contains(&named) {
+                named.pop();
+            }
+            if let Some(other) = named.first().filter(|other| *other != room) {
+                edges.insert(vec![other.clone()]);
+            }
+        }
+    }
+    circles_of(&uses)
+}
+
+/// The strongly connected components of more than one module, named.
+fn circles_of(uses: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<String>> {
+    strongly_connected(uses)
         .into_iter()
         .filter(|component| component.len() > 1)
         .map(|component| {
@@ -365,6 +395,9 @@ fn no_crate_has_an_import_circle() {
     ] {
         for circle in circles(&root.join(krate)) {
             report.push(format!("{krate}: {}", circle.join(" ↔ ")));
+        }
+        for circle in room_circles(&root.join(krate)) {
+            report.push(format!("{krate} (rooms): {}", circle.join(" ↔ ")));
         }
     }
     assert!(

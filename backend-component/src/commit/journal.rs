@@ -20,8 +20,7 @@ const FORMAT: &str = "ofgui-save-journal";
 const VERSION: u32 = 1;
 /// Marks in hidden names beside targets; plan paths may not contain them, so a staged or
 /// set-aside name never collides with a project file the save writes or removes.
-pub(super) const STAGED_MARK: &str = ".ofgui-staged-";
-pub(super) const ASIDE_MARK: &str = ".ofgui-aside-";
+pub(super) use crate::fs::{ASIDE_MARK, STAGED_MARK, is_save_artifact};
 
 /// How far the commit got: `Prepared` is rolled back, `Committing` rolled forward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,13 +252,6 @@ pub(super) fn beside(path: &str, mark: &str, id: &str) -> String {
         Some((dir, name)) => format!("{dir}/.{name}{mark}{id}"),
         None => format!(".{path}{mark}{id}"),
     }
-}
-
-/// True for the hidden names of staged and set-aside files (and directories), which only
-/// commits create. The reader skips them, so an interrupted save never shows up as a
-/// folder or package of the project.
-pub fn is_save_artifact(name: &str) -> bool {
-    name.starts_with('.') && (name.contains(STAGED_MARK) || name.contains(ASIDE_MARK))
 }
 
 /// True for paths only commits create (staged and set-aside files, journals).

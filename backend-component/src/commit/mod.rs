@@ -32,7 +32,8 @@ use std::ops::ControlFlow;
 use sha2::{Digest, Sha256};
 
 use crate::fs::ProjectFsWrite;
-pub use journal::{JOURNAL, JOURNAL_TMP, is_save_artifact};
+pub use crate::fs::is_save_artifact;
+pub use journal::{JOURNAL, JOURNAL_TMP};
 use journal::{Journal, State, StoreError};
 
 /// A SHA-256 of file bytes: what the session read, to tell whether a file changed since.

@@ -859,7 +859,7 @@ fn scan_dirs(
     };
     for entry in entries.into_iter().filter(|e| e.is_dir) {
         // A directory an interrupted save set aside is not a folder of the project.
-        if !is_safe_file_name(&entry.name) || crate::commit::is_save_artifact(&entry.name) {
+        if !is_safe_file_name(&entry.name) || crate::fs::is_save_artifact(&entry.name) {
             continue;
         }
         let path = format!("{model_dir}{}/", entry.name);

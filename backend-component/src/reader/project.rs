@@ -213,7 +213,7 @@ fn list_dirs(fs: &dyn ProjectFs, dir: &str, model_path: &str, st: &mut ReadState
             let mut names: Vec<String> = entries
                 .into_iter()
                 // A directory an interrupted save set aside is not a package or branch.
-                .filter(|e| e.is_dir && !crate::commit::is_save_artifact(&e.name))
+                .filter(|e| e.is_dir && !crate::fs::is_save_artifact(&e.name))
                 .map(|e| e.name)
                 .collect();
             names.sort();

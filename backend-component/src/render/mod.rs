@@ -17,8 +17,6 @@ mod scene;
 pub mod shape;
 pub mod shelf;
 pub mod straight;
-#[cfg(test)]
-mod tests;
 pub mod text;
 
 use std::collections::BTreeMap;

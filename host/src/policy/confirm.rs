@@ -14,15 +14,14 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ofgui_contracts::error::ErrorCode;
+use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Effect, METHODS, MethodId};
 use rmcp::Peer;
 use rmcp::service::{ElicitationError, ElicitationMode, RoleServer};
 use serde_json::{Map, Value, json};
 
-use crate::backend::bindings::FileChange;
+use crate::backend::bindings::{FileChange, PlannedWrites};
 use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
-use crate::service::Service;
 
 /// The tools this policy gates: every method that writes the project on disk.
 pub fn gated_tools() -> impl Iterator<Item = &'static str> {
@@ -46,9 +45,18 @@ struct Confirmation {
 
 rmcp::elicit_safe!(Confirmation);
 
+/// The files a save (`false`) or materialize (`true`) of a session would change at a
+/// revision, without writing: what the person is shown. The server's service answers it;
+/// the policy is given the question, not the service, so this room does not use that one.
+pub type PlanWrites = Arc<
+    dyn Fn(String, bool, u64) -> BoxFuture<'static, Result<PlannedWrites, BackendError>>
+        + Send
+        + Sync,
+>;
+
 /// Asks a person before each write.
 pub struct ConfirmWrites {
-    service: Arc<Service>,
+    plan: PlanWrites,
 }
 
 /// The client of `call`, when it can ask its user; else the refusal that says why not.
@@ -72,8 +80,8 @@ fn askable<'c>(call: &'c PolicyCall, session_id: &str) -> Result<&'c Peer<RoleSe
 }
 
 impl ConfirmWrites {
-    pub fn new(service: Arc<Service>) -> ConfirmWrites {
-        ConfirmWrites { service }
+    pub fn new(plan: PlanWrites) -> ConfirmWrites {
+        ConfirmWrites { plan }
     }
 }
 
@@ -208,16 +216,12 @@ impl ToolPolicy for ConfirmWrites {
                 Err(verdict) => return verdict,
             };
             let target = input.get("targetPath").and_then(Value::as_str);
-            let planned = match self
-                .service
-                .planned_writes(session_id, materialize, expected)
-                .await
-            {
+            let planned = match (self.plan)(session_id.to_string(), materialize, expected).await {
                 Ok(planned) => planned,
                 // A session opened from a document has no directory yet: what it would
                 // write is the whole project, into the directory the call names.
-                Err(failure)
-                    if failure.error.code() == ErrorCode::CapabilityUnavailable
+                Err(error)
+                    if error.code() == ErrorCode::CapabilityUnavailable
                         && materialize
                         && let Some(target) = target =>
                 {

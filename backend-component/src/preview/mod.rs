@@ -321,3 +321,6 @@ fn listed(items: &[&str]) -> String {
 fn pointer_escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
+
+#[cfg(test)]
+mod tests;
