@@ -98,7 +98,7 @@ fn mcs() -> PathBuf {
     which("mcs").unwrap_or_else(|| {
         panic!(
             "Mono's C# compiler `mcs` is not on PATH, and the generated C# must compile: \
-             apt-get install -y --no-install-recommends mono-mcs (.ci/run installs it)"
+             apt-get install -y --no-install-recommends mono-mcs (tests/run installs it)"
         )
     })
 }

@@ -980,7 +980,7 @@ fn publish_writes_the_game_files_and_says_what_stopped_it() {
     assert_eq!(snapshot(&out), before);
 }
 
-/// CI installs fonts-noto-cjk (`.ci/run`); without it this fails rather than skips.
+/// `tests/run` installs fonts-noto-cjk; without it this fails rather than skips.
 #[test]
 fn render_draws_chinese_in_a_granted_machine_font_and_names_it() {
     let workspace = Workspace::new();

@@ -20,7 +20,7 @@ pub(crate) fn clients_dir() -> PathBuf {
 }
 
 /// Where the installer keeps the venv, the Node 22 link and its stamp: `<target dir>/clients`,
-/// the installer's own default, so `.ci/run`'s install is the one the tests find.
+/// the installer's own default, so `tests/run`'s install is the one the tests find.
 fn state_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()

@@ -197,7 +197,7 @@ fn capture_with_runtime(published: &Path, out: &Path) -> Value {
     assert!(
         output.status.success(),
         "runtime_capture.mjs failed ({}); it needs Debian's chromium and fonts-liberation and \
-         fonts-noto-cjk (.ci/run installs them):\n{}",
+         fonts-noto-cjk (tests/run installs them):\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );

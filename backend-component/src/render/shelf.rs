@@ -501,7 +501,7 @@ mod tests {
         assert!(covering('中').is_none());
     }
 
-    /// CI installs fonts-noto-cjk and fonts-liberation (`.ci/run`); a machine without them
+    /// `tests/run` installs fonts-noto-cjk and fonts-liberation; a machine without them
     /// fails here, loudly, rather than skipping.
     #[test]
     fn the_machine_fonts_are_found_by_family_alias_and_coverage() {
