@@ -212,20 +212,17 @@ impl GuestProject for ProjectSession {
             .iter()
             .map(BackendDiagnostic::from_finding)
             .collect();
-        let mut fields = Vec::new();
-        if let Some(cursor) = &page.next_cursor {
-            fields.push(("nextCursor", encode(cursor)));
-        }
-        if let Some(warning) = &page.warning {
-            fields.push(("warnings", encode(&[warning])));
-        }
-        let additions = (!fields.is_empty()).then(|| {
-            let fields = fields
-                .into_iter()
-                .map(|(field, value)| value.map(|value| (field, value)))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(addition_fields(&fields))
-        });
+        // Findings follow: where the next page starts, and the warning that says so.
+        let additions =
+            page.next_cursor
+                .as_ref()
+                .zip(page.warning.as_ref())
+                .map(|(cursor, warning)| {
+                    Ok(addition_fields(&[
+                        ("nextCursor", encode(cursor)?),
+                        ("warnings", encode(&[warning])?),
+                    ]))
+                });
         reply(&session, encode(&page.report), &mirrored, additions)
     }
 

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use crate::bytes::SourceBytes;
 use crate::num::Num;
 use crate::selectors::{
-    ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceKey,
-    ResourceSelector, SelectorKeys, Selects, TransitionSelector, replace,
+    ComponentSelector, ControllerSelector, DisplayNodeSelector, PackageSelector, ResourceSelector,
+    Selects, TransitionSelector, node_keys, package_keys,
 };
 use crate::uam::{
     ComboItem, ComponentProperties, ComponentResource, Controller, DisplayNode, Gear,
@@ -840,44 +840,10 @@ pub enum Operation {
     RemoveGear(RemoveGear),
 }
 
-/// A folder is named by its package's key, and by its own path and branch.
-impl Selects for FolderSelector {
-    fn keys(&self) -> SelectorKeys<'_> {
-        SelectorKeys {
-            package: &self.package_id,
-            resource: None,
-            node: None,
-        }
-    }
-    fn set_keys(&mut self, package: Option<String>, _: Option<String>, _: Option<String>) {
-        replace(&mut self.package_id, package);
-    }
-}
-
-/// A gear is named by its node's keys, and by its own kind and controller.
-impl Selects for GearSelector {
-    fn keys(&self) -> SelectorKeys<'_> {
-        SelectorKeys {
-            package: &self.package_id,
-            resource: Some(ResourceKey {
-                key: &self.component_resource_id,
-                field: "selector.componentResourceId",
-                component: true,
-            }),
-            node: Some(&self.display_node_id),
-        }
-    }
-    fn set_keys(
-        &mut self,
-        package: Option<String>,
-        resource: Option<String>,
-        node: Option<String>,
-    ) {
-        replace(&mut self.package_id, package);
-        replace(&mut self.component_resource_id, resource);
-        replace(&mut self.display_node_id, node);
-    }
-}
+// A folder is named by its package's key and its own path and branch; a gear by its
+// node's keys and its own kind and controller.
+package_keys!(FolderSelector);
+node_keys!(GearSelector);
 
 /// The operations whose selector names existing entities by keys (see
 /// [`crate::selectors::Selects`]); the others select by names of their own (branches,

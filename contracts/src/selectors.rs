@@ -107,18 +107,25 @@ pub fn replace(key: &mut String, with: Option<String>) {
     }
 }
 
-impl Selects for PackageSelector {
-    fn keys(&self) -> SelectorKeys<'_> {
-        SelectorKeys {
-            package: &self.package_id,
-            resource: None,
-            node: None,
+/// Selectors whose only key is their package's (a package, a folder).
+macro_rules! package_keys {
+    ($($selector:ty),*) => {$(
+        impl $crate::selectors::Selects for $selector {
+            fn keys(&self) -> $crate::selectors::SelectorKeys<'_> {
+                $crate::selectors::SelectorKeys {
+                    package: &self.package_id,
+                    resource: None,
+                    node: None,
+                }
+            }
+            fn set_keys(&mut self, package: Option<String>, _: Option<String>, _: Option<String>) {
+                $crate::selectors::replace(&mut self.package_id, package);
+            }
         }
-    }
-    fn set_keys(&mut self, package: Option<String>, _: Option<String>, _: Option<String>) {
-        replace(&mut self.package_id, package);
-    }
+    )*};
 }
+pub(crate) use package_keys;
+package_keys!(PackageSelector);
 
 impl Selects for ResourceSelector {
     fn keys(&self) -> SelectorKeys<'_> {
@@ -165,11 +172,11 @@ component_keys!(ComponentSelector, ControllerSelector, TransitionSelector);
 /// Selectors of a display node or of something named on one.
 macro_rules! node_keys {
     ($($selector:ty),*) => {$(
-        impl Selects for $selector {
-            fn keys(&self) -> SelectorKeys<'_> {
-                SelectorKeys {
+        impl $crate::selectors::Selects for $selector {
+            fn keys(&self) -> $crate::selectors::SelectorKeys<'_> {
+                $crate::selectors::SelectorKeys {
                     package: &self.package_id,
-                    resource: Some(ResourceKey {
+                    resource: Some($crate::selectors::ResourceKey {
                         key: &self.component_resource_id,
                         field: "selector.componentResourceId",
                         component: true,
@@ -178,11 +185,12 @@ macro_rules! node_keys {
                 }
             }
             fn set_keys(&mut self, package: Option<String>, resource: Option<String>, node: Option<String>) {
-                replace(&mut self.package_id, package);
-                replace(&mut self.component_resource_id, resource);
-                replace(&mut self.display_node_id, node);
+                $crate::selectors::replace(&mut self.package_id, package);
+                $crate::selectors::replace(&mut self.component_resource_id, resource);
+                $crate::selectors::replace(&mut self.display_node_id, node);
             }
         }
     )*};
 }
+pub(crate) use node_keys;
 node_keys!(DisplayNodeSelector);

@@ -192,6 +192,14 @@ async fn scope_and_search_mistakes_say_what_to_do() {
 /// The budget of a default answer: what a client receives, whole result included.
 const ANSWER_BUDGET: usize = 64 * 1024;
 
+/// The cursor an `answer_paged` warning tells the caller to pass as `page.cursor`.
+fn cursor_in(message: &str) -> &str {
+    message
+        .split_once(r#""cursor": ""#)
+        .and_then(|(_, rest)| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no cursor in {message}"))
+}
+
 /// A tool call's whole result as the client receives it, and its envelope.
 async fn result_and_size(server: &Server, tool: &str, arguments: Value) -> (Value, usize) {
     let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
@@ -245,10 +253,7 @@ async fn default_answers_of_a_60_package_project_stay_under_64_kib() {
         };
         let message = paged["message"].as_str().unwrap();
         assert!(message.contains(" of 60:"), "{message}");
-        let cursor = message
-            .split_once(r#""cursor": ""#)
-            .and_then(|(_, rest)| rest.split('"').next())
-            .unwrap_or_else(|| panic!("no cursor in {message}"));
+        let cursor = cursor_in(message);
         // The cursor goes back as the warning says; that answer is still upstream's shape
         // plus the page the client asked for.
         arguments = json!({ "sessionId": id, "page": { "cursor": cursor } });
@@ -327,10 +332,7 @@ async fn a_report_of_hundreds_of_findings_comes_in_pages_under_64_kib() {
             message.contains(&format!(" of {} (", whole.len())) && message.contains(" errors, "),
             "{message}"
         );
-        let cursor = message
-            .split_once(r#""cursor": ""#)
-            .and_then(|(_, rest)| rest.split('"').next())
-            .unwrap_or_else(|| panic!("no cursor in {message}"));
+        let cursor = cursor_in(message);
         arguments = json!({ "sessionId": id, "page": { "cursor": cursor } });
     }
     assert!(answers > 5, "{answers} answers");
