@@ -42,10 +42,25 @@ pub struct Additions {
     /// `page.cursor`); upstream's report has no field for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+    /// `getCapabilities`: this server's session limits, which upstream's capabilities
+    /// have no field for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_limits: Option<ServerLimits>,
     /// Decisions the backend took for the caller (an outline answered in pages). The
     /// host moves them into the envelope's `meta.warnings`; they are never shown here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<crate::envelope::Warning>>,
+}
+
+/// How many sessions a server holds and how long an idle one lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ServerLimits {
+    /// Sessions open at once (`--max-sessions`).
+    pub max_sessions: u32,
+    /// An idle session closes after this long (`--idle-timeout`); 0 means never.
+    pub idle_session_timeout_ms: u64,
 }
 
 /// What a refresh did with the session's unsaved edits.

@@ -184,13 +184,119 @@ pub struct AuthoringCapabilities {
     pub unsupported: Vec<String>,
 }
 
-/// Published-artifact features (not offered).
+/// Published-artifact features. No session method publishes or restores (`publish` and
+/// `restore` are false, as upstream's); publishing is a separate tool of this server,
+/// which `publishBridge` names.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ArtifactCapabilities {
     pub publish: bool,
     pub restore: bool,
+    /// `bridge-required`: artifacts are made outside the session methods.
+    pub status: String,
+    pub publish_bridge: ArtifactBridge,
+    pub restore_bridge: ArtifactBridge,
+}
+
+/// Where an artifact workflow outside the session methods runs, if anywhere.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArtifactBridge {
+    /// Whether this server runs the workflow.
+    pub available: bool,
+    /// The program that runs it.
+    pub required_host: String,
+    /// `external-bridge`: outside the session methods.
+    pub execution_boundary: String,
+    /// What to call: a tool of this server, or upstream's Node entry point.
+    pub bridge_entrypoint: String,
+    pub reason: String,
+}
+
+/// How the backend is packaged and what its host must supply, in upstream's terms.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CapabilityManifest {
+    /// False: the backend is a WASI component that needs a host with a preopened project
+    /// directory; it is not run or tested in a browser.
+    pub browser_safe: bool,
+    /// The component and the WIT world it exports.
+    pub root_entrypoint: String,
+    /// The native host that supplies storage, locks and the MCP surface.
+    pub node_entrypoint: String,
+    pub adapters: ManifestAdapters,
+    pub execution_boundaries: ExecutionBoundaries,
+    pub diagnostics: DiagnosticsManifest,
+}
+
+/// What the host injects into the backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ManifestAdapters {
+    /// The project directory, preopened for the session's component instance.
+    pub file_system: InjectedFileSystem,
+    pub project_storage: InjectedProjectStorage,
+    /// The host holds the advisory lock and its metadata.
+    pub host: InjectedHost,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InjectedFileSystem {
+    pub injected: bool,
+    pub required_for: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InjectedProjectStorage {
+    pub injected: bool,
+    pub browser_safe: bool,
+    pub required_for: Vec<String>,
+    /// What supplies the storage: a WASI preopen.
+    pub adapter_factory: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InjectedHost {
+    pub injected: bool,
+    pub required_for: Vec<String>,
+}
+
+/// Where each kind of work runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExecutionBoundaries {
+    /// `wasi-component`: a session runs inside its own component instance.
+    pub project_session: String,
+    /// `adapter-backed`: a session reads and writes only through the injected storage.
+    pub file_backed_session: String,
+    pub artifact_publish: ArtifactBridge,
+    pub artifact_restore: ArtifactBridge,
+}
+
+/// What failures promise.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiagnosticsManifest {
+    /// Codes never change meaning.
+    pub stable_codes: bool,
+    /// A failure's error is also in `meta.diagnostics`.
+    pub error_diagnostic_mirror: bool,
+    /// `all-formal-codes`: every code has a recovery guide (`docs diagnostics/<code>`).
+    pub recovery_guides: String,
+    /// False: nothing is repaired without being asked.
+    pub automatic_repair: bool,
 }
 
 /// How paths are checked. Beyond what this reports, the backend runs as a WASI component
@@ -219,9 +325,6 @@ pub struct PathPolicy {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RuntimeCapabilities {
     pub session_runtime: bool,
-    pub max_sessions: u32,
-    /// 0 means sessions never expire.
-    pub idle_session_timeout_ms: u64,
     /// Cross-process advisory lock files.
     pub advisory_locking: bool,
     /// Saves run under the session's lock, one at a time with its other writes.
@@ -243,6 +346,10 @@ pub struct RuntimeCapabilities {
 pub struct Capabilities {
     pub contract_version: String,
     pub capability_schema_version: u32,
+    /// Who owns the transactions: the backend component.
+    pub transaction_kernel_owner: String,
+    /// Who owns the MCP surface: the host.
+    pub app_seam_owner: String,
     pub runtime_owner: String,
     /// The methods of upstream's 17 this server serves, in upstream's order (which is also
     /// their tool order). Methods ofgui adds are not listed here: `tools/list` has them, each
@@ -251,15 +358,9 @@ pub struct Capabilities {
     pub read: ReadCapabilities,
     pub authoring: AuthoringCapabilities,
     pub artifact: ArtifactCapabilities,
+    pub manifest: CapabilityManifest,
     pub runtime: RuntimeCapabilities,
     pub compatibility_policy: CompatibilityPolicy,
-}
-
-/// Settings of a running server that capabilities report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuntimeSettings {
-    pub max_sessions: u32,
-    pub idle_session_timeout_ms: u64,
 }
 
 fn strings(items: &[&str]) -> Vec<String> {
@@ -267,10 +368,12 @@ fn strings(items: &[&str]) -> Vec<String> {
 }
 
 impl Capabilities {
-    pub fn new(settings: RuntimeSettings) -> Self {
+    pub fn new() -> Self {
         Capabilities {
             contract_version: CONTRACT_VERSION.into(),
             capability_schema_version: CAPABILITY_SCHEMA_VERSION,
+            transaction_kernel_owner: "ofgui-backend".into(),
+            app_seam_owner: "ofgui-mcp-host".into(),
             runtime_owner: "ofgui".into(),
             methods: METHODS
                 .iter()
@@ -328,11 +431,53 @@ impl Capabilities {
             artifact: ArtifactCapabilities {
                 publish: false,
                 restore: false,
+                status: "bridge-required".into(),
+                publish_bridge: publish_bridge(),
+                restore_bridge: restore_bridge(),
+            },
+            manifest: CapabilityManifest {
+                browser_safe: false,
+                root_entrypoint: format!("backend.wasm ({WIT_WORLD})"),
+                node_entrypoint: "ofgui-mcp-host".into(),
+                adapters: ManifestAdapters {
+                    file_system: InjectedFileSystem {
+                        injected: true,
+                        required_for: strings(&[
+                            "openSession",
+                            "saveSession",
+                            "materializeSession",
+                        ]),
+                    },
+                    project_storage: InjectedProjectStorage {
+                        injected: true,
+                        browser_safe: false,
+                        required_for: strings(&[
+                            "openProjectSession.writeback",
+                            "saveSession",
+                            "materializeSession",
+                        ]),
+                        adapter_factory: "wasi:filesystem preopen".into(),
+                    },
+                    host: InjectedHost {
+                        injected: true,
+                        required_for: strings(&["advisoryLockMetadata"]),
+                    },
+                },
+                execution_boundaries: ExecutionBoundaries {
+                    project_session: "wasi-component".into(),
+                    file_backed_session: "adapter-backed".into(),
+                    artifact_publish: publish_bridge(),
+                    artifact_restore: restore_bridge(),
+                },
+                diagnostics: DiagnosticsManifest {
+                    stable_codes: true,
+                    error_diagnostic_mirror: true,
+                    recovery_guides: "all-formal-codes".into(),
+                    automatic_repair: false,
+                },
             },
             runtime: RuntimeCapabilities {
                 session_runtime: true,
-                max_sessions: settings.max_sessions,
-                idle_session_timeout_ms: settings.idle_session_timeout_ms,
                 advisory_locking: true,
                 coordinated_save: true,
                 atomic_save: true,
@@ -361,6 +506,43 @@ impl Capabilities {
     }
 }
 
+impl Default for Capabilities {
+    fn default() -> Self {
+        Capabilities::new()
+    }
+}
+
+/// The WIT world `backend.wasm` exports.
+pub const WIT_WORLD: &str = "ofgui:backend/backend@0.10.1";
+
+/// Publishing: this server's publish tool, when the method table serves it.
+fn publish_bridge() -> ArtifactBridge {
+    let tool = crate::methods::by_name("publishProject").map(|method| method.tool);
+    ArtifactBridge {
+        available: tool.is_some(),
+        required_host: "ofgui-mcp-host".into(),
+        execution_boundary: "external-bridge".into(),
+        bridge_entrypoint: tool.unwrap_or_default().into(),
+        reason: match tool {
+            Some(tool) => format!(
+                "publishing is not a session method: call the {tool} tool with an open session"
+            ),
+            None => "this server does not publish".into(),
+        },
+    }
+}
+
+/// Restoring a project from published files: not offered here; upstream's Node bridge does.
+fn restore_bridge() -> ArtifactBridge {
+    ArtifactBridge {
+        available: false,
+        required_host: "node".into(),
+        execution_boundary: "external-bridge".into(),
+        bridge_entrypoint: "@openfairygui/backend/node".into(),
+        reason: "ofgui does not restore projects from published files; upstream's Node bridge (ofgui restore) does".into(),
+    }
+}
+
 /// Whether the method table lists `name`: capabilities say what is served, never more.
 fn serves(name: &str) -> bool {
     crate::methods::METHODS
@@ -379,4 +561,38 @@ fn cache_capability() -> Option<CacheCapability> {
         source_of_truth: false,
         refresh_method: refresh.name.into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_manifest_names_the_wit_package_the_component_exports() {
+        let wit = include_str!("../../wit/backend.wit");
+        let package = wit
+            .lines()
+            .find_map(|line| line.strip_prefix("package "))
+            .and_then(|rest| rest.strip_suffix(';'))
+            .expect("wit/backend.wit declares its package");
+        let (name, version) = package.split_once('@').expect("a versioned package");
+        assert_eq!(WIT_WORLD, format!("{name}/backend@{version}"));
+    }
+
+    #[test]
+    fn publishing_is_named_by_the_tool_that_serves_it() {
+        let capabilities = Capabilities::new();
+        let bridge = &capabilities.artifact.publish_bridge;
+        assert!(bridge.available);
+        assert_eq!(
+            bridge.bridge_entrypoint,
+            crate::methods::by_name("publishProject")
+                .map(|m| m.tool)
+                .unwrap_or_default()
+        );
+        assert_eq!(
+            capabilities.manifest.execution_boundaries.artifact_publish,
+            *bridge
+        );
+    }
 }

@@ -232,7 +232,7 @@ pub fn text(code: DiagnosticCode) -> &'static GuideText {
                 set with `--max-sessions`). Each open project is one session with its own \
                 sandboxed backend, so the limit bounds memory.",
             confirm: "`error.maxSessions` gives the limit; `openfairygui_backend_get_capabilities` \
-                shows it too, with the idle timeout.",
+                shows it too, with the idle timeout, in `_meta[\"ofgui/additions\"].serverLimits`.",
             fix: "Close sessions you no longer need with `openfairygui_backend_close_session`, \
                 then open again. Closing discards a session's unsaved edits, so do not close one \
                 the user is still working in without asking. Sessions without applied edits also \

@@ -318,6 +318,10 @@ model! {
         pub id_num: Num,
         pub init_name: String,
         pub remark: String,
+        /// The class a code generator should derive the component's binding from
+        /// (`customExtention`, as the editor spells it); `''` for none.
+        #[serde(default)]
+        pub custom_extension_id: String,
         /// `''`, Button, Label, ComboBox, ProgressBar, Slider or ScrollBar.
         pub extension_type: String,
         pub opaque: bool,
@@ -645,6 +649,10 @@ model! {
         pub shrink_only: bool,
         pub auto_size: bool,
         pub use_resize: bool,
+        /// Whether the runtime shows its error sign when the content fails to load
+        /// (`errorSign`).
+        #[serde(default)]
+        pub show_error_sign: bool,
         pub align: i32,
         pub v_align: i32,
         pub frame: Num,
@@ -731,6 +739,9 @@ model! {
     pub struct ControllerPage {
         pub id: String,
         pub name: String,
+        /// The editor's note on the page (`<remark page="…" value="…"/>`); `''` for none.
+        #[serde(default)]
+        pub remark: String,
     }
 
     /// A controller action.

@@ -5,7 +5,7 @@
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
+use ofgui_contracts::capabilities::Capabilities;
 use ofgui_contracts::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
 use ofgui_contracts::error::examples;
 use ofgui_contracts::methods::METHODS;
@@ -62,11 +62,7 @@ fn a_method_takes_its_own_failures_and_no_other_code() {
 
 #[test]
 fn a_method_rejects_another_methods_result() {
-    let capabilities = serde_json::to_value(Capabilities::new(RuntimeSettings {
-        max_sessions: 32,
-        idle_session_timeout_ms: 1_800_000,
-    }))
-    .unwrap();
+    let capabilities = serde_json::to_value(Capabilities::new()).unwrap();
     let result = json!({ "backendResult": { "ok": true, "meta": meta(), "data": capabilities } });
     for (method, validator) in validators() {
         assert_eq!(

@@ -3,7 +3,11 @@
 // CONTRACT_SNAPSHOT, read through `@openfairygui/backend/docs`), which agents written for
 // upstream validate results against.
 //
-// Usage: node upstream_contract.mjs [--format text|json] --project DIR --server-log FILE -- SERVER [ARGS...]
+// Usage: node upstream_contract.mjs [--format text|json] [--identity SUFFIX,...] --project DIR --server-log FILE -- SERVER [ARGS...]
+//
+// --identity lists the instance paths (by their ending, e.g. `/runtimeOwner`) where our
+// value may differ from a `const` of upstream's: upstream's identity constants. A result is
+// judged with upstream's constant put in place of ours there, and nothing else changed.
 //
 // Runs a scripted session through the official TypeScript SDK over stdio and validates each
 // result's structuredContent against upstream's output schema for its method with Ajv (JSON
@@ -41,7 +45,8 @@ function parseArgs(argv) {
   for (let i = 0; i < flags.length; i += 2) options[flags[i].replace(/^--/, '')] = flags[i + 1];
   if (!options.project || !options['server-log']) fail('--project and --server-log are required');
   if (!['text', 'json'].includes(options.format)) fail(`--format ${options.format}: text or json`);
-  return { ...options, server: argv.slice(dash + 1) };
+  const identity = options.identity ? options.identity.split(',').filter(Boolean) : [];
+  return { ...options, identity, server: argv.slice(dash + 1) };
 }
 
 const snakeCase = (method) => method.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -166,6 +171,18 @@ function loadUpstream() {
   return { version: manifest.version, versions: snapshot.versions, digest: snapshot.digest, tools };
 }
 
+/** The value at a JSON Pointer, and setting it (the parent exists: Ajv reported it). */
+const pointerSegments = (pointer) =>
+  pointer.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+function pointerGet(root, pointer) {
+  return pointerSegments(pointer).reduce((value, key) => value?.[key], root);
+}
+function pointerSet(root, pointer, value) {
+  const keys = pointerSegments(pointer);
+  const last = keys.pop();
+  keys.reduce((parent, key) => parent[key], root)[last] = value;
+}
+
 /** The branch of backendResult a result claims: by `ok`, then by error code. */
 function claimedBranch(tool, envelope) {
   const byOk = tool.branches.filter((b) => b.ok === envelope?.ok);
@@ -274,20 +291,34 @@ async function main() {
       fail(`${step}: expected ${expect}, got ${outcome}: ${JSON.stringify(envelope).slice(0, 2000)}`);
     }
     const branch = claimedBranch(tool, envelope);
-    const conforms = tool.output(structured);
-    if (tool.explainedOutput(structured) !== conforms) {
+    const conformsAsSent = tool.output(structured);
+    if (tool.explainedOutput(structured) !== conformsAsSent) {
       fail(`${step}: the rewritten schema disagrees with upstream's (a bug in this script)`);
     }
+    // Upstream's identity constants put in place of ours, one failed `const` at a time, and
+    // nothing else: every other key, type, enum and required field must conform as sent.
+    const judged = structuredClone(structured);
+    const substituted = [];
+    for (let round = 0; round < 16 && !tool.output(judged); round++) {
+      branch.validate(judged);
+      const identity = (branch.validate.errors ?? []).filter(
+        (e) => e.keyword === 'const' && args.identity.some((suffix) => e.instancePath.endsWith(suffix)),
+      );
+      if (!identity.length) break;
+      for (const e of identity) {
+        const sent = pointerGet(judged, e.instancePath);
+        if (sent === e.params.allowedValue) continue;
+        pointerSet(judged, e.instancePath, e.params.allowedValue);
+        substituted.push({ path: e.instancePath, sent, upstream: e.params.allowedValue });
+      }
+    }
+    const conforms = tool.output(judged);
     let errors = [];
     if (!conforms) {
-      branch.validate(structured);
+      branch.validate(judged);
       errors = grouped(branch.validate.errors ?? tool.explainedOutput.errors ?? []);
     }
-    // Whether the result breaks nothing but the capability schema version (we say 15,
-    // the unpublished upstream the port follows; the published package says 12).
-    const onlyVersion = !conforms && errors.every((e) =>
-      e.keyword === 'const' && e.instancePaths.every((p) => p.endsWith('/capabilitySchemaVersion')));
-    results.push({ step, method, tool: name, outcome, branch: branch.name, conforms, onlyVersion, errors });
+    results.push({ step, method, tool: name, outcome, branch: branch.name, conforms, conformsAsSent, substituted, errors });
     return envelope.data;
   };
 
@@ -332,7 +363,7 @@ async function main() {
   const summary = {
     upstream: { package: `@openfairygui/backend@${upstream.version}`, ...upstream.versions, digest: upstream.digest },
     conforming: results.filter((r) => r.conforms).length,
-    conformingButVersion: results.filter((r) => r.onlyVersion).length,
+    conformingAsSent: results.filter((r) => r.conformsAsSent).length,
     total: results.length,
     results,
   };
@@ -342,6 +373,9 @@ async function main() {
     console.log(`${summary.upstream.package} (contract ${upstream.versions.BACKEND_CONTRACT_VERSION}, capability schema ${upstream.versions.BACKEND_CAPABILITY_SCHEMA_VERSION})`);
     for (const r of results) {
       console.log(`${r.conforms ? 'conforms' : 'FAILS   '} ${r.step} (${r.method}, ${r.outcome}, ${r.branch})`);
+      for (const x of r.substituted) {
+        console.log(`    ${x.path}: ${JSON.stringify(x.sent)} read as upstream's ${JSON.stringify(x.upstream)}`);
+      }
       for (const e of r.errors) {
         const paths = e.instancePaths;
         const more = paths.length > 3 ? ` and ${paths.length - 3} more` : '';
@@ -349,8 +383,8 @@ async function main() {
         console.log(`    ${paths.slice(0, 3).join(', ')}${more}: ${e.keyword} ${JSON.stringify(e.params)}${sent} at ${e.schemaPath}`);
       }
     }
-    console.log(`${summary.conforming} of ${summary.total} results conform` +
-      (summary.conformingButVersion ? `; ${summary.conformingButVersion} more break only the capabilitySchemaVersion const` : ''));
+    console.log(`${summary.conforming} of ${summary.total} results conform with upstream's identity constants substituted; ` +
+      `${summary.conformingAsSent} as sent`);
   }
 }
 

@@ -144,7 +144,7 @@ async fn edit_display_node() {
 
 #[tokio::test]
 async fn edit_controller() {
-    let (_workspace, server, id) = opened().await;
+    let (workspace, server, id) = opened().await;
     let selector = json!({ "packageId": "main0001", "componentResourceId": "view0", "controllerName": "state" });
     let mut controller = query(
         &server,
@@ -158,6 +158,7 @@ async fn edit_controller() {
         .find(|page| page["name"] == "Active")
         .unwrap();
     active["name"] = json!("Ready");
+    active["remark"] = json!("shown once loaded");
     let operations =
         json!([{ "kind": "updateController", "selector": selector, "controller": controller }]);
     server
@@ -174,7 +175,10 @@ async fn edit_controller() {
     .await;
     assert_eq!(
         after["pages"],
-        json!([{ "id": "0", "name": "Idle" }, { "id": "1", "name": "Ready" }])
+        json!([
+            { "id": "0", "name": "Idle", "remark": "" },
+            { "id": "1", "name": "Ready", "remark": "shown once loaded" }
+        ])
     );
     // The gears bound to page ids are untouched.
     let start = query(
@@ -184,6 +188,20 @@ async fn edit_controller() {
     )
     .await;
     assert_eq!(start["gears"][0]["visibleOnPageIds"], json!(["0"]));
+
+    // Saved as the editor writes a page's note: by the page's position.
+    server
+        .ok(
+            "openfairygui_backend_save_session",
+            json!({ "sessionId": id, "expectedRevision": 1 }),
+        )
+        .await;
+    let xml =
+        std::fs::read_to_string(workspace.path().join("example/assets/Main/MainView.xml")).unwrap();
+    assert!(
+        xml.contains(r#"<remark page="1" value="shown once loaded"/>"#),
+        "{xml}"
+    );
 }
 
 #[tokio::test]

@@ -5,11 +5,11 @@
 //! the TypeScript SDK on a copy of the Unity examples and validates every
 //! `structuredContent.backendResult` against the branch of upstream's schema it claims.
 //!
-//! Every non-conforming result is printed. The test fails on a non-conformance that
-//! [`KNOWN`] does not list, and on a [`KNOWN`] entry that no longer occurs, so the list only
-//! shrinks: each entry needs a change this test cannot make (in `host/src`, in the method
-//! table, or a decision on the contract version). `OFGUI_UPSTREAM_STRICT=1` ignores the
-//! list and fails on every non-conformance.
+//! Upstream pins some values that are untrue for us: who we are, which npm entry points
+//! and Node bridges exist, the capability schema version. We send our own values there;
+//! [`IDENTITY`] lists those places, and each result is judged with upstream's constant put
+//! in their stead. Every other key, type, enum and required field must conform as sent,
+//! and every listed place must still differ somewhere (the list only shrinks).
 
 use std::process::Command;
 use std::time::Duration;
@@ -19,69 +19,76 @@ use serde_json::Value;
 use crate::clients::{clients_dir, installed, run, server_args};
 use crate::harness::*;
 
-/// Non-conformances awaiting a change outside this test's reach, as `(finding, why)`.
-/// A finding is `<step> <instance path> <keyword> <params>` with array indices written
-/// `*`; an entry matches every finding that contains it.
-const KNOWN: &[(&str, &str)] = &[
-    // Every envelope, and every capability snapshot.
+/// Where our truthful value replaces a constant of upstream's, as `(instance path
+/// ending, why)`. The README's compatibility section says the same.
+const IDENTITY: &[(&str, &str)] = &[
     (
-        "/capabilitySchemaVersion const {\"allowedValue\":12}",
-        "we say 15, the unpublished upstream the port follows; the published package says 12 \
-         (CAPABILITY_SCHEMA_VERSION in contracts/src/envelope.rs)",
-    ),
-    // The capability snapshot (getCapabilities, and every session snapshot).
-    (
-        "runtimeOwner const",
-        "we name ourselves, not @openfairygui/backend",
+        "/capabilitySchemaVersion",
+        "we follow capability schema 15, the unpublished upstream the port follows; 0.6.1 says 12",
     ),
     (
-        " required {\"missingProperty\":\"transactionKernelOwner\"}",
-        "upstream's package names",
+        "/runtimeOwner",
+        "we name ourselves (ofgui), not @openfairygui/backend",
     ),
     (
-        " required {\"missingProperty\":\"appSeamOwner\"}",
-        "upstream's package names",
+        "/transactionKernelOwner",
+        "ofgui-backend, not @openfairygui/core",
     ),
     (
-        " required {\"missingProperty\":\"manifest\"}",
-        "upstream's npm entrypoints and adapters",
+        "/appSeamOwner",
+        "ofgui-mcp-host, not @openfairygui/functions",
     ),
     (
-        "/artifact required",
-        "upstream's Node bridge descriptors (status, publishBridge, restoreBridge)",
+        "/pathPolicy/canonicalization",
+        "paths compare exactly (realpath+normalized); 0.6.1 knows only casefold",
     ),
     (
-        "/canonicalization const",
-        "paths compare exactly (realpath+normalized); 0.6.1 only knows casefold",
+        "/manifest/browserSafe",
+        "the backend is a WASI component needing a preopened directory, not a browser bundle",
     ),
     (
-        "/runtime additionalProperties {\"additionalProperty\":\"maxSessions\"}",
-        "upstream 15 adds it; the host must carry it elsewhere",
+        "/manifest/rootEntrypoint",
+        "backend.wasm and its WIT world, not an npm entry",
     ),
     (
-        "/runtime additionalProperties {\"additionalProperty\":\"idleSessionTimeoutMs\"}",
-        "upstream 15 adds it; the host must carry it elsewhere",
-    ),
-    // Method by method.
-    (
-        "/component/properties required {\"missingProperty\":\"customExtensionId\"}",
-        "a 0.6.1 UAM field the port's UAM (upstream 15) does not have",
+        "/manifest/nodeEntrypoint",
+        "ofgui-mcp-host, not an npm entry",
     ),
     (
-        "/component/displayList/* required {\"missingProperty\":\"showErrorSign\"}",
-        "a 0.6.1 UAM field the port's UAM (upstream 15) does not have",
+        "/projectStorage/browserSafe",
+        "the storage is a WASI preopen, not a browser adapter",
     ),
-    // A save's result is upstream's session snapshot, which fails only on the capability
-    // differences above; Ajv then also reports every miss of the other alternative of
-    // `saveSession`'s data, the materialize snapshot (mode, materializeRevision, ...).
     (
-        "save /backendResult/data required",
-        "the materialize alternative of saveSession's data, reported beside the snapshot's",
+        "/projectStorage/adapterFactory",
+        "a WASI preopen, not createBackendStorageFileSystem",
     ),
-    ("save /backendResult/data anyOf {}", "the same anyOf"),
     (
-        "/pages/* required {\"missingProperty\":\"remark\"}",
-        "a 0.6.1 UAM field the port's UAM (upstream 15) does not have",
+        "/executionBoundaries/projectSession",
+        "a session runs in its own WASI component instance",
+    ),
+    (
+        "/publishBridge/available",
+        "this server publishes (openfairygui_publish)",
+    ),
+    (
+        "/publishBridge/requiredHost",
+        "ofgui-mcp-host publishes, not Node",
+    ),
+    (
+        "/publishBridge/bridgeEntrypoint",
+        "the tool to call: openfairygui_publish",
+    ),
+    (
+        "/artifactPublish/available",
+        "the same bridge, in the manifest",
+    ),
+    (
+        "/artifactPublish/requiredHost",
+        "the same bridge, in the manifest",
+    ),
+    (
+        "/artifactPublish/bridgeEntrypoint",
+        "the same bridge, in the manifest",
     ),
 ];
 
@@ -138,6 +145,14 @@ fn describe(result: &Value) -> String {
         result["outcome"].as_str().unwrap_or("?"),
         result["branch"].as_str().unwrap_or("?"),
     );
+    for substituted in result["substituted"].as_array().into_iter().flatten() {
+        text.push_str(&format!(
+            "\n    {}: {} read as upstream's {}",
+            substituted["path"].as_str().unwrap_or("?"),
+            substituted["sent"],
+            substituted["upstream"],
+        ));
+    }
     for error in result["errors"].as_array().into_iter().flatten() {
         let paths: Vec<&str> = error["instancePaths"]
             .as_array()
@@ -178,10 +193,12 @@ fn results_conform_to_upstream_output_contract() {
     let workspace = Workspace::new();
     let project = workspace.add("project", &unity_corpus());
     let log = workspace.path().join("server.log");
+    let identity: Vec<&str> = IDENTITY.iter().map(|(suffix, _)| *suffix).collect();
+    let identity = identity.join(",");
     let mut command = Command::new(&installed.node);
     command
         .arg(clients_dir().join("upstream_contract.mjs"))
-        .args(["--format", "json", "--project"])
+        .args(["--format", "json", "--identity", &identity, "--project"])
         .arg(&project)
         .arg("--server-log")
         .arg(&log)
@@ -217,37 +234,36 @@ fn results_conform_to_upstream_output_contract() {
         report.join("\n")
     );
 
-    let strict = std::env::var_os("OFGUI_UPSTREAM_STRICT").is_some_and(|v| v == "1");
-    let all: Vec<String> = results.iter().flat_map(findings).collect();
-    let unknown: Vec<&String> = all
+    let failing: Vec<String> = results
         .iter()
-        .filter(|finding| strict || !KNOWN.iter().any(|(known, _)| finding.contains(known)))
+        .filter(|r| r["conforms"] != Value::Bool(true))
+        .flat_map(findings)
         .collect();
-    let fixed: Vec<&str> = KNOWN
+    let used: Vec<&str> = results
         .iter()
-        .filter(|(known, _)| !all.iter().any(|finding| finding.contains(known)))
-        .map(|(known, _)| *known)
+        .flat_map(|r| r["substituted"].as_array().into_iter().flatten())
+        .filter_map(|x| x["path"].as_str())
+        .collect();
+    let unused: Vec<&str> = IDENTITY
+        .iter()
+        .map(|(suffix, _)| *suffix)
+        .filter(|suffix| !used.iter().any(|path| path.ends_with(suffix)))
         .collect();
     assert!(
-        unknown.is_empty() && (strict || fixed.is_empty()),
-        "{conforming} of {} results conform to {}'s output schemas.\n\n\
-         Non-conformances not listed in KNOWN ({}):\n{}\n\n\
-         KNOWN entries that no longer occur (remove them) ({}):\n{}\n\n\
-         Every result:\n{}",
+        failing.is_empty() && unused.is_empty(),
+        "{conforming} of {} results conform to {}'s output schemas with its identity \
+         constants substituted.\n\nNon-conformances ({}):\n{}\n\n\
+         IDENTITY entries that no longer differ (remove them) ({}):\n{}\n\nEvery result:\n{}",
         results.len(),
         summary["upstream"]["package"],
-        unknown.len(),
-        unknown
+        failing.len(),
+        failing
             .iter()
             .map(|f| format!("  {f}"))
             .collect::<Vec<_>>()
             .join("\n"),
-        fixed.len(),
-        fixed
-            .iter()
-            .map(|f| format!("  {f}"))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        unused.len(),
+        unused.join("\n  "),
         report.join("\n")
     );
 }

@@ -265,8 +265,7 @@ fn own_properties(ctx: &mut Ctx, node: &DisplayNode) -> Result<Buf, PublishError
             out.u8(u8::try_from(p.fill).unwrap_or(0));
             out.bool(p.shrink_only);
             out.bool(p.auto_size);
-            // `showErrorSign` is not in the model; the editor's default is off.
-            out.bool(false);
+            out.bool(p.show_error_sign);
             out.bool(p.playing);
             out.i32(int(p.frame, "frame")?);
             optional_color(&mut out, &p.color);

@@ -74,6 +74,7 @@ pub(crate) fn default_properties() -> ComponentProperties {
         id_num: Num::ZERO,
         init_name: String::new(),
         remark: String::new(),
+        custom_extension_id: String::new(),
         extension_type: String::new(),
         opaque: true,
         button_mode: 0,
@@ -208,6 +209,7 @@ fn read_root_attributes(root: Node, scope: &mut Scope, model: &mut ComponentMode
     p.id_num = a.num("idnum", 0.0);
     p.init_name = a.string("initName");
     p.remark = a.string("remark");
+    p.custom_extension_id = a.string("customExtention");
     p.opaque = a.bool("opaque", true);
     if let Some(ext) = a.raw("extention").filter(|e| !e.is_empty()) {
         if EXTENSION_TYPES.contains(&ext) {
@@ -294,14 +296,15 @@ fn read_controller(el: Node, scope: &mut Scope, at: &str) -> Controller {
         Some(raw) if !raw.is_empty() => raw.split(',').collect(),
         _ => Vec::new(),
     };
-    let pages = parts
+    let pages: Vec<ControllerPage> = parts
         .chunks(2)
         .map(|pair| ControllerPage {
             id: pair[0].to_owned(),
             name: pair.get(1).copied().unwrap_or_default().to_owned(),
+            remark: String::new(),
         })
         .collect();
-    Controller {
+    let mut controller = Controller {
         name: a.string("name"),
         selected_index: a.num("selected", 0.0),
         auto_radio_group_depth: a.bool("autoRadioGroupDepth", false),
@@ -311,7 +314,28 @@ fn read_controller(el: Node, scope: &mut Scope, at: &str) -> Controller {
         home_page: a.string("homePage"),
         pages,
         actions,
+    };
+    // `<remark page="N" value="…"/>`: N is the page's position, not its id.
+    let count = controller.pages.len();
+    for remark in el.children().filter(|c| c.has_tag_name("remark")) {
+        let page = remark
+            .attribute("page")
+            .and_then(|n| n.trim().parse::<usize>().ok());
+        match page.and_then(|index| controller.pages.get_mut(index)) {
+            Some(page) => page.remark = remark.attribute("value").unwrap_or_default().to_owned(),
+            // Kept in the file as it is; the editor would not show it either.
+            None => scope.tolerated_value(
+                &format!("{at}.pages"),
+                None,
+                format!(
+                    "<remark page=\"{}\"> names no page of the controller's {}; it is left as it is",
+                    remark.attribute("page").unwrap_or_default(),
+                    count
+                ),
+            ),
+        }
     }
+    controller
 }
 
 fn read_action(el: Node, scope: &mut Scope, at: &str) -> ControllerAction {

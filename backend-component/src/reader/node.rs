@@ -539,6 +539,7 @@ fn read_loader(a: &mut Attrs, base: NodeBase) -> LoaderNode {
             shrink_only: a.bool("shrinkOnly", false),
             auto_size: a.bool("autoSize", false),
             use_resize: a.bool("useResize", false),
+            show_error_sign: a.bool("errorSign", false),
             align: a.enumeration("align", ALIGN, 0),
             v_align: a.enumeration("vAlign", VALIGN, 0),
             frame: a.num("frame", 0.0),

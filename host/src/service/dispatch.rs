@@ -1,6 +1,7 @@
 //! Decoding a method's input once, by its id, and running it.
 
 use base64::Engine as _;
+use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::{
     EventsInput, HistoryInput, HistoryStepInput, MaterializeSessionInput, NoInput,
     OpenSessionInput, OutlineInput, PublishProjectInput, QueryEntityInput, ReadResourceBytesInput,
@@ -25,7 +26,13 @@ use crate::service::sessions::{Edit, EditAction, Session};
 impl Service {
     pub(super) async fn run(&self, work: Work) -> Outcome {
         match work {
-            Work::GetCapabilities => Ok((Data::typed(&self.capabilities)?, None)),
+            Work::GetCapabilities => Ok((
+                Data::typed(&self.capabilities)?.with_additions(Additions {
+                    server_limits: Some(self.limits()),
+                    ..Additions::default()
+                }),
+                None,
+            )),
             Work::GetSession(input) => {
                 self.on_session(&input.session_id, async |session, instance| {
                     let status = instance.status().await?;

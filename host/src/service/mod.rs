@@ -27,8 +27,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use ofgui_contracts::additions::Additions;
+use ofgui_contracts::additions::ServerLimits;
 use ofgui_contracts::api::SessionSnapshot;
-use ofgui_contracts::capabilities::{Capabilities, RuntimeSettings};
+use ofgui_contracts::capabilities::Capabilities;
 use ofgui_contracts::error::{BackendError, UnhandledReason};
 use ofgui_contracts::methods::{Method, MethodId};
 use serde_json::Value;
@@ -133,10 +134,7 @@ type Outcome = Result<(Data, Option<u64>), Failure>;
 
 impl Service {
     pub fn new(config: ServiceConfig) -> Arc<Service> {
-        let capabilities = Capabilities::new(RuntimeSettings {
-            max_sessions: config.max_sessions,
-            idle_session_timeout_ms: config.idle_timeout.as_millis() as u64,
-        });
+        let capabilities = Capabilities::new();
         Arc::new(Service {
             registry: Registry::new(config.max_sessions),
             runtime: OnceCell::new(),
@@ -256,6 +254,14 @@ impl Service {
 
     pub fn capabilities(&self) -> &Capabilities {
         &self.capabilities
+    }
+
+    /// The session limits this server was started with.
+    pub fn limits(&self) -> ServerLimits {
+        ServerLimits {
+            max_sessions: self.config.max_sessions,
+            idle_session_timeout_ms: self.config.idle_timeout.as_millis() as u64,
+        }
     }
 
     /// What happens to sessions, as it happens (for resource subscriptions and log

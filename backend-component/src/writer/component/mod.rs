@@ -67,6 +67,7 @@ const ROOT_ORDER: &[&str] = &[
     "bgColorEnabled",
     "bgColor",
     "extention",
+    "customExtention",
     "hitTest",
     "initName",
     "remark",
@@ -181,6 +182,7 @@ fn root_attributes(el: &mut Element, model: &ComponentModel) {
     el.flag("bgColorEnabled", p.bg_color_enabled, false);
     el.text("bgColor", &p.bg_color);
     el.text("extention", &p.extension_type);
+    el.text("customExtention", &p.custom_extension_id);
     el.text("hitTest", &p.hit_test);
     el.text("initName", &p.init_name);
     el.text("remark", &p.remark);
@@ -256,6 +258,14 @@ fn custom_property(c: &ComponentCustomProperty) -> Element {
     el
 }
 
+/// `<remark page="N" value="…"/>`: the note on the page at position N.
+fn page_remark(index: usize, remark: &str) -> Element {
+    let mut el = Element::new("remark", &["page", "value"]);
+    el.set("page", index.to_string());
+    el.set("value", remark);
+    el.keyed("page")
+}
+
 /// A controller, keyed by its name (unique in a component); `pages="id,name,…"`.
 fn controller(c: &Controller) -> Element {
     let mut el = Element::new("controller", CONTROLLER_ORDER);
@@ -273,8 +283,16 @@ fn controller(c: &Controller) -> Element {
     el.flag("autoRadioGroupDepth", c.auto_radio_group_depth, false);
     el.set_unless("homePageType", c.home_page_type.as_str(), "default");
     el.text("homePage", &c.home_page);
-    // Actions have no key: several may share their type and pages.
-    el.children = c.actions.iter().map(action).collect();
+    // Page notes first, as the editor writes them, keyed by the page's position; actions
+    // have no key: several may share their type and pages.
+    el.children = c
+        .pages
+        .iter()
+        .enumerate()
+        .filter(|(_, page)| !page.remark.is_empty())
+        .map(|(index, page)| page_remark(index, &page.remark))
+        .chain(c.actions.iter().map(action))
+        .collect();
     el.keyed("name")
 }
 

@@ -160,6 +160,7 @@ const LOADER_ORDER: &[&str] = node_order!(
     "shrinkOnly",
     "autoSize",
     "useResize",
+    "errorSign",
     "frame",
     "playing",
     "color",
@@ -671,6 +672,8 @@ fn loader(el: &mut Element, l: &LoaderProperties) {
     el.flag("shrinkOnly", l.shrink_only, false);
     el.flag("autoSize", l.auto_size, false);
     el.flag("useResize", l.use_resize, false);
+    // The editor writes it only when on.
+    el.flag("errorSign", l.show_error_sign, false);
     el.num("frame", l.frame, 0.0);
     el.flag("playing", l.playing, true);
     el.set_unless("color", l.color.as_str(), "#ffffff");

@@ -1072,6 +1072,7 @@ fn controllers_and_transitions_come_change_and_go() {
         m.controllers[0].pages.push(ControllerPage {
             id: "7".into(),
             name: "extra".into(),
+            remark: String::new(),
         });
     })
     .unwrap();
@@ -1109,10 +1110,12 @@ fn controllers_and_transitions_come_change_and_go() {
                 ControllerPage {
                     id: "0".into(),
                     name: "a".into(),
+                    remark: String::new(),
                 },
                 ControllerPage {
                     id: "1".into(),
                     name: String::new(),
+                    remark: "shown while loading".into(),
                 },
             ],
             actions: vec![ControllerAction {
@@ -1136,7 +1139,7 @@ fn controllers_and_transitions_come_change_and_go() {
     assert_eq!(
         out,
         format!(
-            "{}<controller name=\"c9\" exported=\"true\" pages=\"0,a,1,\" selected=\"0\">\n    <action type=\"change_page\" fromPage=\"0\" controller=\"{name}\" targetPage=\"1\"/>\n  </controller>\n  {}",
+            "{}<controller name=\"c9\" exported=\"true\" pages=\"0,a,1,\" selected=\"0\">\n    <remark page=\"1\" value=\"shown while loading\"/>\n    <action type=\"change_page\" fromPage=\"0\" controller=\"{name}\" targetPage=\"1\"/>\n  </controller>\n  {}",
             &c.text[..at],
             &c.text[at..]
         )
@@ -1317,9 +1320,10 @@ fn reordering_is_refused() {
 /// A component holding every kind of element and attribute the reader knows, off its
 /// defaults.
 const RICH: &str = r##"<?xml version="1.0" encoding="utf-8"?>
-<component size="300,200" pivot="0.5,0.5" anchor="true" restrictSize="1,2,3,4" idnum="9" overflow="scroll" scroll="both" scrollBarFlags="3" scrollBar="visible" margin="1,2,3,4" scrollBarMargin="4,3,2,1" clipSoftness="2,3" scrollBarRes="ui://a,ui://b" ptrRes="ui://c," opaque="false" mask="n1" reversedMask="true" bgColorEnabled="true" bgColor="#112233" extention="Slider" hitTest="n2" initName="x" remark="r" customData="cd" pageController="c1" showSound="ui://s" hideSound="ui://h" designImage="ui://d" designImageAlpha="40" designImageLayer="1" designImageOffsetX="3" designImageOffsetY="-4" designImageForTest="true">
+<component size="300,200" pivot="0.5,0.5" anchor="true" restrictSize="1,2,3,4" idnum="9" overflow="scroll" scroll="both" scrollBarFlags="3" scrollBar="visible" margin="1,2,3,4" scrollBarMargin="4,3,2,1" clipSoftness="2,3" scrollBarRes="ui://a,ui://b" ptrRes="ui://c," opaque="false" mask="n1" reversedMask="true" bgColorEnabled="true" bgColor="#112233" extention="Slider" customExtention="MySlider" hitTest="n2" initName="x" remark="r" customData="cd" pageController="c1" showSound="ui://s" hideSound="ui://h" designImage="ui://d" designImageAlpha="40" designImageLayer="1" designImageOffsetX="3" designImageOffsetY="-4" designImageForTest="true">
   <customProperty target="n1" propertyId="1" label="L"/>
   <controller name="c1" alias="al" exported="true" pages="0,a,1,b" selected="1" autoRadioGroupDepth="true" homePageType="specific" homePage="1">
+    <remark page="1" value="the second"/>
     <action type="play_transition" fromPage="0" toPage="1,0" transition="t0" repeat="3" delay="0.5" stopOnExit="true"/>
     <action type="change_page" objectId="n1" controller="c1" targetPage="0"/>
   </controller>
@@ -1380,7 +1384,7 @@ const RICH: &str = r##"<?xml version="1.0" encoding="utf-8"?>
     <graph id="n13" name="g" xy="0,0" pivot="0.5,0" size="10,10" type="eclipse" lineSize="0" fillColor="#ff000000" corner="3"/>
     <graph id="n14" name="p" xy="0,0" size="10,10" type="regular_polygon" sides="5" startAngle="-18" distances="0.5,1,,0.7" points="1,2"/>
     <group id="n15" name="gr" xy="0,0" size="10,10" advanced="true" layout="vt" lineGap="2" colGap="3" excludeInvisibles="true" autoSizeDisabled="true" mainGridIndex="1"/>
-    <loader id="n16" name="ld" xy="0,0" size="10,10" group="" url="ui://u" align="right" vAlign="bottom" fill="scaleNoBorder" shrinkOnly="true" autoSize="true" useResize="true" frame="2" playing="false" color="#ff0000" fillMethod="hz" clearOnPublish="true"/>
+    <loader id="n16" name="ld" xy="0,0" size="10,10" group="" url="ui://u" align="right" vAlign="bottom" fill="scaleNoBorder" shrinkOnly="true" autoSize="true" useResize="true" errorSign="true" frame="2" playing="false" color="#ff0000" fillMethod="hz" clearOnPublish="true"/>
     <loader3D id="n17" name="l3" xy="0,0" size="10,10" url="ui://s" fill="scale" animation="run" skin="red" loop="true" playing="false" frame="3" color="#00ff00" clearOnPublish="true"/>
     <movieclip id="n18" name="mc" src="m1" fileName="a.jta" xy="0,0" size="10,10" frame="4" playing="false" color="#0000ff"/>
   </displayList>
