@@ -26,8 +26,9 @@ pub fn main() -> ExitCode {
     if let Some(command) = &args.command
         && let Some(cli) = command.cli()
     {
-        // A command's output, not a server: quiet logs unless asked for.
-        init_logging("warn");
+        // A command's output, not a server: quiet logs unless asked for, but a first run
+        // still says why it takes seconds (compiling the backend for the machine).
+        init_logging("warn,ofgui_host::backend::runtime=info");
         return match tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()

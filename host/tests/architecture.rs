@@ -1,6 +1,7 @@
 //! The shape of the house, checked on every run: no import circles between the modules of
-//! any crate, no host source file past its size, and every method and tool name spelled
-//! once, in the method table.
+//! any crate, no host source file past its size, every method and tool name spelled once,
+//! in the method table, and the host alone built with the features the workspace builds it
+//! with.
 //!
 //! A circle is module A using module B while B (directly or through others) uses A, where
 //! neither is an ancestor of the other: a folder's `mod.rs` and its children may use each
@@ -484,5 +485,60 @@ fn method_and_tool_names_are_spelled_once() {
         spelled.is_empty(),
         "method or tool names spelled outside the method table (use MethodId):\n{}",
         spelled.join("\n")
+    );
+}
+
+/// What `cargo tree` resolves for `selection`: each package (name and version) with the
+/// feature sets it is built with, normal and build dependencies on this machine's target.
+fn resolved_features(selection: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .current_dir(workspace())
+        .args(["tree", "--locked", "--offline", "-e", "normal,build"])
+        .args(["--prefix", "none", "-f", "{p}|{f}"])
+        .args(selection)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo tree {selection:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut packages: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let line = line.trim_end_matches(" (*)");
+        if let Some((package, features)) = line.split_once('|') {
+            packages
+                .entry(package.to_string())
+                .or_default()
+                .insert(features.to_string());
+        }
+    }
+    packages
+}
+
+/// The README's first command builds the host alone; building the workspace after it (the
+/// benchmark, the tests' decoder, the backend natively) must not compile any of the
+/// host's dependencies again, as it does when another member turns on a feature of a crate
+/// wasmtime depends on. The fix is to name such a crate in the host's (or, for crates
+/// proc-macros share, in `host/backend-wasm`'s build) dependencies with those features.
+#[test]
+fn the_host_alone_resolves_the_features_the_workspace_does() {
+    let host = resolved_features(&["-p", "ofgui-host"]);
+    let workspace = resolved_features(&["--workspace"]);
+    let differ: Vec<String> = host
+        .iter()
+        .filter(|(package, features)| workspace.get(*package) != Some(features))
+        .map(|(package, features)| {
+            format!(
+                "{package}: {features:?} alone, {:?} in the workspace",
+                workspace.get(package)
+            )
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "a workspace build would recompile these for the host:\n{}",
+        differ.join("\n")
     );
 }

@@ -637,9 +637,17 @@ pub fn load_component(
     cache_dir: Option<&Path>,
 ) -> Result<(Component, ComponentSource)> {
     let Some(cache_dir) = cache_dir else {
+        tracing::info!(
+            "compiling the backend for this machine (no compile cache: every start does this)"
+        );
+        let started = std::time::Instant::now();
         let component = Component::new(engine, BACKEND_WASM)
             .map_err(anyhow::Error::from)
             .context("compiling backend.wasm")?;
+        tracing::info!(
+            "compiled the backend in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
         return Ok((component, ComponentSource::Compiled));
     };
     let path = artifact_path(engine, cache_dir);
@@ -655,15 +663,26 @@ pub fn load_component(
             ),
         }
     }
+    // Seconds of silence at a first start would look like a hang.
+    tracing::info!(
+        "compiling the backend for this machine, once (10-60 s); later starts load it from {}",
+        cache_dir.display()
+    );
+    let started = std::time::Instant::now();
     let compiled = engine
         .precompile_component(BACKEND_WASM)
         .map_err(anyhow::Error::from)
         .context("compiling backend.wasm")?;
-    if let Err(error) = store_artifact(cache_dir, &path, &compiled) {
-        tracing::warn!(
-            "cannot write the compile cache to {}: {error:#}",
+    match store_artifact(cache_dir, &path, &compiled) {
+        Ok(()) => tracing::info!(
+            "compiled the backend in {:.1} s and cached it",
+            started.elapsed().as_secs_f64()
+        ),
+        Err(error) => tracing::warn!(
+            "compiled the backend in {:.1} s but cannot write the compile cache to {}: {error:#}",
+            started.elapsed().as_secs_f64(),
             cache_dir.display()
-        );
+        ),
     }
     // SAFETY: `compiled` was just produced by `precompile_component` of this engine.
     let component = unsafe { Component::deserialize(engine, &compiled) }
