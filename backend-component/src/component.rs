@@ -23,9 +23,10 @@ use serde_json::Value;
 
 use crate::commit;
 use crate::fs::ProjectDir;
-use crate::history::Direction;
+use crate::session::history::Direction;
 use crate::session::{Names, Rejected, Session, Status, encode};
-use crate::{outline, output, preview, publishing, query, report, scope, search};
+use crate::session::{output, publishing};
+use crate::{outline, preview, query, report, scope, search};
 
 struct BackendComponent;
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use ofgui_backend::fs::StdFs;
-use ofgui_backend::history::Direction;
+use ofgui_backend::session::history::Direction;
 use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::copy_tree;
 use ofgui_contracts::api::{HistoryAction, SessionHistory};

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::publish::{Branches, PublishOptions, PublishedPackage, publish_package};
-use ofgui_backend::publishing::publish;
 use ofgui_backend::reader::read_project;
+use ofgui_backend::session::publishing::publish;
 use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::{MemFs, experiments_root};
 use ofgui_contracts::api::PublishProjectInput;
@@ -288,13 +288,18 @@ fn a_package_published_again_is_the_package_the_plan_listed() {
         );
         for package in &whole.packages {
             assert!(whole.kept.contains(&package.package_name));
-            let again =
-                ofgui_backend::publishing::publish_one(&session, &input, &package.package_name)
-                    .ok()
-                    .unwrap();
+            let again = ofgui_backend::session::publishing::publish_one(
+                &session,
+                &input,
+                &package.package_name,
+            )
+            .ok()
+            .unwrap();
             assert_eq!(again.files, package.files, "{}", package.package_name);
         }
-        let Err(unknown) = ofgui_backend::publishing::publish_one(&session, &input, "Nope") else {
+        let Err(unknown) =
+            ofgui_backend::session::publishing::publish_one(&session, &input, "Nope")
+        else {
             panic!("a package the publish does not have was published");
         };
         assert_eq!(

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use ofgui_backend::fs::StdFs;
 use ofgui_backend::publish::{PublishOptions, publish_package};
-use ofgui_backend::publishing::publish;
 use ofgui_backend::reader::{ProjectSource, read_project};
+use ofgui_backend::session::publishing::publish;
 use ofgui_backend::session::{Names, Session};
 use ofgui_backend::testing::{MemFs, experiments_root};
 use ofgui_contracts::api::PublishProjectInput;

@@ -11,7 +11,7 @@
 //! [`CaseFold`] finds a file the project names in another letter case, as the FairyGUI
 //! editor does on Windows and macOS: the reader reads resource files through it (the bytes
 //! then serve validation, rendering and publishing under the declared path), and a save
-//! writes back through the same lookup (`crate::save::DiskPaths`).
+//! writes back through the same lookup (`crate::session::save::DiskPaths`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -12,9 +12,9 @@ use ofgui_contracts::error::{BackendError, ReadFailureReason};
 use ofgui_contracts::uam::{ComponentModel, ComponentResource, UamProject, UamResource};
 use tiny_skia::{Color, Pixmap};
 
-use crate::history::Direction;
 use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
+use crate::session::history::Direction;
 use crate::session::{Rejected, Session, encode};
 
 /// Pixels between the halves of a before/after picture.

@@ -7,6 +7,7 @@
 //! final state has a finding the project did not have before ([`Finding::identity`]), so an
 //! edit may leave an old defect but never create one, and validation reports it either way.
 
+mod component;
 mod cycles;
 mod finding;
 mod references;

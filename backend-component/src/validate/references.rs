@@ -8,7 +8,7 @@ use ofgui_contracts::uam::{
 };
 use serde_json::Value;
 
-use super::structure::gear_entity;
+use super::component::gear_entity;
 use super::{Components, Sink, Subject, in_scope, node_path, resource_path};
 use crate::lookup::urls::{Urls, urls_in};
 use crate::rules::gears::{GearFit, gear_fit};

@@ -39,11 +39,11 @@ use serde_json::Value;
 
 use crate::codegen::{self, CodegenSettings, GeneratedCode};
 use crate::lookup::{Lookup, find_package, find_package_by_key};
-use crate::output::owns;
 use crate::publish::{
     Branches, LEFT_OUT_CODES, PublishError, PublishOptions, PublishWarning, PublishedPackage,
     is_unity_like, publish_package, skeleton_files,
 };
+use crate::session::output::owns;
 use crate::session::{Rejected, Session};
 
 /// What one `publish` call produced. Only the packages of [`Publication::kept`] still

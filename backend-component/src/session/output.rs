@@ -34,8 +34,8 @@ use ofgui_contracts::error::BackendError;
 
 use crate::commit::{self, Change, CommitError, ContentHash, Expect, Hook, Plan};
 use crate::fs::{EntryKind, ProjectFsWrite};
-use crate::save::Attempt;
 use crate::session::Rejected;
+use crate::session::save::Attempt;
 
 /// The manifest of published package files, in the output directory. A dot file: Unity
 /// imports no asset whose name starts with a dot, and the web engines load only the files
