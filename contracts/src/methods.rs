@@ -114,6 +114,51 @@ pub enum Stage {
     Runtime,
 }
 
+/// The one rule a tool's name follows from its method's: `openfairygui_`, then
+/// `backend_` for the backend's session methods, then the method in snake case (or its
+/// verb alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolNaming {
+    /// `openfairygui_backend_<method>`: upstream's methods, and ours in their style
+    /// (`searchProject`).
+    Backend,
+    /// `openfairygui_<method>`: what upstream's backend has nothing like (previews,
+    /// history, refresh).
+    Ours,
+    /// `openfairygui_<verb>`: the method's first word (`publishProject` is
+    /// `openfairygui_publish`).
+    Verb,
+}
+
+impl ToolNaming {
+    /// The tool name this rule gives `method` (`getProjectOutline`).
+    pub fn tool_for(self, method: &str) -> String {
+        let snake = snake_case(method);
+        match self {
+            ToolNaming::Backend => format!("openfairygui_backend_{snake}"),
+            ToolNaming::Ours => format!("openfairygui_{snake}"),
+            ToolNaming::Verb => {
+                let verb = snake.split('_').next().unwrap_or_default();
+                format!("openfairygui_{verb}")
+            }
+        }
+    }
+}
+
+/// `getProjectOutline` as `get_project_outline`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for ch in name.chars() {
+        if ch.is_ascii_uppercase() {
+            out.push('_');
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
 /// One method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Method {
@@ -133,6 +178,8 @@ pub struct Method {
     /// One of upstream's 17 backend methods (`getCapabilities` lists only these, in table
     /// order, since upstream's schema allows exactly them); false for ofgui's additions.
     pub upstream: bool,
+    /// How `tool` follows from `name` (every row is held to it).
+    pub naming: ToolNaming,
     pub stage: Stage,
     /// Cap on the complete serialized tool result, when the result can be large.
     pub max_response_bytes: Option<u64>,
@@ -176,6 +223,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[],
@@ -192,6 +240,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Sessions,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -222,6 +271,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Sessions,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -248,6 +298,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new(
@@ -267,6 +318,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -297,6 +349,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[
@@ -319,6 +372,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -349,6 +403,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: false,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -379,6 +434,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -403,6 +459,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: false,
+        naming: ToolNaming::Ours,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -435,6 +492,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -458,6 +516,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -492,6 +551,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Edits,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -526,6 +586,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Edits,
         upstream: false,
+        naming: ToolNaming::Ours,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -556,6 +617,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Edits,
         upstream: false,
+        naming: ToolNaming::Ours,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -586,6 +648,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: false,
+        naming: ToolNaming::Ours,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -602,6 +665,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Edits,
         upstream: false,
+        naming: ToolNaming::Ours,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -632,6 +696,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Writes,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -673,6 +738,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Writes,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Authoring,
         max_response_bytes: None,
         errors: &[
@@ -710,6 +776,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Writes,
         upstream: false,
+        naming: ToolNaming::Verb,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[
@@ -741,6 +808,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Sessions,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -757,6 +825,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Runtime,
         max_response_bytes: RESPONSE_CAP,
         errors: &[
@@ -783,6 +852,7 @@ pub const METHODS: &[Method] = &[
         idempotent: true,
         effect: Effect::Reads,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Read,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -799,6 +869,7 @@ pub const METHODS: &[Method] = &[
         idempotent: false,
         effect: Effect::Sessions,
         upstream: true,
+        naming: ToolNaming::Backend,
         stage: Stage::Runtime,
         max_response_bytes: None,
         errors: &[Fails::new("session_not_found", "")],
@@ -851,37 +922,19 @@ pub fn by_name(name: &str) -> Option<&'static Method> {
 mod tests {
     use super::*;
 
-    fn snake(name: &str) -> String {
-        let mut out = String::new();
-        for ch in name.chars() {
-            if ch.is_ascii_uppercase() {
-                out.push('_');
-                out.push(ch.to_ascii_lowercase());
-            } else {
-                out.push(ch);
-            }
-        }
-        out
-    }
-
     #[test]
-    fn tool_names_follow_the_method_names() {
+    fn tool_names_follow_the_naming_rule() {
         for method in METHODS {
-            // Previews are ours alone, not a backend method upstream has: the issue
-            // names the tool without `backend_`.
-            let prefix = match method.name {
-                // Ours alone too; the issue names them without `backend_`.
-                "renderComponent" | "undo" | "redo" | "getHistory" | "refreshSession" => {
-                    "openfairygui_"
-                }
-                // The issue names the tool for what it does, without the object.
-                "publishProject" => {
-                    assert_eq!(method.tool, "openfairygui_publish");
-                    continue;
-                }
-                _ => "openfairygui_backend_",
-            };
-            assert_eq!(method.tool, format!("{prefix}{}", snake(method.name)));
+            assert_eq!(
+                method.tool,
+                method.naming.tool_for(method.name),
+                "{}",
+                method.name
+            );
+            // Upstream's methods keep upstream's tool names.
+            if method.upstream {
+                assert_eq!(method.naming, ToolNaming::Backend, "{}", method.name);
+            }
         }
     }
 

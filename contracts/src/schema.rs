@@ -25,7 +25,7 @@ use crate::catalog::GUIDES;
 use crate::cli::{ApplyData, COMMANDS, CliCommand, CliFailure, CliSuccess, DocumentData};
 use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, Failure, Success};
 use crate::error::BackendError;
-use crate::methods::{MCP_FAILURES, METHODS, Method};
+use crate::methods::{MCP_FAILURES, METHODS, Method, MethodId as Id};
 
 /// Version of the snapshot layout itself.
 pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
@@ -49,32 +49,31 @@ fn finish(mut generator: SchemaGenerator, schema: Schema) -> Value {
 /// The input schema of a method.
 pub fn input_schema(method: &Method) -> Value {
     let mut generator = generator();
-    let schema = match method.name {
-        "getCapabilities" => NoInput::json_schema(&mut generator),
-        "openSession" => OpenSessionInput::json_schema(&mut generator),
-        "openProjectSession" => OpenProjectSessionInput::json_schema(&mut generator),
-        "getSession" | "closeSession" | "getCacheSnapshot" => {
+    let schema = match method.id {
+        Id::GetCapabilities => NoInput::json_schema(&mut generator),
+        Id::OpenSession => OpenSessionInput::json_schema(&mut generator),
+        Id::OpenProjectSession => OpenProjectSessionInput::json_schema(&mut generator),
+        Id::GetSession | Id::CloseSession | Id::GetCacheSnapshot => {
             SessionInput::json_schema(&mut generator)
         }
-        "validateSession" => ValidateSessionInput::json_schema(&mut generator),
-        "refreshCache" => RefreshCacheInput::json_schema(&mut generator),
-        "getProjectOutline" => OutlineInput::json_schema(&mut generator),
-        "searchProject" => SearchProjectInput::json_schema(&mut generator),
-        "queryEntity" => QueryEntityInput::json_schema(&mut generator),
-        "readSessionState" => ReadSessionStateInput::json_schema(&mut generator),
-        "readResourceBytes" => ReadResourceBytesInput::json_schema(&mut generator),
-        "renderComponent" => RenderComponentInput::json_schema(&mut generator),
-        "preflightTransaction" | "applyTransaction" => {
+        Id::ValidateSession => ValidateSessionInput::json_schema(&mut generator),
+        Id::RefreshCache => RefreshCacheInput::json_schema(&mut generator),
+        Id::GetProjectOutline => OutlineInput::json_schema(&mut generator),
+        Id::SearchProject => SearchProjectInput::json_schema(&mut generator),
+        Id::QueryEntity => QueryEntityInput::json_schema(&mut generator),
+        Id::ReadSessionState => ReadSessionStateInput::json_schema(&mut generator),
+        Id::ReadResourceBytes => ReadResourceBytesInput::json_schema(&mut generator),
+        Id::RenderComponent => RenderComponentInput::json_schema(&mut generator),
+        Id::PreflightTransaction | Id::ApplyTransaction => {
             TransactionInput::json_schema(&mut generator)
         }
-        "getEvents" => EventsInput::json_schema(&mut generator),
-        "saveSession" => SaveSessionInput::json_schema(&mut generator),
-        "materializeSession" => MaterializeSessionInput::json_schema(&mut generator),
-        "publishProject" => PublishProjectInput::json_schema(&mut generator),
-        "undo" | "redo" => HistoryStepInput::json_schema(&mut generator),
-        "getHistory" => HistoryInput::json_schema(&mut generator),
-        "refreshSession" => RefreshSessionInput::json_schema(&mut generator),
-        other => unreachable!("no input type for method {other}"),
+        Id::GetEvents => EventsInput::json_schema(&mut generator),
+        Id::SaveSession => SaveSessionInput::json_schema(&mut generator),
+        Id::MaterializeSession => MaterializeSessionInput::json_schema(&mut generator),
+        Id::Publish => PublishProjectInput::json_schema(&mut generator),
+        Id::Undo | Id::Redo => HistoryStepInput::json_schema(&mut generator),
+        Id::GetHistory => HistoryInput::json_schema(&mut generator),
+        Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);
     if let Value::Object(object) = &mut value {
@@ -86,30 +85,31 @@ pub fn input_schema(method: &Method) -> Value {
 }
 
 fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
-    match method.name {
-        "getCapabilities" => generator.subschema_for::<Success<Capabilities>>(),
-        "openSession" | "openProjectSession" | "getSession" => {
+    match method.id {
+        Id::GetCapabilities => generator.subschema_for::<Success<Capabilities>>(),
+        Id::OpenSession | Id::OpenProjectSession | Id::GetSession => {
             generator.subschema_for::<Success<SessionSnapshot>>()
         }
-        "getCacheSnapshot" | "refreshCache" => generator.subschema_for::<Success<CacheSnapshot>>(),
-        "getProjectOutline" => generator.subschema_for::<Success<ProjectOutline>>(),
-        "queryEntity" => generator.subschema_for::<Success<QueryEntityData>>(),
-        "readSessionState" => generator.subschema_for::<Success<SessionStateData>>(),
-        "searchProject" => generator.subschema_for::<Success<SearchProjectData>>(),
-        "readResourceBytes" => generator.subschema_for::<Success<ResourceBytesData>>(),
-        "renderComponent" => generator.subschema_for::<Success<RenderComponentData>>(),
-        "validateSession" => generator.subschema_for::<Success<ValidationReport>>(),
-        "preflightTransaction" => generator.subschema_for::<Success<TransactionPreview>>(),
-        "applyTransaction" => generator.subschema_for::<Success<SessionSnapshot>>(),
-        "getEvents" => generator.subschema_for::<Success<EventsData>>(),
-        "closeSession" => generator.subschema_for::<Success<CloseSessionData>>(),
-        "saveSession" => generator.subschema_for::<Success<SaveOrMaterialize>>(),
-        "materializeSession" => generator.subschema_for::<Success<MaterializeSessionData>>(),
-        "publishProject" => generator.subschema_for::<Success<PublishProjectData>>(),
-        "undo" | "redo" => generator.subschema_for::<Success<HistoryStepData>>(),
-        "getHistory" => generator.subschema_for::<Success<SessionHistory>>(),
-        "refreshSession" => generator.subschema_for::<Success<SessionSnapshot>>(),
-        other => unreachable!("no output type for method {other}"),
+        Id::GetCacheSnapshot | Id::RefreshCache => {
+            generator.subschema_for::<Success<CacheSnapshot>>()
+        }
+        Id::GetProjectOutline => generator.subschema_for::<Success<ProjectOutline>>(),
+        Id::QueryEntity => generator.subschema_for::<Success<QueryEntityData>>(),
+        Id::ReadSessionState => generator.subschema_for::<Success<SessionStateData>>(),
+        Id::SearchProject => generator.subschema_for::<Success<SearchProjectData>>(),
+        Id::ReadResourceBytes => generator.subschema_for::<Success<ResourceBytesData>>(),
+        Id::RenderComponent => generator.subschema_for::<Success<RenderComponentData>>(),
+        Id::ValidateSession => generator.subschema_for::<Success<ValidationReport>>(),
+        Id::PreflightTransaction => generator.subschema_for::<Success<TransactionPreview>>(),
+        Id::ApplyTransaction => generator.subschema_for::<Success<SessionSnapshot>>(),
+        Id::GetEvents => generator.subschema_for::<Success<EventsData>>(),
+        Id::CloseSession => generator.subschema_for::<Success<CloseSessionData>>(),
+        Id::SaveSession => generator.subschema_for::<Success<SaveOrMaterialize>>(),
+        Id::MaterializeSession => generator.subschema_for::<Success<MaterializeSessionData>>(),
+        Id::Publish => generator.subschema_for::<Success<PublishProjectData>>(),
+        Id::Undo | Id::Redo => generator.subschema_for::<Success<HistoryStepData>>(),
+        Id::GetHistory => generator.subschema_for::<Success<SessionHistory>>(),
+        Id::RefreshSession => generator.subschema_for::<Success<SessionSnapshot>>(),
     }
 }
 

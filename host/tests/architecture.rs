@@ -461,6 +461,36 @@ fn no_host_source_file_is_over_its_size() {
     );
 }
 
+/// Longest source file of any crate, tests aside: past it a file holds more than one job.
+const MAX_SOURCE_FILE_LINES: usize = 1200;
+
+#[test]
+fn no_source_file_of_any_crate_is_over_1200_lines() {
+    let mut files = Vec::new();
+    for src in [
+        "backend-component/src",
+        "contracts/src",
+        "host/src",
+        "bench/src",
+        "tests/fui/src",
+    ] {
+        rust_files(&workspace().join(src), &mut files);
+    }
+    let long: Vec<String> = files
+        .iter()
+        .filter(|file| file.file_name().is_some_and(|name| name != "tests.rs"))
+        .filter_map(|file| {
+            let lines = lines_before_tests(&std::fs::read_to_string(file).ok()?);
+            (lines > MAX_SOURCE_FILE_LINES).then(|| format!("{} ({lines} lines)", file.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "source files over {MAX_SOURCE_FILE_LINES} lines before their tests (split them by job):\n{}",
+        long.join("\n")
+    );
+}
+
 /// Method and tool names live in the method table (`contracts/src/methods.rs`); the host
 /// reads them from there, so a string literal holding one is a second spelling.
 #[test]
