@@ -410,7 +410,7 @@ fn reference_messages_name_kinds_with_articles_and_packages_with_names() {
     );
 }
 
-/// What the README says of the corpora: the Unity examples are invalid for one real
+/// What docs/cli.md says of the corpora: the Unity examples are invalid for one real
 /// dangling reference (plus six warnings), the experiments are valid and complete with two
 /// warnings (their settings name the Unity examples' default scroll bars).
 #[test]

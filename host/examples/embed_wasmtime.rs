@@ -7,7 +7,7 @@
 //!     <target-dir>/backend-wasm/wasm32-wasip2/wasm/ofgui_backend.wasm examples/HelloFairy HelloFairy.fairy
 //! ```
 //!
-//! The top-level README quotes the part between the `embed:` markers, and
+//! docs/embedding.md quotes the part between the `embed:` markers, and
 //! `host/tests/embed.rs` runs it and checks the quote, so the two cannot drift.
 
 // embed:begin

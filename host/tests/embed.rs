@@ -1,5 +1,5 @@
-//! The embedding examples the README quotes: `host/examples/embed_wasmtime.rs` runs here on
-//! the bundled example project, and the README's Rust and Node snippets must be those files'
+//! The embedding examples docs/embedding.md quotes: `host/examples/embed_wasmtime.rs` runs here on
+//! the bundled example project, and its Rust and Node snippets must be those files'
 //! marked regions exactly (the Node one runs in `tests/e2e/cross_host.rs`).
 
 // Test helpers may unwrap: a panic is a failed test.
@@ -61,10 +61,10 @@ fn region(file: &Path) -> String {
     panic!("no embed:end in {}", file.display());
 }
 
-/// README.md quotes both examples' regions exactly, each in its own code block.
+/// docs/embedding.md quotes both examples' regions exactly, each in its own code block.
 #[test]
 fn readme_quotes_the_embedding_examples() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo().join("docs/embedding.md")).unwrap();
     for (file, fence) in [
         ("host/examples/embed_wasmtime.rs", "rust"),
         ("tests/clients/embed_node.mjs", "js"),
@@ -72,7 +72,7 @@ fn readme_quotes_the_embedding_examples() {
         let quote = format!("```{fence}\n{}```\n", region(&repo().join(file)));
         assert!(
             readme.contains(&quote),
-            "README.md must quote {file} between its embed markers exactly, as:\n{quote}"
+            "docs/embedding.md must quote {file} between its embed markers exactly, as:\n{quote}"
         );
     }
 }
@@ -112,6 +112,6 @@ fn backend_wasm_stays_under_its_size_budget() {
     let size = ofgui_host::backend::runtime::BACKEND_WASM.len();
     assert!(
         size < BUDGET,
-        "backend.wasm is {size} bytes, over its {BUDGET}-byte budget (README, Embedding backend.wasm)"
+        "backend.wasm is {size} bytes, over its {BUDGET}-byte budget (docs/embedding.md, Embedding backend.wasm)"
     );
 }

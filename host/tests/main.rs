@@ -7,7 +7,7 @@
 
 mod common;
 
-// The examples' own code, so what the README shows is what is tested.
+// The examples' own code, so what docs/embedding.md shows is what is tested.
 #[allow(dead_code)]
 #[path = "../examples/approved_saves.rs"]
 mod approved_saves;
@@ -21,5 +21,6 @@ mod compile_source;
 mod compose;
 mod embed;
 mod output_schemas;
+mod readme;
 mod recovery;
 mod wasi_layer;

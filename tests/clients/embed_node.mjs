@@ -1,4 +1,4 @@
-// Embedding backend.wasm in Node with jco: the host code the top-level README quotes (the
+// Embedding backend.wasm in Node with jco: the host code docs/embedding.md quotes (the
 // part between the `embed:` markers; tests/e2e/cross_host.rs checks the quote) and that the
 // cross-host test runs, both as a program and through cross_host.mjs, so it cannot rot.
 //

@@ -417,7 +417,7 @@ async fn jco_host_answers_as_ours_does() {
     }
 }
 
-/// `embed_node.mjs` as a program (the code the README quotes) on a fresh corpus copy: it
+/// `embed_node.mjs` as a program (the code docs/embedding.md quotes) on a fresh corpus copy: it
 /// opens the project and lists the packages ofgui-mcp-host's outline lists.
 #[tokio::test(flavor = "multi_thread")]
 async fn node_embedding_example_runs() {

@@ -6,7 +6,7 @@
 //! The report (score distribution, every score, the worst components side by side with a
 //! diff, and what our render approximated in them) is written to
 //! `<target>/tmp/runtime-comparison/`; with `UPDATE_RUNTIME_REPORT=1` also to
-//! `host/docs/runtime/`, which the README's table is taken from.
+//! `host/docs/runtime/`, which docs/previews.md's table is taken from.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -20,7 +20,7 @@ use crate::clients::{clients_dir, installed, run, server_args};
 use crate::harness::*;
 
 /// Where our truthful value replaces a constant of upstream's, as `(instance path
-/// ending, why)`. The README's compatibility section says the same.
+/// ending, why)`. docs/compatibility.md says the same.
 const IDENTITY: &[(&str, &str)] = &[
     (
         "/capabilitySchemaVersion",

@@ -1,7 +1,7 @@
 //! Structured fuzzing on stable Rust, as ordinary tests: each harness runs a bounded
 //! number of generated cases by default (CI), and as many as `OFGUI_FUZZ_CASES` asks for
 //! in a longer run; a failure prints the case's seed for `OFGUI_FUZZ_REPLAY` and its input.
-//! See [`driver`] for the environment and the README's "Fuzzing" section.
+//! See [`driver`] for the environment and docs/testing.md.
 
 // Test helpers may unwrap: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
