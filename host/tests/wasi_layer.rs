@@ -149,11 +149,8 @@ async fn symlinks_out_of_the_preopen_are_refused_by_wasi() {
 #[tokio::test]
 async fn the_component_imports_no_network() {
     let runtime = runtime();
-    let component = wasmtime::component::Component::new(
-        runtime.engine(),
-        ofgui_host::backend::runtime::BACKEND_WASM,
-    )
-    .unwrap();
+    // The component as the runtime loaded it (its engine compiles nothing).
+    let component = runtime.component();
     let imports: Vec<String> = component
         .component_type()
         .imports(runtime.engine())

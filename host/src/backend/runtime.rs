@@ -245,10 +245,11 @@ impl Runtime {
         limits: InstanceLimits,
         fonts: FontDirs,
     ) -> Result<Arc<Runtime>> {
-        let mut config = wasmtime::Config::new();
-        // Call deadlines are epoch deadlines (see `EPOCH_TICK`).
-        config.epoch_interruption(true);
-        let engine = Engine::new(&config)?;
+        // The engine that runs has no compiler: when the compiled backend comes from the
+        // cache, none of Cranelift's code (a fifth of the binary) is ever paged in.
+        let mut running = engine_config();
+        running.enable_compiler(false);
+        let engine = Engine::new(&running)?;
         let (component, source) = load_component(&engine, cache_dir)?;
         tracing::debug!(?source, "backend component loaded");
         let mut linker = Linker::<HostState>::new(&engine);
@@ -628,6 +629,26 @@ fn reply(
     GuestReply::decode(reply).map_err(|error| CallError::Backend(Box::new(error)))
 }
 
+/// How the backend's engine is configured, compiling or not.
+fn engine_config() -> wasmtime::Config {
+    let mut config = wasmtime::Config::new();
+    // Call deadlines are epoch deadlines (see `EPOCH_TICK`).
+    config.epoch_interruption(true);
+    config
+}
+
+/// The backend compiled to machine code: by `engine` when it has a compiler, else by a
+/// compiling engine of the runtime's configuration, whose output `engine` loads.
+fn compile_backend(engine: &Engine) -> Result<Vec<u8>> {
+    match engine.precompile_component(BACKEND_WASM) {
+        Ok(compiled) => Ok(compiled),
+        Err(_) => Engine::new(&engine_config())?
+            .precompile_component(BACKEND_WASM)
+            .map_err(anyhow::Error::from),
+    }
+    .context("compiling backend.wasm")
+}
+
 /// Loads the component for `engine`: the cached compiled artifact in `cache_dir`, else a
 /// fresh compile (then cached).
 ///
@@ -641,9 +662,12 @@ pub fn load_component(
             "compiling the backend for this machine (no compile cache: every start does this)"
         );
         let started = std::time::Instant::now();
-        let component = Component::new(engine, BACKEND_WASM)
+        let compiled = compile_backend(engine)?;
+        // SAFETY: `compiled` was just produced by `precompile_component` of this
+        // configuration.
+        let component = unsafe { Component::deserialize(engine, &compiled) }
             .map_err(anyhow::Error::from)
-            .context("compiling backend.wasm")?;
+            .context("loading compiled backend.wasm")?;
         tracing::info!(
             "compiled the backend in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -669,10 +693,7 @@ pub fn load_component(
         cache_dir.display()
     );
     let started = std::time::Instant::now();
-    let compiled = engine
-        .precompile_component(BACKEND_WASM)
-        .map_err(anyhow::Error::from)
-        .context("compiling backend.wasm")?;
+    let compiled = compile_backend(engine)?;
     match store_artifact(cache_dir, &path, &compiled) {
         Ok(()) => tracing::info!(
             "compiled the backend in {:.1} s and cached it",
@@ -684,7 +705,8 @@ pub fn load_component(
             cache_dir.display()
         ),
     }
-    // SAFETY: `compiled` was just produced by `precompile_component` of this engine.
+    // SAFETY: `compiled` was just produced by `precompile_component` of this
+    // configuration.
     let component = unsafe { Component::deserialize(engine, &compiled) }
         .map_err(anyhow::Error::from)
         .context("loading compiled backend.wasm")?;
