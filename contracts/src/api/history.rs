@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::*;
+use super::{EntityImpact, SessionState, TransactionPreview};
 
 /// `undo` and `redo` input: one step back (or forward again) in the session's history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

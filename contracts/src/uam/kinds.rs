@@ -3,7 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::*;
+use super::{
+    AssetBase, ComboItem, ComponentModel, ComponentNode, ComponentResource, DisplayGear,
+    GenericAssetResource, GraphNode, GroupNode, ImageNode, ImageResource, ListNode, Loader3DNode,
+    LoaderNode, MovieClipNode, MovieClipResource, NodeBase, ResourceRef, RichTextNode, Size,
+    TextInputNode, TextNode, TitleControlNode, TreeNode, UamPackage, UamProject, UnsupportedNode,
+    ValueControlNode, ValueGear,
+};
+use crate::num::Num;
 
 /// Any resource, tagged by `kind`.
 // Components are most resources of a real project, so boxing the large variant would

@@ -13,7 +13,10 @@ use crate::num::Num;
 
 mod kinds;
 
-pub use self::kinds::*;
+pub use self::kinds::{
+    Common, CommonMut, DisplayNode, GEAR_KINDS, Gear, GearBinding, InstanceProperties, NODE_KINDS,
+    RESOURCE_KINDS, UamResource,
+};
 
 macro_rules! model {
     ($($item:item)*) => {

@@ -15,7 +15,8 @@ use crate::render::progress::{self};
 use crate::render::shape::{self, Shape};
 use crate::render::text::{self, TextStyle};
 
-use super::*;
+use super::layout::{Layer, fit, item_overrides, layer, selected_or};
+use super::{Frame, Overrides, Painter, Placed};
 
 impl<'a> Painter<'a> {
     /// A component node: its referenced component at the node's size, with the pages

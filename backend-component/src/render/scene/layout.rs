@@ -17,7 +17,7 @@ use crate::render::color;
 use crate::render::pages::Pages;
 use crate::rules::gears::has_default;
 
-use super::*;
+use super::{Overrides, Placed};
 
 /// Which markup a text node's text carries.
 #[derive(Clone, Copy)]

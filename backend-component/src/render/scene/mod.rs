@@ -24,7 +24,10 @@ mod layout;
 mod pictures;
 mod texts;
 
-use self::layout::*;
+use self::layout::{
+    Layer, Markup, button_selected, displayed, fill_rect, flat_reference, is_icon, layer,
+    local_transform, placed, relate,
+};
 
 /// The FairyGUI runtime's default font (`UIConfig.defaultFont`): a game draws text with
 /// no font in it, and previews draw a family no granted face has in it too.

@@ -8,7 +8,7 @@ use tiny_skia::{Color, Pixmap, PixmapMut};
 use crate::render::color;
 use crate::render::image::{self, Fill, ImageLook};
 
-use super::*;
+use super::{Frame, Painter};
 
 impl<'a> Painter<'a> {
     pub(super) fn image_by_ids(&mut self, package_id: &str, resource_id: &str) -> Option<Pixmap> {

@@ -14,7 +14,8 @@ use crate::render::image::{self};
 use crate::render::text::{self, TextStyle};
 use crate::render::{bitmap, color, font, shelf};
 
-use super::*;
+use super::layout::{Markup, fade, is_title};
+use super::{Frame, Overrides, Painter, Placed, RUNTIME_DEFAULT_FONT};
 
 impl<'a> Painter<'a> {
     /// The text a text node shows: its gear's, a custom property's, its owner's title.

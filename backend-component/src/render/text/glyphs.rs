@@ -10,7 +10,7 @@ use tiny_skia::{
 use crate::render::bitmap::BitmapFont;
 use crate::render::font::VectorFont;
 
-use super::*;
+use super::{CACHE_LIMIT, ITALIC_SKEW};
 
 #[derive(Hash, PartialEq, Eq)]
 pub(super) struct VectorKey {

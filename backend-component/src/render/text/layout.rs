@@ -9,7 +9,7 @@ use crate::render::bitmap::{BitmapFont, BitmapGlyph};
 use crate::render::font::{self, Face, VectorFont};
 use crate::render::shelf;
 
-use super::*;
+use super::{GUTTER_X, GUTTER_Y, MAX_CHARS, MISSING, TextStyle};
 
 #[derive(Clone, Copy)]
 pub(super) enum Src<'a> {

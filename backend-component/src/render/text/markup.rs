@@ -7,7 +7,7 @@ use tiny_skia::Color;
 
 use crate::render::color;
 
-use super::*;
+use super::MAX_FONT_SIZE;
 
 /// Link colour when a link sets none (`HtmlParseOptions.DefaultLinkColor`).
 pub(super) const LINK_COLOR: [u8; 3] = [0x3A, 0x67, 0xCC];

@@ -21,8 +21,11 @@ mod markup;
 mod tests;
 
 pub use self::glyphs::GlyphCache;
-use self::glyphs::*;
-use self::layout::*;
+use self::glyphs::{VectorKey, rgba};
+use self::layout::{
+    Built, Fonts, IMAGE_BASELINE, Inline, LayoutParams, Mark, Prepared, Primary, Src, build,
+    normalise_into, sane_box, shrink,
+};
 pub use self::markup::{Run, RunContent, RunStyle, parse_markup};
 
 const GUTTER_X: f32 = 2.0;

@@ -1,3 +1,4 @@
+use super::layout::line_metrics;
 use super::*;
 use crate::formats::fnt::{FntChar, FntCommon, FntFile, FntInfo};
 use crate::render::bitmap::BitmapFont;
