@@ -19,7 +19,7 @@ const PROMPTS: &[Definition] = &[
         name: "openfairygui_inspect_capabilities",
         title: "Inspect OpenFairyGUI Backend Capabilities",
         description: "Find out what this backend serves before relying on it.",
-        text: "Call openfairygui_backend_get_capabilities first. Report the contract and capability versions, the methods it serves, its read limits and its session and sandbox policy. Treat anything it does not list as unsupported: do not assume artifact publish/restore or event subscriptions (events are polled) unless the capabilities say so.",
+        text: "Call openfairygui_backend_get_capabilities first. Report the contract and capability versions, the methods it serves, its read limits and its session and sandbox policy. Treat anything it does not list as unsupported: do not assume artifact publish/restore or event subscriptions (events are polled) unless the capabilities say so. Publishing for the game is not a session method: when artifact.publishBridge is available, its bridgeEntrypoint names the tool that publishes.",
     },
     Definition {
         name: "openfairygui_open_and_inspect_session",
