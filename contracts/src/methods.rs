@@ -145,12 +145,14 @@ impl ToolNaming {
     }
 }
 
-/// `getProjectOutline` as `get_project_outline`.
-fn snake_case(name: &str) -> String {
+/// `getProjectOutline` (or `GetProjectOutline`) as `get_project_outline`.
+pub fn snake_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
     for ch in name.chars() {
         if ch.is_ascii_uppercase() {
-            out.push('_');
+            if !out.is_empty() {
+                out.push('_');
+            }
             out.push(ch.to_ascii_lowercase());
         } else {
             out.push(ch);

@@ -185,21 +185,9 @@ mod tests {
 
     /// A WIT case name (`StaleWrite`) in the contract's spelling (`stale_write`).
     fn snake(case: WitCode) -> String {
-        let mut out = String::new();
         let debug = format!("{case:?}");
         // The generated Debug names the enum too (`ErrorCode::StaleWrite`).
-        let name = debug.rsplit("::").next().unwrap_or(&debug);
-        for ch in name.chars() {
-            if ch.is_ascii_uppercase() {
-                if !out.is_empty() {
-                    out.push('_');
-                }
-                out.push(ch.to_ascii_lowercase());
-            } else {
-                out.push(ch);
-            }
-        }
-        out
+        ofgui_contracts::methods::snake_case(debug.rsplit("::").next().unwrap_or(&debug))
     }
 
     /// The canonical ABI carries an enum case by its position in the WIT, and the host
