@@ -1421,3 +1421,36 @@ fn every_attribute_the_reader_knows_reads_back() {
         );
     }
 }
+
+/// A page note whose position names no page is reported, kept in the file, and a page's
+/// own note can still change beside it.
+#[test]
+fn a_note_on_a_page_that_is_not_there_is_reported_and_kept() {
+    let text = r#"<?xml version="1.0" encoding="utf-8"?>
+<component size="10,10">
+  <controller name="c1" pages="0,a,1,b" selected="0">
+    <remark page="0" value="first"/>
+    <remark page="7" value="stray"/>
+  </controller>
+  <displayList/>
+</component>
+"#;
+    let (model, diagnostics) = read_component_xml(text).expect("reads");
+    assert_eq!(model.controllers[0].pages[0].remark, "first");
+    assert_eq!(model.controllers[0].pages[1].remark, "");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.message.contains("<remark page=\"7\"> names no page")),
+        "{diagnostics:?}"
+    );
+    let mut new = model.clone();
+    new.controllers[0].pages[1].remark = "second".into();
+    let out = patched(text, &model, &new).unwrap();
+    assert!(out.contains(r#"<remark page="7" value="stray"/>"#), "{out}");
+    assert!(
+        out.contains(r#"<remark page="1" value="second"/>"#),
+        "{out}"
+    );
+    assert_eq!(reread(&out).controllers[0].pages[1].remark, "second");
+}
