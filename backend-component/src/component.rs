@@ -227,6 +227,29 @@ impl GuestProject for ProjectSession {
         reply(&session, encode(&page.report), &mirrored, additions)
     }
 
+    fn call(&self, method: String, input: String) -> WitResult<Reply> {
+        use ofgui_contracts::methods::{MethodId, by_name};
+        match by_name(&method).map(|row| row.id) {
+            Some(MethodId::GetProjectOutline) => self.outline(input),
+            Some(MethodId::SearchProject) => self.search(input),
+            Some(MethodId::ValidateSession) => self.validate_page(input),
+            Some(MethodId::ReadSessionState) => self.read_state(input),
+            Some(MethodId::GetHistory) => self.history(input),
+            Some(MethodId::QueryEntity) => self.query_entity(target_of(&input)),
+            _ => {
+                let session = self.session.borrow();
+                let error = BackendError::invalid_input(
+                    format!(
+                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory and queryEntity; {} is not one of them.",
+                        ofgui_contracts::echo::clip(&format!("{method:?}"), 80)
+                    ),
+                    Some("/method".into()),
+                );
+                Err(to_wit(error, &[], Some(session.status())))
+            }
+        }
+    }
+
     fn query_entity(&self, target: String) -> WitResult<Reply> {
         let session = self.session.borrow();
         let data = serde_json::from_str::<Value>(&target)
@@ -539,6 +562,20 @@ impl bindings::exports::ofgui::backend::output::Guest for BackendComponent {
 /// status.
 /// Entries a history read lists when the input names no `limit`.
 const DEFAULT_HISTORY_ENTRIES: u32 = 50;
+
+/// A `queryEntity` input's `target` as JSON text (`null` when it has none, which the query
+/// refuses as `invalid_query`, as it does a target that is not an object).
+fn target_of(input: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Target<'a> {
+        #[serde(borrow)]
+        target: Option<&'a serde_json::value::RawValue>,
+    }
+    serde_json::from_str::<Target<'_>>(input)
+        .ok()
+        .and_then(|input| input.target)
+        .map_or_else(|| "null".to_string(), |target| target.get().to_string())
+}
 
 fn reply(
     session: &Session,

@@ -206,7 +206,7 @@ fn shapes_no_reader_produces_are_refused_at_their_field() {
                     .unwrap()
                     .remove("image");
             }),
-            format!("/project/packages/{p}/resources/{image}"),
+            at(p, image, "image"),
         ),
         (
             Box::new(move |d: &mut Value| {
@@ -231,7 +231,11 @@ fn shapes_no_reader_produces_are_refused_at_their_field() {
         ),
         (
             Box::new(|d: &mut Value| d["packages"] = json!(7)),
-            "/project".to_string(),
+            "/project/packages".to_string(),
+        ),
+        (
+            Box::new(|d: &mut Value| d["settings"] = json!("none")),
+            "/project/settings".to_string(),
         ),
     ];
     for (change, expected) in cases {

@@ -513,7 +513,7 @@ impl Default for Capabilities {
 }
 
 /// The WIT world `backend.wasm` exports.
-pub const WIT_WORLD: &str = "ofgui:backend/backend@0.10.1";
+pub const WIT_WORLD: &str = "ofgui:backend/backend@0.10.2";
 
 /// Publishing: this server's publish tool, when the method table serves it.
 fn publish_bridge() -> ArtifactBridge {

@@ -29,7 +29,25 @@ pub fn from_str<T: DeserializeOwned + Serialize>(text: &str, path: &str) -> Resu
         path: path.to_string(),
         message: error.to_string(),
     };
-    let parsed: T = serde_json::from_str(text).map_err(fail)?;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let mut at = pointer(error.path());
+        let inner = error.into_inner();
+        // A missing field is reported at the object that lacks it; the caller fixes the field.
+        if let Some(field) = inner
+            .to_string()
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next())
+        {
+            at.push('/');
+            at.push_str(&field.replace('~', "~0").replace('/', "~1"));
+        }
+        StrictError {
+            path: format!("{path}{at}"),
+            message: message_without_position(&inner),
+        }
+    })?;
+    deserializer.end().map_err(fail)?;
     let shape: Shape = serde_json::from_str(text).map_err(fail)?;
     let echoed = serde_json::to_value(&parsed).map_err(fail)?;
     match unknown_field(&shape, &echoed, path) {
@@ -41,6 +59,34 @@ pub fn from_str<T: DeserializeOwned + Serialize>(text: &str, path: &str) -> Resu
             })
         }
         None => Ok(parsed),
+    }
+}
+
+/// A decoder's path as a JSON pointer (`/packages/0/resources/3/name`); segments serde
+/// cannot name (inside a flattened or tagged value) end it.
+fn pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Enum { .. } => {}
+            Segment::Unknown => break,
+        }
+    }
+    pointer
+}
+
+/// serde's message without its `at line 1 column 345`: the path says where.
+fn message_without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match (error.line(), text.rfind(" at line ")) {
+        (line, Some(cut)) if line > 0 => text[..cut].to_string(),
+        _ => text,
     }
 }
 
@@ -178,6 +224,25 @@ mod tests {
         sparkly["node"]["sparkle"] = json!(1);
         let error = from_str::<Operation>(&sparkly.to_string(), "/operations/0").unwrap_err();
         assert_eq!(error.path, "/operations/0/node/sparkle");
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_found_at_its_field() {
+        #[derive(Debug, serde::Deserialize, serde::Serialize)]
+        struct Inner {
+            width: f64,
+        }
+        #[derive(Debug, serde::Deserialize, serde::Serialize)]
+        struct Outer {
+            sizes: Vec<Inner>,
+        }
+        let text = r#"{"sizes":[{"width":1},{"width":"wide"}]}"#;
+        let error = from_str::<Outer>(text, "/project").unwrap_err();
+        assert_eq!(error.path, "/project/sizes/1/width");
+        assert!(!error.message.contains("line"), "{}", error.message);
+        assert!(from_str::<Outer>(r#"{"sizes":[]} x"#, "").is_err());
+        let error = from_str::<Outer>(r#"{"sizes":[{}]}"#, "").unwrap_err();
+        assert_eq!(error.path, "/sizes/0/width");
     }
 
     #[test]

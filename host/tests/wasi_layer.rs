@@ -140,7 +140,7 @@ async fn symlinks_out_of_the_preopen_are_refused_by_wasi() {
         ),
     }
     let state = instance
-        .read_state(&r#"{"sessionId":"s"}"#.to_string())
+        .call("readSessionState", &r#"{"sessionId":"s"}"#.to_string())
         .await
         .expect("state");
     assert!(!state.data.contains("secret bytes"));

@@ -306,12 +306,26 @@ async fn document_sessions_refuse_what_they_cannot_be() {
         "{error}"
     );
 
-    // A document serde cannot locate the fault in is explained at the field by its schema.
+    // The component places a value of the wrong type at its field; the host adds, beside
+    // its error, what the schema says there in plain words.
     let mut bent = document.clone();
     bent["settings"] = json!("none");
-    let error = server.err(OPEN_PROJECT, json!({ "project": bent })).await;
+    let (envelope, is_error) = server.call(OPEN_PROJECT, json!({ "project": bent })).await;
+    assert!(is_error);
+    let error = &envelope["error"];
     assert_eq!(error["code"], "invalid_input");
     assert_eq!(error["path"], "/project/settings", "{error}");
+    let diagnostics = envelope["meta"]["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics[0]["message"], error["message"], "{envelope}");
+    let added = diagnostics.last().unwrap();
+    assert_eq!(added["path"], "/project/settings", "{envelope}");
+    assert!(
+        added["message"]
+            .as_str()
+            .unwrap()
+            .contains("must be an object"),
+        "{envelope}"
+    );
 
     // Bytes as integer arrays (upstream's form) open the same project.
     let id = server.open(&workspace.path().join("source")).await;

@@ -503,12 +503,9 @@ impl Instance {
         call!(self, call_status)
     }
 
-    pub async fn outline(&mut self, input: &String) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_outline, input)?)
-    }
-
-    pub async fn search(&mut self, input: &String) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_search, input)?)
+    /// Runs a method the component answers from its input object alone (WIT `call`).
+    pub async fn call(&mut self, method: &str, input: &String) -> Result<GuestReply, CallError> {
+        reply(call!(self, call_call, method, input)?)
     }
 
     pub async fn apply(
@@ -550,22 +547,6 @@ impl Instance {
             redo,
             preview
         )?)
-    }
-
-    pub async fn history(&mut self, input: &String) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_history, input)?)
-    }
-
-    pub async fn validate(&mut self, input: &String) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_validate_page, input)?)
-    }
-
-    pub async fn query_entity(&mut self, target: &String) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_query_entity, target)?)
-    }
-
-    pub async fn read_state(&mut self, input: &String) -> Result<GuestReply, CallError> {
-        reply(call!(self, call_read_state, input)?)
     }
 
     pub async fn read_resource_bytes(

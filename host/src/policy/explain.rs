@@ -195,29 +195,6 @@ fn operation_validator(kind: &str) -> Option<Arc<jsonschema::Validator>> {
     Some(validator)
 }
 
-/// The explained `invalid_input` of operation `index` of a batch the component refused,
-/// or the component's error made safe (clipped) when the schema finds nothing.
-pub fn operation(index: usize, operation: &Value, refused: BackendError) -> BackendError {
-    if let Some(error) = explain_operation(index, operation) {
-        return error;
-    }
-    match refused {
-        BackendError::InvalidInput { message, path } => {
-            let kind = operation.get("kind").and_then(Value::as_str);
-            let message = match kind.filter(|kind| OPERATION_KINDS.contains(kind)) {
-                Some(kind) => format!(
-                    "{} Schema: {}",
-                    clip_message(&message),
-                    docs::operation_uri(kind)
-                ),
-                None => clip_message(&message),
-            };
-            BackendError::invalid_input(message, path)
-        }
-        other => other,
-    }
-}
-
 /// Why operation `index` does not match its kind's schema, if it does not.
 fn explain_operation(index: usize, operation: &Value) -> Option<BackendError> {
     let at = format!("/operations/{index}");
@@ -743,10 +720,10 @@ mod tests {
         let (message, _) = explain("getSession", &value);
         assert!(!message.contains(&"QUFB".repeat(50)), "{message}");
         // The decoder's own words, when the schema finds nothing, are clipped too.
-        let said = parts(operation(
-            0,
-            &props(json!({})),
-            BackendError::invalid_input(format!("invalid type: string \"{huge}\""), None),
+        let said = parts(input(
+            MethodId::GetSession.method(),
+            &json!({ "sessionId": "s" }),
+            &format!("invalid type: string \"{huge}\""),
         ))
         .0;
         assert!(said.chars().count() <= MAX_ECHO_CHARS + 80, "{said}");

@@ -3,11 +3,9 @@
 use base64::Engine as _;
 use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::{
-    EventsInput, HistoryInput, HistoryStepInput, MaterializeSessionInput, NoInput,
-    OpenSessionInput, OutlineInput, PublishProjectInput, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentInput,
-    SaveSessionInput, SearchProjectInput, SessionInput, SessionState, TransactionInput,
-    ValidateSessionInput,
+    EventsInput, HistoryStepInput, MaterializeSessionInput, NoInput, OpenSessionInput,
+    PublishProjectInput, ReadResourceBytesInput, RefreshCacheInput, RefreshSessionInput,
+    RenderComponentInput, SaveSessionInput, SessionInput, SessionState, TransactionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -41,47 +39,16 @@ impl Service {
                 .await
                 .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
             }
-            Work::Outline(input) => {
-                // The component decodes the whole input (scope, page, …) itself.
-                let text = encode(&input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    instance.outline(&text).await
+            Work::Component {
+                session_id,
+                method,
+                input,
+            } => self
+                .on_session(&session_id, async |_, instance| {
+                    instance.call(method.name, &input).await
                 })
                 .await
-                .and_then(reply_data)
-            }
-            Work::Search(input) => {
-                let text = encode(&input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    instance.search(&text).await
-                })
-                .await
-                .and_then(reply_data)
-            }
-            Work::Validate(input) => {
-                let text = encode(&input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    instance.validate(&text).await
-                })
-                .await
-                .and_then(reply_data)
-            }
-            Work::Query(input) => {
-                let target = encode(&input.target)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    instance.query_entity(&target).await
-                })
-                .await
-                .and_then(reply_data)
-            }
-            Work::ReadState(input) => {
-                let text = encode(&input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    instance.read_state(&text).await
-                })
-                .await
-                .and_then(reply_data)
-            }
+                .and_then(reply_data),
             Work::ReadBytes(input) => {
                 let reply = self
                     .on_session(&input.session_id, async |_, instance| {
@@ -120,14 +87,6 @@ impl Service {
             Work::Transaction { apply, input } => self.transaction(apply, input).await,
             Work::Step { redo, input } => self.step_history(redo, input).await,
             Work::Refresh(input) => self.refresh(input).await,
-            Work::History(input) => {
-                let text = encode(&input)?;
-                self.on_session(&input.session_id, async |_, instance| {
-                    instance.history(&text).await
-                })
-                .await
-                .and_then(reply_data)
-            }
             Work::Publish(input) => self.publish(input).await,
             Work::Events(input) => {
                 let status = self
@@ -258,7 +217,6 @@ impl Service {
             }
             Ok(Applied::Preview(reply)) => reply_data(reply),
             Err(mut failure) => {
-                explain_operation(&mut failure, &input.operations);
                 self.after_rejection(apply, &session, &mut failure);
                 Err(failure)
             }
@@ -390,30 +348,6 @@ pub(super) fn encode<T: serde::Serialize>(value: &T) -> Result<String, Failure> 
     serde_json::to_string(value).map_err(|cause| Failure::internal(&cause))
 }
 
-/// Puts the component's refusal of a malformed operation in plain words, at the deepest
-/// failing field, with the operation's kind and schema URI.
-pub(super) fn explain_operation(failure: &mut Failure, operations: &[Value]) {
-    let BackendError::InvalidInput {
-        path: Some(path), ..
-    } = &failure.error
-    else {
-        return;
-    };
-    let index = path
-        .strip_prefix("/operations/")
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|index| index.parse::<usize>().ok());
-    if let Some(operation) = index.and_then(|index| Some((index, operations.get(index)?))) {
-        let refused = std::mem::replace(
-            &mut failure.error,
-            BackendError::invalid_input(String::new(), None),
-        );
-        failure.error = explain::operation(operation.0, operation.1, refused);
-        // meta.diagnostics mirror the error; the component's words must not stay there.
-        failure.diagnostics.clear();
-    }
-}
-
 /// A method's input, decoded strictly.
 pub(super) enum Request {
     /// Opens run apart: they make the session they name.
@@ -432,11 +366,13 @@ pub(super) enum Opening {
 pub(super) enum Work {
     GetCapabilities,
     GetSession(SessionInput),
-    Outline(OutlineInput),
-    Search(SearchProjectInput),
-    Validate(ValidateSessionInput),
-    Query(QueryEntityInput),
-    ReadState(ReadSessionStateInput),
+    /// A method the component answers from its input alone (WIT `call`): the input goes
+    /// to it as sent, decoded there once.
+    Component {
+        session_id: String,
+        method: &'static Method,
+        input: String,
+    },
     ReadBytes(ReadResourceBytesInput),
     Render(RenderComponentInput),
     Transaction {
@@ -448,7 +384,6 @@ pub(super) enum Work {
         redo: bool,
         input: HistoryStepInput,
     },
-    History(HistoryInput),
     Refresh(RefreshSessionInput),
     Events(EventsInput),
     Close(SessionInput),
@@ -471,11 +406,6 @@ impl Request {
                 Work::GetCapabilities
             }
             MethodId::GetSession => Work::GetSession(parse(method, &input)?),
-            MethodId::GetProjectOutline => Work::Outline(parse(method, &input)?),
-            MethodId::SearchProject => Work::Search(parse(method, &input)?),
-            MethodId::ValidateSession => Work::Validate(parse(method, &input)?),
-            MethodId::QueryEntity => Work::Query(parse(method, &input)?),
-            MethodId::ReadSessionState => Work::ReadState(parse(method, &input)?),
             MethodId::ReadResourceBytes => Work::ReadBytes(parse(method, &input)?),
             MethodId::RenderComponent => Work::Render(parse(method, &input)?),
             MethodId::PreflightTransaction => Work::Transaction {
@@ -494,7 +424,6 @@ impl Request {
                 redo: true,
                 input: parse(method, &input)?,
             },
-            MethodId::GetHistory => Work::History(parse(method, &input)?),
             MethodId::RefreshSession => Work::Refresh(parse(method, &input)?),
             MethodId::GetEvents => Work::Events(parse(method, &input)?),
             MethodId::CloseSession => Work::Close(parse(method, &input)?),
@@ -503,9 +432,32 @@ impl Request {
             MethodId::SaveSession => Work::Save(parse(method, &input)?),
             MethodId::MaterializeSession => Work::Materialize(parse(method, &input)?),
             MethodId::Publish => Work::Publish(parse(method, &input)?),
+            // Every other method is the component's alone: the host reads only the session
+            // it names and forwards the input whole.
+            MethodId::GetProjectOutline
+            | MethodId::SearchProject
+            | MethodId::ValidateSession
+            | MethodId::QueryEntity
+            | MethodId::ReadSessionState
+            | MethodId::GetHistory => forward(method.id.method(), input)?,
         };
         Ok(Request::Work(work))
     }
+}
+
+/// A method the component answers alone: the session it names, and its input as sent.
+fn forward(method: &'static Method, input: Value) -> Result<Work, Failure> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Named {
+        session_id: String,
+    }
+    let Named { session_id } = parse(method, &input)?;
+    Ok(Work::Component {
+        session_id,
+        method,
+        input: encode(&input)?,
+    })
 }
 
 /// Decodes a method's top-level arguments; what they carry for the backend (targets,

@@ -150,6 +150,9 @@ pub struct Failure {
     pub diagnostics: Vec<BackendDiagnostic>,
     pub status: Option<SessionStatus>,
     pub session: Option<SessionSnapshot>,
+    /// What the host found beside the guest's answer (a deeper field of a document the
+    /// component refused), listed after the diagnostics: never in their place.
+    pub added: Vec<BackendDiagnostic>,
 }
 
 impl Failure {
@@ -167,6 +170,7 @@ impl From<BackendError> for Failure {
             diagnostics: Vec::new(),
             status: None,
             session: None,
+            added: Vec::new(),
         }
     }
 }
@@ -178,6 +182,7 @@ impl From<GuestError> for Failure {
             diagnostics: guest.diagnostics,
             status: guest.status,
             session: None,
+            added: Vec::new(),
         }
     }
 }
@@ -256,14 +261,16 @@ impl Call {
             diagnostics,
             status,
             session: snapshot,
+            added,
         } = failure;
-        let diagnostics = if diagnostics.is_empty() {
+        let mut diagnostics = if diagnostics.is_empty() {
             let mut mirror = BackendDiagnostic::error(error.code().as_str(), error.message());
             mirror.remediation = specific_remediation(&error);
             vec![mirror]
         } else {
             diagnostics
         };
+        diagnostics.extend(added);
         let session = SessionRef {
             revision: session.revision.or(status.map(|status| status.revision)),
             ..session

@@ -7,6 +7,7 @@ use ofgui_contracts::additions::{UnsavedEdits, UnsavedEditsStatus};
 use ofgui_contracts::api::{
     OpenProjectSessionInput, OpenSessionInput, SessionSnapshot, UnsavedEditsChoice,
 };
+use ofgui_contracts::envelope::BackendDiagnostic;
 use ofgui_contracts::error::{BackendError, LockConflictKind, UnhandledReason};
 use ofgui_contracts::methods::Method;
 use serde::Deserialize as _;
@@ -519,9 +520,9 @@ pub(super) fn advisory(error: LockError, key: &str) -> Result<(), Failure> {
     }
 }
 
-/// Puts the component's refusal of a document it could not decode at the deepest failing
-/// field, when the component could only say the document as a whole is malformed (serde
-/// locates a failure by line and column): the schema check finds the field.
+/// Adds, beside the component's refusal of a document, what the document's schema says
+/// in plain words of the same field or one below it, as a diagnostic of its own. The
+/// component's error stays the error.
 pub(super) fn explain_document(
     failure: &mut Failure,
     method: &Method,
@@ -529,26 +530,27 @@ pub(super) fn explain_document(
     project: Value,
 ) {
     let BackendError::InvalidInput {
-        path: Some(path), ..
+        path: Some(refused_at),
+        ..
     } = &failure.error
     else {
         return;
     };
-    if path != "/project" {
-        return;
-    }
+    let refused_at = refused_at.clone();
     if let Some(object) = input.as_object_mut() {
         object.insert("project".into(), project);
     }
     let explained = explain::input(method, input, failure.error.message());
-    let deeper = matches!(
-        &explained,
-        BackendError::InvalidInput { path: Some(path), .. } if path.starts_with("/project/")
-    );
-    if deeper {
-        failure.error = explained;
-        // meta.diagnostics mirror the error; the component's words must not stay there.
-        failure.diagnostics.clear();
+    if let BackendError::InvalidInput {
+        message,
+        path: Some(path),
+    } = &explained
+        && (*path == refused_at || path.starts_with(&format!("{refused_at}/")))
+        && path.starts_with("/project/")
+    {
+        let mut found = BackendDiagnostic::error(explained.code().as_str(), message);
+        found.path = Some(path.clone());
+        failure.added.push(found);
     }
 }
 
