@@ -408,6 +408,49 @@ fn no_crate_has_an_import_circle() {
     );
 }
 
+/// The service's jobs: each runs its methods on sessions through the keeper
+/// (`service::keeper`) and the shared rooms beside it (envelope, events, sessions, notice,
+/// report, cache), never through another job. The one exception is the router's: dispatch
+/// hands a save to the save job (`save::Write`).
+#[test]
+fn the_service_jobs_use_no_other_job() {
+    const JOBS: [&str; 6] = [
+        "dispatch",
+        "lifecycle",
+        "publish",
+        "rebase",
+        "save",
+        "watch",
+    ];
+    const ALLOWED: [(&str, &str); 1] = [("dispatch", "save")];
+    let modules = modules(&workspace().join("host/src"));
+    let mut report = Vec::new();
+    for module in &modules {
+        let [room, job] = module.path.as_slice() else {
+            continue;
+        };
+        if room != "service" || !JOBS.contains(&job.as_str()) {
+            continue;
+        }
+        let used: BTreeSet<String> = named_paths(module)
+            .into_iter()
+            .filter(|path| path.len() >= 2 && path[0] == "service")
+            .map(|path| path[1].clone())
+            .filter(|other| other != job && JOBS.contains(&other.as_str()))
+            .collect();
+        for other in used {
+            if !ALLOWED.contains(&(job.as_str(), other.as_str())) {
+                report.push(format!("service::{job} uses service::{other}"));
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "a job uses another (move what both need into service::keeper or a shared room):\n{}",
+        report.join("\n")
+    );
+}
+
 #[test]
 fn the_checker_sees_circles() {
     let dir = tempfile::tempdir().unwrap();

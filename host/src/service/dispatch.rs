@@ -1,11 +1,13 @@
-//! Decoding a method's input once, by its id, and running it.
+//! Routing a method's input by its id, and running the reads and edits: the component's
+//! own methods forwarded as sent (it decodes them), batches, undo and redo, events and the
+//! derived cache.
 
 use base64::Engine as _;
 use ofgui_contracts::additions::Additions;
 use ofgui_contracts::api::{
     EventsInput, HistoryStepInput, MaterializeSessionInput, NoInput, OpenSessionInput,
     PublishProjectInput, ReadResourceBytesInput, RefreshCacheInput, RefreshSessionInput,
-    RenderComponentInput, SaveSessionInput, SessionInput, SessionState, TransactionInput,
+    SaveSessionInput, SessionInput, SessionState, TransactionInput,
 };
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Method, MethodId};
@@ -25,25 +27,28 @@ impl Service {
     pub(super) async fn run(&self, work: Work) -> Outcome {
         match work {
             Work::GetCapabilities => Ok((
-                Data::typed(&self.capabilities)?.with_additions(Additions {
+                Data::typed(&self.keeper.capabilities)?.with_additions(Additions {
                     server_limits: Some(self.limits()),
                     ..Additions::default()
                 }),
                 None,
             )),
-            Work::GetSession(input) => {
-                self.on_session(&input.session_id, async |session, instance| {
+            Work::GetSession(input) => self
+                .keeper
+                .on_session(&input.session_id, async |session, instance| {
                     let status = instance.status().await?;
-                    Ok((status, self.snapshot(session, &status)))
+                    Ok((status, self.keeper.snapshot(session, &status)))
                 })
                 .await
-                .and_then(|(status, snapshot)| Ok((Data::typed(&snapshot)?, Some(status.revision))))
-            }
+                .and_then(|(status, snapshot)| {
+                    Ok((Data::typed(&snapshot)?, Some(status.revision)))
+                }),
             Work::Component {
                 session_id,
                 method,
                 input,
             } => self
+                .keeper
                 .on_session(&session_id, async |_, instance| {
                     instance.call(method.name, &input).await
                 })
@@ -51,6 +56,7 @@ impl Service {
                 .and_then(reply_data),
             Work::ReadBytes(input) => {
                 let reply = self
+                    .keeper
                     .on_session(&input.session_id, async |_, instance| {
                         instance
                             .read_resource_bytes(
@@ -74,11 +80,11 @@ impl Service {
                 ]);
                 Ok((Data::value(data), Some(reply.status.revision)))
             }
-            Work::Render(input) => {
-                let text = encode(&input)?;
+            Work::Render { session_id, input } => {
                 let picture = self
-                    .on_session(&input.session_id, async |_, instance| {
-                        instance.render(&text).await
+                    .keeper
+                    .on_session(&session_id, async |_, instance| {
+                        instance.render(&input).await
                     })
                     .await?;
                 let data = Data::text(picture.data, Vec::new())?.with_image(picture.png);
@@ -90,11 +96,13 @@ impl Service {
             Work::Publish(input) => self.publish(input).await,
             Work::Events(input) => {
                 let status = self
+                    .keeper
                     .on_session(&input.session_id, async |_, instance| {
                         instance.status().await
                     })
                     .await?;
                 let data = self
+                    .keeper
                     .events
                     .read(
                         &input.session_id,
@@ -109,12 +117,13 @@ impl Service {
                 // The cache is the host's own index: reading it asks nothing of the backend,
                 // which is asked for the revision only if there is no entry (upstream's
                 // `cacheRevision` then).
-                let snapshot = match self.registry.get(&input.session_id) {
+                let snapshot = match self.keeper.registry.get(&input.session_id) {
                     None => return Err(BackendError::session_not_found(&input.session_id).into()),
-                    Some(session) => match self.cache.snapshot(&session.id) {
+                    Some(session) => match self.keeper.cache.snapshot(&session.id) {
                         Some(snapshot) => snapshot,
                         None => {
                             let status = self
+                                .keeper
                                 .on_session(&session.id, async |_, instance| {
                                     instance.status().await
                                 })
@@ -128,13 +137,17 @@ impl Service {
             }
             Work::RefreshCache(input) => {
                 let (key, status) = self
+                    .keeper
                     .on_session(&input.session_id, async |session, instance| {
                         Ok((session.key(), instance.status().await?))
                     })
                     .await?;
-                let entry = self.cache.index(&input.session_id, &key, &status, true);
+                let entry = self
+                    .keeper
+                    .cache
+                    .index(&input.session_id, &key, &status, true);
                 let reason = input.reason.unwrap_or_default();
-                self.events.emit(
+                self.keeper.events.emit(
                     &input.session_id,
                     &key,
                     Happened::new("cache.updated", Some(status.revision))
@@ -159,7 +172,7 @@ impl Service {
                     .await
             }
             Work::Materialize(input) => {
-                let Some(session) = self.registry.get(&input.session_id) else {
+                let Some(session) = self.keeper.registry.get(&input.session_id) else {
                     return Err(BackendError::session_not_found(&input.session_id).into());
                 };
                 match &input.target_path {
@@ -185,12 +198,13 @@ impl Service {
     /// Preflights or applies a batch. The component decodes the operations; a refused
     /// write carries the session's state as the component reported it in the same call.
     pub(super) async fn transaction(&self, apply: bool, input: TransactionInput) -> Outcome {
-        let operations = encode(&input.operations)?;
+        let operations = Data::json_text(&input.operations)?;
         let expected = input.expected_revision;
-        let Some(session) = self.registry.get(&input.session_id) else {
+        let Some(session) = self.keeper.registry.get(&input.session_id) else {
             return Err(BackendError::session_not_found(&input.session_id).into());
         };
         let result = self
+            .keeper
             .on_session(&session.id, async |session, instance| {
                 if apply {
                     let reply = instance.apply(expected, &operations).await?;
@@ -228,10 +242,11 @@ impl Service {
     async fn step_history(&self, redo: bool, input: HistoryStepInput) -> Outcome {
         let expected = input.expected_revision;
         let preview = input.preview == Some(true);
-        let Some(session) = self.registry.get(&input.session_id) else {
+        let Some(session) = self.keeper.registry.get(&input.session_id) else {
             return Err(BackendError::session_not_found(&input.session_id).into());
         };
         let result = self
+            .keeper
             .on_session(&session.id, async |session, instance| {
                 let reply = instance.step_history(expected, redo, preview).await?;
                 if !preview {
@@ -276,17 +291,18 @@ impl Service {
     ) -> Outcome {
         let status = reply.status;
         let key = session.key();
-        self.events.emit(&session.id, &key, event);
-        let entry = self.cache.index(&session.id, &key, &status, false);
-        self.events.emit(
+        self.keeper.events.emit(&session.id, &key, event);
+        let entry = self.keeper.cache.index(&session.id, &key, &status, false);
+        self.keeper.events.emit(
             &session.id,
             &key,
             Happened::new("cache.invalidated", Some(status.revision))
                 .cache_revision(entry.revision),
         );
-        self.events
+        self.keeper
+            .events
             .changed(&session.id, status.revision, status.dirty);
-        let snapshot = self.snapshot(session, &status);
+        let snapshot = self.keeper.snapshot(session, &status);
         let data = match shown {
             Shown::Snapshot => Data::typed(&snapshot)?,
             Shown::State => Data::typed(&SessionState::from(snapshot))?,
@@ -306,7 +322,7 @@ impl Service {
         let Some(status) = failure.status.filter(|_| authoring) else {
             return;
         };
-        failure.session = Some(self.snapshot(session, &status));
+        failure.session = Some(self.keeper.snapshot(session, &status));
         if !apply {
             return;
         }
@@ -322,7 +338,7 @@ impl Service {
             .into_iter()
             .map(|d| d.enriched(Some(&session.id)))
             .collect();
-        self.events.emit(
+        self.keeper.events.emit(
             &session.id,
             &session.key(),
             Happened::new("transaction.rejected", Some(status.revision)).diagnostics(diagnostics),
@@ -337,15 +353,10 @@ pub(super) enum Applied {
 }
 
 /// A reply's data for the envelope, with the revision it was computed at.
-pub(super) fn reply_data(reply: GuestReply) -> Result<(Data, Option<u64>), Failure> {
+fn reply_data(reply: GuestReply) -> Result<(Data, Option<u64>), Failure> {
     let revision = reply.status.revision;
     let data = Data::text(reply.data, reply.diagnostics)?.with_additions(reply.additions);
     Ok((data, Some(revision)))
-}
-
-/// JSON text of a value to forward to the component.
-pub(super) fn encode<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
-    serde_json::to_string(value).map_err(|cause| Failure::internal(&cause))
 }
 
 /// A method's input, decoded strictly.
@@ -374,7 +385,12 @@ pub(super) enum Work {
         input: String,
     },
     ReadBytes(ReadResourceBytesInput),
-    Render(RenderComponentInput),
+    /// A render: its input goes to the component as sent, like [`Work::Component`]'s, for
+    /// its own export (the picture comes back beside the data).
+    Render {
+        session_id: String,
+        input: String,
+    },
     Transaction {
         apply: bool,
         input: TransactionInput,
@@ -407,7 +423,10 @@ impl Request {
             }
             MethodId::GetSession => Work::GetSession(parse(method, &input)?),
             MethodId::ReadResourceBytes => Work::ReadBytes(parse(method, &input)?),
-            MethodId::RenderComponent => Work::Render(parse(method, &input)?),
+            MethodId::RenderComponent => {
+                let (session_id, input) = as_sent(method, input)?;
+                Work::Render { session_id, input }
+            }
             MethodId::PreflightTransaction => Work::Transaction {
                 apply: false,
                 input: parse_transaction(method, input)?,
@@ -447,17 +466,24 @@ impl Request {
 
 /// A method the component answers alone: the session it names, and its input as sent.
 fn forward(method: &'static Method, input: Value) -> Result<Work, Failure> {
+    let (session_id, input) = as_sent(method, input)?;
+    Ok(Work::Component {
+        session_id,
+        method,
+        input,
+    })
+}
+
+/// The session an input names, and the input as JSON text for the component, which
+/// decodes it.
+fn as_sent(method: &Method, input: Value) -> Result<(String, String), Failure> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Named {
         session_id: String,
     }
     let Named { session_id } = parse(method, &input)?;
-    Ok(Work::Component {
-        session_id,
-        method,
-        input: encode(&input)?,
-    })
+    Ok((session_id, Data::json_text(&input)?))
 }
 
 /// Decodes a method's top-level arguments; what they carry for the backend (targets,

@@ -96,6 +96,11 @@ impl Data {
         self
     }
 
+    /// JSON text of a value to forward to the component.
+    pub fn json_text<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+        serde_json::to_string(value).map_err(|cause| Failure::internal(&cause))
+    }
+
     /// Serializes a typed result.
     pub fn typed<T: serde::Serialize>(value: &T) -> Result<Self, Failure> {
         serde_json::to_value(value)

@@ -1,5 +1,5 @@
-//! A session's life: opening a project (from its directory or a document), rebuilding
-//! an instance that failed and replaying its batches, and closing.
+//! A session's life: opening a project (from its directory or a document, with what to
+//! do about the unsaved edits an earlier process left) and closing it.
 
 use std::sync::Arc;
 
@@ -8,122 +8,25 @@ use ofgui_contracts::api::{
     OpenProjectSessionInput, OpenSessionInput, SessionSnapshot, UnsavedEditsChoice,
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
-use ofgui_contracts::error::{BackendError, LockConflictKind, UnhandledReason};
+use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::Method;
 use serde::Deserialize as _;
 use serde_json::{Value, json};
 
-use super::{Outcome, Service, unhandled};
-use crate::backend::bindings::{DocumentRequest, OpenRequest, SessionStatus};
+use super::keeper::{MAX_CHANGED_NAMED, advisory, id_conflict, refused, replay, reserve_failed};
+use super::{Outcome, Service};
+use crate::backend::bindings::{DocumentRequest, SessionStatus};
 use crate::backend::journal::{self, Journal};
 use crate::backend::lock::{LockError, ProjectLock};
-use crate::backend::runtime::{CallError, Instance};
-use crate::backend::sandbox::{self, Refusal, Target};
+use crate::backend::runtime::Instance;
+use crate::backend::sandbox::{self};
 use crate::policy::explain;
 use crate::service::envelope::{Data, Failure};
 use crate::service::events::Happened;
-use crate::service::notice::{Notice, Recovered};
-use crate::service::rebase::{replay, unsaved_edits};
 use crate::service::report;
-use crate::service::sessions::{EditAction, Home, ReserveError, Session};
+use crate::service::sessions::{Home, Session};
 
 impl Service {
-    /// Rebuilds a session whose instance failed ([`Service::rebuild`] in its own home).
-    /// Gives the instance and its status, or `None` if any step fails (then the session is
-    /// closed).
-    pub(super) async fn restore(&self, session: &Session) -> Option<(Instance, SessionStatus)> {
-        self.rebuild(session, None)
-            .await
-            .map_err(
-                |why| tracing::warn!(session = %session.id, "the session cannot be rebuilt: {why}"),
-            )
-            .ok()
-    }
-
-    /// A fresh instance holding the session's state: its project opened again (read from
-    /// its directory, or from its document) and the batches applied since the last save
-    /// replayed in order. `into` opens a document session's project in that directory
-    /// instead (to be materialized there).
-    pub(super) async fn rebuild(
-        &self,
-        session: &Session,
-        into: Option<&Target>,
-    ) -> Result<(Instance, SessionStatus), Rebuild> {
-        let (saved_revision, batches) = session.replay().ok_or(Rebuild::JournalOverflowed)?;
-        let failed = |failure: Failure| Rebuild::Failed(failure.error.message().to_string());
-        let (mut instance, mut status) = match (session.document(), session.directory()) {
-            (Some(document), _) => {
-                let key = into.map_or_else(|| session.key(), |target| target.key.clone());
-                let request = DocumentRequest {
-                    session_id: session.id.clone(),
-                    canonical_path_key: key,
-                    fairy_file: into.map(|target| target.fairy_file.clone()),
-                };
-                let dir = into.map(|target| target.dir.as_path());
-                self.instantiate_document(&request, &document, dir)
-                    .await
-                    .map_err(failed)?
-            }
-            // A directory moved away and replaced (by a symlink out of the roots, say)
-            // is not the project the session read.
-            (None, Some(project)) if !project.still_in_place() => {
-                return Err(Rebuild::Failed(
-                    "the project directory was moved or replaced".into(),
-                ));
-            }
-            (None, Some(project)) => {
-                let (instance, status, recovered) = self
-                    .instantiate(&session.id, "", &project, saved_revision)
-                    .await
-                    .map_err(failed)?;
-                if recovered != Some(Recovered::Completed) {
-                    (instance, status)
-                } else {
-                    // The call that failed was this session's save (the session holds the
-                    // project's lock), and opening finished it: the disk holds every batch,
-                    // so none is replayed, and the session goes on clean at its revision.
-                    instance.close().await;
-                    let revision = batches
-                        .last()
-                        .map_or(saved_revision, |batch| batch.expected_revision + 1);
-                    let (instance, status, _) = self
-                        .instantiate(&session.id, "", &project, revision)
-                        .await
-                        .map_err(failed)?;
-                    session.saved(revision);
-                    return Ok((instance, status));
-                }
-            }
-            (None, None) => return Err(Rebuild::Failed("the session has no project".into())),
-        };
-        for batch in batches {
-            if batch.expected_revision != status.revision {
-                return Err(Rebuild::Failed(
-                    "the project no longer matches its applied batches".into(),
-                ));
-            }
-            let replayed = match &batch.action {
-                EditAction::Apply { operations } => {
-                    instance.apply(batch.expected_revision, operations).await
-                }
-                EditAction::Undo => {
-                    instance
-                        .step_history(batch.expected_revision, false, false)
-                        .await
-                }
-                EditAction::Redo => {
-                    instance
-                        .step_history(batch.expected_revision, true, false)
-                        .await
-                }
-            };
-            status = replayed
-                .map_err(|error| Rebuild::Failed(error.to_string()))?
-                .status;
-        }
-        Ok((instance, status))
-    }
-
     /// Opens a project directory in a new session `session_id`, and does what `input`
     /// says with the unsaved edits an earlier session left in the project's journal
     /// (reported beside the snapshot).
@@ -133,12 +36,13 @@ impl Service {
         input: &OpenSessionInput,
     ) -> Result<(SessionSnapshot, Option<UnsavedEdits>), Failure> {
         let project_path = input.project_path.as_str();
-        let project = sandbox::resolve_project(project_path, &self.config.roots)
+        let project = sandbox::resolve_project(project_path, &self.keeper.config.roots)
             .map_err(|refusal| refused(refusal, project_path))?;
-        self.registry
+        self.keeper
+            .registry
             .reserve(session_id, &project.key)
             .map_err(|error| reserve_failed(error, session_id, &project.key))?;
-        let acquired = match self.config.read_only {
+        let acquired = match self.keeper.config.read_only {
             true => None,
             false => Some(ProjectLock::acquire(&project.dir, session_id, &project.key)),
         };
@@ -150,12 +54,12 @@ impl Service {
         );
         let project_lock = match acquired {
             None => None,
-            Some(Ok(held)) => Some(self.noted(session_id, held)),
+            Some(Ok(held)) => Some(self.keeper.noted(session_id, held)),
             Some(Err(_)) if locked_elsewhere => None,
             Some(Err(error)) => match advisory(error, &project.key) {
                 Ok(()) => None,
                 Err(failure) => {
-                    self.registry.release(&project.key);
+                    self.keeper.registry.release(&project.key);
                     return Err(failure);
                 }
             },
@@ -173,12 +77,13 @@ impl Service {
         let first_revision = recovering.map_or(0, |pending| pending.header.saved_revision);
         report::progress("reading the project").await;
         let (mut instance, mut status) = match self
+            .keeper
             .instantiate(session_id, project_path, &project, first_revision)
             .await
         {
             Ok((instance, status, _)) => (instance, status),
             Err(failure) => {
-                self.registry.release(&project.key);
+                self.keeper.registry.release(&project.key);
                 return Err(failure);
             }
         };
@@ -222,7 +127,7 @@ impl Service {
         session.journal_into(journal);
         session.know_disk();
         if let Some(project) = session.directory() {
-            self.watch.add(&project.dir);
+            self.keeper.watch.add(&project.dir);
         }
         Ok((snapshot, unsaved))
     }
@@ -236,18 +141,22 @@ impl Service {
         instance: Instance,
         status: &SessionStatus,
     ) -> (SessionSnapshot, Arc<Session>) {
-        let session = self.registry.insert(session_id.to_string(), home, instance);
+        let session = self
+            .keeper
+            .registry
+            .insert(session_id.to_string(), home, instance);
         let key = session.key();
-        self.cache.index(session_id, &key, status, true);
-        self.events.emit(
+        self.keeper.cache.index(session_id, &key, status, true);
+        self.keeper.events.emit(
             session_id,
             &key,
             Happened::new("session.opened", Some(status.revision)),
         );
-        self.events
+        self.keeper
+            .events
             .changed(session_id, status.revision, status.dirty);
         tracing::info!(session = %session_id, "opened session");
-        (self.snapshot(&session, status), session)
+        (self.keeper.snapshot(&session, status), session)
     }
 
     /// `openProjectSession`: a session over a project given as a document, in an instance
@@ -297,7 +206,7 @@ impl Service {
             }
             None => uuid::Uuid::new_v4().to_string(),
         };
-        if self.registry.id_taken(&session_id) {
+        if self.keeper.registry.id_taken(&session_id) {
             return Err(id_conflict(&session_id));
         }
         let canonical_project_path = parsed
@@ -313,14 +222,18 @@ impl Service {
             canonical_path_key: key.clone(),
             fairy_file: None,
         };
-        let (instance, status) = match self.instantiate_document(&request, &document, None).await {
+        let (instance, status) = match self
+            .keeper
+            .instantiate_document(&request, &document, None)
+            .await
+        {
             Ok(opened) => opened,
             Err(mut failure) => {
                 explain_document(&mut failure, method, &mut input, project);
                 return Err(failure);
             }
         };
-        if let Err(error) = self.registry.reserve(&session_id, &key) {
+        if let Err(error) = self.keeper.registry.reserve(&session_id, &key) {
             instance.close().await;
             return Err(reserve_failed(error, &session_id, &key));
         }
@@ -332,79 +245,8 @@ impl Service {
         Ok(self.opened(&session_id, home, instance, &status).0)
     }
 
-    #[allow(clippy::ptr_arg)] // passed on to the bindings, which take `&String`
-    pub(super) async fn instantiate_document(
-        &self,
-        request: &DocumentRequest,
-        document: &String,
-        dir: Option<&std::path::Path>,
-    ) -> Result<(Instance, SessionStatus), Failure> {
-        let runtime = self.runtime().await.map_err(|error| {
-            tracing::error!("backend component unavailable: {error:#}");
-            Failure::from(BackendError::unhandled(UnhandledReason::Internal))
-        })?;
-        runtime
-            .open_document(request, document, dir)
-            .await
-            .map_err(|error| match error {
-                CallError::Backend(error) => Failure::from(*error),
-                other => {
-                    tracing::error!("opening a project document failed: {other}");
-                    Failure::from(unhandled(&other))
-                }
-            })
-    }
-
-    pub(super) async fn instantiate(
-        &self,
-        session_id: &str,
-        project_path: &str,
-        project: &sandbox::ResolvedProject,
-        revision: u64,
-    ) -> Result<(Instance, SessionStatus, Option<Recovered>), Failure> {
-        sandbox::check_project_entries(project)
-            .map_err(|refusal| refused(refusal, project_path))?;
-        let runtime = self.runtime().await.map_err(|error| {
-            tracing::error!("backend component unavailable: {error:#}");
-            Failure::from(BackendError::unhandled(UnhandledReason::Internal))
-        })?;
-        let request = OpenRequest {
-            session_id: session_id.to_string(),
-            fairy_file: project.fairy_file.clone(),
-            project_path: project_path.to_string(),
-            canonical_path_key: project.key.clone(),
-            revision,
-        };
-        let opened = runtime
-            .open(&request, project)
-            .await
-            .map_err(|error| match error {
-                CallError::Backend(error) => Failure::from(*error),
-                other => {
-                    tracing::error!("opening {} failed: {other}", project.dir.display());
-                    Failure::from(unhandled(&other))
-                }
-            })?;
-        let recovered = Recovered::of(&opened.recovery).map(|(how, paths)| {
-            self.events
-                .notice(Notice::save_recovered(session_id, how, paths));
-            how
-        });
-        Ok((opened.instance, opened.status, recovered))
-    }
-
-    /// A lock just taken, after telling the user when it was taken over from a process
-    /// that no longer runs.
-    pub(super) fn noted(&self, session_id: &str, held: ProjectLock) -> ProjectLock {
-        if let Some(pid) = held.taken_over_from() {
-            self.events
-                .notice(Notice::lock_taken_over(session_id, held.path(), pid));
-        }
-        held
-    }
-
     pub(super) async fn close_session(&self, session_id: &str) -> Outcome {
-        let Some(session) = self.registry.get(session_id) else {
+        let Some(session) = self.keeper.registry.get(session_id) else {
             return Err(BackendError::session_not_found(session_id).into());
         };
         // Wait for any call in flight on this session, then drop the instance.
@@ -414,19 +256,20 @@ impl Service {
             None => None,
         };
         let key = session.key();
-        self.events.emit(
+        self.keeper.events.emit(
             session_id,
             &key,
             Happened::new("session.closeRequested", None),
         );
-        self.registry.remove(session_id);
+        self.keeper.registry.remove(session_id);
         if let Some(instance) = slot.take() {
             instance.close().await;
         }
         let journaled = session.end(unsaved.is_some());
-        self.events
+        self.keeper
+            .events
             .emit(session_id, &key, Happened::new("session.closed", None));
-        self.forget(&session);
+        self.keeper.forget(&session);
         tracing::info!(session = %session_id, "closed session");
         let mut data = Data::value(json!({ "sessionId": session_id, "closed": true }));
         if let Some(status) = unsaved {
@@ -451,72 +294,6 @@ impl Service {
             );
         }
         Ok((data, None))
-    }
-}
-
-/// Why a session could not be rebuilt on a fresh instance.
-#[derive(Debug, thiserror::Error)]
-pub(super) enum Rebuild {
-    #[error("its applied batches outgrew the journal")]
-    JournalOverflowed,
-    #[error("{0}")]
-    Failed(String),
-}
-
-pub(super) fn reserve_failed(error: ReserveError, session_id: &str, key: &str) -> Failure {
-    Failure::from(match error {
-        ReserveError::Full { max_sessions } => BackendError::SessionLimitExceeded {
-            message: format!(
-                "This server already has {max_sessions} open sessions; close one before opening another."
-            ),
-            max_sessions,
-        },
-        ReserveError::Conflict { holder } => BackendError::LockConflict {
-            message: "This project is already open in another session; use that session or close it first.".into(),
-            kind: LockConflictKind::InProcessSessionExists,
-            canonical_path_key: key.to_string(),
-            holder_session_id: holder,
-            lock_file_path: None,
-        },
-        ReserveError::IdTaken => return id_conflict(session_id),
-    })
-}
-
-pub(super) fn id_conflict(session_id: &str) -> Failure {
-    BackendError::SessionIdConflict {
-        message: format!(
-            "Session id {session_id} is already in use by an open session; choose another id, or leave sessionId out and let the server choose one."
-        ),
-        session_id: session_id.to_string(),
-    }
-    .into()
-}
-
-/// An advisory lock that could not be taken: another process holding it is a conflict;
-/// a lock that cannot be created at all (a read-only parent directory) is not, and the
-/// session goes on without it (`lockHeld` false).
-pub(super) fn advisory(error: LockError, key: &str) -> Result<(), Failure> {
-    match error {
-        LockError::Held { path, holder } => {
-            // Said without the holder's process id, which is no business of a client.
-            let message = if holder == Some(std::process::id()) {
-                "This project is open for writing in a session of another token of this server; it is free again when that session closes (or idles out). A read-only token opens it meanwhile."
-            } else {
-                "This project is open for writing in another program (another server, or an editor using the same lock file); close that session first. A lock left by a process that has exited is taken over automatically."
-            };
-            Err(BackendError::LockConflict {
-                message: message.into(),
-                kind: LockConflictKind::AdvisoryLockConflict,
-                canonical_path_key: key.to_string(),
-                holder_session_id: None,
-                lock_file_path: Some(path.to_string_lossy().into_owned()),
-            }
-            .into())
-        }
-        error @ LockError::Unavailable { .. } => {
-            tracing::warn!("project opened without its advisory lock: {error}");
-            Ok(())
-        }
     }
 }
 
@@ -554,17 +331,72 @@ pub(super) fn explain_document(
     }
 }
 
-/// A refused project path as the contract error `openSession` returns.
-pub(super) fn refused(refusal: Refusal, project_path: &str) -> Failure {
-    Failure::from(match refusal {
-        Refusal::NotAllowed => BackendError::ProjectRootNotAllowed {
-            message: "Project path is outside the allowed project roots.".into(),
-            project_path: project_path.to_string(),
-        },
-        Refusal::Open(reason, message) => BackendError::ProjectOpenFailed {
-            message,
-            reason,
-            project_path: project_path.to_string(),
-        },
-    })
+/// What an earlier session left in the journal, as the open result reports it: pending
+/// until the open's choice says otherwise.
+pub(super) fn unsaved_edits(
+    pending: &journal::Pending,
+    project_dir: &std::path::Path,
+) -> UnsavedEdits {
+    let changed = journal::changed(&pending.header.files, &journal::fingerprints(project_dir));
+    let last = pending.entries.last();
+    UnsavedEdits {
+        status: UnsavedEditsStatus::Pending,
+        edits: pending.entries.len() as u32,
+        from_revision: pending.header.saved_revision,
+        to_revision: last.map_or(pending.header.saved_revision, |e| e.expected_revision + 1),
+        last_edit_at: last.map(|e| e.at.clone()).unwrap_or_default(),
+        more_changed_on_disk: changed.len().saturating_sub(MAX_CHANGED_NAMED) as u32,
+        changed_on_disk: changed.into_iter().take(MAX_CHANGED_NAMED).collect(),
+        recovered: None,
+        refused: None,
+    }
+}
+
+/// The warning an open gives about an earlier session's unsaved edits, so the caller reads
+/// it where warnings are read, not only in `unsavedEdits`: its code and words.
+pub(super) fn unsaved_edits_warning(report: &UnsavedEdits) -> (&'static str, String) {
+    let edits = match report.edits {
+        1 => "1 unsaved edit".to_string(),
+        n => format!("{n} unsaved edits"),
+    };
+    let span = format!(
+        "{edits} of an earlier session (revisions {} to {}, the last at {})",
+        report.from_revision + 1,
+        report.to_revision,
+        report.last_edit_at
+    );
+    let changed = match report.changed_on_disk.len() as u32 + report.more_changed_on_disk {
+        0 => String::new(),
+        n => {
+            format!(" {n} project file(s) changed on disk since (see unsavedEdits.changedOnDisk).")
+        }
+    };
+    match report.status {
+        UnsavedEditsStatus::Pending => (
+            "unsaved_edits_pending",
+            format!(
+                "{span} are in this project's journal and not applied.{changed} To apply them, close this session and call openSession again with unsavedEdits \"recover\"; to drop them, with \"discard\"."
+            ),
+        ),
+        UnsavedEditsStatus::Recovered => {
+            let recovered = report.recovered.unwrap_or(0);
+            let refused = match &report.refused {
+                Some(refused) => format!(
+                    " The edit made at revision {} was refused by the project as it is now ({}: {}), so it and the ones after it were not applied.",
+                    refused.revision, refused.code, refused.message
+                ),
+                None => String::new(),
+            };
+            (
+                "unsaved_edits_recovered",
+                format!(
+                    "{span}: {recovered} recovered and applied, not yet saved.{refused}{changed} Call saveSession to write them, or closeSession to drop them."
+                ),
+            )
+        }
+        UnsavedEditsStatus::Discarded => (
+            "unsaved_edits_discarded",
+            format!("{span} were discarded as asked; the project is as it was last saved."),
+        ),
+    }
 }

@@ -1,10 +1,20 @@
 //! The backend methods as the host serves them: a decoded request in, an envelope out.
 //!
-//! Dispatch by [`MethodId`](ofgui_contracts::methods::MethodId), the session lifecycle
-//! (open, rebuild and replay after a failed instance, bind a document session to a
-//! directory, close, idle expiry), the save guard, events and the derived cache. Project
-//! semantics are asked of the session's component instance; this room only carries its
-//! answers. It uses [`crate::backend`] and [`crate::policy`], never the protocol rooms.
+//! [`Service`] routes each call to its job, and every job reaches sessions through the
+//! keeper (`keeper.rs`: the runtime, the registry, running a call on a session's instance,
+//! rebuilding one that failed, locks and claims) and the shared rooms beside it
+//! (`envelope`, `events`, `sessions`, `notice`, `report`, `cache`). The jobs, none of which
+//! uses another (a test holds them to it; the router hands saves to `save`):
+//! - `dispatch`: routing by [`MethodId`](ofgui_contracts::methods::MethodId); the
+//!   component's own methods forwarded whole, edits (apply, undo, redo), events, cache;
+//! - `lifecycle`: opening (from a directory or a document) and closing;
+//! - `save`: the save guard, save and materialize, binding a document to a directory;
+//! - `publish`: publishing for the game; `rebase`: refreshing after outside edits;
+//! - `watch`: noticing those edits.
+//!
+//! Project semantics are asked of the session's component instance; this room only
+//! carries its answers. It uses [`crate::backend`] and [`crate::policy`], never the
+//! protocol rooms.
 
 pub mod cache;
 pub mod envelope;
@@ -15,6 +25,8 @@ pub mod sessions;
 
 mod dispatch;
 use dispatch::{Opening, Request};
+mod keeper;
+use keeper::Keeper;
 mod lifecycle;
 mod publish;
 mod rebase;
@@ -28,23 +40,16 @@ use std::time::Duration;
 
 use ofgui_contracts::additions::Additions;
 use ofgui_contracts::additions::ServerLimits;
-use ofgui_contracts::api::SessionSnapshot;
 use ofgui_contracts::capabilities::Capabilities;
 use ofgui_contracts::error::{BackendError, UnhandledReason};
 use ofgui_contracts::methods::{Method, MethodId};
 use serde_json::Value;
-use tokio::sync::OnceCell;
 
-use crate::backend::bindings::SessionStatus;
-use crate::backend::runtime::{CallError, Instance, InstanceLimits, Runtime};
+use crate::backend::runtime::{CallError, InstanceLimits, Runtime};
 use crate::backend::sandbox::{self, FontDirs};
 use crate::policy::{Blocked, Gate};
-use cache::Cache;
 use envelope::{Call, Data, Envelope, Failure, SessionRef};
 use events::EventLog;
-use notice::Notice;
-use sessions::{Registry, Session};
-use watch::Watch;
 
 /// Counts a call as running until it is dropped, however the call ends.
 struct InFlight<'a>(&'a AtomicUsize);
@@ -87,6 +92,13 @@ pub struct ServiceConfig {
 }
 
 impl ServiceConfig {
+    /// The allowed roots as `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS` lists them.
+    fn roots_text(&self) -> String {
+        std::env::join_paths(&self.roots)
+            .map(|joined| joined.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
     /// The defaults of `ofgui-mcp-host` (32 sessions, 30 minutes idle expiry, the user
     /// cache directory) for projects in `roots`, which must be existing directories.
     pub fn with_roots(roots: &[PathBuf]) -> anyhow::Result<ServiceConfig> {
@@ -104,21 +116,16 @@ impl ServiceConfig {
     }
 }
 
-/// The backend service shared by all MCP requests.
+/// The backend service shared by all MCP requests: routes each call to its job (reads
+/// and edits in `dispatch`, saves in `save`, publishing in `publish`, refresh in
+/// `rebase`), which runs it on a session through the [`Keeper`].
 pub struct Service {
-    config: ServiceConfig,
-    runtime: OnceCell<Arc<Runtime>>,
+    keeper: Keeper,
     /// Calls running now, for a server that drains them before it stops.
     in_flight: AtomicUsize,
-    registry: Registry,
-    capabilities: Capabilities,
-    events: EventLog,
-    cache: Cache,
     /// Held while published output is written: two publishes into one directory must not
     /// interleave.
     publishing: tokio::sync::Mutex<()>,
-    /// Outside changes to open projects ([`Service::start_watching`]).
-    watch: Watch,
 }
 
 /// The envelope of one call and whether it is a failure.
@@ -134,17 +141,10 @@ type Outcome = Result<(Data, Option<u64>), Failure>;
 
 impl Service {
     pub fn new(config: ServiceConfig) -> Arc<Service> {
-        let capabilities = Capabilities::new();
         Arc::new(Service {
-            registry: Registry::new(config.max_sessions),
-            runtime: OnceCell::new(),
+            keeper: Keeper::new(config),
             in_flight: AtomicUsize::new(0),
-            capabilities,
-            config,
-            events: EventLog::default(),
-            cache: Cache::default(),
             publishing: tokio::sync::Mutex::new(()),
-            watch: Watch::default(),
         })
     }
 
@@ -152,21 +152,20 @@ impl Service {
     /// services (the tenants of one HTTP server share one engine and compiled code).
     pub fn with_runtime(config: ServiceConfig, runtime: Arc<Runtime>) -> Arc<Service> {
         let service = Service::new(config);
-        // A fresh cell: setting it cannot fail.
-        let _ = service.runtime.set(runtime);
+        service.keeper.use_runtime(runtime);
         service
     }
 
     /// Whether the component is loaded: the first session then opens without a compile.
     pub fn is_ready(&self) -> bool {
-        self.runtime.initialized()
+        self.keeper.runtime_loaded()
     }
 
     /// Loads the component in the background so the first open does not wait for it.
     pub fn warm_up(self: &Arc<Self>) {
         let service = self.clone();
         tokio::spawn(async move {
-            if let Err(error) = service.runtime().await {
+            if let Err(error) = service.keeper.runtime().await {
                 tracing::error!("backend component unavailable: {error:#}");
             }
         });
@@ -174,7 +173,7 @@ impl Service {
 
     /// Closes clean sessions that have been idle for too long.
     pub fn start_idle_expiry(self: &Arc<Self>) {
-        let timeout = self.config.idle_timeout;
+        let timeout = self.keeper.config.idle_timeout;
         if timeout.is_zero() {
             return;
         }
@@ -187,92 +186,40 @@ impl Service {
                 let Some(service) = service.upgrade() else {
                     return;
                 };
-                for session in service.registry.idle(timeout) {
-                    service.expire(&session, timeout).await;
+                for session in service.keeper.registry.idle(timeout) {
+                    service.keeper.expire(&session, timeout).await;
                 }
             }
         });
     }
 
-    async fn expire(&self, session: &Arc<Session>, timeout: Duration) {
-        let mut slot = session.instance.lock().await;
-        // A call may have run (or started) while this waited for the lock.
-        if session.idle_for() < timeout {
-            return;
-        }
-        let dirty = match slot.as_mut() {
-            Some(instance) => instance
-                .status()
-                .await
-                .map(|status| status.dirty)
-                .unwrap_or(false),
-            None => false,
-        };
-        // A dirty session holds unsaved work: keep it until it is saved or closed.
-        if dirty {
-            session.touch();
-            return;
-        }
-        if let Some(instance) = slot.take() {
-            self.registry.remove(&session.id);
-            instance.close().await;
-            self.forget(session);
-            self.events
-                .notice(Notice::idle_closed(&session.id, timeout));
-        }
-    }
-
-    async fn runtime(&self) -> anyhow::Result<Arc<Runtime>> {
-        self.runtime
-            .get_or_try_init(|| async {
-                let cache_dir = self.config.cache_dir.clone();
-                let limits = self.config.limits;
-                let fonts = self.config.fonts.clone();
-                tokio::task::spawn_blocking(move || {
-                    let started = std::time::Instant::now();
-                    let runtime = Runtime::new(cache_dir.as_deref(), limits, fonts);
-                    tracing::debug!(
-                        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
-                        "loaded backend component"
-                    );
-                    runtime
-                })
-                .await
-                .map_err(|error| anyhow::anyhow!("component loader panicked: {error}"))?
-            })
-            .await
-            .cloned()
-    }
-
     /// How many calls this service has made into backend instances (0 before the first
     /// session), so tests can hold the host to one call per request.
     pub fn guest_calls(&self) -> u64 {
-        self.runtime
-            .get()
-            .map_or(0, |runtime| runtime.guest_calls())
+        self.keeper.guest_calls()
     }
 
     pub fn capabilities(&self) -> &Capabilities {
-        &self.capabilities
+        &self.keeper.capabilities
     }
 
     /// The session limits this server was started with.
     pub fn limits(&self) -> ServerLimits {
         ServerLimits {
-            max_sessions: self.config.max_sessions,
-            idle_session_timeout_ms: self.config.idle_timeout.as_millis() as u64,
+            max_sessions: self.keeper.config.max_sessions,
+            idle_session_timeout_ms: self.keeper.config.idle_timeout.as_millis() as u64,
         }
     }
 
     /// What happens to sessions, as it happens (for resource subscriptions and log
     /// messages).
     pub fn events(&self) -> &EventLog {
-        &self.events
+        &self.keeper.events
     }
 
     /// The ids of the open sessions.
     pub fn session_ids(&self) -> Vec<String> {
-        self.registry.ids()
+        self.keeper.registry.ids()
     }
 
     /// How many calls are running now (a save among them, perhaps).
@@ -282,7 +229,7 @@ impl Service {
 
     /// Whether a session is open (without renewing its idle timer).
     pub fn is_open(&self, session_id: &str) -> bool {
-        self.registry.contains(session_id)
+        self.keeper.registry.contains(session_id)
     }
 
     /// Runs one method on arguments that passed the input budget.
@@ -338,7 +285,9 @@ impl Service {
                 Err(Blocked::Failed(error)) => return failed(error.into()),
             }
         }
-        if let Some(session) = session_id.as_deref().and_then(|id| self.registry.get(id))
+        if let Some(session) = session_id
+            .as_deref()
+            .and_then(|id| self.keeper.registry.get(id))
             && session.locked_elsewhere()
             && writes_the_project(method.id)
         {
@@ -375,7 +324,7 @@ impl Service {
                 .map(|snapshot| (snapshot, None)),
         };
         let composed = opened.and_then(|(snapshot, unsaved_edits)| {
-            let warning = unsaved_edits.as_ref().map(rebase::unsaved_edits_warning);
+            let warning = unsaved_edits.as_ref().map(lifecycle::unsaved_edits_warning);
             let additions = Additions {
                 unsaved_edits,
                 ..Additions::default()
@@ -385,6 +334,7 @@ impl Service {
                 data = data.with_warning(code, message);
             }
             if self
+                .keeper
                 .registry
                 .get(&snapshot.session_id)
                 .is_some_and(|session| session.locked_elsewhere())
@@ -411,141 +361,6 @@ impl Service {
                 image: None,
             },
         }
-    }
-
-    /// Runs `body` on the named session's instance. An instance that traps or runs past
-    /// its deadline is replaced by a rebuilt one ([`Service::restore`]), or dropped together
-    /// with its session if it cannot be rebuilt.
-    async fn on_session<T>(
-        &self,
-        session_id: &str,
-        body: impl AsyncFnOnce(&Session, &mut Instance) -> Result<T, CallError>,
-    ) -> Result<T, Failure> {
-        let Some(session) = self.registry.get(session_id) else {
-            return Err(BackendError::session_not_found(session_id).into());
-        };
-        let mut slot = session.instance.lock().await;
-        let Some(instance) = slot.as_mut() else {
-            return Err(BackendError::session_not_found(session_id).into());
-        };
-        let started = std::time::Instant::now();
-        let result = body(&session, instance).await;
-        // Idle time counts from the end of the last call, not its start.
-        session.touch();
-        tracing::debug!(session = %session.id, elapsed_ms = started.elapsed().as_secs_f64() * 1000.0, "backend call");
-        match result {
-            Ok(result) => Ok(result),
-            Err(CallError::Backend(error)) => Err((*error).into()),
-            Err(other) => {
-                tracing::error!(session = %session.id, "backend instance failed: {other}");
-                slot.take();
-                let saved_before = session.saved_revision();
-                if let Some((instance, status)) = self.restore(&session).await {
-                    *slot = Some(instance);
-                    self.events
-                        .notice(Notice::session_rebuilt(&session.id, status.revision));
-                    let completed_save = status.last_saved_revision != saved_before;
-                    let mut failure = Failure::from(restored(
-                        &other,
-                        &status,
-                        completed_save,
-                        &self.config.limits,
-                    ));
-                    failure.status = Some(status);
-                    return Err(failure);
-                }
-                self.registry.remove(&session.id);
-                self.forget(&session);
-                self.events.notice(Notice::session_lost(&session.id));
-                Err(unhandled(&other).into())
-            }
-        }
-    }
-
-    fn snapshot(&self, session: &Session, status: &SessionStatus) -> SessionSnapshot {
-        snapshot(
-            &self.capabilities,
-            &session.id,
-            session.canonical_project_path(),
-            status,
-            session.lock_held(),
-        )
-    }
-
-    /// A closed session's events and cache entry go with it, as upstream does.
-    /// What the service keeps of a session that went: its events, cache entry and watch.
-    fn forget(&self, session: &Session) {
-        self.events.forget(&session.id);
-        self.cache.forget(&session.id);
-        if let Some(project) = session.directory() {
-            self.watch.remove(&project.dir);
-        }
-    }
-}
-
-/// A session's state as `openSession` and `getSession` report it.
-fn snapshot(
-    capabilities: &Capabilities,
-    session_id: &str,
-    canonical_project_path: String,
-    status: &SessionStatus,
-    lock_held: bool,
-) -> SessionSnapshot {
-    SessionSnapshot {
-        session_id: session_id.to_string(),
-        canonical_project_path,
-        revision: status.revision,
-        last_saved_revision: status.last_saved_revision,
-        dirty: status.dirty,
-        uam_fidelity: status.fidelity.to_contract(),
-        lock_held,
-        capabilities: capabilities.clone(),
-    }
-}
-
-/// The failure of a call whose session was restored afterwards; `completed_save` when
-/// restoring finished a save the call had taken past its commit point.
-fn restored(
-    error: &CallError,
-    status: &SessionStatus,
-    completed_save: bool,
-    limits: &InstanceLimits,
-) -> BackendError {
-    let (what, reason) = match error {
-        CallError::Deadline => (
-            format!(
-                "ran past its deadline ({} s per call) on this call",
-                limits.call_deadline.as_secs_f64()
-            ),
-            UnhandledReason::Deadline,
-        ),
-        CallError::OutOfMemory => (
-            format!(
-                "asked for more than a session's {} MiB of memory on this call",
-                limits.memory_bytes >> 20
-            ),
-            UnhandledReason::OutOfMemory,
-        ),
-        _ => (
-            "stopped unexpectedly on this call".to_string(),
-            UnhandledReason::Trap,
-        ),
-    };
-    let revision = status.revision;
-    let outcome = if completed_save {
-        format!(
-            "It had already reached the commit point of a save, which was completed when the session was restored on a fresh backend: the project on disk is at revision {revision} and the session is clean"
-        )
-    } else {
-        format!(
-            "It changed nothing: the session was restored on a fresh backend (the project read again and its applied transactions replayed) and is at revision {revision}"
-        )
-    };
-    BackendError::BackendUnhandledError {
-        message: format!(
-            "Backend tool execution failed: the backend {what}. {outcome}; re-read before retrying."
-        ),
-        reason,
     }
 }
 

@@ -5,7 +5,6 @@ use ofgui_contracts::api::PublishProjectInput;
 use ofgui_contracts::error::{BackendError, TargetPolicy};
 use serde_json::{Value, json};
 
-use super::dispatch::encode;
 use super::{Outcome, Service, unhandled};
 use crate::backend::bindings::OutputReport;
 use crate::backend::runtime::CallError;
@@ -31,11 +30,12 @@ fn writes(report: &OutputReport) -> Value {
 
 impl Service {
     pub(super) async fn publish(&self, input: PublishProjectInput) -> Outcome {
-        let text = encode(&input)?;
-        let Some(session) = self.registry.get(&input.session_id) else {
+        let text = Data::json_text(&input)?;
+        let Some(session) = self.keeper.registry.get(&input.session_id) else {
             return Err(BackendError::session_not_found(&input.session_id).into());
         };
         let reply = self
+            .keeper
             .on_session(&session.id, async |_, instance| {
                 instance.publish(&text).await
             })
@@ -47,7 +47,7 @@ impl Service {
             .clone()
             .or_else(|| reply.settings_output_path.clone());
         let Some(requested) = requested else {
-            let pass = if self.config.command_line {
+            let pass = if self.keeper.config.command_line {
                 "pass --out DIR"
             } else {
                 "pass outputDir"
@@ -59,8 +59,8 @@ impl Service {
         };
         // The directories the project's settings name are granted, exactly, only when the
         // person running the command asked for it (`--use-project-paths`).
-        let mut roots = self.config.roots.clone();
-        if self.config.project_publish_paths
+        let mut roots = self.keeper.config.roots.clone();
+        if self.keeper.config.project_publish_paths
             && let Some(project) = &project
         {
             if input.output_dir.is_none() {
@@ -137,7 +137,7 @@ impl Service {
                 &requested,
             )
         })?;
-        let runtime = self.runtime().await.map_err(|error| {
+        let runtime = self.keeper.runtime().await.map_err(|error| {
             tracing::error!("backend component unavailable: {error:#}");
             Failure::from(BackendError::unhandled(
                 ofgui_contracts::error::UnhandledReason::Internal,
@@ -149,27 +149,28 @@ impl Service {
         // planned revision, so what is written is what was planned.
         let mut stream_input = input.clone();
         stream_input.expected_revision = Some(revision);
-        let stream_text = encode(&stream_input)?;
+        let stream_text = Data::json_text(&stream_input)?;
         let streamed = match runtime.output_writer(&dir).await {
             Ok(mut writer) => {
-                self.on_session(&session.id, async |_, instance| {
-                    let mut report = OutputReport::empty();
-                    for planned in &reply.packages {
-                        let package = instance
-                            .publish_package(&stream_text, &planned.package_name)
-                            .await?;
-                        // The writer's failure is not the session instance's.
-                        match writer
-                            .write_package(&session.id, package, &reply.project_packages)
-                            .await
-                        {
-                            Ok(one) => report.absorb(one),
-                            Err(error) => return Ok(Err(error)),
+                self.keeper
+                    .on_session(&session.id, async |_, instance| {
+                        let mut report = OutputReport::empty();
+                        for planned in &reply.packages {
+                            let package = instance
+                                .publish_package(&stream_text, &planned.package_name)
+                                .await?;
+                            // The writer's failure is not the session instance's.
+                            match writer
+                                .write_package(&session.id, package, &reply.project_packages)
+                                .await
+                            {
+                                Ok(one) => report.absorb(one),
+                                Err(error) => return Ok(Err(error)),
+                            }
                         }
-                    }
-                    Ok(Ok(report))
-                })
-                .await
+                        Ok(Ok(report))
+                    })
+                    .await
             }
             Err(error) => Ok(Err(error)),
         };
@@ -236,7 +237,7 @@ impl Service {
             Target::Code => ("code directory", "a codeDir"),
         };
         let field = self.field(target);
-        let fix = match (self.config.command_line, target) {
+        let fix = match (self.keeper.config.command_line, target) {
             (false, _) => format!("Pass {a_field} inside them."),
             (true, Target::Output) => "Pass --out DIR, or --use-project-paths to publish into the directory the project's settings name.".to_owned(),
             (true, Target::Code) => "Pass --code-out DIR, --no-code to publish without binding code, or --use-project-paths to write code where the project's settings say.".to_owned(),
@@ -244,7 +245,7 @@ impl Service {
         let why = match refusal {
             OutputRefusal::NotAllowed => format!(
                 "The {noun} {requested} is outside the allowed roots ({}); nothing was published. {fix}",
-                self.roots_text()
+                self.keeper.config.roots_text()
             ),
             OutputRefusal::Symlink => format!(
                 "The {noun} is a symbolic link; publishing writes only into a real directory, so nothing was published. Pass the directory the link points to, if it is inside the allowed roots."
@@ -267,7 +268,7 @@ impl Service {
 
     /// How the caller names a directory: the MCP field, or the command line's flag.
     fn field(&self, target: Target) -> &'static str {
-        match (self.config.command_line, target) {
+        match (self.keeper.config.command_line, target) {
             (false, Target::Output) => "outputDir",
             (false, Target::Code) => "codeDir",
             (true, Target::Output) => "--out DIR",
@@ -299,7 +300,7 @@ impl Service {
             message: message.to_owned(),
             policy: TargetPolicy::PublishTarget,
             attempted_path: requested.to_owned(),
-            allowed_path: self.roots_text(),
+            allowed_path: self.keeper.config.roots_text(),
         }
         .into()
     }

@@ -1,18 +1,14 @@
-//! Replaying a session's unsaved edits on the project as it is on disk now: at open,
-//! from the journal an earlier process left (`unsavedEdits: "recover"`), and on
-//! `refreshSession`, after someone else changed the project.
+//! `refreshSession`: replaying a session's unsaved edits on the project as it is on disk
+//! now, after someone else changed it.
 
-use ofgui_contracts::additions::{
-    Additions, EditKind, Refreshed, RefusedEdit, UnsavedEdits, UnsavedEditsStatus,
-};
+use ofgui_contracts::additions::{Additions, EditKind, Refreshed, RefusedEdit};
 use ofgui_contracts::api::RefreshSessionInput;
 use ofgui_contracts::error::{BackendError, TransactionRejection};
 use serde_json::json;
 
+use super::keeper::MAX_CHANGED_NAMED;
 use super::{Outcome, Service, unhandled};
-use crate::backend::bindings::SessionStatus;
-use crate::backend::journal;
-use crate::backend::runtime::{CallError, Instance};
+use crate::backend::runtime::CallError;
 use crate::service::envelope::{Data, Failure};
 use crate::service::events::Happened;
 use crate::service::report;
@@ -25,7 +21,7 @@ impl Service {
     /// session goes on at a revision above the one it had: its disk state is the one just
     /// read, its edits follow.
     pub(super) async fn refresh(&self, input: RefreshSessionInput) -> Outcome {
-        let Some(session) = self.registry.get(&input.session_id) else {
+        let Some(session) = self.keeper.registry.get(&input.session_id) else {
             return Err(BackendError::session_not_found(&input.session_id).into());
         };
         let unavailable = |message: &str| -> Failure {
@@ -66,8 +62,10 @@ impl Service {
         let changed = session.changed_on_disk();
         report::progress("reading the project again").await;
         let first = status.revision + 1;
-        let (mut fresh, mut fresh_status, _) =
-            self.instantiate(&session.id, "", &project, first).await?;
+        let (mut fresh, mut fresh_status, _) = self
+            .keeper
+            .instantiate(&session.id, "", &project, first)
+            .await?;
         let drop_refused = input.drop_refused == Some(true);
         let mut kept = Vec::new();
         let mut dropped = Vec::new();
@@ -107,14 +105,17 @@ impl Service {
         session.know_disk();
         session.rejournal(first, &kept);
         let key = session.key();
-        self.events.emit(
+        self.keeper.events.emit(
             &session.id,
             &key,
             Happened::new("session.refreshed", Some(fresh_status.revision))
                 .payload(json!({ "replayed": kept.len(), "dropped": dropped.len() })),
         );
-        self.cache.index(&session.id, &key, &fresh_status, true);
-        self.events
+        self.keeper
+            .cache
+            .index(&session.id, &key, &fresh_status, true);
+        self.keeper
+            .events
             .changed(&session.id, fresh_status.revision, fresh_status.dirty);
         let refreshed = Refreshed {
             replayed: kept.len() as u32,
@@ -126,158 +127,10 @@ impl Service {
             refreshed: Some(refreshed),
             ..Additions::default()
         };
-        let data = Data::typed(&self.snapshot(&session, &fresh_status))?.with_additions(additions);
+        let data =
+            Data::typed(&self.keeper.snapshot(&session, &fresh_status))?.with_additions(additions);
         Ok((data, Some(fresh_status.revision)))
     }
-}
-
-/// Most changed files an `unsavedEdits` report names.
-const MAX_CHANGED_NAMED: usize = 20;
-
-/// What an earlier session left in the journal, as the open result reports it: pending
-/// until the open's choice says otherwise.
-pub(super) fn unsaved_edits(
-    pending: &journal::Pending,
-    project_dir: &std::path::Path,
-) -> UnsavedEdits {
-    let changed = journal::changed(&pending.header.files, &journal::fingerprints(project_dir));
-    let last = pending.entries.last();
-    UnsavedEdits {
-        status: UnsavedEditsStatus::Pending,
-        edits: pending.entries.len() as u32,
-        from_revision: pending.header.saved_revision,
-        to_revision: last.map_or(pending.header.saved_revision, |e| e.expected_revision + 1),
-        last_edit_at: last.map(|e| e.at.clone()).unwrap_or_default(),
-        more_changed_on_disk: changed.len().saturating_sub(MAX_CHANGED_NAMED) as u32,
-        changed_on_disk: changed.into_iter().take(MAX_CHANGED_NAMED).collect(),
-        recovered: None,
-        refused: None,
-    }
-}
-
-/// The warning an open gives about an earlier session's unsaved edits, so the caller reads
-/// it where warnings are read, not only in `unsavedEdits`: its code and words.
-pub(super) fn unsaved_edits_warning(report: &UnsavedEdits) -> (&'static str, String) {
-    let edits = match report.edits {
-        1 => "1 unsaved edit".to_string(),
-        n => format!("{n} unsaved edits"),
-    };
-    let span = format!(
-        "{edits} of an earlier session (revisions {} to {}, the last at {})",
-        report.from_revision + 1,
-        report.to_revision,
-        report.last_edit_at
-    );
-    let changed = match report.changed_on_disk.len() as u32 + report.more_changed_on_disk {
-        0 => String::new(),
-        n => {
-            format!(" {n} project file(s) changed on disk since (see unsavedEdits.changedOnDisk).")
-        }
-    };
-    match report.status {
-        UnsavedEditsStatus::Pending => (
-            "unsaved_edits_pending",
-            format!(
-                "{span} are in this project's journal and not applied.{changed} To apply them, close this session and call openSession again with unsavedEdits \"recover\"; to drop them, with \"discard\"."
-            ),
-        ),
-        UnsavedEditsStatus::Recovered => {
-            let recovered = report.recovered.unwrap_or(0);
-            let refused = match &report.refused {
-                Some(refused) => format!(
-                    " The edit made at revision {} was refused by the project as it is now ({}: {}), so it and the ones after it were not applied.",
-                    refused.revision, refused.code, refused.message
-                ),
-                None => String::new(),
-            };
-            (
-                "unsaved_edits_recovered",
-                format!(
-                    "{span}: {recovered} recovered and applied, not yet saved.{refused}{changed} Call saveSession to write them, or closeSession to drop them."
-                ),
-            )
-        }
-        UnsavedEditsStatus::Discarded => (
-            "unsaved_edits_discarded",
-            format!("{span} were discarded as asked; the project is as it was last saved."),
-        ),
-    }
-}
-
-/// Replays journal entries in order on a fresh instance, up to the first the project as
-/// it is now refuses. Gives the edits replayed and the refusal.
-pub(super) async fn replay(
-    instance: &mut Instance,
-    status: &mut SessionStatus,
-    entries: &[journal::Entry],
-) -> (Vec<Edit>, Option<RefusedEdit>) {
-    let mut replayed = Vec::new();
-    for entry in entries {
-        let refuse = |code: &str, message: String, op_index: Option<u32>| RefusedEdit {
-            revision: entry.expected_revision,
-            action: entry.action,
-            op_index,
-            code: code.into(),
-            message,
-        };
-        let Some(edit) = Edit::of(entry) else {
-            return (
-                replayed,
-                Some(refuse(
-                    "invalid_input",
-                    "The journal entry is not an edit this server knows.".into(),
-                    None,
-                )),
-            );
-        };
-        if edit.expected_revision != status.revision {
-            let message = format!(
-                "The journal's edits skip from revision {} to {}.",
-                status.revision, edit.expected_revision
-            );
-            return (replayed, Some(refuse("stale_write", message, None)));
-        }
-        let result = match &edit.action {
-            EditAction::Apply { operations } => {
-                instance.apply(edit.expected_revision, operations).await
-            }
-            EditAction::Undo => {
-                instance
-                    .step_history(edit.expected_revision, false, false)
-                    .await
-            }
-            EditAction::Redo => {
-                instance
-                    .step_history(edit.expected_revision, true, false)
-                    .await
-            }
-        };
-        match result {
-            Ok(reply) => {
-                *status = reply.status;
-                replayed.push(edit);
-            }
-            Err(CallError::Backend(guest)) => {
-                let op_index = match &guest.error {
-                    BackendError::TransactionUnsupported(rejection) => rejection.op_index,
-                    _ => None,
-                };
-                let refused = refuse(
-                    guest.error.code().as_str(),
-                    guest.error.message().to_string(),
-                    op_index,
-                );
-                return (replayed, Some(refused));
-            }
-            Err(other) => {
-                return (
-                    replayed,
-                    Some(refuse("backend_unhandled_error", other.to_string(), None)),
-                );
-            }
-        }
-    }
-    (replayed, None)
 }
 
 /// An unsaved edit the project as it is now refuses, as a refresh or recovery reports it.

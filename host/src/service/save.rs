@@ -9,7 +9,7 @@ use ofgui_contracts::error::{
 };
 use serde_json::json;
 
-use super::lifecycle::{advisory, reserve_failed};
+use super::keeper::{advisory, reserve_failed};
 use super::{Outcome, Service, unhandled};
 use crate::backend::bindings::{PlannedWrites, SaveReply, SessionStatus};
 use crate::backend::lock::ProjectLock;
@@ -29,10 +29,11 @@ impl Service {
         materialize: bool,
         expected: u64,
     ) -> Result<PlannedWrites, Failure> {
-        self.on_session(session_id, async |_, instance| {
-            instance.planned_writes(materialize, Some(expected)).await
-        })
-        .await
+        self.keeper
+            .on_session(session_id, async |_, instance| {
+                instance.planned_writes(materialize, Some(expected)).await
+            })
+            .await
     }
 
     /// `targetPath` of a save may only name the opened project (its directory or its
@@ -40,13 +41,13 @@ impl Service {
     /// A session without a directory has no target to compare with: the component
     /// refuses its write (`capability_unavailable`), as upstream checks storage first.
     pub(super) fn check_save_target(&self, session_id: &str, target: &str) -> Result<(), Failure> {
-        let Some(session) = self.registry.get(session_id) else {
+        let Some(session) = self.keeper.registry.get(session_id) else {
             return Err(BackendError::session_not_found(session_id).into());
         };
         let Some(project) = session.directory() else {
             return Ok(());
         };
-        let same = sandbox::resolve_project(target, &self.config.roots)
+        let same = sandbox::resolve_project(target, &self.keeper.config.roots)
             .is_ok_and(|resolved| resolved.key == project.key);
         if same {
             return Ok(());
@@ -68,15 +69,16 @@ impl Service {
         expected: Option<u64>,
         write: Write,
     ) -> Outcome {
-        let Some(session) = self.registry.get(session_id) else {
+        let Some(session) = self.keeper.registry.get(session_id) else {
             return Err(BackendError::session_not_found(session_id).into());
         };
         let materialize = matches!(write, Write::Materialize { .. });
         let key = session.key();
-        let emit = |happened: Happened| self.events.emit(&session.id, &key, happened);
+        let emit = |happened: Happened| self.keeper.events.emit(&session.id, &key, happened);
         emit(Happened::new("save.started", None).payload(json!({ "materialize": materialize })));
         let directory = session.directory();
         let result = self
+            .keeper
             .on_session(&session.id, async |_, instance| {
                 if let Some(project) = &directory {
                     guard_disk(&session.id, project, instance, materialize, expected).await?;
@@ -101,7 +103,7 @@ impl Service {
         match result {
             Ok(reply) => {
                 let status = reply.status;
-                let snapshot = self.snapshot(&session, &status);
+                let snapshot = self.keeper.snapshot(&session, &status);
                 let skipped_paths = reply.skipped_paths.clone();
                 let disk = self.saved(&session, reply);
                 let data = match write {
@@ -119,7 +121,7 @@ impl Service {
             }
             Err(mut failure) => {
                 if let Some(status) = failure.status {
-                    failure.session = Some(self.snapshot(&session, &status));
+                    failure.session = Some(self.keeper.snapshot(&session, &status));
                 }
                 self.save_failed(&session, &failure);
                 Err(failure)
@@ -136,7 +138,7 @@ impl Service {
         if !reply.recovered_paths.is_empty() {
             let how = Recovered::CompletedOrUndone;
             let notice = Notice::save_recovered(&session.id, how, &reply.recovered_paths);
-            self.events.notice(notice);
+            self.keeper.events.notice(notice);
         }
         let key = session.key();
         let disk = DiskChanges {
@@ -148,7 +150,7 @@ impl Service {
             recovered_paths: reply.recovered_paths,
             write_verified: reply.write_verified,
         };
-        self.events.emit(
+        self.keeper.events.emit(
             &session.id,
             &key,
             Happened::new("save.completed", Some(status.revision)).payload(json!({
@@ -156,13 +158,14 @@ impl Service {
                 "removedPaths": disk.removed_paths,
             })),
         );
-        let entry = self.cache.index(&session.id, &key, &status, true);
-        self.events.emit(
+        let entry = self.keeper.cache.index(&session.id, &key, &status, true);
+        self.keeper.events.emit(
             &session.id,
             &key,
             Happened::new("cache.updated", Some(status.revision)).cache_revision(entry.revision),
         );
-        self.events
+        self.keeper
+            .events
             .changed(&session.id, status.revision, status.dirty);
         disk
     }
@@ -180,7 +183,7 @@ impl Service {
         } else {
             failure.diagnostics.clone()
         };
-        self.events.emit(
+        self.keeper.events.emit(
             &session.id,
             &key,
             Happened::new("save.failed", failure.status.map(|s| s.revision))
@@ -191,7 +194,7 @@ impl Service {
             ErrorCode::SavePartialFailure | ErrorCode::WriteFailed
         );
         if let (true, Some(status)) = (written, &failure.status) {
-            self.cache.index(&session.id, &key, status, false);
+            self.keeper.cache.index(&session.id, &key, status, false);
         }
     }
 
@@ -208,7 +211,7 @@ impl Service {
         expected: Option<u64>,
         reason: Option<String>,
     ) -> Outcome {
-        let target = sandbox::resolve_target(target_path, &self.config.roots)
+        let target = sandbox::resolve_target(target_path, &self.keeper.config.roots)
             .map_err(|refusal| self.target_refused(refusal, target_path))?;
         let mut slot = session.instance.lock().await;
         if slot.is_none() {
@@ -229,13 +232,14 @@ impl Service {
             }
             .into());
         }
-        self.registry
+        self.keeper
+            .registry
             .claim_for(session, &target.key)
             .map_err(|error| reserve_failed(error, &session.id, &target.key))?;
-        let created = match target.create(&self.config.roots) {
+        let created = match target.create(&self.keeper.config.roots) {
             Ok(created) => created,
             Err(error) => {
-                self.registry.release(&target.key);
+                self.keeper.registry.release(&target.key);
                 tracing::warn!(session = %session.id, "cannot create {}: {error}", target.dir.display());
                 return Err(BackendError::PathPolicyViolation {
                     message: format!(
@@ -243,7 +247,7 @@ impl Service {
                     ),
                     policy: TargetPolicy::MaterializeTarget,
                     attempted_path: target_path.to_string(),
-                    allowed_path: self.roots_text(),
+                    allowed_path: self.keeper.config.roots_text(),
                 }
                 .into());
             }
@@ -253,27 +257,27 @@ impl Service {
             Target::remove_created(&created);
         };
         let project_lock = match ProjectLock::acquire(&target.dir, &session.id, &target.key) {
-            Ok(held) => Some(self.noted(&session.id, held)),
+            Ok(held) => Some(self.keeper.noted(&session.id, held)),
             Err(error) => match advisory(error, &target.key) {
                 Ok(()) => None,
                 Err(failure) => {
-                    undo(&self.registry);
+                    undo(&self.keeper.registry);
                     return Err(failure);
                 }
             },
         };
-        self.events.emit(
+        self.keeper.events.emit(
             &session.id,
             &target.key,
             Happened::new("save.started", None)
                 .payload(json!({ "materialize": true, "targetPath": target_path })),
         );
-        let (mut instance, _) = match self.rebuild(session, Some(&target)).await {
+        let (mut instance, _) = match self.keeper.rebuild(session, Some(&target)).await {
             Ok(rebuilt) => rebuilt,
             Err(why) => {
                 tracing::error!(session = %session.id, "the session cannot be rebuilt in {}: {why}", target.dir.display());
                 drop(project_lock);
-                undo(&self.registry);
+                undo(&self.keeper.registry);
                 let failure = Failure::from(BackendError::unhandled(UnhandledReason::Internal));
                 self.save_failed(session, &failure);
                 return Err(failure);
@@ -284,10 +288,11 @@ impl Service {
                 if let Some(old) = slot.replace(instance) {
                     old.close().await;
                 }
-                self.registry
+                self.keeper
+                    .registry
                     .rebind(session, target.project(), project_lock);
                 let status = reply.status;
-                let snapshot = self.snapshot(session, &status);
+                let snapshot = self.keeper.snapshot(session, &status);
                 let skipped_paths = reply.skipped_paths.clone();
                 let disk = self.saved(session, reply);
                 tracing::info!(session = %session.id, dir = %target.dir.display(), "wrote a document session into a directory");
@@ -303,7 +308,7 @@ impl Service {
             Err(error) => {
                 instance.close().await;
                 drop(project_lock);
-                undo(&self.registry);
+                undo(&self.keeper.registry);
                 let mut failure = match error {
                     CallError::Backend(error) => Failure::from(*error),
                     other => {
@@ -312,7 +317,7 @@ impl Service {
                     }
                 };
                 if let Some(status) = failure.status {
-                    failure.session = Some(self.snapshot(session, &status));
+                    failure.session = Some(self.keeper.snapshot(session, &status));
                 }
                 self.save_failed(session, &failure);
                 Err(failure)
@@ -334,16 +339,9 @@ impl Service {
             message,
             policy: TargetPolicy::MaterializeTarget,
             attempted_path: target_path.to_string(),
-            allowed_path: self.roots_text(),
+            allowed_path: self.keeper.config.roots_text(),
         }
         .into()
-    }
-
-    /// The allowed roots as `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS` lists them.
-    pub(super) fn roots_text(&self) -> String {
-        std::env::join_paths(&self.config.roots)
-            .map(|joined| joined.to_string_lossy().into_owned())
-            .unwrap_or_default()
     }
 }
 

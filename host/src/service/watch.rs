@@ -65,6 +65,7 @@ impl Service {
         match watcher {
             Ok(watcher) => {
                 *self
+                    .keeper
                     .watch
                     .watcher
                     .lock()
@@ -94,8 +95,8 @@ impl Service {
     /// Reports, for each session whose project holds some of `paths`, the files that now
     /// differ from what it knew.
     async fn disk_changed(&self, paths: &BTreeSet<PathBuf>) {
-        for id in self.registry.ids() {
-            let Some(session) = self.registry.peek(&id) else {
+        for id in self.keeper.registry.ids() {
+            let Some(session) = self.keeper.registry.peek(&id) else {
                 continue;
             };
             let Some(project) = session.directory() else {
@@ -119,12 +120,12 @@ impl Service {
                 continue;
             }
             tracing::info!(session = %id, files = changed.len(), "project files changed on disk");
-            self.events.emit(
+            self.keeper.events.emit(
                 &id,
                 &session.key(),
                 Happened::new("disk.changed", None).payload(json!({ "paths": changed })),
             );
-            self.events.disk_changed(&id);
+            self.keeper.events.disk_changed(&id);
         }
     }
 }
