@@ -17,7 +17,7 @@ use super::cache::Cache;
 use super::envelope::Failure;
 use super::events::EventLog;
 use super::notice::{Notice, Recovered};
-use super::sessions::{Edit, EditAction, Registry, ReserveError, Session};
+use super::sessions::{Edit, Registry, ReserveError, Session};
 use super::watch::Watch;
 use super::{ServiceConfig, unhandled};
 use crate::backend::bindings::{DocumentRequest, OpenRequest, SessionStatus};
@@ -262,21 +262,9 @@ impl Keeper {
                     "the project no longer matches its applied batches".into(),
                 ));
             }
-            let replayed = match &batch.action {
-                EditAction::Apply { operations } => {
-                    instance.apply(batch.expected_revision, operations).await
-                }
-                EditAction::Undo => {
-                    instance
-                        .step_history(batch.expected_revision, false, false)
-                        .await
-                }
-                EditAction::Redo => {
-                    instance
-                        .step_history(batch.expected_revision, true, false)
-                        .await
-                }
-            };
+            let replayed = batch
+                .replay_on(&mut instance, batch.expected_revision)
+                .await;
             status = replayed
                 .map_err(|error| Rebuild::Failed(error.to_string()))?
                 .status;
@@ -536,21 +524,7 @@ pub(super) async fn replay(
             );
             return (replayed, Some(refuse("stale_write", message, None)));
         }
-        let result = match &edit.action {
-            EditAction::Apply { operations } => {
-                instance.apply(edit.expected_revision, operations).await
-            }
-            EditAction::Undo => {
-                instance
-                    .step_history(edit.expected_revision, false, false)
-                    .await
-            }
-            EditAction::Redo => {
-                instance
-                    .step_history(edit.expected_revision, true, false)
-                    .await
-            }
-        };
+        let result = edit.replay_on(instance, edit.expected_revision).await;
         match result {
             Ok(reply) => {
                 *status = reply.status;

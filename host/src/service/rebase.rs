@@ -71,11 +71,7 @@ impl Service {
         let mut dropped = Vec::new();
         for edit in edits {
             let at = fresh_status.revision;
-            let result = match &edit.action {
-                EditAction::Apply { operations } => fresh.apply(at, operations).await,
-                EditAction::Undo => fresh.step_history(at, false, false).await,
-                EditAction::Redo => fresh.step_history(at, true, false).await,
-            };
+            let result = edit.replay_on(&mut fresh, at).await;
             match result {
                 Ok(reply) => {
                     fresh_status = reply.status;

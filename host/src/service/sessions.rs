@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use ofgui_contracts::additions::EditKind;
 
+use crate::backend::bindings::GuestReply;
 use crate::backend::journal::{self, Journal};
 use crate::backend::lock::ProjectLock;
-use crate::backend::runtime::Instance;
+use crate::backend::runtime::{CallError, Instance};
 use crate::backend::sandbox::ResolvedProject;
 
 /// A live session: its project and its component instance (one call at a time).
@@ -86,6 +87,21 @@ pub enum EditAction {
 }
 
 impl Edit {
+    /// Makes the edit again on `instance`, expecting its revision to be `at` (the edit's
+    /// own when a session is rebuilt or its journal recovered; a refresh's, which rebases
+    /// it).
+    pub async fn replay_on(
+        &self,
+        instance: &mut Instance,
+        at: u64,
+    ) -> Result<GuestReply, CallError> {
+        match &self.action {
+            EditAction::Apply { operations } => instance.apply(at, operations).await,
+            EditAction::Undo => instance.step_history(at, false, false).await,
+            EditAction::Redo => instance.step_history(at, true, false).await,
+        }
+    }
+
     /// The edit as the durable journal holds it.
     fn entry(&self) -> journal::Entry {
         let (action, operations) = match &self.action {
