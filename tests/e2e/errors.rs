@@ -14,10 +14,13 @@ async fn opened() -> (Workspace, Server, String) {
 async fn unknown_tools_and_bad_arguments_get_failure_envelopes() {
     let (_workspace, server, id) = opened().await;
 
-    let (envelope, is_error) = server.call("openfairygui_backend_publish", json!({})).await;
-    assert!(is_error);
-    assert_eq!(envelope["error"]["code"], "unknown_tool");
-    assert_eq!(envelope["meta"]["diagnostics"][0]["code"], "unknown_tool");
+    // An unknown tool is a protocol error (invalid params), naming upstream's code.
+    let data = server.refused_tool("openfairygui_backend_publish").await;
+    assert_eq!(data["code"], "unknown_tool");
+    assert_eq!(
+        data["docsUri"],
+        "openfairygui://docs/diagnostics/unknown_tool"
+    );
 
     for (tool, arguments) in [
         (GET, json!({})),
@@ -383,9 +386,8 @@ async fn inputs_are_echoed_at_most_200_characters() {
 #[tokio::test]
 async fn unknown_tools_and_invalid_inputs_are_documented() {
     let (_workspace, server, id) = opened().await;
-    let (envelope, is_error) = server.call("openfairygui_backend_publish", json!({})).await;
-    assert!(is_error);
-    assert_guided(&envelope, "unknown_tool");
+    let data = server.refused_tool("openfairygui_backend_publish").await;
+    assert_eq!(data["code"], "unknown_tool");
     let (envelope, _) = server
         .call(GET, json!({ "sessionId": id, "extra": 1 }))
         .await;

@@ -407,6 +407,24 @@ impl<H: ClientHandler> Server<H> {
         envelope["error"].clone()
     }
 
+    /// Calls a tool the server must refuse at the protocol level (an unknown tool: invalid
+    /// params, -32602), and returns the error's data (the code and its guide's URI).
+    pub async fn refused_tool(&self, tool: &str) -> Value {
+        let error = self
+            .client
+            .call_tool(CallToolRequestParams::new(tool.to_string()))
+            .await
+            .expect_err("an unknown tool must be a protocol error");
+        let rmcp::ServiceError::McpError(error) = error else {
+            panic!("{tool}: not a JSON-RPC error: {error}");
+        };
+        assert_eq!(error.code.0, -32602, "{tool}: {error:?}");
+        assert!(error.message.starts_with("Unknown tool"), "{error:?}");
+        // The name is the client's string: it is not echoed (the library logs errors).
+        assert!(!error.message.contains(tool), "{error:?}");
+        error.data.expect("the error's data names the code")
+    }
+
     /// Opens a project and returns the session id.
     pub async fn open(&self, project: &Path) -> String {
         let data = self

@@ -349,6 +349,51 @@ fn an_allowed_origin_matches_its_scheme_host_and_port_exactly() {
     assert_eq!(with_origin("https://app.example.com:8443"), "403");
     assert_eq!(with_origin("http://app.example.com"), "403");
     assert_eq!(with_origin("https://evil.example.com"), "403");
+    // A loopback server's own origin, on its own port only: a DNS-rebinding page names
+    // its own host, or another port.
+    let port = addr.rsplit(':').next().unwrap();
+    assert_eq!(with_origin(&format!("http://127.0.0.1:{port}")), "200");
+    assert_eq!(with_origin(&format!("http://localhost:{port}")), "200");
+    assert_eq!(with_origin("http://localhost:1"), "403");
+    assert_eq!(
+        with_origin(&format!("http://rebound.example.com:{port}")),
+        "403"
+    );
+    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert!(exited(&mut server).success());
+    drop(log.join());
+}
+
+/// Under MCP 2026-07-28 the methods that revision removed are not found (HTTP 404,
+/// -32601) whatever their params say; a legacy client's initialize still works.
+#[test]
+fn methods_2026_07_28_removed_are_not_found() {
+    let workspace = Workspace::new();
+    let (mut server, addr, log) = server(&workspace, &[]);
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push("MCP-Protocol-Version: 2026-07-28");
+    let meta = r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}"#;
+    for (id, method) in [
+        (11, "initialize"),
+        (12, "logging/setLevel"),
+        (13, "resources/subscribe"),
+        (14, "resources/unsubscribe"),
+    ] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{meta}}}"#);
+        let answer = exchange(&addr, "POST", "/mcp", &headers, &body);
+        assert_eq!(status(&answer), "404", "{method}: {answer}");
+        let error = rpc_error(&answer);
+        assert_eq!(error["code"], -32601, "{method}: {answer}");
+        let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+        assert!(
+            body.contains(&format!(r#""id":{id}"#)),
+            "{method}: {answer}"
+        );
+    }
+    // Without the header, initialize is the legacy handshake it always was.
+    let answer = exchange(&addr, "POST", "/mcp", &MCP_HEADERS, &initialize("x"));
+    assert_eq!(status(&answer), "200", "{answer}");
     // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
     unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
     assert!(exited(&mut server).success());

@@ -320,3 +320,30 @@ const UPSTREAM_METHODS: [&str; 17] = [
     "getCacheSnapshot",
     "refreshCache",
 ];
+
+/// Every list fits one page and the server gives no cursor, so a cursor sent back is one
+/// it never issued: invalid params, not page 1 again.
+#[tokio::test]
+async fn a_list_cursor_the_server_never_gave_is_invalid_params() {
+    let workspace = Workspace::new();
+    let server = Server::start(&[workspace.path()]).await;
+    let bogus =
+        || Some(rmcp::model::PaginatedRequestParams::default().with_cursor(Some("page-2".into())));
+    let refused = [
+        server.client.list_tools(bogus()).await.err(),
+        server.client.list_prompts(bogus()).await.err(),
+        server.client.list_resources(bogus()).await.err(),
+        server.client.list_resource_templates(bogus()).await.err(),
+    ];
+    for error in refused {
+        match error {
+            Some(rmcp::ServiceError::McpError(error)) => {
+                assert_eq!(error.code.0, -32602, "{error:?}");
+                assert!(error.message.contains("cursor"), "{error:?}");
+            }
+            other => panic!("a bogus cursor must be invalid params, got {other:?}"),
+        }
+    }
+    let listed = server.client.list_tools(None).await.expect("tools/list");
+    assert!(listed.next_cursor.is_none());
+}

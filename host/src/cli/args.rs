@@ -38,13 +38,12 @@ pub struct Args {
     #[arg(long, default_value_t = 1800)]
     pub idle_timeout_secs: u64,
 
-    /// Where the backend is cached once compiled, when the compiled copy built into the
-    /// binary does not fit this machine (default: the user cache directory).
+    /// Where the backend is cached once compiled for this machine, at the first start
+    /// (default: the user cache directory).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 
-    /// Never use the compile cache: when the compiled backend built into the binary does
-    /// not fit this machine, compile it at every start.
+    /// Never use the compile cache: compile the backend for this machine at every start.
     #[arg(long)]
     pub no_cache: bool,
 
@@ -125,8 +124,8 @@ pub enum Command {
         #[command(flatten)]
         limits: HttpLimits,
     },
-    /// Make sure the first session opens without compiling: compile the backend into the
-    /// cache now if the compiled copy built into the binary does not fit this machine.
+    /// Make sure the first session opens without compiling: compile the backend for this
+    /// machine into the cache now, unless it is there already.
     Precompile,
     /// Validate a project and print the report.
     #[command(after_help = exit_help("validate"))]

@@ -189,9 +189,10 @@ impl ServerHandler for OfguiServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        no_cursor(request.as_ref())?;
         Ok(ListToolsResult::with_all_items(self.tools()?))
     }
 
@@ -200,6 +201,10 @@ impl ServerHandler for OfguiServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // A tool this server does not have is a protocol error, not a tool's failure.
+        if let Some(refusal) = self.refuse_unknown_tool(&request.name) {
+            return Err(refusal);
+        }
         // The log names a tool or session only as a well-formed identifier: a client's
         // arbitrary string is a payload, and stays out of it.
         let logged_tool = match methods::by_tool(&request.name) {
@@ -251,17 +256,19 @@ impl ServerHandler for OfguiServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        no_cursor(request.as_ref())?;
         Ok(ListResourcesResult::with_all_items(resources::list()))
     }
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        no_cursor(request.as_ref())?;
         Ok(ListResourceTemplatesResult::with_all_items(
             resources::templates(),
         ))
@@ -331,9 +338,10 @@ impl ServerHandler for OfguiServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        no_cursor(request.as_ref())?;
         Ok(ListPromptsResult::with_all_items(prompts::list()))
     }
 
@@ -382,6 +390,18 @@ impl ServerHandler for OfguiServer {
 
 /// Whether a client's identifier may be logged as it is: short, and only the characters
 /// of a session id or tool name.
+/// Every list fits one page, so this server never gives a `nextCursor`: a cursor is one
+/// it did not issue, which the protocol answers with invalid params rather than page 1.
+fn no_cursor(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> {
+    match request.and_then(|request| request.cursor.as_ref()) {
+        None => Ok(()),
+        Some(_) => Err(ErrorData::invalid_params(
+            "Invalid cursor: this server lists everything in one page and gives no cursor; list again without one.",
+            None,
+        )),
+    }
+}
+
 fn loggable(id: &str) -> bool {
     id.len() <= 64
         && id

@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 use base64::Engine as _;
 use futures::FutureExt as _;
 use ofgui_contracts::additions::ADDITIONS_META_KEY;
+use ofgui_contracts::echo::{MAX_ECHO_CHARS, clip};
 use ofgui_contracts::envelope::Stage;
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::{self, DOCS_TOOL, Method};
@@ -63,14 +64,7 @@ impl OfguiServer {
             {
                 return host_tool(tool, arguments.unwrap_or_default(), peer).await;
             }
-            let call = Call::start(Stage::Runtime);
-            // The name is echoed clipped, as every refused input is.
-            let name = ofgui_contracts::echo::clip(name, ofgui_contracts::echo::MAX_ECHO_CHARS);
-            let failure = Failure::from(BackendError::UnknownTool {
-                message: format!("No tool named {name}; list the tools for the available names."),
-                tool_name: name,
-            });
-            return self.tool_result(call.failure(SessionRef::default(), failure), true);
+            return self.tool_result(unknown_tool(name), true);
         };
         let input = Value::Object(arguments.unwrap_or_default());
         if let Err(error) = input::check(method, &input) {
@@ -151,7 +145,40 @@ impl OfguiServer {
         };
         self.tool_result(call.failure(reference, failure), true)
     }
+
+    /// The protocol's refusal of a tool this server does not have (invalid params), or
+    /// `None` for a tool it has. The name stays out of it: the library logs every error
+    /// it answers, and a client's string is a payload.
+    pub(crate) fn refuse_unknown_tool(&self, name: &str) -> Option<ErrorData> {
+        let known = name == DOCS_TOOL
+            || methods::by_tool(name).is_some()
+            || self
+                .composition
+                .host_tools
+                .iter()
+                .any(|tool| tool.tool.name == name);
+        match known {
+            true => None,
+            false => Some(ErrorData::invalid_params(
+                "Unknown tool: this server has no tool of that name; list the tools (tools/list) for the names it has.",
+                Some(
+                    json!({ "code": "unknown_tool", "docsUri": ofgui_contracts::catalog::docs_uri("unknown_tool") }),
+                ),
+            )),
+        }
+    }
 }
+
+/// Upstream's `unknown_tool` envelope for `name` (echoed clipped, as every refused input is).
+fn unknown_tool(name: &str) -> Envelope {
+    let name = clip(name, MAX_ECHO_CHARS);
+    let failure = Failure::from(BackendError::UnknownTool {
+        message: format!("No tool named {name}; list the tools for the available names."),
+        tool_name: name,
+    });
+    Call::start(Stage::Runtime).failure(SessionRef::default(), failure)
+}
+
 /// Runs a host tool; a handler that panics answers `isError`, its words kept in the log.
 async fn host_tool(
     tool: &HostTool,

@@ -172,6 +172,10 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         );
     }
     crate::mcp::warm_up_tools(options.schemas);
+    let listener = tokio::net::TcpListener::bind(options.addr)
+        .await
+        .with_context(|| format!("binding {}", options.addr))?;
+    let bound = listener.local_addr()?;
     let stop = CancellationToken::new();
     let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
         .iter()
@@ -180,7 +184,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     hosts.extend(options.allowed_hosts.iter().cloned());
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
-        .with_allowed_origins(options.allowed_origins.iter().map(|o| exact_origin(o)))
+        .with_allowed_origins(allowed_origins(&options.allowed_origins, bound))
         .enforce_origin_validation()
         .with_max_request_body_bytes(options.max_body_bytes)
         .with_cancellation_token(stop.child_token());
@@ -243,11 +247,8 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         .route("/readyz", get(ready))
         .route("/mcp", any(mcp))
         .with_state(shared.clone());
-    let listener = tokio::net::TcpListener::bind(options.addr)
-        .await
-        .with_context(|| format!("binding {}", options.addr))?;
     tracing::info!(
-        addr = %listener.local_addr()?,
+        addr = %bound,
         tenants = options.grants.len().max(1),
         "serving MCP over Streamable HTTP at /mcp"
     );
@@ -324,13 +325,18 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         .get("mcp-session-id")
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    let (request, rpc_method) = match read_body(&shared, request).await {
+    let (request, probe) = match read_body(&shared, request).await {
         Ok(read) => read,
         Err(refused) => {
             tracing::info!(tenant = %tenant.label, %method, status = refused.status().as_u16(), "refused the request body");
             return refused;
         }
     };
+    if let Some(removed) = removed_method(&request, &probe) {
+        tracing::info!(tenant = %tenant.label, %method, status = 404, "refused: a method MCP 2026-07-28 removed");
+        return removed;
+    }
+    let rpc_method = probe.method;
     let refused = session_refusal(
         &shared,
         tenant,
@@ -390,6 +396,20 @@ enum Refused {
     Unauthorized,
     /// Two `Authorization` headers: which one counts would be a guess.
     TwoTokens,
+}
+
+/// The browser origins a request may come from: those given, and a loopback server's
+/// own (`http://localhost:PORT`, `http://127.0.0.1:PORT`, `http://[::1]:PORT`), which a
+/// page of another site cannot claim, so a DNS-rebinding page is still refused.
+fn allowed_origins(given: &[String], bound: std::net::SocketAddr) -> Vec<String> {
+    let mut origins: Vec<String> = given.iter().map(|origin| exact_origin(origin)).collect();
+    if bound.ip().is_loopback() {
+        let port = bound.port();
+        for host in ["localhost", "127.0.0.1", "[::1]"] {
+            origins.push(format!("http://{host}:{port}"));
+        }
+    }
+    origins
 }
 
 /// An allowed origin as an exact (scheme, host, port): one written without a port means
@@ -492,12 +512,9 @@ async fn session_refusal(
 /// A POST's body, read whole within the body timeout and the size limit and checked to
 /// be one JSON object, before the MCP endpoint sees it, with its JSON-RPC method; a
 /// refusal is a JSON-RPC error.
-async fn read_body(
-    shared: &Shared,
-    request: Request,
-) -> Result<(Request, Option<String>), Response> {
+async fn read_body(shared: &Shared, request: Request) -> Result<(Request, Probe), Response> {
     if request.method() != axum::http::Method::POST {
-        return Ok((request, None));
+        return Ok((request, Probe::default()));
     }
     let (parts, body) = request.into_parts();
     let limit = shared.max_body_bytes;
@@ -538,14 +555,9 @@ async fn read_body(
             return Err(refused);
         }
     };
-    /// The one field read here; the rest is skipped unread.
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        method: Option<String>,
-    }
     // One scan: syntax errors are not JSON, data errors not one object.
-    let method = match serde_json::from_slice::<Probe>(&bytes) {
-        Ok(probe) => probe.method,
+    let probe = match serde_json::from_slice::<Probe>(&bytes) {
+        Ok(probe) => probe,
         Err(error) if error.is_data() => {
             return Err(rpc_error(
                 StatusCode::BAD_REQUEST,
@@ -561,7 +573,57 @@ async fn read_body(
             ));
         }
     };
-    Ok((Request::from_parts(parts, Body::from(bytes)), method))
+    Ok((Request::from_parts(parts, Body::from(bytes)), probe))
+}
+
+/// The fields of a JSON-RPC message read before it is handed on; the rest is skipped
+/// unread.
+#[derive(Default, serde::Deserialize)]
+struct Probe {
+    method: Option<String>,
+    id: Option<Value>,
+}
+
+/// The methods MCP 2026-07-28 removed (its requests carry their context in `_meta`, and
+/// updates stream from `subscriptions/listen`).
+const REMOVED_IN_2026_07_28: [&str; 4] = [
+    "initialize",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// A request of MCP 2026-07-28 or later (by its `MCP-Protocol-Version` header) for a
+/// method that revision removed: method not found (HTTP 404), decided before its params
+/// are read, since their shape is the old revision's.
+fn removed_method(request: &Request, probe: &Probe) -> Option<Response> {
+    let method = probe.method.as_deref()?;
+    let version = request
+        .headers()
+        .get("mcp-protocol-version")
+        .and_then(|value| value.to_str().ok())?;
+    if version < "2026-07-28" || !REMOVED_IN_2026_07_28.contains(&method) {
+        return None;
+    }
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": probe.id.clone().unwrap_or(Value::Null),
+        "error": {
+            "code": -32601,
+            "message": format!("Method not found: MCP {version} has no {method}; a request carries its protocol version and client in _meta, and subscriptions/listen streams updates."),
+        },
+    });
+    Some(
+        (
+            StatusCode::NOT_FOUND,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            body.to_string(),
+        )
+            .into_response(),
+    )
 }
 
 /// Whether the request said, by its length, that it is over the limit.
