@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the third-party MCP clients tests/e2e/clients.rs drives the server with: the MCP
-# Inspector, the TypeScript SDK and Node 22 from npm (package-lock.json, into
+# Inspector, the TypeScript SDK, the official conformance suite (tests/e2e/conformance.rs)
+# and Node 22 from npm (package-lock.json, into
 # tests/clients/node_modules, together with jco and the WASI preview2 shim that
 # tests/e2e/cross_host.rs runs backend.wasm under, and upstream's @openfairygui/backend with
 # Ajv, whose output contract tests/e2e/upstream_contract.rs holds the server to, and TypeScript,

@@ -106,7 +106,15 @@ pub(crate) fn start_with(
     env: &[(&str, &str)],
     args: &[&str],
 ) -> (Child, String, std::thread::JoinHandle<String>) {
-    serve(workspace, tokens, env, args, None)
+    serve(workspace, Some(tokens), env, args, None)
+}
+
+/// Starts `serve --http` on a free loopback port without tokens (as a person serves their
+/// own machine), for clients that send none.
+pub(crate) fn start_open(
+    workspace: &Workspace,
+) -> (Child, String, std::thread::JoinHandle<String>) {
+    serve(workspace, None, &[], &[], None)
 }
 
 /// [`start`], sending the server SIGTERM when its log shows a line containing `marker`.
@@ -116,24 +124,28 @@ fn start_stopping_at(
     env: &[(&str, &str)],
     marker: &'static str,
 ) -> (Child, String, std::thread::JoinHandle<String>) {
-    serve(workspace, tokens, env, &[], Some(marker))
+    serve(workspace, Some(tokens), env, &[], Some(marker))
 }
 
 fn serve(
     workspace: &Workspace,
-    tokens: &Path,
+    tokens: Option<&Path>,
     env: &[(&str, &str)],
     args: &[&str],
     stop_at: Option<&'static str>,
 ) -> (Child, String, std::thread::JoinHandle<String>) {
     warm_compile_cache();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"));
+    command
         .arg("--project-dir")
         .arg(workspace.path())
         .arg("--cache-dir")
         .arg(cache_dir())
-        .args(["serve", "--http", "127.0.0.1:0", "--auth-token-file"])
-        .arg(tokens)
+        .args(["serve", "--http", "127.0.0.1:0"]);
+    if let Some(tokens) = tokens {
+        command.arg("--auth-token-file").arg(tokens);
+    }
+    let mut server = command
         .args(args)
         .env("OFGUI_LOG", "info")
         .env_remove("OFGUI_AUTH_TOKEN")

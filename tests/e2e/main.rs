@@ -100,3 +100,7 @@ mod upstream_contract;
 
 /// Previews against the FairyGUI runtime in headless Chromium, on the published unity corpus.
 mod runtime;
+
+/// The official MCP conformance suite against the HTTP server, for both revisions, with the
+/// checks it may fail listed (and why) in `tests/conformance/`.
+mod conformance;
