@@ -114,6 +114,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         auth_token_file: None,
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
+        metrics_without_token: false,
         limits: Default::default(),
     };
     let schemas = if args.full_schemas {
@@ -127,6 +128,7 @@ fn run(args: Args) -> anyhow::Result<()> {
             auth_token_file,
             allowed_hosts,
             allowed_origins,
+            metrics_without_token,
             limits,
         } => {
             if args.confirm_writes {
@@ -157,6 +159,7 @@ fn run(args: Args) -> anyhow::Result<()> {
                 grants,
                 allowed_hosts,
                 allowed_origins,
+                metrics_without_token,
                 text_content: args.text_content,
                 schemas,
                 connections: crate::transport::connections::ConnectionLimits {

@@ -12,11 +12,13 @@
 //! | [`service`] | dispatch by method, session lifecycle (open, rebuild, replay, close), the save guard, events, the cache, envelopes |
 //! | [`policy`] | host policies, write confirmation, input budgets, plain-word explanations |
 //! | [`backend`] | the wasmtime engine, the component, one store per session, preopens, limits, the advisory lock |
+//! | [`metrics`] | the process's counters (tool calls, rebuilt sessions, journal bytes…) for `/metrics` |
 
 pub mod app;
 pub mod backend;
 pub mod cli;
 pub mod mcp;
+pub mod metrics;
 pub mod policy;
 pub mod service;
 pub mod transport;

@@ -53,6 +53,35 @@ fn tokens_are_tenants_with_their_own_roots_rights_and_sessions() {
     );
     assert!(done.stdout.contains("read-only"), "{}", done.stdout);
 
+    // What the tenants did, in /metrics (a loopback server answers it without a token).
+    let (status, scrape) = get(&addr, "/metrics", &[]);
+    assert_eq!(status, "200", "{scrape}");
+    let opened = r#"ofgui_tool_calls_total{tool="openfairygui_backend_open_session",outcome="ok"}"#;
+    assert!(
+        sample(&scrape, opened).is_some_and(|n| n >= 4.0),
+        "{scrape}"
+    );
+    // The read-only token's refused save.
+    let refused =
+        r#"ofgui_tool_calls_total{tool="openfairygui_backend_save_session",outcome="error"}"#;
+    assert!(
+        sample(&scrape, refused).is_some_and(|n| n >= 1.0),
+        "{scrape}"
+    );
+    let timed = r#"ofgui_tool_call_seconds_count{tool="openfairygui_backend_apply_transaction"}"#;
+    assert!(sample(&scrape, timed).is_some_and(|n| n >= 2.0), "{scrape}");
+    // The read-only and the narrow tenants' sessions are still open.
+    assert!(
+        sample(&scrape, "ofgui_sessions_open").is_some_and(|n| n >= 1.0),
+        "{scrape}"
+    );
+    // The full token's edit was journaled before it was answered.
+    let journaled = sample(&scrape, "ofgui_journal_written_bytes_total");
+    assert!(journaled.is_some_and(|n| n > 0.0), "{scrape}");
+    // This scrape's own connection is open while it is answered.
+    let connections = sample(&scrape, "ofgui_http_connections_open");
+    assert!(connections.is_some_and(|n| n >= 1.0), "{scrape}");
+
     // SIGTERM: the server finishes what is in flight and exits cleanly.
     // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
     let sent = unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
@@ -109,6 +138,18 @@ pub(crate) fn start_with(
     serve(workspace, Some(tokens), env, args, None)
 }
 
+/// Starts `serve --http` on a free port of every interface with `tokens`; its address as
+/// the loopback one to reach it by.
+fn start_everywhere(
+    workspace: &Workspace,
+    tokens: &Path,
+    args: &[&str],
+) -> (Child, String, std::thread::JoinHandle<String>) {
+    let (server, addr, log) = serve_at(workspace, "0.0.0.0:0", Some(tokens), &[], args, None);
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    (server, format!("127.0.0.1:{port}"), log)
+}
+
 /// Starts `serve --http` on a free loopback port without tokens (as a person serves their
 /// own machine), for clients that send none.
 pub(crate) fn start_open(
@@ -134,6 +175,17 @@ fn serve(
     args: &[&str],
     stop_at: Option<&'static str>,
 ) -> (Child, String, std::thread::JoinHandle<String>) {
+    serve_at(workspace, "127.0.0.1:0", tokens, env, args, stop_at)
+}
+
+fn serve_at(
+    workspace: &Workspace,
+    at: &str,
+    tokens: Option<&Path>,
+    env: &[(&str, &str)],
+    args: &[&str],
+    stop_at: Option<&'static str>,
+) -> (Child, String, std::thread::JoinHandle<String>) {
     warm_compile_cache();
     let mut command = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"));
     command
@@ -141,7 +193,7 @@ fn serve(
         .arg(workspace.path())
         .arg("--cache-dir")
         .arg(cache_dir())
-        .args(["serve", "--http", "127.0.0.1:0"]);
+        .args(["serve", "--http", at]);
     if let Some(tokens) = tokens {
         command.arg("--auth-token-file").arg(tokens);
     }
@@ -253,4 +305,56 @@ fn a_save_in_flight_at_sigterm_finishes_and_leaves_the_project_whole() {
         .filter(|name| name.starts_with(".ofgui"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// A GET of `path`: the status and the body.
+fn get(addr: &str, path: &str, headers: &[&str]) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let mut request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
+    for header in headers {
+        request.push_str(header);
+        request.push_str("\r\n");
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer.split_whitespace().nth(1).unwrap_or_default();
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    (status.to_string(), body.to_string())
+}
+
+/// The value of the sample named exactly `sample` (name and labels) in a scrape.
+fn sample(scrape: &str, sample: &str) -> Option<f64> {
+    scrape
+        .lines()
+        .find_map(|line| line.strip_prefix(sample)?.strip_prefix(' ')?.parse().ok())
+}
+
+#[test]
+fn metrics_need_a_token_off_loopback_unless_told_otherwise() {
+    let workspace = Workspace::new();
+    let tokens = workspace.path().join("tokens.txt");
+    std::fs::write(&tokens, format!("{FULL}\n")).unwrap();
+    let bearer = format!("Authorization: Bearer {FULL}");
+    let (mut server, addr, log) = start_everywhere(&workspace, &tokens, &[]);
+    assert_eq!(get(&addr, "/metrics", &[]).0, "401");
+    let (status, scrape) = get(&addr, "/metrics", &[&bearer]);
+    assert_eq!(status, "200");
+    assert!(
+        scrape.contains("# TYPE ofgui_sessions_open gauge"),
+        "{scrape}"
+    );
+    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert!(exited(&mut server).success());
+    drop(log.join());
+    let (mut server, addr, log) =
+        start_everywhere(&workspace, &tokens, &["--metrics-without-token"]);
+    assert_eq!(get(&addr, "/metrics", &[]).0, "200");
+    // SAFETY: as above.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert!(exited(&mut server).success());
+    drop(log.join());
 }

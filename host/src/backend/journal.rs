@@ -138,6 +138,7 @@ impl Journal {
         options.write(true).create(true).truncate(true);
         let mut file = self.dir.open_with(&staged, &options)?;
         file.write_all(text.as_bytes())?;
+        crate::metrics::metrics().journal_written(text.len());
         file.sync_all()?;
         self.dir.rename(&staged, &self.dir, &self.name)?;
         sync_dir(&self.dir);
@@ -161,6 +162,7 @@ impl Journal {
         let mut line = serde_json::to_string(entry).map_err(io::Error::other)?;
         line.push('\n');
         file.write_all(line.as_bytes())?;
+        crate::metrics::metrics().journal_written(line.len());
         file.sync_data()
     }
 

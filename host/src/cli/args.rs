@@ -102,8 +102,8 @@ pub struct Args {
 pub enum Command {
     /// Serve MCP over stdio (the default), or with --http over Streamable HTTP.
     Serve {
-        /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio (with `/healthz`
-        /// and `/readyz`). A loopback address needs no token; any other address needs
+        /// Serve Streamable HTTP at `http://ADDR/mcp` instead of stdio (with `/healthz`,
+        /// `/readyz` and `/metrics`). A loopback address needs no token; any other address needs
         /// --auth-token-file or OFGUI_AUTH_TOKEN.
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
@@ -121,6 +121,10 @@ pub enum Command {
         /// carrying any other Origin is refused.
         #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
         allowed_origins: Vec<String>,
+        /// Answer `/metrics` without a token on a non-loopback address too (for a scraper
+        /// on a private network); a loopback server answers it without one anyway.
+        #[arg(long, requires = "http")]
+        metrics_without_token: bool,
         #[command(flatten)]
         limits: HttpLimits,
     },

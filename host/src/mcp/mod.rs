@@ -203,6 +203,7 @@ impl ServerHandler for OfguiServer {
     ) -> Result<CallToolResponse, ErrorData> {
         // A tool this server does not have is a protocol error, not a tool's failure.
         if let Some(refusal) = self.refuse_unknown_tool(&request.name) {
+            crate::metrics::metrics().tool_call(None, false, 0.0);
             return Err(refusal);
         }
         // The log names a tool or session only as a well-formed identifier: a client's
@@ -233,6 +234,10 @@ impl ServerHandler for OfguiServer {
                 result.is_error == Some(true)
             })
             .await;
+        let ok = result.is_error != Some(true);
+        let seconds = started.elapsed().as_secs_f64();
+        // The name is one of this server's tools (an unknown one was refused above).
+        crate::metrics::metrics().tool_call(Some(&request.name), ok, seconds);
         if self.materialized
             && let Err(error) = tools::materialize(&mut result)
         {
@@ -247,8 +252,8 @@ impl ServerHandler for OfguiServer {
         tracing::info!(
             tool = %logged_tool,
             session = session.as_deref().unwrap_or("-"),
-            ok = result.is_error != Some(true),
-            ms = started.elapsed().as_secs_f64() * 1000.0,
+            ok,
+            ms = seconds * 1000.0,
             "tool call"
         );
         Ok(result.into())

@@ -151,6 +151,7 @@ impl Keeper {
                     *slot = Some(instance);
                     self.events
                         .notice(Notice::session_rebuilt(&session.id, status.revision));
+                    crate::metrics::metrics().session_rebuilt();
                     let completed_save = status.last_saved_revision != saved_before;
                     let mut failure = Failure::from(restored(
                         &other,
@@ -339,6 +340,7 @@ impl Keeper {
         if let Some(pid) = held.taken_over_from() {
             self.events
                 .notice(Notice::lock_taken_over(session_id, held.path(), pid));
+            crate::metrics::metrics().lock_taken_over();
         }
         held
     }

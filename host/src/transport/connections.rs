@@ -49,6 +49,7 @@ struct Admitted {
 
 impl Drop for Admitted {
     fn drop(&mut self) {
+        crate::metrics::metrics().connection_closed();
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         open.total -= 1;
         if let Some(count) = open.by_address.get_mut(&self.address) {
@@ -68,6 +69,7 @@ fn admit(open: &Arc<Mutex<Open>>, address: IpAddr, limits: &ConnectionLimits) ->
     }
     counts.total += 1;
     *counts.by_address.entry(address).or_default() += 1;
+    crate::metrics::metrics().connection_opened();
     Some(Admitted {
         open: open.clone(),
         address,

@@ -130,6 +130,8 @@ pub struct HttpOptions {
     pub allowed_hosts: Vec<String>,
     /// Browser origins accepted; a request with any other `Origin` is refused.
     pub allowed_origins: Vec<String>,
+    /// `/metrics` answers without a token on a non-loopback address too.
+    pub metrics_without_token: bool,
     pub text_content: TextContent,
     pub schemas: Schemas,
     pub connections: ConnectionLimits,
@@ -161,6 +163,8 @@ struct Shared {
     body_timeout: Duration,
     max_body_bytes: usize,
     max_mcp_sessions: usize,
+    /// `/metrics` answers without a token (a loopback server, or one told to).
+    open_metrics: bool,
 }
 
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
@@ -241,10 +245,12 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         body_timeout: options.body_timeout,
         max_body_bytes: options.max_body_bytes,
         max_mcp_sessions: options.max_mcp_sessions,
+        open_metrics: options.metrics_without_token || bound.ip().is_loopback(),
     });
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(ready))
+        .route("/metrics", get(metrics))
         .route("/mcp", any(mcp))
         .with_state(shared.clone());
     tracing::info!(
@@ -287,6 +293,27 @@ async fn ready(State(shared): State<Arc<Shared>>) -> Response {
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "loading\n").into_response()
     }
+}
+
+/// The process's metrics in Prometheus' text format: without a token on a loopback server
+/// or with `--metrics-without-token`, else with any tenant's bearer token.
+async fn metrics(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    if !shared.open_metrics && authenticate(&shared, &request).is_err() {
+        return unauthorized();
+    }
+    let sessions = shared
+        .tenants
+        .iter()
+        .map(|tenant| tenant.service.session_ids().len())
+        .sum();
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+        )],
+        crate::metrics::metrics().encode(sessions),
+    )
+        .into_response()
 }
 
 async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
