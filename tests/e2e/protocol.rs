@@ -347,3 +347,65 @@ async fn a_list_cursor_the_server_never_gave_is_invalid_params() {
     let listed = server.client.list_tools(None).await.expect("tools/list");
     assert!(listed.next_cursor.is_none());
 }
+
+/// A stdio client that began without a handshake (MCP 2026-07-28) and then sends
+/// `initialize` speaks the handshake's lifecycle from then on: its later requests need no
+/// `_meta`.
+#[test]
+fn an_initialize_after_a_handshake_free_start_is_honoured_on_stdio() {
+    use std::io::{BufRead, BufReader, Write};
+    warm_compile_cache();
+    let workspace = Workspace::new();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .arg("--project-dir")
+        .arg(workspace.path())
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    let mut exchange = |message: Value| -> Option<Value> {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+        message.get("id")?;
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        Some(serde_json::from_str(&line).unwrap())
+    };
+    let inline = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let listed = exchange(
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": { "_meta": inline } }),
+    );
+    assert!(listed.unwrap()["result"]["tools"].is_array());
+    let initialized = exchange(json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "late", "version": "0" } } }))
+    .unwrap();
+    assert_eq!(
+        initialized["result"]["protocolVersion"], "2025-11-25",
+        "{initialized}"
+    );
+    exchange(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    for (id, method, params) in [
+        (3, "prompts/list", json!({})),
+        (4, "logging/setLevel", json!({ "level": "info" })),
+        (
+            5,
+            "tools/call",
+            json!({ "name": "openfairygui_backend_get_capabilities", "arguments": {} }),
+        ),
+    ] {
+        let answer =
+            exchange(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+                .unwrap();
+        assert!(answer.get("result").is_some(), "{method}: {answer}");
+    }
+    drop(stdin);
+    server.wait().unwrap();
+}

@@ -7,4 +7,5 @@
 
 pub mod connections;
 pub mod http;
+mod lifecycle;
 pub mod stdio;

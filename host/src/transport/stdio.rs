@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
+use super::lifecycle::Lifecycle;
 use crate::mcp::OfguiServer;
 
 /// Longest request line accepted: an 8 MiB upload written as JSON integers (up to four
@@ -43,6 +44,9 @@ pub struct LineTransport<R> {
     /// and `line` keeps only its beginning, to find its `id`.
     oversized: bool,
     outgoing: mpsc::UnboundedSender<Vec<u8>>,
+    /// Which lifecycle the client chose, so an `initialize` after a handshake-free start
+    /// is honoured.
+    lifecycle: Lifecycle,
 }
 
 /// Writes the transport's messages, in order; ends when the transport is dropped.
@@ -77,6 +81,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             line: Vec::new(),
             oversized: false,
             outgoing,
+            lifecycle: Lifecycle::default(),
         };
         (transport, Writer { task })
     }
@@ -176,6 +181,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.lifecycle.sent(&item);
         let sent = encode(item).and_then(|mut message| {
             message.push(b'\n');
             self.outgoing
@@ -206,7 +212,10 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
                 continue;
             }
             match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
-                Ok(message) => return Some(message),
+                Ok(mut message) => {
+                    self.lifecycle.received(&mut message);
+                    return Some(message);
+                }
                 Err(error) if error.is_data() => self.answer(text, Unread::NotAMessage(error)),
                 Err(error) => self.answer(text, Unread::NotJson(error)),
             }
