@@ -47,6 +47,15 @@ impl RawServer {
 
     /// A server with extra environment variables (the test-only fault hooks).
     pub(crate) fn start_env(root: &Path, env: &[(&str, &str)]) -> RawServer {
+        RawServer::launch(root, env, &[])
+    }
+
+    /// A server with extra arguments.
+    pub(crate) fn start_args(root: &Path, args: &[&str]) -> RawServer {
+        RawServer::launch(root, &[], args)
+    }
+
+    fn launch(root: &Path, env: &[(&str, &str)], args: &[&str]) -> RawServer {
         warm_compile_cache();
         let mut command = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"));
         command
@@ -54,6 +63,7 @@ impl RawServer {
             .arg(root)
             .arg("--cache-dir")
             .arg(cache_dir())
+            .args(args)
             .env("OFGUI_LOG", "warn")
             .env_remove("OFGUI_SAVE_FAULT")
             .env_remove("OFGUI_OUTPUT_FAULT")

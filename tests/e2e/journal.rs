@@ -260,3 +260,68 @@ fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
     );
     assert_eq!(snapshot(&project), before);
 }
+
+/// The files of this tool's kind (`lock`, `journal`) in `dir`.
+fn ours(dir: &Path, kind: &str) -> Vec<String> {
+    let suffix = format!(".openfairygui.backend.{kind}");
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(&suffix))
+        .collect()
+}
+
+/// With `--state-dir` a project's lock and journal are kept there, not beside it (for a
+/// project whose parent cannot be written); unsaved edits survive a kill all the same.
+#[test]
+fn with_a_state_dir_the_lock_and_journal_live_there_and_edits_survive_a_kill() {
+    let workspace = Workspace::new();
+    let project = workspace.add("project", &unity_corpus());
+    let state = workspace.path().join("state");
+    let state_arg = state.to_str().unwrap();
+    let mut server = RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let id = server.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
+    let opened = server.call(GET, json!({ "sessionId": id }));
+    assert_eq!(opened["lockHeld"], true, "{opened}");
+    for step in 0..2 {
+        let at = json!({ "sessionId": id, "expectedRevision": step, "operations": nudge(step) });
+        server.call(APPLY, at);
+    }
+    assert_eq!(ours(&state, "lock").len(), 1);
+    assert_eq!(ours(&state, "journal").len(), 1);
+    for kind in ["lock", "journal"] {
+        assert!(
+            ours(workspace.path(), kind).is_empty(),
+            "a {kind} beside the project"
+        );
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    // The next server, given the same state directory, takes the dead one's lock over and
+    // recovers its edits; one given none sees no journal.
+    let mut elsewhere = RawServer::start_env(workspace.path(), &[]);
+    let response = open_with(&mut elsewhere, &project, None);
+    assert!(
+        additions(&response).get("unsavedEdits").is_none(),
+        "{response}"
+    );
+    drop(elsewhere);
+    let mut server = RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let response = open_with(&mut server, &project, Some("recover"));
+    let recovered = &additions(&response)["unsavedEdits"];
+    assert_eq!(recovered["recovered"], 2, "{response}");
+    let data = &response["result"]["structuredContent"]["backendResult"]["data"];
+    assert_eq!(
+        (data["revision"].clone(), data["lockHeld"].clone()),
+        (json!(2), json!(true))
+    );
+    let id = data["sessionId"].clone();
+    server.call(SAVE, json!({ "sessionId": id, "expectedRevision": 2 }));
+    assert!(
+        ours(&state, "journal").is_empty(),
+        "a save removes the journal"
+    );
+    server.call(CLOSE, json!({ "sessionId": id }));
+    assert!(ours(&state, "lock").is_empty(), "closing releases the lock");
+}

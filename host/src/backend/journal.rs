@@ -19,6 +19,8 @@ use ofgui_contracts::additions::EditKind;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use super::state::StateDir;
+
 /// The journal's first line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -83,6 +85,19 @@ pub struct Journal {
 }
 
 impl Journal {
+    /// The journal of the project in `project_dir` (whose canonical key is `key`): in
+    /// `state` when there is one, else beside the project.
+    pub fn of(project_dir: &Path, key: &str, state: Option<&StateDir>) -> io::Result<Journal> {
+        match state {
+            Some(state) => Ok(Journal {
+                dir: Dir::open_ambient_dir(state.path(), ambient_authority())?,
+                name: state.file_name(key, "journal"),
+                file: None,
+            }),
+            None => Journal::beside(project_dir),
+        }
+    }
+
     /// The journal of the project in `project_dir`, which may not exist yet.
     pub fn beside(project_dir: &Path) -> io::Result<Journal> {
         let parent = project_dir

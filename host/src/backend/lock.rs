@@ -4,7 +4,8 @@
 //!
 //! The file is created exclusively and records the holder's process id. A lock whose
 //! process no longer runs on this machine is stale (the holder was killed) and is taken
-//! over. The lock lives beside the project, not in it, so saves never see it.
+//! over. The lock lives beside the project, not in it, so saves never see it; or, for a
+//! server given a state directory, in that directory (see [`super::state`]).
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -12,6 +13,8 @@ use std::path::{Path, PathBuf};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 use serde::{Deserialize, Serialize};
+
+use super::state::StateDir;
 
 /// A held lock; dropping it removes the file.
 #[derive(Debug)]
@@ -55,9 +58,19 @@ impl ProjectLock {
         Some(parent.join(lock_name(project_dir)?))
     }
 
-    /// Takes the lock of `project_dir` for a session, taking over a stale one.
-    pub fn acquire(project_dir: &Path, session_id: &str, key: &str) -> Result<Self, LockError> {
-        let (Some(parent), Some(name)) = (project_dir.parent(), lock_name(project_dir)) else {
+    /// Takes the lock of `project_dir` (whose canonical key is `key`) for a session, taking
+    /// over a stale one: beside the project, or in `state` when there is one.
+    pub fn acquire(
+        project_dir: &Path,
+        session_id: &str,
+        key: &str,
+        state: Option<&StateDir>,
+    ) -> Result<Self, LockError> {
+        let place = match state {
+            Some(state) => Some((state.path(), state.file_name(key, "lock"))),
+            None => project_dir.parent().zip(lock_name(project_dir)),
+        };
+        let Some((parent, name)) = place else {
             return Err(LockError::Unavailable {
                 path: project_dir.to_path_buf(),
                 source: io::Error::new(io::ErrorKind::InvalidInput, "no parent directory"),
@@ -186,16 +199,16 @@ mod tests {
     #[test]
     fn a_second_holder_is_refused_until_the_first_lets_go() {
         let (_root, dir) = project();
-        let first = ProjectLock::acquire(&dir, "s1", "k").unwrap();
+        let first = ProjectLock::acquire(&dir, "s1", "k", None).unwrap();
         assert_eq!(first.taken_over_from(), None);
         assert!(first.path().ends_with(".Game.openfairygui.backend.lock"));
-        let second = ProjectLock::acquire(&dir, "s2", "k").unwrap_err();
+        let second = ProjectLock::acquire(&dir, "s2", "k", None).unwrap_err();
         assert!(
             matches!(second, LockError::Held { holder: Some(pid), .. } if pid == std::process::id())
         );
         drop(first);
         assert!(!ProjectLock::path_for(&dir).unwrap().exists());
-        ProjectLock::acquire(&dir, "s2", "k").unwrap();
+        ProjectLock::acquire(&dir, "s2", "k", None).unwrap();
     }
 
     #[test]
@@ -208,14 +221,14 @@ mod tests {
             r#"{"pid":2147483646,"sessionId":"old","canonicalPathKey":"k","createdAt":"x"}"#,
         )
         .unwrap();
-        let lock = ProjectLock::acquire(&dir, "s1", "k").unwrap();
+        let lock = ProjectLock::acquire(&dir, "s1", "k", None).unwrap();
         assert_eq!(lock.taken_over_from(), Some(2147483646));
         let owner: Owner = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(owner.session_id, "s1");
         drop(lock);
         std::fs::write(&path, "not ours").unwrap();
         assert!(matches!(
-            ProjectLock::acquire(&dir, "s1", "k"),
+            ProjectLock::acquire(&dir, "s1", "k", None),
             Err(LockError::Held { holder: None, .. })
         ));
     }

@@ -2,7 +2,7 @@
 //! component ([`runtime`]), its WIT bindings and what crosses them ([`bindings`]), the
 //! sandbox that gives each instance its one preopened directory ([`sandbox`]), the
 //! advisory lock on a project ([`lock`]) and the durable journal of its unsaved edits
-//! beside it ([`journal`]).
+//! ([`journal`]), beside it or in a state directory ([`state`]).
 //!
 //! The lowest room of the host: it uses wasmtime, cap-std and the contracts, never the
 //! rooms above it.
@@ -12,3 +12,4 @@ pub mod journal;
 pub mod lock;
 pub mod runtime;
 pub mod sandbox;
+pub mod state;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::backend::runtime::{InstanceLimits, default_cache_dir};
 use crate::backend::sandbox::{FontDirs, canonical_roots};
+use crate::backend::state::StateDir;
 use crate::mcp::TextContent;
 use crate::service::ServiceConfig;
 
@@ -46,6 +47,12 @@ pub struct Args {
     /// Never use the compile cache: compile the backend for this machine at every start.
     #[arg(long)]
     pub no_cache: bool,
+
+    /// Keep projects' advisory locks and edit journals in DIR (made if missing) instead of
+    /// beside each project: for projects whose parent directory cannot be written. Every
+    /// server that edits the same projects must be given the same DIR.
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
 
     /// Longest one backend call may run, in seconds. A call past it is stopped within one
     /// 50 ms tick, and its session restored from the project on disk and the transactions
@@ -330,6 +337,7 @@ impl Args {
             fonts: self.fonts(),
             project_publish_paths: false,
             command_line: true,
+            state_dir: None,
         }
     }
 
@@ -348,6 +356,16 @@ impl Args {
         InstanceLimits {
             memory_bytes: usize::try_from(self.memory_limit_mib << 20).unwrap_or(usize::MAX),
             call_deadline: Duration::from_secs(self.call_deadline_secs),
+        }
+    }
+
+    fn state_dir(&self) -> Result<Option<StateDir>> {
+        let Some(dir) = &self.state_dir else {
+            return Ok(None);
+        };
+        match StateDir::new(dir) {
+            Ok(state) => Ok(Some(state)),
+            Err(error) => bail!("--state-dir {}: {error}", dir.display()),
         }
     }
 
@@ -387,6 +405,7 @@ impl Args {
             fonts: self.fonts(),
             project_publish_paths: false,
             command_line: false,
+            state_dir: self.state_dir()?,
         })
     }
 }

@@ -44,7 +44,12 @@ impl Service {
             .map_err(|error| reserve_failed(error, session_id, &project.key))?;
         let acquired = match self.keeper.config.read_only {
             true => None,
-            false => Some(ProjectLock::acquire(&project.dir, session_id, &project.key)),
+            false => Some(ProjectLock::acquire(
+                &project.dir,
+                session_id,
+                &project.key,
+                self.keeper.config.state_dir.as_ref(),
+            )),
         };
         // Another program editing the project does not keep a reader out: the session
         // opens without the lock and refuses what would change the project.
@@ -65,9 +70,10 @@ impl Service {
             },
         };
         // Only the lock's holder touches the journal.
-        let mut journal = project_lock
-            .as_ref()
-            .and_then(|_| Journal::beside(&project.dir).ok());
+        let mut journal = project_lock.as_ref().and_then(|_| {
+            let state = self.keeper.config.state_dir.as_ref();
+            Journal::of(&project.dir, &project.key, state).ok()
+        });
         let pending = journal
             .as_ref()
             .and_then(|journal| journal.pending().ok().flatten());

@@ -47,6 +47,7 @@ use serde_json::Value;
 
 use crate::backend::runtime::{CallError, InstanceLimits, Runtime};
 use crate::backend::sandbox::{self, FontDirs};
+use crate::backend::state::StateDir;
 use crate::policy::{Blocked, Gate};
 use envelope::{Call, Data, Envelope, Failure, SessionRef};
 use events::EventLog;
@@ -89,6 +90,9 @@ pub struct ServiceConfig {
     pub project_publish_paths: bool,
     /// Refusals name the command line's flags rather than MCP fields.
     pub command_line: bool,
+    /// Where projects' locks and journals are kept instead of beside each project
+    /// (`--state-dir`).
+    pub state_dir: Option<StateDir>,
 }
 
 impl ServiceConfig {
@@ -112,6 +116,7 @@ impl ServiceConfig {
             fonts: FontDirs::machine(),
             project_publish_paths: false,
             command_line: false,
+            state_dir: None,
         })
     }
 }

@@ -256,7 +256,9 @@ impl Service {
             registry.release(&target.key);
             Target::remove_created(&created);
         };
-        let project_lock = match ProjectLock::acquire(&target.dir, &session.id, &target.key) {
+        let state = self.keeper.config.state_dir.as_ref();
+        let project_lock = match ProjectLock::acquire(&target.dir, &session.id, &target.key, state)
+        {
             Ok(held) => Some(self.keeper.noted(&session.id, held)),
             Err(error) => match advisory(error, &target.key) {
                 Ok(()) => None,

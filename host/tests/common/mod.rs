@@ -46,6 +46,7 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
         fonts: Default::default(),
         project_publish_paths: false,
         command_line: false,
+        state_dir: None,
     })
 }
 
