@@ -23,4 +23,5 @@ mod embed;
 mod output_schemas;
 mod readme;
 mod recovery;
+mod resume;
 mod wasi_layer;

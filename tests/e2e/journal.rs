@@ -325,3 +325,66 @@ fn with_a_state_dir_the_lock_and_journal_live_there_and_edits_survive_a_kill() {
     server.call(CLOSE, json!({ "sessionId": id }));
     assert!(ours(&state, "lock").is_empty(), "closing releases the lock");
 }
+
+/// With `--state-dir`, a session a killed server had open is served again by its id by
+/// the next server: at its revision, with every edit that was answered, dirty or not as
+/// it was; its save writes what an uninterrupted session's does. A closed session is not.
+#[test]
+fn with_a_state_dir_a_killed_servers_sessions_answer_by_their_ids() {
+    let workspace = Workspace::new();
+    let reference = workspace.add("reference", &unity_corpus());
+    let project = workspace.add("project", &unity_corpus());
+    let state = workspace.path().join("state");
+    let state_arg = state.to_str().unwrap();
+    let start = || RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let kill = |mut server: RawServer| {
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+    };
+
+    // The uninterrupted session: three edits, saved.
+    let (mut server, id, _) = edit(workspace.path(), &reference, 3);
+    server.call(SAVE, json!({ "sessionId": id, "expectedRevision": 3 }));
+    drop(server);
+
+    // Two edits, the server killed; the next one answers for the session by its id.
+    let mut server = start();
+    let id = server.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
+    for step in 0..2 {
+        let at = json!({ "sessionId": id, "expectedRevision": step, "operations": nudge(step) });
+        server.call(APPLY, at);
+    }
+    kill(server);
+    let mut server = start();
+    let resumed = server.call(GET, json!({ "sessionId": id }));
+    assert_eq!(resumed["sessionId"], id);
+    assert_eq!(
+        (resumed["revision"].clone(), resumed["dirty"].clone()),
+        (json!(2), json!(true))
+    );
+    assert_eq!(resumed["lockHeld"], true, "{resumed}");
+    let at = json!({ "sessionId": id, "expectedRevision": 2, "operations": nudge(2) });
+    server.call(APPLY, at);
+    server.call(SAVE, json!({ "sessionId": id, "expectedRevision": 3 }));
+    assert_eq!(snapshot(&project), snapshot(&reference));
+
+    // Killed again after the save: the session comes back clean at the saved revision.
+    kill(server);
+    let mut server = start();
+    let resumed = server.call(GET, json!({ "sessionId": id }));
+    assert_eq!(
+        (resumed["revision"].clone(), resumed["dirty"].clone()),
+        (json!(3), json!(false))
+    );
+
+    // Closed, it is gone for good.
+    server.call(CLOSE, json!({ "sessionId": id }));
+    kill(server);
+    let mut server = start();
+    let response = server.request(
+        "tools/call",
+        json!({ "name": GET, "arguments": { "sessionId": id } }),
+    );
+    let error = &response["result"]["structuredContent"]["backendResult"]["error"];
+    assert_eq!(error["code"], "session_not_found", "{response}");
+}

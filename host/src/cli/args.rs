@@ -338,6 +338,7 @@ impl Args {
             project_publish_paths: false,
             command_line: true,
             state_dir: None,
+            tenant: None,
         }
     }
 
@@ -406,6 +407,7 @@ impl Args {
             project_publish_paths: false,
             command_line: false,
             state_dir: self.state_dir()?,
+            tenant: None,
         })
     }
 }

@@ -25,6 +25,7 @@ use crate::backend::journal;
 use crate::backend::lock::{LockError, ProjectLock};
 use crate::backend::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::backend::sandbox::{self, Refusal, Target};
+use crate::backend::state::SessionRecord;
 
 /// Most changed files a report names (`unsavedEdits` at open, a refresh's `refreshed`).
 pub(super) const MAX_CHANGED_NAMED: usize = 20;
@@ -170,6 +171,27 @@ impl Keeper {
         }
     }
 
+    /// Keeps the record a server started again after this one died serves the session
+    /// by (with a state directory; only for a session that holds its project's lock,
+    /// whose edits are journaled).
+    pub(super) fn remember(&self, session: &Session, saved_revision: u64) {
+        let (Some(state), Some(project)) = (&self.config.state_dir, session.directory()) else {
+            return;
+        };
+        if !session.lock_held() {
+            return;
+        }
+        let record = SessionRecord {
+            session_id: session.id.clone(),
+            tenant: self.config.tenant.clone(),
+            project_path: project.dir.to_string_lossy().into_owned(),
+            saved_revision,
+        };
+        if let Err(error) = state.write_record(&record) {
+            tracing::warn!(session = %session.id, "the session record could not be written: {error}");
+        }
+    }
+
     pub(super) fn snapshot(&self, session: &Session, status: &SessionStatus) -> SessionSnapshot {
         snapshot(
             &self.capabilities,
@@ -180,15 +202,19 @@ impl Keeper {
         )
     }
 
-    /// A closed session's events and cache entry go with it, as upstream does.
-    /// What the service keeps of a session that went: its events, cache entry and watch.
+    /// What the service keeps of a session that went goes with it, as upstream does: its
+    /// events, cache entry and watch, and its record.
     pub(super) fn forget(&self, session: &Session) {
+        if let Some(state) = &self.config.state_dir {
+            state.remove_record(&session.id);
+        }
         self.events.forget(&session.id);
         self.cache.forget(&session.id);
         if let Some(project) = session.directory() {
             self.watch.remove(&project.dir);
         }
     }
+
     /// Rebuilds a session whose instance failed ([`Service::rebuild`] in its own home).
     /// Gives the instance and its status, or `None` if any step fails (then the session is
     /// closed).

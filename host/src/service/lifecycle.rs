@@ -29,11 +29,14 @@ use crate::service::sessions::{Home, Session};
 impl Service {
     /// Opens a project directory in a new session `session_id`, and does what `input`
     /// says with the unsaved edits an earlier session left in the project's journal
-    /// (reported beside the snapshot).
+    /// (reported beside the snapshot). `saved_revision` is the revision the disk holds
+    /// when a session is resumed from its record (0 for a new one), its revision when the
+    /// journal holds no edits.
     pub(super) async fn open(
         &self,
         session_id: &str,
         input: &OpenSessionInput,
+        saved_revision: u64,
     ) -> Result<(SessionSnapshot, Option<UnsavedEdits>), Failure> {
         let project_path = input.project_path.as_str();
         let project = sandbox::resolve_project(project_path, &self.keeper.config.roots)
@@ -80,7 +83,8 @@ impl Service {
         let recovering = pending
             .as_ref()
             .filter(|_| input.unsaved_edits == Some(UnsavedEditsChoice::Recover));
-        let first_revision = recovering.map_or(0, |pending| pending.header.saved_revision);
+        let first_revision =
+            recovering.map_or(saved_revision, |pending| pending.header.saved_revision);
         report::progress("reading the project").await;
         let (mut instance, mut status) = match self
             .keeper
@@ -135,7 +139,38 @@ impl Service {
         if let Some(project) = session.directory() {
             self.keeper.watch.add(&project.dir);
         }
+        self.keeper.remember(&session, first_revision);
         Ok((snapshot, unsaved))
+    }
+
+    /// Serves again a session a server that died had open, by its id: its project opened
+    /// from its record in the state directory, at the revision the disk holds, with the
+    /// edits the journal kept replayed. `false` when there is no such record (or it is
+    /// another tenant's), or the session cannot be opened again (then it stays unknown).
+    pub(super) async fn resume(&self, session_id: &str) -> bool {
+        let Some(state) = &self.keeper.config.state_dir else {
+            return false;
+        };
+        let Some(record) = state.record(session_id) else {
+            return false;
+        };
+        if record.tenant != self.keeper.config.tenant {
+            return false;
+        }
+        let input = OpenSessionInput {
+            project_path: record.project_path.clone(),
+            unsaved_edits: Some(UnsavedEditsChoice::Recover),
+        };
+        match self.open(session_id, &input, record.saved_revision).await {
+            Ok((snapshot, _)) => {
+                tracing::info!(session = %session_id, revision = snapshot.revision, "resumed a session from its record");
+                true
+            }
+            Err(failure) => {
+                tracing::warn!(session = %session_id, "a recorded session could not be resumed: {}", failure.error.message());
+                false
+            }
+        }
     }
 
     /// Registers an opened session: its first cache entry, `session.opened`, and the

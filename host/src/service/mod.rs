@@ -91,8 +91,11 @@ pub struct ServiceConfig {
     /// Refusals name the command line's flags rather than MCP fields.
     pub command_line: bool,
     /// Where projects' locks and journals are kept instead of beside each project
-    /// (`--state-dir`).
+    /// (`--state-dir`), with the records of open sessions.
     pub state_dir: Option<StateDir>,
+    /// Whose sessions these are, in session records (an HTTP tenant's token digest);
+    /// `None` for a server without tokens.
+    pub tenant: Option<String>,
 }
 
 impl ServiceConfig {
@@ -117,6 +120,7 @@ impl ServiceConfig {
             project_publish_paths: false,
             command_line: false,
             state_dir: None,
+            tenant: None,
         })
     }
 }
@@ -131,6 +135,9 @@ pub struct Service {
     /// Held while published output is written: two publishes into one directory must not
     /// interleave.
     publishing: tokio::sync::Mutex<()>,
+    /// Held while a session is resumed from its record, so two requests for it resume it
+    /// once.
+    resuming: tokio::sync::Mutex<()>,
 }
 
 /// The envelope of one call and whether it is a failure.
@@ -150,6 +157,7 @@ impl Service {
             keeper: Keeper::new(config),
             in_flight: AtomicUsize::new(0),
             publishing: tokio::sync::Mutex::new(()),
+            resuming: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -277,6 +285,17 @@ impl Service {
                 };
             }
         };
+        // A session this process does not know may be one a server that died had open.
+        if let Some(id) = session_id.as_deref()
+            && !matches!(request, Request::Open(_))
+            && self.keeper.config.state_dir.is_some()
+            && !self.keeper.registry.contains(id)
+        {
+            let _resuming = self.resuming.lock().await;
+            if !self.keeper.registry.contains(id) {
+                self.resume(id).await;
+            }
+        }
         if let (Some(gate), Some(wire)) = (gate, wire) {
             match gate.check(method, wire).await {
                 Ok(()) => {}
@@ -321,7 +340,7 @@ impl Service {
         let opened = match opening {
             Opening::Directory(input) => {
                 let session_id = uuid::Uuid::new_v4().to_string();
-                self.open(&session_id, &input).await
+                self.open(&session_id, &input, 0).await
             }
             Opening::Document(document) => self
                 .open_project(method, document)

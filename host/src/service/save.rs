@@ -135,6 +135,7 @@ impl Service {
     pub(super) fn saved(&self, session: &Session, reply: SaveReply) -> DiskChanges {
         let status = reply.status;
         session.saved(status.revision);
+        self.keeper.remember(session, status.revision);
         if !reply.recovered_paths.is_empty() {
             let how = Recovered::CompletedOrUndone;
             let notice = Notice::save_recovered(&session.id, how, &reply.recovered_paths);

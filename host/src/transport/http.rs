@@ -210,6 +210,12 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             tenant_config.roots = roots;
         }
         tenant_config.read_only = grant.as_ref().is_some_and(|g| g.read_only);
+        tenant_config.tenant = grant.as_ref().map(|g| {
+            g.token_digest
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        });
         let service = Service::with_runtime(tenant_config, runtime.clone());
         service.start_idle_expiry();
         service.start_watching();

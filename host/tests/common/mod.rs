@@ -47,6 +47,7 @@ pub fn service(root: &Path, memory_bytes: usize) -> Arc<Service> {
         project_publish_paths: false,
         command_line: false,
         state_dir: None,
+        tenant: None,
     })
 }
 
