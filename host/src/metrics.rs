@@ -1,6 +1,7 @@
 //! What an operator scrapes from `serve --http`'s `/metrics`, in Prometheus' text format:
 //! tool calls by tool and outcome with their latency, sessions open, sessions rebuilt after
-//! their backend instance failed, advisory locks taken over from a process that had exited,
+//! their backend instance failed, sessions resumed from a state directory after the server
+//! that had them died, advisory locks taken over from a process that had exited,
 //! bytes written to edit journals, and HTTP connections open.
 //!
 //! One set of counters for the process (every tenant of an HTTP server, or a stdio server),
@@ -43,6 +44,7 @@ pub struct Metrics {
     calls: Family<CallLabels, Counter>,
     latency: Family<ToolLabel, Histogram, fn() -> Histogram>,
     sessions_rebuilt: Counter,
+    sessions_resumed: Counter,
     locks_taken_over: Counter,
     journal_bytes: Counter,
     sessions_open: Gauge,
@@ -71,6 +73,12 @@ impl Metrics {
             "sessions_rebuilt",
             "Sessions rebuilt on a fresh backend instance after theirs failed (a trap, a deadline, memory)",
             sessions_rebuilt.clone(),
+        );
+        let sessions_resumed = Counter::default();
+        registry.register(
+            "sessions_resumed",
+            "Sessions served again from their record in the state directory, after the server that had them died",
+            sessions_resumed.clone(),
         );
         let locks_taken_over = Counter::default();
         registry.register(
@@ -101,6 +109,7 @@ impl Metrics {
             calls,
             latency,
             sessions_rebuilt,
+            sessions_resumed,
             locks_taken_over,
             journal_bytes,
             sessions_open,
@@ -126,6 +135,10 @@ impl Metrics {
 
     pub fn session_rebuilt(&self) {
         self.sessions_rebuilt.inc();
+    }
+
+    pub fn session_resumed(&self) {
+        self.sessions_resumed.inc();
     }
 
     pub fn lock_taken_over(&self) {
@@ -181,6 +194,7 @@ mod tests {
             "ofgui_sessions_open 3",
             "ofgui_http_connections_open 1",
             "ofgui_sessions_rebuilt_total 0",
+            "ofgui_sessions_resumed_total 0",
             "ofgui_locks_taken_over_total 0",
         ] {
             assert!(text.contains(line), "no {line:?} in:\n{text}");

@@ -164,6 +164,7 @@ impl Service {
         match self.open(session_id, &input, record.saved_revision).await {
             Ok((snapshot, _)) => {
                 tracing::info!(session = %session_id, revision = snapshot.revision, "resumed a session from its record");
+                crate::metrics::metrics().session_resumed();
                 true
             }
             Err(failure) => {
