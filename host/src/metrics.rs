@@ -54,66 +54,60 @@ pub struct Metrics {
 impl Metrics {
     fn new() -> Metrics {
         let mut registry = Registry::with_prefix("ofgui");
-        let calls = Family::<CallLabels, Counter>::default();
-        registry.register(
+        let calls = registered(
+            &mut registry,
             "tool_calls",
             "Tool calls answered, by tool and outcome",
-            calls.clone(),
+            Family::<CallLabels, Counter>::default(),
         );
-        let latency = Family::<ToolLabel, Histogram, fn() -> Histogram>::new_with_constructor(
-            latency_histogram,
-        );
-        registry.register(
+        let latency = registered(
+            &mut registry,
             "tool_call_seconds",
             "How long a tool call took, from its request to its result",
-            latency.clone(),
-        );
-        let sessions_rebuilt = Counter::default();
-        registry.register(
-            "sessions_rebuilt",
-            "Sessions rebuilt on a fresh backend instance after theirs failed (a trap, a deadline, memory)",
-            sessions_rebuilt.clone(),
-        );
-        let sessions_resumed = Counter::default();
-        registry.register(
-            "sessions_resumed",
-            "Sessions served again from their record in the state directory, after the server that had them died",
-            sessions_resumed.clone(),
-        );
-        let locks_taken_over = Counter::default();
-        registry.register(
-            "locks_taken_over",
-            "Project locks taken over from a process that no longer runs",
-            locks_taken_over.clone(),
-        );
-        let journal_bytes = Counter::default();
-        registry.register(
-            "journal_written_bytes",
-            "Bytes written to the edit journals beside projects",
-            journal_bytes.clone(),
-        );
-        let sessions_open = Gauge::default();
-        registry.register(
-            "sessions_open",
-            "Sessions open, in every tenant",
-            sessions_open.clone(),
-        );
-        let connections_open = Gauge::<u64, AtomicU64>::default();
-        registry.register(
-            "http_connections_open",
-            "HTTP connections open",
-            connections_open.clone(),
+            Family::<ToolLabel, Histogram, fn() -> Histogram>::new_with_constructor(
+                latency_histogram,
+            ),
         );
         Metrics {
-            registry,
             calls,
             latency,
-            sessions_rebuilt,
-            sessions_resumed,
-            locks_taken_over,
-            journal_bytes,
-            sessions_open,
-            connections_open,
+            sessions_rebuilt: registered(
+                &mut registry,
+                "sessions_rebuilt",
+                "Sessions rebuilt on a fresh backend instance after theirs failed (a trap, a deadline, memory)",
+                Counter::default(),
+            ),
+            sessions_resumed: registered(
+                &mut registry,
+                "sessions_resumed",
+                "Sessions served again from their record in the state directory, after the server that had them died",
+                Counter::default(),
+            ),
+            locks_taken_over: registered(
+                &mut registry,
+                "locks_taken_over",
+                "Project locks taken over from a process that no longer runs",
+                Counter::default(),
+            ),
+            journal_bytes: registered(
+                &mut registry,
+                "journal_written_bytes",
+                "Bytes written to the edit journals of projects",
+                Counter::default(),
+            ),
+            sessions_open: registered(
+                &mut registry,
+                "sessions_open",
+                "Sessions open, in every tenant",
+                Gauge::default(),
+            ),
+            connections_open: registered(
+                &mut registry,
+                "http_connections_open",
+                "HTTP connections open",
+                Gauge::<u64, AtomicU64>::default(),
+            ),
+            registry,
         }
     }
 
@@ -166,6 +160,17 @@ impl Metrics {
         }
         text
     }
+}
+
+/// `metric`, registered under `name` with its `help`.
+fn registered<M: prometheus_client::registry::Metric + Clone>(
+    registry: &mut Registry,
+    name: &str,
+    help: &str,
+    metric: M,
+) -> M {
+    registry.register(name, help, metric.clone());
+    metric
 }
 
 /// The process's metrics, made on first use.
