@@ -388,3 +388,43 @@ fn with_a_state_dir_a_killed_servers_sessions_answer_by_their_ids() {
     let error = &response["result"]["structuredContent"]["backendResult"]["error"];
     assert_eq!(error["code"], "session_not_found", "{response}");
 }
+
+/// Two servers sharing a state directory: a session is served by the one that holds its
+/// project's lock (the other says so, and serves nothing stale); when that one dies, the
+/// other takes the session over by its id with every acknowledged edit.
+#[test]
+fn a_second_server_takes_a_session_over_only_when_its_holder_died() {
+    let workspace = Workspace::new();
+    let project = workspace.add("project", &unity_corpus());
+    let state = workspace.path().join("state");
+    let state_arg = state.to_str().unwrap();
+    let start = || RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let mut holder = start();
+    let mut other = start();
+    let id = holder.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
+    for step in 0..2 {
+        let at = json!({ "sessionId": id, "expectedRevision": step, "operations": nudge(step) });
+        holder.call(APPLY, at);
+    }
+    let response = other.request(
+        "tools/call",
+        json!({ "name": GET, "arguments": { "sessionId": id } }),
+    );
+    let error = &response["result"]["structuredContent"]["backendResult"]["error"];
+    assert_eq!(error["code"], "lock_conflict", "{response}");
+    assert_eq!(error["holderSessionId"], id, "{response}");
+    // The holder goes on, undisturbed.
+    let at = json!({ "sessionId": id, "expectedRevision": 2, "operations": nudge(2) });
+    holder.call(APPLY, at);
+
+    holder.child.kill().unwrap();
+    holder.child.wait().unwrap();
+    let resumed = other.call(GET, json!({ "sessionId": id }));
+    assert_eq!(
+        (resumed["revision"].clone(), resumed["dirty"].clone()),
+        (json!(3), json!(true))
+    );
+    assert_eq!(resumed["lockHeld"], true, "{resumed}");
+    other.call(SAVE, json!({ "sessionId": id, "expectedRevision": 3 }));
+    other.call(CLOSE, json!({ "sessionId": id }));
+}

@@ -208,6 +208,24 @@ impl Keeper {
         if let Some(state) = &self.config.state_dir {
             state.remove_record(&session.id);
         }
+        self.let_go(session);
+    }
+
+    /// Drops a session this process registered but must not serve: one resumed from its
+    /// record while another live process holds its project's lock (and serves it). Its
+    /// record stays that process's.
+    pub(super) async fn abandon(&self, session_id: &str) {
+        let Some(session) = self.registry.remove(session_id) else {
+            return;
+        };
+        if let Some(instance) = session.instance.lock().await.take() {
+            instance.close().await;
+        }
+        self.let_go(&session);
+    }
+
+    /// What this process keeps of a session: its events, cache entry and watch.
+    fn let_go(&self, session: &Session) {
         self.events.forget(&session.id);
         self.cache.forget(&session.id);
         if let Some(project) = session.directory() {

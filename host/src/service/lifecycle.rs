@@ -8,7 +8,7 @@ use ofgui_contracts::api::{
     OpenProjectSessionInput, OpenSessionInput, SessionSnapshot, UnsavedEditsChoice,
 };
 use ofgui_contracts::envelope::BackendDiagnostic;
-use ofgui_contracts::error::BackendError;
+use ofgui_contracts::error::{BackendError, LockConflictKind};
 use ofgui_contracts::methods::Method;
 use serde::Deserialize as _;
 use serde_json::{Value, json};
@@ -145,33 +145,51 @@ impl Service {
 
     /// Serves again a session a server that died had open, by its id: its project opened
     /// from its record in the state directory, at the revision the disk holds, with the
-    /// edits the journal kept replayed. `false` when there is no such record (or it is
-    /// another tenant's), or the session cannot be opened again (then it stays unknown).
-    pub(super) async fn resume(&self, session_id: &str) -> bool {
+    /// edits the journal kept replayed. `Ok(false)` when there is no such record (or it is
+    /// another tenant's), or the session cannot be opened again (then it stays unknown);
+    /// `lock_conflict` when the server that has it still runs.
+    pub(super) async fn resume(&self, session_id: &str) -> Result<bool, Failure> {
         let Some(state) = &self.keeper.config.state_dir else {
-            return false;
+            return Ok(false);
         };
         let Some(record) = state.record(session_id) else {
-            return false;
+            return Ok(false);
         };
         if record.tenant != self.keeper.config.tenant {
-            return false;
+            return Ok(false);
         }
         let input = OpenSessionInput {
             project_path: record.project_path.clone(),
             unsaved_edits: Some(UnsavedEditsChoice::Recover),
         };
-        match self.open(session_id, &input, record.saved_revision).await {
-            Ok((snapshot, _)) => {
-                tracing::info!(session = %session_id, revision = snapshot.revision, "resumed a session from its record");
-                crate::metrics::metrics().session_resumed();
-                true
-            }
+        let snapshot = match self.open(session_id, &input, record.saved_revision).await {
+            Ok((snapshot, _)) => snapshot,
             Err(failure) => {
                 tracing::warn!(session = %session_id, "a recorded session could not be resumed: {}", failure.error.message());
-                false
+                return Ok(false);
             }
+        };
+        // Opened without the lock: the server that has the session still runs. This
+        // process must not answer for it from what the journal said a moment ago.
+        if !snapshot.lock_held {
+            let key = self
+                .keeper
+                .registry
+                .get(session_id)
+                .map(|session| session.key());
+            self.keeper.abandon(session_id).await;
+            return Err(BackendError::LockConflict {
+                message: "This session is open in another server process that shares this server's state directory, and that process still runs; send the session's requests to it (a load balancer routes them by the session id).".into(),
+                kind: LockConflictKind::AdvisoryLockConflict,
+                canonical_path_key: key.unwrap_or_default(),
+                holder_session_id: Some(session_id.to_string()),
+                lock_file_path: None,
+            }
+            .into());
         }
+        tracing::info!(session = %session_id, revision = snapshot.revision, "resumed a session from its record");
+        crate::metrics::metrics().session_resumed();
+        Ok(true)
     }
 
     /// Registers an opened session: its first cache entry, `session.opened`, and the

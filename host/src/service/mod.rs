@@ -292,8 +292,10 @@ impl Service {
             && !self.keeper.registry.contains(id)
         {
             let _resuming = self.resuming.lock().await;
-            if !self.keeper.registry.contains(id) {
-                self.resume(id).await;
+            if !self.keeper.registry.contains(id)
+                && let Err(failure) = self.resume(id).await
+            {
+                return failed(failure);
             }
         }
         if let (Some(gate), Some(wire)) = (gate, wire) {
