@@ -180,6 +180,8 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         .await
         .with_context(|| format!("binding {}", options.addr))?;
     let bound = listener.local_addr()?;
+    // Before the log says the server serves, which is when a supervisor may signal it.
+    let signal = shutdown_signal();
     let stop = CancellationToken::new();
     let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
         .iter()
@@ -266,7 +268,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     );
     let draining = shared.clone();
     let shutdown = async move {
-        shutdown_signal().await;
+        signal.await;
         tracing::info!("shutting down: refusing new requests, finishing the calls in flight");
         draining.draining.store(true, Ordering::SeqCst);
     };
@@ -694,25 +696,33 @@ fn unauthorized() -> Response {
         .into_response()
 }
 
-async fn shutdown_signal() {
+/// SIGTERM and SIGINT, listened for from the moment this is made: a signal sent as soon
+/// as the server says it serves starts the drain instead of killing the process.
+fn shutdown_signal() -> impl Future<Output = ()> + Send {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut terminate) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = terminate.recv() => {}
+        let terminate = signal(SignalKind::terminate());
+        let interrupt = signal(SignalKind::interrupt());
+        async move {
+            match (terminate, interrupt) {
+                (Ok(mut terminate), Ok(mut interrupt)) => {
+                    tokio::select! {
+                        _ = interrupt.recv() => {}
+                        _ = terminate.recv() => {}
+                    }
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
