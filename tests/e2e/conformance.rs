@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::clients::{clients_dir, installed, run};
 use crate::harness::*;
-use crate::http::{exited, start_open};
+use crate::http::{start_open, stopped};
 
 fn conforms(revision: &str) {
     let node = &installed().node;
@@ -24,7 +24,7 @@ fn conforms(revision: &str) {
     let workspace = Workspace::new();
     workspace.add("hello", &example_project());
     let results = workspace.path().join("results");
-    let (mut server, addr, log) = start_open(&workspace);
+    let (server, addr, log) = start_open(&workspace);
     let mut suite_run = Command::new(node);
     suite_run
         .arg(&suite)
@@ -34,10 +34,8 @@ fn conforms(revision: &str) {
         .arg("-o")
         .arg(&results);
     let finished = run(suite_run, Duration::from_secs(300));
-    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    let log = log.join().unwrap_or_default();
+    let (status, log) = stopped(server, log);
+    assert!(status.success(), "{log}");
     assert!(
         finished.status.success(),
         "the conformance suite ({revision}) found failures its baseline does not list, or listed \

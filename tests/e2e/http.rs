@@ -240,6 +240,17 @@ fn serve_at(
     (server, addr, rest)
 }
 
+/// Stops a server as its supervisor would (SIGTERM): how it exited, and its log.
+pub(crate) fn stopped(
+    mut server: Child,
+    log: std::thread::JoinHandle<String>,
+) -> (std::process::ExitStatus, String) {
+    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    let status = exited(&mut server);
+    (status, log.join().unwrap_or_default())
+}
+
 /// Waits for the server to exit; its status.
 pub(crate) fn exited(server: &mut Child) -> std::process::ExitStatus {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
@@ -338,7 +349,7 @@ fn metrics_need_a_token_off_loopback_unless_told_otherwise() {
     let tokens = workspace.path().join("tokens.txt");
     std::fs::write(&tokens, format!("{FULL}\n")).unwrap();
     let bearer = format!("Authorization: Bearer {FULL}");
-    let (mut server, addr, log) = start_everywhere(&workspace, &tokens, &[]);
+    let (server, addr, log) = start_everywhere(&workspace, &tokens, &[]);
     assert_eq!(get(&addr, "/metrics", &[]).0, "401");
     let (status, scrape) = get(&addr, "/metrics", &[&bearer]);
     assert_eq!(status, "200");
@@ -346,17 +357,10 @@ fn metrics_need_a_token_off_loopback_unless_told_otherwise() {
         scrape.contains("# TYPE ofgui_sessions_open gauge"),
         "{scrape}"
     );
-    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
-    let (mut server, addr, log) =
-        start_everywhere(&workspace, &tokens, &["--metrics-without-token"]);
+    assert!(stopped(server, log).0.success());
+    let (server, addr, log) = start_everywhere(&workspace, &tokens, &["--metrics-without-token"]);
     assert_eq!(get(&addr, "/metrics", &[]).0, "200");
-    // SAFETY: as above.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }
 
 /// A SIGTERM sent the moment the server says it serves starts the drain, never kills it:
@@ -367,11 +371,8 @@ fn a_sigterm_right_after_start_drains_and_exits_cleanly() {
     let tokens = workspace.path().join("tokens.txt");
     std::fs::write(&tokens, format!("{FULL}\n")).unwrap();
     for _ in 0..20 {
-        let (mut server, _, log) = start(&workspace, &tokens, &[]);
-        // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-        unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-        let status = exited(&mut server);
-        let log = log.join().unwrap_or_default();
+        let (server, _, log) = start(&workspace, &tokens, &[]);
+        let (status, log) = stopped(server, log);
         assert!(status.success(), "exit {status}:\n{log}");
     }
 }

@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use crate::harness::*;
-use crate::http::{exited, start_with};
+use crate::http::{exited, start_with, stopped};
 
 const TOKEN: &str = "limits-token-0123456789";
 
@@ -78,7 +78,7 @@ fn rpc_error(answer: &str) -> serde_json::Value {
 #[test]
 fn stalled_headers_and_bodies_are_cut_off_and_bad_bodies_get_json_rpc_errors() {
     let workspace = Workspace::new();
-    let (mut server, addr, log) = server(
+    let (server, addr, log) = server(
         &workspace,
         &["--header-timeout-secs", "1", "--body-timeout-secs", "1"],
     );
@@ -134,16 +134,13 @@ fn stalled_headers_and_bodies_are_cut_off_and_bad_bodies_get_json_rpc_errors() {
     let answer = exchange(&addr, "POST", "/mcp", &MCP_HEADERS, &big);
     assert_eq!(status(&answer), "200", "5 MiB is under the default limit");
 
-    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }
 
 #[test]
 fn the_body_limit_is_a_flag_and_answered_in_json_rpc() {
     let workspace = Workspace::new();
-    let (mut server, addr, log) = server(&workspace, &["--max-body-mib", "1"]);
+    let (server, addr, log) = server(&workspace, &["--max-body-mib", "1"]);
     let big = format!(
         r#"{{"jsonrpc":"2.0","id":2,"method":"ping","pad":"{}"}}"#,
         "x".repeat(1 << 20)
@@ -159,16 +156,13 @@ fn the_body_limit_is_a_flag_and_answered_in_json_rpc() {
             .contains("--max-body-mib"),
         "{error}"
     );
-    // SAFETY: as above.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }
 
 #[test]
 fn connections_are_capped_per_address() {
     let workspace = Workspace::new();
-    let (mut server, addr, log) = server(
+    let (server, addr, log) = server(
         &workspace,
         &[
             "--max-connections-per-ip",
@@ -190,10 +184,7 @@ fn connections_are_capped_per_address() {
     std::thread::sleep(Duration::from_millis(300));
     let answer = exchange(&addr, "GET", "/healthz", &[], "");
     assert_eq!(status(&answer), "200", "{answer}");
-    // SAFETY: as above.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }
 
 #[test]
@@ -290,7 +281,7 @@ fn session_id(answer: &str) -> Option<String> {
 #[test]
 fn a_token_holds_a_bounded_number_of_mcp_sessions() {
     let workspace = Workspace::new();
-    let (mut server, addr, log) = server(&workspace, &[]);
+    let (server, addr, log) = server(&workspace, &[]);
     let mut opened = Vec::new();
     let mut refused = 0;
     for _ in 0..1_000 {
@@ -327,17 +318,13 @@ fn a_token_holds_a_bounded_number_of_mcp_sessions() {
     let answer = exchange(&addr, "POST", "/mcp", &MCP_HEADERS, &initialize("x"));
     assert_eq!(status(&answer), "200", "{answer}");
 
-    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }
 
 #[test]
 fn an_allowed_origin_matches_its_scheme_host_and_port_exactly() {
     let workspace = Workspace::new();
-    let (mut server, addr, log) =
-        server(&workspace, &["--allowed-origin", "https://app.example.com"]);
+    let (server, addr, log) = server(&workspace, &["--allowed-origin", "https://app.example.com"]);
     let with_origin = |origin: &str| {
         let header = format!("Origin: {origin}");
         let mut headers = MCP_HEADERS.to_vec();
@@ -359,10 +346,7 @@ fn an_allowed_origin_matches_its_scheme_host_and_port_exactly() {
         with_origin(&format!("http://rebound.example.com:{port}")),
         "403"
     );
-    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }
 
 /// Under MCP 2026-07-28 the methods that revision removed are not found (HTTP 404,
@@ -370,7 +354,7 @@ fn an_allowed_origin_matches_its_scheme_host_and_port_exactly() {
 #[test]
 fn methods_2026_07_28_removed_are_not_found() {
     let workspace = Workspace::new();
-    let (mut server, addr, log) = server(&workspace, &[]);
+    let (server, addr, log) = server(&workspace, &[]);
     let mut headers = MCP_HEADERS.to_vec();
     headers.push("MCP-Protocol-Version: 2026-07-28");
     let meta = r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}"#;
@@ -394,8 +378,5 @@ fn methods_2026_07_28_removed_are_not_found() {
     // Without the header, initialize is the legacy handshake it always was.
     let answer = exchange(&addr, "POST", "/mcp", &MCP_HEADERS, &initialize("x"));
     assert_eq!(status(&answer), "200", "{answer}");
-    // SAFETY: `kill` with our own child's pid and a standard signal has no memory effects.
-    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
-    assert!(exited(&mut server).success());
-    drop(log.join());
+    assert!(stopped(server, log).0.success());
 }

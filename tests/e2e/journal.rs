@@ -106,9 +106,8 @@ fn killed_and_recovered(edits: u64, outside: bool) {
     drop(server);
 
     // The same edits, and the server killed without a save.
-    let (mut server, _, _) = edit(workspace.path(), &project, edits);
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
+    let (server, _, _) = edit(workspace.path(), &project, edits);
+    kill(server);
     if outside {
         edit_outside(&project);
     }
@@ -209,9 +208,8 @@ fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
     let workspace = Workspace::new();
     let project = workspace.add("project", &unity_corpus());
     let before = snapshot(&project);
-    let (mut server, _, _) = edit(workspace.path(), &project, 2);
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
+    let (server, _, _) = edit(workspace.path(), &project, 2);
+    kill(server);
     // Outside, the component the edits move a node in loses that node's file.
     std::fs::remove_file(project.join("assets/Joystick/Main.xml")).unwrap();
 
@@ -240,9 +238,8 @@ fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
         &before["assets/Joystick/Main.xml"],
     )
     .unwrap();
-    let (mut server, _, _) = edit(workspace.path(), &project, 2);
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
+    let (server, _, _) = edit(workspace.path(), &project, 2);
+    kill(server);
     let mut server = RawServer::start_env(workspace.path(), &[]);
     let response = open_with(&mut server, &project, Some("discard"));
     assert_eq!(
@@ -259,6 +256,17 @@ fn discarded_edits_are_gone_and_a_refused_one_is_reported() {
         "{response}"
     );
     assert_eq!(snapshot(&project), before);
+}
+
+/// A server of the projects in `root` that keeps its locks, journals and records in `state`.
+fn with_state(root: &Path, state: &Path) -> RawServer {
+    RawServer::start_args(root, &["--state-dir", state.to_str().unwrap()])
+}
+
+/// Kills a server as a crash would (SIGKILL), and waits for it.
+fn kill(mut server: RawServer) {
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
 }
 
 /// The files of this tool's kind (`lock`, `journal`) in `dir`.
@@ -278,8 +286,7 @@ fn with_a_state_dir_the_lock_and_journal_live_there_and_edits_survive_a_kill() {
     let workspace = Workspace::new();
     let project = workspace.add("project", &unity_corpus());
     let state = workspace.path().join("state");
-    let state_arg = state.to_str().unwrap();
-    let mut server = RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let mut server = with_state(workspace.path(), &state);
     let id = server.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
     let opened = server.call(GET, json!({ "sessionId": id }));
     assert_eq!(opened["lockHeld"], true, "{opened}");
@@ -295,8 +302,7 @@ fn with_a_state_dir_the_lock_and_journal_live_there_and_edits_survive_a_kill() {
             "a {kind} beside the project"
         );
     }
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
+    kill(server);
 
     // The next server, given the same state directory, takes the dead one's lock over and
     // recovers its edits; one given none sees no journal.
@@ -307,7 +313,7 @@ fn with_a_state_dir_the_lock_and_journal_live_there_and_edits_survive_a_kill() {
         "{response}"
     );
     drop(elsewhere);
-    let mut server = RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let mut server = with_state(workspace.path(), &state);
     let response = open_with(&mut server, &project, Some("recover"));
     let recovered = &additions(&response)["unsavedEdits"];
     assert_eq!(recovered["recovered"], 2, "{response}");
@@ -335,12 +341,7 @@ fn with_a_state_dir_a_killed_servers_sessions_answer_by_their_ids() {
     let reference = workspace.add("reference", &unity_corpus());
     let project = workspace.add("project", &unity_corpus());
     let state = workspace.path().join("state");
-    let state_arg = state.to_str().unwrap();
-    let start = || RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
-    let kill = |mut server: RawServer| {
-        server.child.kill().unwrap();
-        server.child.wait().unwrap();
-    };
+    let start = || with_state(workspace.path(), &state);
 
     // The uninterrupted session: three edits, saved.
     let (mut server, id, _) = edit(workspace.path(), &reference, 3);
@@ -397,8 +398,7 @@ fn a_second_server_takes_a_session_over_only_when_its_holder_died() {
     let workspace = Workspace::new();
     let project = workspace.add("project", &unity_corpus());
     let state = workspace.path().join("state");
-    let state_arg = state.to_str().unwrap();
-    let start = || RawServer::start_args(workspace.path(), &["--state-dir", state_arg]);
+    let start = || with_state(workspace.path(), &state);
     let mut holder = start();
     let mut other = start();
     let id = holder.call(OPEN, json!({ "projectPath": project }))["sessionId"].clone();
@@ -417,8 +417,7 @@ fn a_second_server_takes_a_session_over_only_when_its_holder_died() {
     let at = json!({ "sessionId": id, "expectedRevision": 2, "operations": nudge(2) });
     holder.call(APPLY, at);
 
-    holder.child.kill().unwrap();
-    holder.child.wait().unwrap();
+    kill(holder);
     let resumed = other.call(GET, json!({ "sessionId": id }));
     assert_eq!(
         (resumed["revision"].clone(), resumed["dirty"].clone()),

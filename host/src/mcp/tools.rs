@@ -56,12 +56,7 @@ impl OfguiServer {
             return docs_read(arguments);
         }
         let Some(method) = methods::by_tool(name) else {
-            if let Some(tool) = self
-                .composition
-                .host_tools
-                .iter()
-                .find(|tool| tool.tool.name == name)
-            {
+            if let Some(tool) = self.host_tool(name) {
                 return host_tool(tool, arguments.unwrap_or_default(), peer).await;
             }
             return self.tool_result(unknown_tool(name), true);
@@ -146,17 +141,20 @@ impl OfguiServer {
         self.tool_result(call.failure(reference, failure), true)
     }
 
+    /// The embedder's tool of this name, if there is one.
+    fn host_tool(&self, name: &str) -> Option<&HostTool> {
+        self.composition
+            .host_tools
+            .iter()
+            .find(|tool| tool.tool.name == name)
+    }
+
     /// The protocol's refusal of a tool this server does not have (invalid params), or
     /// `None` for a tool it has. The name stays out of it: the library logs every error
     /// it answers, and a client's string is a payload.
     pub(crate) fn refuse_unknown_tool(&self, name: &str) -> Option<ErrorData> {
-        let known = name == DOCS_TOOL
-            || methods::by_tool(name).is_some()
-            || self
-                .composition
-                .host_tools
-                .iter()
-                .any(|tool| tool.tool.name == name);
+        let known =
+            name == DOCS_TOOL || methods::by_tool(name).is_some() || self.host_tool(name).is_some();
         match known {
             true => None,
             false => Some(ErrorData::invalid_params(
