@@ -19,7 +19,7 @@ pub const CLIENTS: usize = 32;
 pub const ROUNDS: u64 = 10;
 
 /// What a client sends tools over.
-trait Transport {
+pub(crate) trait Transport {
     /// Calls a tool and returns its envelope and how long the call took.
     fn tool(&mut self, name: &str, arguments: Value) -> Result<(Value, Duration)>;
 
@@ -137,7 +137,7 @@ fn workload(transport: &mut dyn Transport, project: &Path, probe: &Probe) -> Tal
 }
 
 /// A Streamable HTTP client: one MCP session, requests answered as SSE or JSON.
-struct HttpClient {
+pub(crate) struct HttpClient {
     agent: ureq::Agent,
     url: String,
     token: String,
@@ -146,7 +146,7 @@ struct HttpClient {
 }
 
 impl HttpClient {
-    fn connect(url: &str, token: &str) -> Result<HttpClient> {
+    pub(crate) fn connect(url: &str, token: &str) -> Result<HttpClient> {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(120)))

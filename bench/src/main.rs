@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
+mod cluster;
 mod embedding;
 mod history;
 mod load;
@@ -63,7 +64,7 @@ fn main() -> Result<()> {
         bail!("precompile failed");
     }
 
-    // `cargo run --release -p bench -- render` (or `load`, `publish`) prints that table alone.
+    // `cargo run --release -p bench -- render` (or `load`, `cluster`, `publish`) prints that table alone.
     match std::env::args().nth(1).as_deref() {
         Some("render") => {
             let unity = tempfile::tempdir()?;
@@ -74,6 +75,9 @@ fn main() -> Result<()> {
             return history::history(&host, cache.path(), &projects[0].1);
         }
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
+        Some("cluster") => {
+            return cluster::cluster(&host, cache.path(), &projects[0].1, &projects[0].2);
+        }
         Some("sizes") => return sizes::sizes(&host, cache.path(), &projects[0].1),
         Some("publish") => {
             publish::header();
@@ -202,6 +206,7 @@ fn main() -> Result<()> {
     many_sessions(&host, cache.path(), &projects[0].1)?;
     history::history(&host, cache.path(), &projects[0].1)?;
     load::load(&host, cache.path(), &projects[0].1, &projects[0].2)?;
+    cluster::cluster(&host, cache.path(), &projects[0].1, &projects[0].2)?;
     runaway(&host, cache.path(), &workspace.join("examples/HelloFairy"))?;
     Ok(())
 }

@@ -115,6 +115,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
         metrics_without_token: false,
+        node_address: None,
         limits: Default::default(),
     };
     let schemas = if args.full_schemas {
@@ -129,6 +130,7 @@ fn run(args: Args) -> anyhow::Result<()> {
             allowed_hosts,
             allowed_origins,
             metrics_without_token,
+            node_address,
             limits,
         } => {
             if args.confirm_writes {
@@ -160,6 +162,7 @@ fn run(args: Args) -> anyhow::Result<()> {
                 allowed_hosts,
                 allowed_origins,
                 metrics_without_token,
+                node_address,
                 text_content: args.text_content,
                 schemas,
                 connections: crate::transport::connections::ConnectionLimits {

@@ -47,6 +47,9 @@ mod history;
 /// Unsaved edits in the project's journal, recovered after a kill.
 mod journal;
 
+/// Two nodes behind HAProxy sharing a state directory: a node killed loses no edit.
+mod cluster;
+
 /// `serve --http`: tokens as tenants, read-only and narrow roots, Origin, SIGTERM.
 mod http;
 

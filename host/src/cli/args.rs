@@ -54,6 +54,12 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
 
+    /// This server's name among the servers sharing --state-dir (letters, digits, - and _):
+    /// the sessions it opens get ids starting `NAME.`, which a load balancer routes on
+    /// (see deploy/haproxy.cfg). Give each node its own name, the same after a restart.
+    #[arg(long, value_name = "NAME", requires = "state_dir")]
+    pub node_id: Option<String>,
+
     /// Longest one backend call may run, in seconds. A call past it is stopped within one
     /// 50 ms tick, and its session restored from the project on disk and the transactions
     /// applied since its last save.
@@ -132,6 +138,11 @@ pub enum Command {
         /// on a private network); a loopback server answers it without one anyway.
         #[arg(long, requires = "http")]
         metrics_without_token: bool,
+        /// Where the other nodes sharing --state-dir reach this one (`HOST:PORT`), to send
+        /// it the requests of sessions it serves that reached them; default: the --http
+        /// address, unless that is a wildcard (0.0.0.0, [::]).
+        #[arg(long, value_name = "HOST:PORT", requires = "http")]
+        node_address: Option<String>,
         #[command(flatten)]
         limits: HttpLimits,
     },
@@ -364,9 +375,13 @@ impl Args {
         let Some(dir) = &self.state_dir else {
             return Ok(None);
         };
-        match StateDir::new(dir) {
-            Ok(state) => Ok(Some(state)),
+        let state = match StateDir::new(dir) {
+            Ok(state) => state,
             Err(error) => bail!("--state-dir {}: {error}", dir.display()),
+        };
+        match &self.node_id {
+            Some(node) => Ok(Some(state.for_node(node).map_err(anyhow::Error::msg)?)),
+            None => Ok(Some(state)),
         }
     }
 

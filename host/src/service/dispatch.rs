@@ -207,6 +207,10 @@ impl Service {
             .keeper
             .on_session(&session.id, async |session, instance| {
                 if apply {
+                    if let Some(reply) = session.answered_before(expected, &operations) {
+                        tracing::info!(session = %session.id, "answered a request sent again with the answer of its recovered apply");
+                        return Ok(Applied::Batch(reply));
+                    }
                     let reply = instance.apply(expected, &operations).await?;
                     session.record(Edit {
                         expected_revision: expected,

@@ -17,12 +17,12 @@ use super::cache::Cache;
 use super::envelope::Failure;
 use super::events::EventLog;
 use super::notice::{Notice, Recovered};
-use super::sessions::{Edit, Registry, ReserveError, Session};
+use super::sessions::{Answered, Edit, EditAction, Registry, ReserveError, Session};
 use super::watch::Watch;
 use super::{ServiceConfig, unhandled};
 use crate::backend::bindings::{DocumentRequest, OpenRequest, SessionStatus};
 use crate::backend::journal;
-use crate::backend::lock::{LockError, ProjectLock};
+use crate::backend::lock::{Holder, LockError, ProjectLock};
 use crate::backend::runtime::{CallError, Instance, InstanceLimits, Runtime};
 use crate::backend::sandbox::{self, Refusal, Target};
 use crate::backend::state::SessionRecord;
@@ -186,6 +186,7 @@ impl Keeper {
             tenant: self.config.tenant.clone(),
             project_path: project.dir.to_string_lossy().into_owned(),
             saved_revision,
+            served_at: state.address().map(str::to_owned),
         };
         if let Err(error) = state.write_record(&record) {
             tracing::warn!(session = %session.id, "the session record could not be written: {error}");
@@ -381,9 +382,9 @@ impl Keeper {
     /// A lock just taken, after telling the user when it was taken over from a process
     /// that no longer runs.
     pub(super) fn noted(&self, session_id: &str, held: ProjectLock) -> ProjectLock {
-        if let Some(pid) = held.taken_over_from() {
+        if let Some(former) = held.taken_over_from() {
             self.events
-                .notice(Notice::lock_taken_over(session_id, held.path(), pid));
+                .notice(Notice::lock_taken_over(session_id, held.path(), former));
             crate::metrics::metrics().lock_taken_over();
         }
         held
@@ -501,7 +502,7 @@ pub(super) fn advisory(error: LockError, key: &str) -> Result<(), Failure> {
     match error {
         LockError::Held { path, holder } => {
             // Said without the holder's process id, which is no business of a client.
-            let message = if holder == Some(std::process::id()) {
+            let message = if holder == Holder::ThisProcess {
                 "This project is open for writing in a session of another token of this server; it is free again when that session closes (or idles out). A read-only token opens it meanwhile."
             } else {
                 "This project is open for writing in another program (another server, or an editor using the same lock file); close that session first. A lock left by a process that has exited is taken over automatically."
@@ -543,8 +544,9 @@ pub(super) async fn replay(
     instance: &mut Instance,
     status: &mut SessionStatus,
     entries: &[journal::Entry],
-) -> (Vec<Edit>, Option<RefusedEdit>) {
+) -> (Vec<Edit>, Option<RefusedEdit>, Option<Answered>) {
     let mut replayed = Vec::new();
+    let mut last = None;
     for entry in entries {
         let refuse = |code: &str, message: String, op_index: Option<u32>| RefusedEdit {
             revision: entry.expected_revision,
@@ -561,6 +563,7 @@ pub(super) async fn replay(
                     "The journal entry is not an edit this server knows.".into(),
                     None,
                 )),
+                None,
             );
         };
         if edit.expected_revision != status.revision {
@@ -568,12 +571,20 @@ pub(super) async fn replay(
                 "The journal's edits skip from revision {} to {}.",
                 status.revision, edit.expected_revision
             );
-            return (replayed, Some(refuse("stale_write", message, None)));
+            return (replayed, Some(refuse("stale_write", message, None)), None);
         }
         let result = edit.replay_on(instance, edit.expected_revision).await;
         match result {
             Ok(reply) => {
                 *status = reply.status;
+                last = match &edit.action {
+                    EditAction::Apply { operations } => Some(Answered {
+                        expected_revision: edit.expected_revision,
+                        operations: operations.clone(),
+                        reply,
+                    }),
+                    _ => None,
+                };
                 replayed.push(edit);
             }
             Err(CallError::Backend(guest)) => {
@@ -586,15 +597,16 @@ pub(super) async fn replay(
                     guest.error.message().to_string(),
                     op_index,
                 );
-                return (replayed, Some(refused));
+                return (replayed, Some(refused), None);
             }
             Err(other) => {
                 return (
                     replayed,
                     Some(refuse("backend_unhandled_error", other.to_string(), None)),
+                    None,
                 );
             }
         }
     }
-    (replayed, None)
+    (replayed, None, last)
 }

@@ -17,7 +17,7 @@ use super::keeper::{MAX_CHANGED_NAMED, advisory, id_conflict, refused, replay, r
 use super::{Outcome, Service};
 use crate::backend::bindings::{DocumentRequest, SessionStatus};
 use crate::backend::journal::{self, Journal};
-use crate::backend::lock::{LockError, ProjectLock};
+use crate::backend::lock::{Holder, LockError, ProjectLock};
 use crate::backend::runtime::Instance;
 use crate::backend::sandbox::{self};
 use crate::policy::explain;
@@ -58,7 +58,10 @@ impl Service {
         // opens without the lock and refuses what would change the project.
         let locked_elsewhere = matches!(
             &acquired,
-            Some(Err(LockError::Held { holder, .. })) if *holder != Some(std::process::id())
+            Some(Err(LockError::Held {
+                holder: Holder::Other { .. },
+                ..
+            }))
         );
         let project_lock = match acquired {
             None => None,
@@ -100,11 +103,12 @@ impl Service {
         let mut unsaved = pending
             .as_ref()
             .map(|pending| unsaved_edits(pending, &project.dir));
-        let mut replayed = Vec::new();
+        let (mut replayed, mut last_answered) = (Vec::new(), None);
         match (&pending, input.unsaved_edits, &mut journal, &mut unsaved) {
             (Some(pending), Some(UnsavedEditsChoice::Recover), Some(journal), Some(report)) => {
                 report::progress("recovering unsaved edits").await;
-                let (edits, refused) = replay(&mut instance, &mut status, &pending.entries).await;
+                let (edits, refused, last) =
+                    replay(&mut instance, &mut status, &pending.entries).await;
                 report.status = UnsavedEditsStatus::Recovered;
                 report.recovered = Some(edits.len() as u32);
                 report.refused = refused;
@@ -114,6 +118,7 @@ impl Service {
                     tracing::warn!(session = %session_id, "the recovered edits could not be journaled again: {error}");
                 }
                 replayed = edits;
+                last_answered = last;
             }
             (Some(_), Some(UnsavedEditsChoice::Discard), Some(journal), Some(report)) => {
                 if let Err(error) = journal.remove() {
@@ -127,12 +132,12 @@ impl Service {
         }
         let home = Home::Directory {
             project,
-            lock: project_lock,
+            lock: project_lock.map(Box::new),
             locked_elsewhere,
         };
         let (snapshot, session) = self.opened(session_id, home, instance, &status);
         if !replayed.is_empty() {
-            session.recovered(first_revision, replayed);
+            session.recovered(first_revision, replayed, last_answered);
         }
         session.journal_into(journal);
         session.know_disk();
@@ -264,7 +269,7 @@ impl Service {
                 }
                 id
             }
-            None => uuid::Uuid::new_v4().to_string(),
+            None => self.keeper.config.new_session_id(),
         };
         if self.keeper.registry.id_taken(&session_id) {
             return Err(id_conflict(&session_id));

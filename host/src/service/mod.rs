@@ -98,7 +98,28 @@ pub struct ServiceConfig {
     pub tenant: Option<String>,
 }
 
+/// How long a node waits for another that is moving a session to it, before trying
+/// itself (and finding it locked, if that node is stuck rather than dead).
+const MOVE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Where a session is served (see [`Service::locate`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Whereabouts {
+    Here,
+    /// At the node that takes requests at this address.
+    There(String),
+}
+
 impl ServiceConfig {
+    /// A new session's id, carrying this node's name when it has one (see
+    /// [`StateDir::new_session_id`]).
+    pub(crate) fn new_session_id(&self) -> String {
+        match &self.state_dir {
+            Some(state) => state.new_session_id(),
+            None => uuid::Uuid::new_v4().to_string(),
+        }
+    }
+
     /// The allowed roots as `OPENFAIRYGUI_ALLOWED_PROJECT_ROOTS` lists them.
     fn roots_text(&self) -> String {
         std::env::join_paths(&self.roots)
@@ -240,6 +261,50 @@ impl Service {
         self.in_flight.load(Ordering::SeqCst)
     }
 
+    /// Where a session is served, for a node sharing its state directory with others:
+    /// here (open, or resumed now from its record), or at another node's address, as its
+    /// record says. `gone` is an address found dead a moment ago: a record naming it is
+    /// taken over. Nodes racing for one session take turns, so it moves once and the
+    /// others are sent where it went. Always `Here` for a server that is not a named node.
+    pub async fn locate(self: &Arc<Self>, session_id: &str, gone: Option<&str>) -> Whereabouts {
+        let Some(state) = self.keeper.config.state_dir.clone() else {
+            return Whereabouts::Here;
+        };
+        let Some(here) = state.address().map(str::to_owned) else {
+            return Whereabouts::Here;
+        };
+        if self.is_open(session_id) {
+            return Whereabouts::Here;
+        }
+        let id = session_id.to_owned();
+        let waiting = state.clone();
+        let turn = tokio::task::spawn_blocking(move || waiting.moving(&id, MOVE_PATIENCE))
+            .await
+            .ok()
+            .flatten();
+        let Some(record) = state.record(session_id) else {
+            return Whereabouts::Here;
+        };
+        if record.tenant != self.keeper.config.tenant {
+            return Whereabouts::Here;
+        }
+        match record.served_at {
+            Some(there) if there != here && Some(there.as_str()) != gone => {
+                Whereabouts::There(there)
+            }
+            _ => {
+                let _resuming = self.resuming.lock().await;
+                if !self.keeper.registry.contains(session_id)
+                    && let Err(failure) = self.resume(session_id).await
+                {
+                    tracing::info!(session = %session_id, "not resumed here: {}", failure.error.message());
+                }
+                drop(turn);
+                Whereabouts::Here
+            }
+        }
+    }
+
     /// Whether a session is open (without renewing its idle timer).
     pub fn is_open(&self, session_id: &str) -> bool {
         self.keeper.registry.contains(session_id)
@@ -341,7 +406,7 @@ impl Service {
         };
         let opened = match opening {
             Opening::Directory(input) => {
-                let session_id = uuid::Uuid::new_v4().to_string();
+                let session_id = self.keeper.config.new_session_id();
                 self.open(&session_id, &input, 0).await
             }
             Opening::Document(document) => self

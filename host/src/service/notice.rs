@@ -122,18 +122,31 @@ impl Notice {
     }
 
     /// The project's lock file was left by a process that no longer runs.
-    pub fn lock_taken_over(session_id: &str, lock_file: &std::path::Path, pid: u32) -> Notice {
+    pub fn lock_taken_over(
+        session_id: &str,
+        lock_file: &std::path::Path,
+        former: &crate::backend::lock::Former,
+    ) -> Notice {
+        let pid = former.pid;
+        let who = match &former.node {
+            Some(node) => format!("node {node} (process {pid})"),
+            None => format!("process {pid}"),
+        };
+        let mut data = serde_json::json!({
+            "sessionId": session_id,
+            "lockFile": lock_file.to_string_lossy(),
+            "pid": pid,
+        });
+        if let Some(node) = &former.node {
+            data["node"] = serde_json::json!(node);
+        }
         Notice {
             level: NoticeLevel::Warning,
             topic: "lock.takenOver",
             message: format!(
-                "The project's lock file was left by process {pid}, which no longer runs (a server that stopped without closing its session); it was taken over."
+                "The project's lock was left by {who}, which no longer runs (a server that stopped without closing its session); it was taken over."
             ),
-            data: serde_json::json!({
-                "sessionId": session_id,
-                "lockFile": lock_file.to_string_lossy(),
-                "pid": pid,
-            }),
+            data,
         }
     }
 }

@@ -97,7 +97,7 @@ impl Service {
             old.close().await;
         }
         drop(slot);
-        session.recovered(first, kept.clone());
+        session.recovered(first, kept.clone(), None);
         session.know_disk();
         session.rejournal(first, &kept);
         let key = session.key();

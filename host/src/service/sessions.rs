@@ -26,6 +26,18 @@ pub struct Session {
     /// The project's files as this session last knew them on disk (read, saved or
     /// refreshed): what an outside change is told apart from.
     known: Mutex<BTreeMap<String, journal::Fingerprint>>,
+    /// The last edit recovered from the journal when it was an apply, with the answer
+    /// replaying it gave: the same request sent again (its server died after journaling it
+    /// and before answering) gets that answer instead of a stale-revision refusal. Gone
+    /// with the next edit.
+    answered: Mutex<Option<Answered>>,
+}
+
+/// An apply recovered from the journal and its answer.
+pub struct Answered {
+    pub expected_revision: u64,
+    pub operations: String,
+    pub reply: GuestReply,
 }
 
 /// Where a session's project lives.
@@ -36,7 +48,7 @@ pub enum Home {
         /// The advisory lock beside the project, released when the session goes; `None`
         /// when it could not be taken (a read-only parent directory, or another program
         /// holds it), so `lockHeld` says false.
-        lock: Option<ProjectLock>,
+        lock: Option<Box<ProjectLock>>,
         /// Another program holds the project's lock: the session only reads, and calls
         /// that would change its model or the project are refused (`lock_conflict`).
         locked_elsewhere: bool,
@@ -202,7 +214,7 @@ impl Session {
     fn bind(&self, project: ResolvedProject, lock: Option<ProjectLock>) {
         *self.home() = Home::Directory {
             project,
-            lock,
+            lock: lock.map(Box::new),
             locked_elsewhere: false,
         };
     }
@@ -210,6 +222,7 @@ impl Session {
     /// Records an edit that was made: in memory, and durably on disk (synced before the
     /// call answers) while the session writes its project's journal.
     pub fn record(&self, batch: Edit) {
+        *lock(&self.answered) = None;
         self.record_durably(&batch);
         let mut journal = lock(&self.replay);
         if journal.overflowed {
@@ -313,7 +326,19 @@ impl Session {
 
     /// A recovered session: the disk holds `saved_revision`, and `edits` were replayed on
     /// it (already in the journal on disk).
-    pub fn recovered(&self, saved_revision: u64, edits: Vec<Edit>) {
+    /// The answer of a recovered apply, for the same request sent again: the apply at
+    /// `expected_revision` with these `operations` was the last edit, and nothing since.
+    pub fn answered_before(&self, expected_revision: u64, operations: &str) -> Option<GuestReply> {
+        let mut answered = lock(&self.answered);
+        let same = answered.as_ref().is_some_and(|before| {
+            before.expected_revision == expected_revision && before.operations == operations
+        });
+        same.then(|| answered.take().map(|before| before.reply))
+            .flatten()
+    }
+
+    pub fn recovered(&self, saved_revision: u64, edits: Vec<Edit>, last: Option<Answered>) {
+        *lock(&self.answered) = last;
         let bytes = edits.iter().map(Edit::size).sum();
         *lock(&self.replay) = Replay {
             saved_revision,
@@ -480,6 +505,7 @@ impl Registry {
             home: Mutex::new(home),
             last_used: Mutex::new(Instant::now()),
             replay: Mutex::new(Replay::default()),
+            answered: Mutex::new(None),
             durable: Mutex::new(None),
             known: Mutex::new(BTreeMap::new()),
         });

@@ -25,15 +25,23 @@ use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
 use super::connections::{self, ConnectionLimits};
+use super::forward::{self, Relayed};
 use crate::backend::runtime::Runtime;
 use crate::mcp::compose::ServerBuilder;
 use crate::mcp::{OfguiServer, Schemas, TextContent};
 use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
-use crate::service::{Service, ServiceConfig};
+use crate::service::{Service, ServiceConfig, Whereabouts};
 
 /// Tool calls one tenant may have running at once; a request past them is refused with
 /// 429 (a soft limit: requests arriving together may pass it by a few).
 pub const MAX_IN_FLIGHT_PER_TENANT: usize = 16;
+
+/// How long a node waits for a draining node (SIGTERM) that serves a session to exit and
+/// let go of it, before serving the request itself (and finding the session locked).
+const DRAIN_PATIENCE: Duration = Duration::from_secs(15);
+
+/// The header naming the node that answered, on every answer of a named node.
+pub const ANSWERED_BY: &str = "x-ofgui-node";
 
 /// The tools a read-only token may not call: they change a session's model or the disk.
 fn write_tools() -> impl Iterator<Item = &'static str> {
@@ -132,6 +140,8 @@ pub struct HttpOptions {
     pub allowed_origins: Vec<String>,
     /// `/metrics` answers without a token on a non-loopback address too.
     pub metrics_without_token: bool,
+    /// Where the other nodes sharing the state directory reach this one; `None`: `addr`.
+    pub node_address: Option<String>,
     pub text_content: TextContent,
     pub schemas: Schemas,
     pub connections: ConnectionLimits,
@@ -165,6 +175,9 @@ struct Shared {
     max_mcp_sessions: usize,
     /// `/metrics` answers without a token (a loopback server, or one told to).
     open_metrics: bool,
+    /// This server's name among the nodes sharing its state directory, when the others can
+    /// reach it: it then relays a request for a session another node serves.
+    node: Option<String>,
 }
 
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
@@ -188,7 +201,17 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         .map(|h| h.to_string())
         .collect();
     hosts.extend(options.allowed_hosts.iter().cloned());
+    // A node sharing a state directory with others keeps no MCP session: a client of a
+    // revision before 2026-07-28 is answered without an Mcp-Session-Id, so any node serves
+    // its next request, and a plain answer is JSON, sent whole, so a request whose node
+    // died before answering is sent again by the balancer instead of left half-streamed.
+    let clustered = base
+        .state_dir
+        .as_ref()
+        .is_some_and(|state| state.node().is_some());
     let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(!clustered)
+        .with_json_response(clustered)
         .with_allowed_hosts(hosts)
         .with_allowed_origins(allowed_origins(&options.allowed_origins, bound))
         .enforce_origin_validation()
@@ -205,6 +228,19 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         tokio::task::spawn_blocking(move || Runtime::new(cache_dir.as_deref(), limits, fonts))
             .await
             .context("loading the backend")??;
+    let mut base = base;
+    base.state_dir = base
+        .state_dir
+        .map(|state| match (&options.node_address, bound.ip().is_unspecified()) {
+            (Some(address), _) => state.served_at(address),
+            (None, false) => state.served_at(&bound.to_string()),
+            (None, true) => {
+                if state.node().is_some() {
+                    tracing::warn!("--node-id without --node-address on a wildcard address: the other nodes cannot send this one its sessions' requests");
+                }
+                state
+            }
+        });
     let mut tenants = Vec::new();
     for grant in grants {
         let mut tenant_config = base.clone();
@@ -254,13 +290,39 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         max_body_bytes: options.max_body_bytes,
         max_mcp_sessions: options.max_mcp_sessions,
         open_metrics: options.metrics_without_token || bound.ip().is_loopback(),
+        node: base
+            .state_dir
+            .as_ref()
+            .filter(|state| state.address().is_some())
+            .and_then(|state| state.node().map(str::to_owned)),
     });
+    // Every answer of a named node says which node gave it (for operators, and for a check
+    // that a node is back behind the balancer).
+    let named = base
+        .state_dir
+        .as_ref()
+        .and_then(|state| state.node())
+        .and_then(|node| HeaderValue::from_str(node).ok());
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics))
         .route("/mcp", any(mcp))
-        .with_state(shared.clone());
+        .with_state(shared.clone())
+        .layer(axum::middleware::map_response(
+            move |mut response: Response| {
+                let named = named.clone();
+                async move {
+                    // A relayed answer keeps the name of the node that gave it.
+                    if let Some(node) = named
+                        && !response.headers().contains_key(ANSWERED_BY)
+                    {
+                        response.headers_mut().insert(ANSWERED_BY, node);
+                    }
+                    response
+                }
+            },
+        ));
     tracing::info!(
         addr = %bound,
         tenants = options.grants.len().max(1),
@@ -371,6 +433,13 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         tracing::info!(tenant = %tenant.label, %method, status = 404, "refused: a method MCP 2026-07-28 removed");
         return removed;
     }
+    let request = match relay_elsewhere(&shared, tenant, request, &probe).await {
+        Ok(request) => request,
+        Err(relayed) => {
+            tracing::info!(tenant = %tenant.label, %method, status = relayed.status().as_u16(), ms = started.elapsed().as_secs_f64() * 1000.0, "mcp request relayed to the node serving its session");
+            return relayed;
+        }
+    };
     let rpc_method = probe.method;
     let refused = session_refusal(
         &shared,
@@ -407,6 +476,58 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         "mcp request"
     );
     response
+}
+
+/// Sends a tool call for a session another node serves (by the session's record) to that
+/// node, unless the request was relayed already; the request back (`Ok`) when it is
+/// served here.
+async fn relay_elsewhere(
+    shared: &Shared,
+    tenant: &Tenant,
+    request: Request,
+    probe: &Probe,
+) -> Result<Request, Response> {
+    let Some(node) = &shared.node else {
+        return Ok(request);
+    };
+    let Some(session_id) = probe.session_id.as_deref() else {
+        return Ok(request);
+    };
+    if request.headers().contains_key(forward::RELAYED_BY) {
+        return Ok(request);
+    }
+    let Whereabouts::There(mut address) = tenant.service.locate(session_id, None).await else {
+        return Ok(request);
+    };
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            -32600,
+            "Invalid request: the body could not be read; nothing was done.",
+        ));
+    };
+    // A node found gone is taken over here, unless another took it first (then sent
+    // there, once); a draining one is waited for until it has exited.
+    let mut moves = 0;
+    let draining_until = Instant::now() + DRAIN_PATIENCE;
+    loop {
+        match forward::relay(&address, node, &parts, bytes.clone()).await {
+            Relayed::Answered(response) => return Err(response),
+            Relayed::Draining if Instant::now() < draining_until => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Relayed::Draining => break,
+            Relayed::Gone => match tenant.service.locate(session_id, Some(&address)).await {
+                Whereabouts::There(other) if other != address && moves == 0 => {
+                    moves += 1;
+                    address = other;
+                }
+                _ => break,
+            },
+        }
+    }
+    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
 /// A POST whose response body is still being sent; counted in [`Shared::answering`]
@@ -591,7 +712,7 @@ async fn read_body(shared: &Shared, request: Request) -> Result<(Request, Probe)
         }
     };
     // One scan: syntax errors are not JSON, data errors not one object.
-    let probe = match serde_json::from_slice::<Probe>(&bytes) {
+    let mut probe = match serde_json::from_slice::<Probe>(&bytes) {
         Ok(probe) => probe,
         Err(error) if error.is_data() => {
             return Err(rpc_error(
@@ -608,6 +729,11 @@ async fn read_body(shared: &Shared, request: Request) -> Result<(Request, Probe)
             ));
         }
     };
+    if shared.node.is_some() && probe.method.as_deref() == Some("tools/call") {
+        probe.session_id = serde_json::from_slice::<CallProbe>(&bytes)
+            .ok()
+            .map(|call| call.params.arguments.session_id);
+    }
     Ok((Request::from_parts(parts, Body::from(bytes)), probe))
 }
 
@@ -617,6 +743,26 @@ async fn read_body(shared: &Shared, request: Request) -> Result<(Request, Probe)
 struct Probe {
     method: Option<String>,
     id: Option<Value>,
+    /// A tool call's `sessionId`, read only by a node that may relay it.
+    #[serde(skip)]
+    session_id: Option<String>,
+}
+
+/// A tool call's session, read on a second pass over the body by a named node.
+#[derive(serde::Deserialize)]
+struct CallProbe {
+    params: CallParams,
+}
+
+#[derive(serde::Deserialize)]
+struct CallParams {
+    arguments: CallArguments,
+}
+
+#[derive(serde::Deserialize)]
+struct CallArguments {
+    #[serde(rename = "sessionId")]
+    session_id: String,
 }
 
 /// The methods MCP 2026-07-28 removed (its requests carry their context in `_meta`, and

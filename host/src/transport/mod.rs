@@ -6,6 +6,7 @@
 //! and knows no method names or session logic.
 
 pub mod connections;
+mod forward;
 pub mod http;
 mod lifecycle;
 pub mod stdio;
