@@ -329,7 +329,17 @@ fn with_a_state_dir_the_lock_and_journal_live_there_and_edits_survive_a_kill() {
         "a save removes the journal"
     );
     server.call(CLOSE, json!({ "sessionId": id }));
-    assert!(ours(&state, "lock").is_empty(), "closing releases the lock");
+    // A state directory's lock file stays, emptied: removing a file others may be
+    // locking would let two of them hold it.
+    let locks = ours(&state, "lock");
+    assert_eq!(locks.len(), 1);
+    assert_eq!(
+        std::fs::read(state.join(&locks[0])).unwrap(),
+        b"",
+        "closing empties the lock file"
+    );
+    let file = std::fs::File::open(state.join(&locks[0])).unwrap();
+    assert!(file.try_lock().is_ok(), "closing releases the lock");
 }
 
 /// With `--state-dir`, a session a killed server had open is served again by its id by

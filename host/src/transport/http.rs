@@ -25,20 +25,17 @@ use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
 use super::connections::{self, ConnectionLimits};
-use super::forward::{self, Relayed};
+use super::forward;
+use super::request::{BodyLimits, read_body, removed_method, rpc_error};
 use crate::backend::runtime::Runtime;
 use crate::mcp::compose::ServerBuilder;
 use crate::mcp::{OfguiServer, Schemas, TextContent};
 use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
-use crate::service::{Service, ServiceConfig, Whereabouts};
+use crate::service::{Service, ServiceConfig};
 
 /// Tool calls one tenant may have running at once; a request past them is refused with
 /// 429 (a soft limit: requests arriving together may pass it by a few).
 pub const MAX_IN_FLIGHT_PER_TENANT: usize = 16;
-
-/// How long a node waits for a draining node (SIGTERM) that serves a session to exit and
-/// let go of it, before serving the request itself (and finding the session locked).
-const DRAIN_PATIENCE: Duration = Duration::from_secs(15);
 
 /// The header naming the node that answered, on every answer of a named node.
 pub const ANSWERED_BY: &str = "x-ofgui-node";
@@ -170,8 +167,7 @@ struct Shared {
     draining: AtomicBool,
     /// POST responses not yet sent in full (a tool call's answer among them).
     answering: AtomicUsize,
-    body_timeout: Duration,
-    max_body_bytes: usize,
+    body_limits: BodyLimits,
     max_mcp_sessions: usize,
     /// `/metrics` answers without a token (a loopback server, or one told to).
     open_metrics: bool,
@@ -282,19 +278,23 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             mcp_sessions,
         });
     }
+    let node = base
+        .state_dir
+        .as_ref()
+        .filter(|state| state.address().is_some())
+        .and_then(|state| state.node().map(str::to_owned));
     let shared = Arc::new(Shared {
         tenants,
         draining: AtomicBool::new(false),
         answering: AtomicUsize::new(0),
-        body_timeout: options.body_timeout,
-        max_body_bytes: options.max_body_bytes,
+        body_limits: BodyLimits {
+            timeout: options.body_timeout,
+            max_bytes: options.max_body_bytes,
+            probe_session: node.is_some(),
+        },
         max_mcp_sessions: options.max_mcp_sessions,
         open_metrics: options.metrics_without_token || bound.ip().is_loopback(),
-        node: base
-            .state_dir
-            .as_ref()
-            .filter(|state| state.address().is_some())
-            .and_then(|state| state.node().map(str::to_owned)),
+        node,
     });
     // Every answer of a named node says which node gave it (for operators, and for a check
     // that a node is back behind the balancer).
@@ -422,7 +422,7 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         .get("mcp-session-id")
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    let (request, probe) = match read_body(&shared, request).await {
+    let (request, probe) = match read_body(request, &shared.body_limits).await {
         Ok(read) => read,
         Err(refused) => {
             tracing::info!(tenant = %tenant.label, %method, status = refused.status().as_u16(), "refused the request body");
@@ -433,7 +433,14 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         tracing::info!(tenant = %tenant.label, %method, status = 404, "refused: a method MCP 2026-07-28 removed");
         return removed;
     }
-    let request = match relay_elsewhere(&shared, tenant, request, &probe).await {
+    let request = match forward::to_its_node(
+        &tenant.service,
+        shared.node.as_deref(),
+        request,
+        &probe,
+    )
+    .await
+    {
         Ok(request) => request,
         Err(relayed) => {
             tracing::info!(tenant = %tenant.label, %method, status = relayed.status().as_u16(), ms = started.elapsed().as_secs_f64() * 1000.0, "mcp request relayed to the node serving its session");
@@ -476,58 +483,6 @@ async fn mcp(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         "mcp request"
     );
     response
-}
-
-/// Sends a tool call for a session another node serves (by the session's record) to that
-/// node, unless the request was relayed already; the request back (`Ok`) when it is
-/// served here.
-async fn relay_elsewhere(
-    shared: &Shared,
-    tenant: &Tenant,
-    request: Request,
-    probe: &Probe,
-) -> Result<Request, Response> {
-    let Some(node) = &shared.node else {
-        return Ok(request);
-    };
-    let Some(session_id) = probe.session_id.as_deref() else {
-        return Ok(request);
-    };
-    if request.headers().contains_key(forward::RELAYED_BY) {
-        return Ok(request);
-    }
-    let Whereabouts::There(mut address) = tenant.service.locate(session_id, None).await else {
-        return Ok(request);
-    };
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-        return Err(rpc_error(
-            StatusCode::BAD_REQUEST,
-            -32600,
-            "Invalid request: the body could not be read; nothing was done.",
-        ));
-    };
-    // A node found gone is taken over here, unless another took it first (then sent
-    // there, once); a draining one is waited for until it has exited.
-    let mut moves = 0;
-    let draining_until = Instant::now() + DRAIN_PATIENCE;
-    loop {
-        match forward::relay(&address, node, &parts, bytes.clone()).await {
-            Relayed::Answered(response) => return Err(response),
-            Relayed::Draining if Instant::now() < draining_until => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            Relayed::Draining => break,
-            Relayed::Gone => match tenant.service.locate(session_id, Some(&address)).await {
-                Whereabouts::There(other) if other != address && moves == 0 => {
-                    moves += 1;
-                    address = other;
-                }
-                _ => break,
-            },
-        }
-    }
-    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
 /// A POST whose response body is still being sent; counted in [`Shared::answering`]
@@ -663,175 +618,6 @@ async fn session_refusal(
             .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
         refused
     })
-}
-
-/// A POST's body, read whole within the body timeout and the size limit and checked to
-/// be one JSON object, before the MCP endpoint sees it, with its JSON-RPC method; a
-/// refusal is a JSON-RPC error.
-async fn read_body(shared: &Shared, request: Request) -> Result<(Request, Probe), Response> {
-    if request.method() != axum::http::Method::POST {
-        return Ok((request, Probe::default()));
-    }
-    let (parts, body) = request.into_parts();
-    let limit = shared.max_body_bytes;
-    let read = tokio::time::timeout(shared.body_timeout, axum::body::to_bytes(body, limit));
-    let bytes = match read.await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) if too_large(&parts, limit) => {
-            return Err(rpc_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                -32600,
-                &format!(
-                    "Invalid request: the body is larger than {limit} bytes (--max-body-mib); nothing was done. Send large files as base64 and in more than one call."
-                ),
-            ));
-        }
-        // The client broke the connection off, or sent more than the limit without a length.
-        Ok(Err(_)) => {
-            return Err(rpc_error(
-                StatusCode::BAD_REQUEST,
-                -32600,
-                &format!(
-                    "Invalid request: the body could not be read whole, or is larger than {limit} bytes (--max-body-mib); nothing was done."
-                ),
-            ));
-        }
-        Err(_) => {
-            let mut refused = rpc_error(
-                StatusCode::REQUEST_TIMEOUT,
-                -32600,
-                &format!(
-                    "Invalid request: the body did not arrive within {} s (--body-timeout-secs); nothing was done.",
-                    shared.body_timeout.as_secs()
-                ),
-            );
-            refused
-                .headers_mut()
-                .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            return Err(refused);
-        }
-    };
-    // One scan: syntax errors are not JSON, data errors not one object.
-    let mut probe = match serde_json::from_slice::<Probe>(&bytes) {
-        Ok(probe) => probe,
-        Err(error) if error.is_data() => {
-            return Err(rpc_error(
-                StatusCode::BAD_REQUEST,
-                -32600,
-                "Invalid request: a message is one JSON-RPC object with a string method (batches are not part of MCP); nothing was done.",
-            ));
-        }
-        Err(_) => {
-            return Err(rpc_error(
-                StatusCode::BAD_REQUEST,
-                -32700,
-                "Parse error: the body is not valid JSON (JSON has no NaN or Infinity, and every number must fit a double); nothing was done.",
-            ));
-        }
-    };
-    if shared.node.is_some() && probe.method.as_deref() == Some("tools/call") {
-        probe.session_id = serde_json::from_slice::<CallProbe>(&bytes)
-            .ok()
-            .map(|call| call.params.arguments.session_id);
-    }
-    Ok((Request::from_parts(parts, Body::from(bytes)), probe))
-}
-
-/// The fields of a JSON-RPC message read before it is handed on; the rest is skipped
-/// unread.
-#[derive(Default, serde::Deserialize)]
-struct Probe {
-    method: Option<String>,
-    id: Option<Value>,
-    /// A tool call's `sessionId`, read only by a node that may relay it.
-    #[serde(skip)]
-    session_id: Option<String>,
-}
-
-/// A tool call's session, read on a second pass over the body by a named node.
-#[derive(serde::Deserialize)]
-struct CallProbe {
-    params: CallParams,
-}
-
-#[derive(serde::Deserialize)]
-struct CallParams {
-    arguments: CallArguments,
-}
-
-#[derive(serde::Deserialize)]
-struct CallArguments {
-    #[serde(rename = "sessionId")]
-    session_id: String,
-}
-
-/// The methods MCP 2026-07-28 removed (its requests carry their context in `_meta`, and
-/// updates stream from `subscriptions/listen`).
-const REMOVED_IN_2026_07_28: [&str; 4] = [
-    "initialize",
-    "logging/setLevel",
-    "resources/subscribe",
-    "resources/unsubscribe",
-];
-
-/// A request of MCP 2026-07-28 or later (by its `MCP-Protocol-Version` header) for a
-/// method that revision removed: method not found (HTTP 404), decided before its params
-/// are read, since their shape is the old revision's.
-fn removed_method(request: &Request, probe: &Probe) -> Option<Response> {
-    let method = probe.method.as_deref()?;
-    let version = request
-        .headers()
-        .get("mcp-protocol-version")
-        .and_then(|value| value.to_str().ok())?;
-    if version < "2026-07-28" || !REMOVED_IN_2026_07_28.contains(&method) {
-        return None;
-    }
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": probe.id.clone().unwrap_or(Value::Null),
-        "error": {
-            "code": -32601,
-            "message": format!("Method not found: MCP {version} has no {method}; a request carries its protocol version and client in _meta, and subscriptions/listen streams updates."),
-        },
-    });
-    Some(
-        (
-            StatusCode::NOT_FOUND,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            body.to_string(),
-        )
-            .into_response(),
-    )
-}
-
-/// Whether the request said, by its length, that it is over the limit.
-fn too_large(parts: &axum::http::request::Parts, limit: usize) -> bool {
-    parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok()?.parse::<usize>().ok())
-        .is_some_and(|length| length > limit)
-}
-
-/// A JSON-RPC error answer (`id` null: the request was not read as one).
-fn rpc_error(status: StatusCode, code: i64, message: &str) -> Response {
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": { "code": code, "message": message },
-    });
-    (
-        status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body.to_string(),
-    )
-        .into_response()
 }
 
 fn unauthorized() -> Response {
