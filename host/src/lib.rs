@@ -6,7 +6,8 @@
 //! | room | job |
 //! |---|---|
 //! | [`app`] | the program: reads the arguments, starts logging, and runs a command or a server |
-//! | [`transport`] | stdio and Streamable HTTP: framing, auth, Host/Origin, draining |
+//! | [`transport`] | stdio and Streamable HTTP: framing, auth, Host/Origin, draining, the review view's browser door |
+//! | [`review`] | the review view's page (its markup, script and styles), for people to see and approve a session |
 //! | [`mcp`] | the protocol: the server type, tools from the method table, resources, prompts, completions, notifications, composition for embedders |
 //! | [`cli`] | the command line: arguments, and the commands for people and CI |
 //! | [`service`] | dispatch by method, session lifecycle (open, rebuild, replay, close), the save guard, events, the cache, envelopes |
@@ -20,5 +21,6 @@ pub mod cli;
 pub mod mcp;
 pub mod metrics;
 pub mod policy;
+pub mod review;
 pub mod service;
 pub mod transport;

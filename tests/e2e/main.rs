@@ -47,6 +47,9 @@ mod history;
 /// Unsaved edits in the project's journal, recovered after a kill.
 mod journal;
 
+/// The review view's browser door: a person's browser, and what the door refuses.
+mod review;
+
 /// Two nodes behind HAProxy sharing a state directory: a node killed loses no edit.
 mod cluster;
 

@@ -393,8 +393,6 @@ impl ServerHandler for OfguiServer {
     }
 }
 
-/// Whether a client's identifier may be logged as it is: short, and only the characters
-/// of a session id or tool name.
 /// Every list fits one page, so this server never gives a `nextCursor`: a cursor is one
 /// it did not issue, which the protocol answers with invalid params rather than page 1.
 fn no_cursor(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> {
@@ -407,6 +405,8 @@ fn no_cursor(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> 
     }
 }
 
+/// Whether a client's identifier may be logged as it is: short, and only the characters
+/// of a session id or tool name.
 fn loggable(id: &str) -> bool {
     id.len() <= 64
         && id

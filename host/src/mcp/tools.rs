@@ -104,6 +104,29 @@ impl OfguiServer {
         }
     }
 
+    /// One tool call from the review page (not an MCP request): the same call, policies
+    /// and checks as an agent's, its result materialized, and counted and logged as one.
+    pub async fn call_for_review(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        if let Some(refusal) = self.refuse_unknown_tool(name) {
+            crate::metrics::metrics().tool_call(None, false, 0.0);
+            return Err(refusal);
+        }
+        let started = std::time::Instant::now();
+        let mut result = self.call(name, arguments, None).await;
+        let ok = result.is_error != Some(true);
+        let seconds = started.elapsed().as_secs_f64();
+        crate::metrics::metrics().tool_call(Some(name), ok, seconds);
+        materialize(&mut result)
+            .map_err(|_| ErrorData::internal_error("the result could not be encoded", None))?;
+        // A known tool's name (an unknown one was refused above); never the arguments.
+        tracing::info!(tool = %name, ok, ms = seconds * 1000.0, "tool call from the review page");
+        Ok(result)
+    }
+
     /// Wraps an envelope: structured content plus its text content.
     fn tool_result(&self, mut envelope: Envelope, is_error: bool) -> CallToolResult {
         let text = self.text(&mut envelope, is_error);

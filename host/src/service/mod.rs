@@ -256,6 +256,22 @@ impl Service {
         self.keeper.registry.ids()
     }
 
+    /// The open sessions with the project each has open, by id.
+    pub fn open_sessions(&self) -> Vec<(String, String)> {
+        let mut open: Vec<(String, String)> = self
+            .keeper
+            .registry
+            .ids()
+            .into_iter()
+            .filter_map(|id| {
+                let session = self.keeper.registry.get(&id)?;
+                Some((id, session.canonical_project_path()))
+            })
+            .collect();
+        open.sort();
+        open
+    }
+
     /// How many calls are running now (a save among them, perhaps).
     pub fn calls_in_flight(&self) -> usize {
         self.in_flight.load(Ordering::SeqCst)

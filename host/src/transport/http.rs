@@ -20,16 +20,16 @@ use ofgui_contracts::methods::METHODS;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
 use super::connections::{self, ConnectionLimits};
 use super::forward;
 use super::request::{BodyLimits, read_body, removed_method, rpc_error};
+use super::tenants::{Shared, Tenant, digest};
 use crate::backend::runtime::Runtime;
 use crate::mcp::compose::ServerBuilder;
-use crate::mcp::{OfguiServer, Schemas, TextContent};
+use crate::mcp::{Schemas, TextContent};
 use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
 use crate::service::{Service, ServiceConfig};
 
@@ -68,10 +68,6 @@ impl Grant {
             read_only,
         }
     }
-}
-
-fn digest(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
 }
 
 /// Reads a token file: one token per line, optionally followed by `roots=DIR[:DIR…]`
@@ -151,31 +147,6 @@ pub struct HttpOptions {
     pub max_mcp_sessions: usize,
 }
 
-/// One token's server: its service and its MCP endpoint.
-struct Tenant {
-    label: String,
-    token_digest: Option<[u8; 32]>,
-    service: Arc<Service>,
-    endpoint: StreamableHttpService<OfguiServer, LocalSessionManager>,
-    /// The tenant's MCP sessions (the endpoint's), counted against its cap.
-    mcp_sessions: Arc<LocalSessionManager>,
-}
-
-struct Shared {
-    tenants: Vec<Tenant>,
-    /// Set at SIGTERM: new requests are refused while the calls in flight finish.
-    draining: AtomicBool,
-    /// POST responses not yet sent in full (a tool call's answer among them).
-    answering: AtomicUsize,
-    body_limits: BodyLimits,
-    max_mcp_sessions: usize,
-    /// `/metrics` answers without a token (a loopback server, or one told to).
-    open_metrics: bool,
-    /// This server's name among the nodes sharing its state directory, when the others can
-    /// reach it: it then relays a request for a session another node serves.
-    node: Option<String>,
-}
-
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
 pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Result<()> {
     if options.grants.is_empty() && !options.addr.ip().is_loopback() {
@@ -208,7 +179,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!clustered)
         .with_json_response(clustered)
-        .with_allowed_hosts(hosts)
+        .with_allowed_hosts(hosts.clone())
         .with_allowed_origins(allowed_origins(&options.allowed_origins, bound))
         .enforce_origin_validation()
         .with_max_request_body_bytes(options.max_body_bytes)
@@ -263,8 +234,9 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         }
         let server = builder.build()?.materialized();
         let mcp_sessions = Arc::new(LocalSessionManager::default());
+        let served = server.clone();
         let endpoint = StreamableHttpService::new(
-            move || Ok(server.clone()),
+            move || Ok(served.clone()),
             mcp_sessions.clone(),
             config.clone(),
         );
@@ -273,6 +245,8 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
                 .as_ref()
                 .map_or("local".to_owned(), |g| g.label.clone()),
             token_digest: grant.as_ref().map(|g| g.token_digest),
+            read_only: grant.as_ref().is_some_and(|g| g.read_only),
+            server,
             service,
             endpoint,
             mcp_sessions,
@@ -292,6 +266,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             max_bytes: options.max_body_bytes,
             probe_session: node.is_some(),
         },
+        allowed_hosts: hosts,
         max_mcp_sessions: options.max_mcp_sessions,
         open_metrics: options.metrics_without_token || bound.ip().is_loopback(),
         node,
@@ -308,6 +283,7 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics))
         .route("/mcp", any(mcp))
+        .merge(super::review::routes())
         .with_state(shared.clone())
         .layer(axum::middleware::map_response(
             move |mut response: Response| {
@@ -566,21 +542,7 @@ fn authenticate<'a>(shared: &'a Shared, request: &Request) -> Result<&'a Tenant,
     if !scheme.eq_ignore_ascii_case("bearer") {
         return Err(Refused::Unauthorized);
     }
-    let given = digest(given.trim());
-    let mut found = None;
-    for tenant in &shared.tenants {
-        let Some(expected) = &tenant.token_digest else {
-            continue;
-        };
-        let difference = expected
-            .iter()
-            .zip(given.iter())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
-        if difference == 0 {
-            found = Some(tenant);
-        }
-    }
-    found.ok_or(Refused::Unauthorized)
+    shared.tenant_of(given.trim()).ok_or(Refused::Unauthorized)
 }
 
 /// A request the tenant's MCP sessions refuse: a DELETE of a session it does not hold

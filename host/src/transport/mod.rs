@@ -11,4 +11,6 @@ mod forward;
 pub mod http;
 mod lifecycle;
 mod request;
+mod review;
 pub mod stdio;
+mod tenants;

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 /// What a body may be.
-pub(super) struct BodyLimits {
+pub(crate) struct BodyLimits {
     pub timeout: Duration,
     pub max_bytes: usize,
     /// Read a tool call's `sessionId` too (a named node, which may relay it).

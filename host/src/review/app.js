@@ -1,0 +1,288 @@
+// The review view: a session's state, its history as steps, the pictures of the step
+// undo would take back (before and after, changed pixels marked), and undo, redo and save.
+// It changes nothing itself: every read and action is one of the server's tool calls,
+// with the same revision checks and policies as an agent's. Text from the server is put
+// in the page as text, never as markup.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+// The browser door: tool calls through /review/api/call, with the review cookie.
+const transport = {
+  async call(name, args) {
+    const response = await fetch("/review/api/call", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      credentials: "same-origin",
+      body: JSON.stringify({ name, arguments: args }),
+    });
+    if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${await response.text()}`);
+    return response.json();
+  },
+  async sessions() {
+    const response = await fetch("/review/api/sessions", { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`sessions: HTTP ${response.status}`);
+    return response.json();
+  },
+};
+
+/** A tool's envelope data and its picture, or an error with the server's words. */
+async function tool(name, args) {
+  const result = await transport.call(name, args);
+  const envelope = result.structuredContent && result.structuredContent.backendResult;
+  if (!envelope) throw new Error(`${name}: no result`);
+  if (!envelope.ok) {
+    const error = envelope.error || {};
+    throw new Error(`${error.code || "error"}: ${error.message || name}`);
+  }
+  const image = (result.content || []).find((block) => block.type === "image");
+  return { data: envelope.data, image };
+}
+
+function element(tag, text, attributes) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
+  return node;
+}
+
+function say(text, isError) {
+  const status = $("status");
+  status.textContent = text;
+  status.className = isError ? "error" : "";
+}
+
+const view = { sessionId: null, readOnly: true, state: null, history: null, selected: null };
+
+/** A target in words: the node, component, package or resource it names. */
+function targetWords(target) {
+  const s = (target && target.selector) || {};
+  const component = s.componentResourceId ? ` in component ${s.componentResourceId}` : "";
+  switch (target && target.kind) {
+    case "displayNode": return `node ${s.displayNodeId}${component}`;
+    case "controller": return `controller ${s.controllerName || s.controllerId || ""}${component}`;
+    case "transition": return `transition ${s.transitionName || s.transitionId || ""}${component}`;
+    case "component": return `component ${s.componentResourceId}`;
+    case "resource": return `resource ${s.resourceId}`;
+    case "package": return `package ${s.packageId}`;
+    case "project": return "the project";
+    default: return "something";
+  }
+}
+
+/** One change in words: "changed position, size of node n3 in component abc". */
+function changeWords(impact) {
+  const what = targetWords(impact.target);
+  if (impact.change === "added") return `added ${what}`;
+  if (impact.change === "removed") return `removed ${what}`;
+  const fields = (impact.fields || []).join(", ");
+  return fields ? `changed ${fields} of ${what}` : `changed ${what}`;
+}
+
+function stepTitle(entry) {
+  if (entry.action === "undo") return `Undid the batch of revision ${entry.batchRevision}`;
+  if (entry.action === "redo") return `Redid the batch of revision ${entry.batchRevision}`;
+  const kinds = entry.operationKinds || [];
+  return `Applied ${kinds.length} operation${kinds.length === 1 ? "" : "s"}: ${kinds.join(", ")}`;
+}
+
+function showState() {
+  const { state, history } = view;
+  const section = $("state");
+  section.replaceChildren();
+  const list = element("dl");
+  const row = (term, value) => {
+    list.append(element("dt", term), element("dd", value));
+  };
+  row("Project", state.canonicalProjectPath);
+  row("Session", state.sessionId);
+  row("Revision", state.revision);
+  row(
+    "Saved",
+    history.dirty
+      ? `no: ${history.revision - history.lastSavedRevision} edit(s) since revision ${history.lastSavedRevision}`
+      : `yes, at revision ${history.lastSavedRevision}`,
+  );
+  if (view.validation) row("Validation", view.validation);
+  section.append(list);
+  $("actions").hidden = view.readOnly;
+  $("undo").disabled = !history.undoCount;
+  $("redo").disabled = !history.redoCount;
+  $("save").disabled = !history.dirty;
+}
+
+function showHistory() {
+  const steps = $("steps");
+  steps.replaceChildren();
+  const entries = view.history.entries || [];
+  if (!entries.length) steps.append(element("li", "No edits in this session yet.", { class: "note" }));
+  for (const entry of entries) {
+    const item = element("li", null, { "data-revision": String(entry.revision) });
+    if (entry.revision <= view.history.lastSavedRevision) item.classList.add("saved");
+    item.append(element("div", stepTitle(entry)));
+    const changes = (entry.changes || []).map(changeWords);
+    if (entry.moreChanges) changes.push(`and ${entry.moreChanges} more`);
+    item.append(element("div", `revision ${entry.revision} · ${changes.join("; ")}`, { class: "meta" }));
+    item.setAttribute("aria-current", String(view.selected === entry.revision));
+    item.addEventListener("click", () => select(entry.revision));
+    steps.append(item);
+  }
+}
+
+/** The components a step touched, by package and component id. */
+function components(entry) {
+  const seen = new Map();
+  for (const impact of entry.changes || []) {
+    const s = (impact.target && impact.target.selector) || {};
+    if (s.packageId && s.componentResourceId) {
+      seen.set(`${s.packageId}/${s.componentResourceId}`, { packageId: s.packageId, componentResourceId: s.componentResourceId });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** Draws a side-by-side preview (left now, right as undo leaves it) as two pictures,
+ * marking in red the pixels that differ. */
+function drawPair(png, caption) {
+  return new Promise((resolve, reject) => {
+    const picture = new Image();
+    picture.onerror = () => reject(new Error("the preview did not decode"));
+    picture.onload = () => {
+      const width = Math.floor(picture.width / 2);
+      const height = picture.height;
+      const source = element("canvas");
+      source.width = picture.width;
+      source.height = height;
+      const context = source.getContext("2d");
+      context.drawImage(picture, 0, 0);
+      const after = context.getImageData(0, 0, width, height);
+      const before = context.getImageData(picture.width - width, 0, width, height);
+      const marked = new ImageData(new Uint8ClampedArray(after.data), width, height);
+      let changed = 0;
+      for (let i = 0; i < marked.data.length; i += 4) {
+        const differs = [0, 1, 2, 3].some((k) => after.data[i + k] !== before.data[i + k]);
+        if (differs) {
+          changed += 1;
+          marked.data[i] = 255;
+          marked.data[i + 1] = 0;
+          marked.data[i + 2] = 0;
+          marked.data[i + 3] = 255;
+        }
+      }
+      const figure = element("figure");
+      const row = element("div", null, { class: "pictures" });
+      for (const [data, label] of [[before, "before"], [after, "after"], [marked, "changed pixels"]]) {
+        const canvas = element("canvas", null, { "data-picture": label });
+        canvas.width = width;
+        canvas.height = height;
+        canvas.getContext("2d").putImageData(data, 0, 0);
+        const inner = element("figure");
+        inner.append(canvas, element("figcaption", label));
+        row.append(inner);
+      }
+      figure.append(row, element("figcaption", `${caption}: ${changed} pixel(s) changed`));
+      resolve(figure);
+    };
+    picture.src = `data:${png.mimeType || "image/png"};base64,${png.data}`;
+  });
+}
+
+async function select(revision) {
+  view.selected = revision;
+  showHistory();
+  const section = $("step");
+  section.replaceChildren(element("h2", `Revision ${revision}`));
+  const entry = (view.history.entries || []).find((e) => e.revision === revision);
+  if (!entry) return;
+  // The pictures come from undo's preview: only the step undo would take back now.
+  if (entry.action !== "apply" || view.history.nextUndo !== entry.batchRevision || entry.revision !== view.history.revision) {
+    section.append(element("p", "Pictures are drawn for the newest applied step (the one undo takes back); undo to a step to see it.", { class: "note" }));
+    return;
+  }
+  const touched = components(entry);
+  if (!touched.length) section.append(element("p", "This step changed no component.", { class: "note" }));
+  for (const selector of touched) {
+    try {
+      const { image } = await tool("openfairygui_render_component", {
+        sessionId: view.sessionId,
+        selector,
+        expectedRevision: view.history.revision,
+        previewHistory: "undo",
+        scale: 2,
+      });
+      if (!image) throw new Error("no picture");
+      section.append(await drawPair(image, `${selector.packageId}/${selector.componentResourceId}`));
+    } catch (error) {
+      section.append(element("p", `${selector.componentResourceId}: ${error.message}`, { class: "error" }));
+    }
+  }
+}
+
+async function load(sessionId) {
+  view.sessionId = sessionId;
+  say("loading…");
+  const [{ data: state }, { data: history }] = await Promise.all([
+    tool("openfairygui_backend_get_session", { sessionId }),
+    tool("openfairygui_get_history", { sessionId }),
+  ]);
+  view.state = state;
+  view.history = history;
+  view.validation = null;
+  try {
+    const { data } = await tool("openfairygui_backend_validate_session", { sessionId });
+    const counts = {};
+    for (const finding of data.diagnostics || data.findings || []) {
+      counts[finding.severity] = (counts[finding.severity] || 0) + 1;
+    }
+    const words = Object.entries(counts).map(([severity, count]) => `${count} ${severity}`);
+    view.validation = words.length ? words.join(", ") : "no findings";
+  } catch (error) {
+    view.validation = `not validated (${error.message})`;
+  }
+  showState();
+  const newest = (history.entries || [])[0];
+  view.selected = null;
+  showHistory();
+  $("step").replaceChildren();
+  if (newest) await select(newest.revision);
+  say(`revision ${history.revision}`);
+}
+
+async function act(name) {
+  const args = { sessionId: view.sessionId, expectedRevision: view.history.revision };
+  const tools = { undo: "openfairygui_undo", redo: "openfairygui_redo", save: "openfairygui_backend_save_session" };
+  try {
+    say(`${name}…`);
+    await tool(tools[name], args);
+    await load(view.sessionId);
+    say(`${name} done: revision ${view.history.revision}`);
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+async function start() {
+  for (const name of ["undo", "redo", "save"]) $(name).addEventListener("click", () => act(name));
+  try {
+    const listed = await transport.sessions();
+    view.readOnly = listed.readOnly;
+    const pick = $("pick");
+    for (const session of listed.sessions) {
+      pick.append(element("option", `${session.projectName} · ${session.sessionId}`, { value: session.sessionId }));
+    }
+    if (!listed.sessions.length) {
+      say("No session is open for this token.");
+      return;
+    }
+    const wanted = decodeURIComponent(location.pathname.split("/")[2] || "");
+    const first = listed.sessions.some((s) => s.sessionId === wanted) ? wanted : listed.sessions[0].sessionId;
+    pick.value = first;
+    $("pick-label").hidden = false;
+    pick.addEventListener("change", () => load(pick.value).catch((error) => say(error.message, true)));
+    await load(first);
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+start();

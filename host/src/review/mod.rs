@@ -1,0 +1,45 @@
+//! The review view: one page that shows a person a session (its state, its history as
+//! steps, the pictures of a step before and after, changed pixels marked) and lets them
+//! undo, redo and save it. The page only calls the server's own tools, so every action
+//! goes through the same revision checks and policies as an agent's call. The browser
+//! door (`serve --http`, at `/review`) is `transport::review`.
+
+/// The page, with the door (`browser`), its styles and its script put in by the door.
+const PAGE: &str = include_str!("page.html");
+/// The page's script: no framework, nothing loaded from elsewhere.
+pub const SCRIPT: &str = include_str!("app.js");
+pub const STYLE: &str = include_str!("app.css");
+
+/// What the browser door's answers allow a page: its own origin's script, styles and
+/// calls, pictures from `data:` URLs (the previews), nothing else, and no framing.
+pub const BROWSER_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The page for the browser door: its script and styles from the server's own origin
+/// (the policy allows nothing inline).
+pub fn browser_page() -> String {
+    PAGE.replace("{{DOOR}}", "browser")
+        .replace(
+            "{{STYLE}}",
+            r#"<link rel="stylesheet" href="/review/app.css">"#,
+        )
+        .replace("{{SCRIPT}}", r#"<script src="/review/app.js"></script>"#)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_browser_page_loads_only_its_own_script_and_styles() {
+        let page = browser_page();
+        assert!(!page.contains("{{"), "every slot is filled");
+        assert!(page.contains(r#"src="/review/app.js""#));
+        assert!(page.contains(r#"href="/review/app.css""#));
+        assert!(!page.contains("http://") && !page.contains("https://"));
+        for asset in [SCRIPT, STYLE] {
+            assert!(!asset.contains("http://") && !asset.contains("https://"));
+        }
+        // Text from the server goes in as text: the script never writes markup.
+        assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("outerHTML"));
+    }
+}

@@ -1,0 +1,335 @@
+//! The review view's browser door on `serve --http`: an agent edits over HTTP, a person's
+//! browser (Debian's headless Chromium) opens the token link, sees the session, its step
+//! and the step's pictures, undoes and saves; the agent's next read and the disk show it.
+//! And, without a browser, what the door must refuse: a token that is no tenant's, a call
+//! from another origin or to another host name, another tenant's session, a read-only
+//! token's write.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::clients::{clients_dir, installed};
+use crate::harness::{Workspace, example_project, first_node, move_node};
+use crate::http::{start_with, stopped};
+
+const WRITER: &str = "review-writer-token-0123456789";
+const OTHER: &str = "review-other-tenant-0123456789";
+const READER: &str = "review-reader-token-0123456789";
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+/// An agent's tool call over MCP 2026-07-28 with `token`: the envelope.
+fn tool(addr: &str, token: &str, name: &str, arguments: Value) -> Value {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": name, "arguments": arguments, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        } },
+    });
+    let text = agent()
+        .post(format!("http://{addr}/mcp"))
+        .header("Authorization", &format!("Bearer {token}"))
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", name)
+        .header("Content-Type", "application/json")
+        .send(body.to_string())
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
+    let answer: Value = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .find(|data| !data.is_empty())
+        .map_or_else(|| serde_json::from_str(&text), serde_json::from_str)
+        .unwrap_or_else(|error| panic!("{error}: {text}"));
+    answer["result"]["structuredContent"]["backendResult"].clone()
+}
+
+/// A server with the writer's, another tenant's and a read-only token.
+fn server(workspace: &Workspace) -> (std::process::Child, String, std::thread::JoinHandle<String>) {
+    let tokens = workspace.path().join("tokens.txt");
+    std::fs::write(&tokens, format!("{WRITER}\n{OTHER}\n{READER} read-only\n")).unwrap();
+    start_with(workspace, &tokens, &[], &[])
+}
+
+/// The cookie a token link is traded for, and the redirect's headers.
+fn trade(addr: &str, token: &str) -> (u16, String, String) {
+    let response = agent()
+        .get(format!("http://{addr}/review?token={token}"))
+        .call()
+        .unwrap();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|value| value.to_str().unwrap().to_owned())
+            .unwrap_or_default()
+    };
+    (
+        response.status().as_u16(),
+        header("location"),
+        header("set-cookie"),
+    )
+}
+
+fn cookie_of(set_cookie: &str) -> String {
+    set_cookie.split(';').next().unwrap().to_owned()
+}
+
+/// A review call: its status and body.
+fn review_call(
+    addr: &str,
+    host: &str,
+    cookie: &str,
+    origin: Option<&str>,
+    call: Value,
+) -> (u16, String) {
+    let mut request = agent()
+        .post(format!("http://{addr}/review/api/call"))
+        .header("Host", host)
+        .header("Cookie", cookie)
+        .header("Content-Type", "application/json");
+    if let Some(origin) = origin {
+        request = request.header("Origin", origin);
+    }
+    let response = request.send(call.to_string()).unwrap();
+    let status = response.status().as_u16();
+    (status, response.into_body().read_to_string().unwrap())
+}
+
+#[test]
+fn a_person_reviews_undoes_and_saves_an_agents_edit_in_a_real_browser() {
+    let workspace = Workspace::new();
+    let project = workspace.add("game", &example_project());
+    let (server, addr, log) = server(&workspace);
+    let opened = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_open_session",
+        json!({ "projectPath": project }),
+    );
+    let session = opened["data"]["sessionId"].as_str().unwrap().to_owned();
+    let outline = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_get_project_outline",
+        json!({ "sessionId": session }),
+    );
+    let node = first_node(&outline["data"]);
+    for (revision, x) in [(0, 11), (1, 22)] {
+        let applied = tool(
+            &addr,
+            WRITER,
+            "openfairygui_backend_apply_transaction",
+            json!({ "sessionId": session, "expectedRevision": revision, "operations": move_node(&node, x) }),
+        );
+        assert_eq!(applied["ok"], true, "{applied}");
+    }
+
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("review-browser.png");
+    let output = Command::new(&installed().node)
+        .arg(clients_dir().join("review_browser.mjs"))
+        .args([
+            "--base",
+            &format!("http://{addr}"),
+            "--token",
+            WRITER,
+            "--other",
+            OTHER,
+        ])
+        .args(["--session", &session, "--shot"])
+        .arg(&shot)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "review_browser.mjs failed ({}); it needs Debian's chromium (tests/run installs it):\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (seen["before"].clone(), seen["afterUndo"].clone()),
+        (json!(2), json!(3)),
+        "{seen}"
+    );
+    assert!(seen["state"].as_str().unwrap().contains("game"), "{seen}");
+    let steps = seen["steps"].as_array().unwrap();
+    assert!(
+        steps[0].as_str().unwrap().contains("setDisplayNodeProps")
+            && steps[0].as_str().unwrap().contains("position"),
+        "the newest step in words: {seen}"
+    );
+    assert!(
+        seen["pictures"].as_u64().unwrap() >= 3,
+        "before, after, changed: {seen}"
+    );
+    assert!(
+        seen["captions"].as_array().unwrap().iter().any(|c| {
+            c.as_str().unwrap().contains("pixel(s) changed")
+                && !c.as_str().unwrap().contains(": 0 pixel")
+        }),
+        "the moved node changed pixels: {seen}"
+    );
+    assert!(
+        seen["savedState"]
+            .as_str()
+            .unwrap()
+            .contains("yes, at revision 3"),
+        "{seen}"
+    );
+    assert!(std::fs::metadata(&shot).unwrap().len() > 1000);
+
+    // The agent's next read sees the person's undo and save.
+    let state = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_get_session",
+        json!({ "sessionId": session }),
+    );
+    assert_eq!(
+        (
+            state["data"]["revision"].clone(),
+            state["data"]["dirty"].clone()
+        ),
+        (json!(3), json!(false)),
+        "{state}"
+    );
+    // On disk: the first move (x 11), the undone second one not.
+    let written = crate::harness::snapshot(&project)
+        .into_values()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .collect::<String>();
+    assert!(written.contains("xy=\"11,12\""), "the save landed");
+    assert!(!written.contains("xy=\"22,12\""), "the undone move did not");
+
+    let (status, log) = stopped(server, log);
+    assert!(status.success());
+    assert!(
+        !log.contains(WRITER) && !log.contains(OTHER),
+        "a token was logged:\n{log}"
+    );
+}
+
+#[test]
+fn the_review_door_refuses_strangers_other_origins_other_tenants_and_read_only_writes() {
+    let workspace = Workspace::new();
+    let project = workspace.add("game", &example_project());
+    let (server, addr, log) = server(&workspace);
+    let session = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_open_session",
+        json!({ "projectPath": project }),
+    )["data"]["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // The token is traded once for a cookie and leaves the address.
+    let (status, location, set_cookie) = trade(&addr, WRITER);
+    assert_eq!((status, location.as_str()), (303, "/review"));
+    for flag in ["HttpOnly", "SameSite=Strict", "Path=/review"] {
+        assert!(set_cookie.contains(flag), "{set_cookie}");
+    }
+    assert!(!set_cookie.contains(WRITER), "the cookie is not the token");
+    let writer = cookie_of(&set_cookie);
+    assert_eq!(trade(&addr, "not-a-token-of-this-server").0, 401);
+
+    // Without the cookie, nothing; every answer forbids loading from elsewhere and framing.
+    for path in ["/review", "/review/api/sessions"] {
+        let response = agent().get(format!("http://{addr}{path}")).call().unwrap();
+        assert_eq!(response.status().as_u16(), 401, "{path}");
+    }
+    let page = agent()
+        .get(format!("http://{addr}/review"))
+        .header("Cookie", &writer)
+        .call()
+        .unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    let csp = page
+        .headers()
+        .get("content-security-policy")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self'",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+    ] {
+        assert!(csp.contains(directive), "{csp}");
+    }
+    assert_eq!(page.headers().get("x-frame-options").unwrap(), "DENY");
+
+    let get = json!({ "name": "openfairygui_backend_get_session", "arguments": { "sessionId": session } });
+    let own = format!("http://{addr}");
+    let (status, body) = review_call(&addr, &addr, &writer, Some(&own), get.clone());
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#"\"ok\":true"#), "{body}");
+    // A page of another site (its form or script) is refused, with or without an Origin.
+    assert_eq!(
+        review_call(
+            &addr,
+            &addr,
+            &writer,
+            Some("http://evil.example"),
+            get.clone()
+        )
+        .0,
+        403
+    );
+    assert_eq!(review_call(&addr, &addr, &writer, None, get.clone()).0, 403);
+    // A name pointed at this server by another site (DNS rebinding) is no name it answers to.
+    let rebound = format!("evil.example:{}", addr.rsplit(':').next().unwrap());
+    let (status, _) = review_call(
+        &addr,
+        &rebound,
+        &writer,
+        Some(&format!("http://{rebound}")),
+        get.clone(),
+    );
+    assert_eq!(status, 401);
+
+    // Another tenant sees none of the first's sessions, and cannot read one by its id.
+    let other = cookie_of(&trade(&addr, OTHER).2);
+    let listed = agent()
+        .get(format!("http://{addr}/review/api/sessions"))
+        .header("Cookie", &other)
+        .call()
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
+    assert_eq!(listed, r#"{"readOnly":false,"sessions":[]}"#);
+    let (_, body) = review_call(&addr, &addr, &other, Some(&own), get.clone());
+    assert!(body.contains("session_not_found"), "{body}");
+
+    // A read-only token's page is told so, and its writes are refused.
+    let reader = cookie_of(&trade(&addr, READER).2);
+    let undo = json!({ "name": "openfairygui_undo", "arguments": { "sessionId": session, "expectedRevision": 0 } });
+    let (_, body) = review_call(&addr, &addr, &reader, Some(&own), undo);
+    assert!(body.contains("read_only_token"), "{body}");
+
+    let (status, log) = stopped(server, log);
+    assert!(status.success());
+    assert!(!log.contains(WRITER), "a token was logged:\n{log}");
+}
