@@ -234,13 +234,13 @@ impl GuestProject for ProjectSession {
             Some(MethodId::SearchProject) => self.search(input),
             Some(MethodId::ValidateSession) => self.validate_page(input),
             Some(MethodId::ReadSessionState) => self.read_state(input),
-            Some(MethodId::GetHistory) => self.history(input),
+            Some(MethodId::GetHistory | MethodId::Review) => self.history(input),
             Some(MethodId::QueryEntity) => self.query_entity(target_of(&input)),
             _ => {
                 let session = self.session.borrow();
                 let error = BackendError::invalid_input(
                     format!(
-                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory and queryEntity; {} is not one of them.",
+                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review and queryEntity; {} is not one of them.",
                         ofgui_contracts::echo::clip(&format!("{method:?}"), 80)
                     ),
                     Some("/method".into()),

@@ -34,6 +34,9 @@ impl Fails {
 /// A method's identity: what dispatch, host policies, completions and the command line
 /// match on, so no host spells a method or tool name. [`MethodId::method`] gives its row
 /// of [`METHODS`].
+/// The review view's resource: a page for people, shown by clients with MCP Apps.
+pub const REVIEW_VIEW: &str = "ui://openfairygui/review";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MethodId {
     GetCapabilities,
@@ -52,6 +55,7 @@ pub enum MethodId {
     Undo,
     Redo,
     GetHistory,
+    Review,
     RefreshSession,
     SaveSession,
     MaterializeSession,
@@ -70,6 +74,14 @@ impl MethodId {
             .iter()
             .find(|method| method.id == self)
             .unwrap_or(&METHODS[0])
+    }
+
+    /// The view (an MCP Apps `ui://` resource) a client shows with the tool's result.
+    pub fn view(self) -> Option<&'static str> {
+        match self {
+            MethodId::Review => Some(REVIEW_VIEW),
+            _ => None,
+        }
     }
 
     /// The backend method name (`getProjectOutline`).
@@ -657,6 +669,23 @@ pub const METHODS: &[Method] = &[
         byte_paths: &[],
     },
     Method {
+        id: MethodId::Review,
+        name: "review",
+        tool: "openfairygui_review",
+        title: "Review Session",
+        description: "Shows the person the review view of a session, in clients that show MCP Apps (the view is the resource ui://openfairygui/review): its state, its history in words, the newest step's components drawn before and after with the changed pixels marked, and undo, redo and save for the person to approve. Answers as getHistory does, so a client without MCP Apps still gets the session's history. Needs an open session.",
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        effect: Effect::Reads,
+        upstream: false,
+        naming: ToolNaming::Ours,
+        stage: Stage::Read,
+        max_response_bytes: None,
+        errors: &[Fails::new("session_not_found", "")],
+        byte_paths: &[],
+    },
+    Method {
         id: MethodId::RefreshSession,
         name: "refreshSession",
         tool: "openfairygui_refresh_session",
@@ -1017,6 +1046,7 @@ mod tests {
             MethodId::Undo,
             MethodId::Redo,
             MethodId::GetHistory,
+            MethodId::Review,
             MethodId::RefreshSession,
             MethodId::SaveSession,
             MethodId::MaterializeSession,

@@ -72,7 +72,7 @@ pub fn input_schema(method: &Method) -> Value {
         Id::MaterializeSession => MaterializeSessionInput::json_schema(&mut generator),
         Id::Publish => PublishProjectInput::json_schema(&mut generator),
         Id::Undo | Id::Redo => HistoryStepInput::json_schema(&mut generator),
-        Id::GetHistory => HistoryInput::json_schema(&mut generator),
+        Id::GetHistory | Id::Review => HistoryInput::json_schema(&mut generator),
         Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);
@@ -108,7 +108,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         Id::MaterializeSession => generator.subschema_for::<Success<MaterializeSessionData>>(),
         Id::Publish => generator.subschema_for::<Success<PublishProjectData>>(),
         Id::Undo | Id::Redo => generator.subschema_for::<Success<HistoryStepData>>(),
-        Id::GetHistory => generator.subschema_for::<Success<SessionHistory>>(),
+        Id::GetHistory | Id::Review => generator.subschema_for::<Success<SessionHistory>>(),
         Id::RefreshSession => generator.subschema_for::<Success<SessionSnapshot>>(),
     }
 }
@@ -357,6 +357,9 @@ pub fn snapshot() -> Value {
                 tool["maxResponseBytes"] = json!(max);
             }
             tool["bytePaths"] = json!(method.byte_paths);
+            if let Some(view) = method.id.view() {
+                tool["view"] = json!(view);
+            }
             tool
         })
         .collect();
@@ -421,15 +424,26 @@ pub fn mcp_tools(snapshot: &Value) -> Value {
                     "inputSchema": tool["inputSchema"],
                     "outputSchema": output,
                     "annotations": tool["annotations"],
-                    "_meta": {
-                        "openfairygui/backendMethod": tool["backendMethod"],
-                        "openfairygui/adapter": "ofgui",
-                        "openfairygui/contractDigest": digest,
-                    },
+                    "_meta": tool_meta(&tool, &digest),
                 })
             })
             .collect(),
     )
+}
+
+/// A listed tool's `_meta`: its method and the contract digest, and the view a client
+/// with MCP Apps shows with its result (under the current key and the older one).
+fn tool_meta(tool: &Value, digest: &Value) -> Value {
+    let mut meta = json!({
+        "openfairygui/backendMethod": tool["backendMethod"],
+        "openfairygui/adapter": "ofgui",
+        "openfairygui/contractDigest": digest,
+    });
+    if let Some(view) = tool.get("view") {
+        meta["ui"] = json!({ "resourceUri": view });
+        meta["ui/resourceUri"] = view.clone();
+    }
+    meta
 }
 
 /// The default MCP tool list: each tool's full description and annotations with lean

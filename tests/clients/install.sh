@@ -6,7 +6,9 @@
 # tests/e2e/cross_host.rs runs backend.wasm under, and upstream's @openfairygui/backend with
 # Ajv, whose output contract tests/e2e/upstream_contract.rs holds the server to, and TypeScript,
 # whose tsc backend-component/tests/codegen.rs type-checks generated code with, and the FairyGUI
-# three.js runtime with three and playwright-core for runtime_capture.mjs; upstream's two
+# three.js runtime with three and playwright-core for runtime_capture.mjs and the review
+# view's browser tests, the MCP Apps host bridge (@modelcontextprotocol/ext-apps, with its
+# peers and esbuild to bundle it) for review_app.mjs; upstream's two
 # unpublished dependencies are the empty stand-ins in unpublished/) and the Python SDK from PyPI
 # (requirements.txt, into a venv in
 # $OFGUI_CLIENTS_DIR, default <target dir>/clients). Idempotent: when nothing it installs from

@@ -333,3 +333,78 @@ fn the_review_door_refuses_strangers_other_origins_other_tenants_and_read_only_w
     assert!(status.success());
     assert!(!log.contains(WRITER), "a token was logged:\n{log}");
 }
+
+/// The same view as an MCP App: a minimal host page on the official host-side bridge
+/// (`AppBridge`, @modelcontextprotocol/ext-apps) in headless Chromium frames the
+/// `ui://` resource the tool names, and the view draws the session and undoes through the
+/// bridge, which the agent's next read sees.
+#[test]
+fn the_review_view_works_as_an_mcp_app_through_the_official_bridge() {
+    let workspace = Workspace::new();
+    let project = workspace.add("game", &example_project());
+    let (server, addr, log) = server(&workspace);
+    let session = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_open_session",
+        json!({ "projectPath": project }),
+    )["data"]["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let outline = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_get_project_outline",
+        json!({ "sessionId": session }),
+    );
+    let node = first_node(&outline["data"]);
+    let applied = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_apply_transaction",
+        json!({ "sessionId": session, "expectedRevision": 0, "operations": move_node(&node, 30) }),
+    );
+    assert_eq!(applied["ok"], true, "{applied}");
+
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("review-app.png");
+    let output = Command::new(&installed().node)
+        .arg(clients_dir().join("review_app.mjs"))
+        .args(["--url", &format!("http://{addr}/mcp"), "--token", WRITER])
+        .args(["--session", &session, "--shot"])
+        .arg(&shot)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "review_app.mjs failed ({}):\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(seen["loaded"], "revision 1", "{seen}");
+    assert!(
+        seen["steps"][0].as_str().unwrap().contains("position"),
+        "{seen}"
+    );
+    assert_eq!(seen["revisionAfterUndo"], 2, "{seen}");
+    // Every call the view made went through the bridge to the server's tools.
+    let calls = seen["viewCalls"].as_array().unwrap();
+    for tool in [
+        "openfairygui_get_history",
+        "openfairygui_render_component",
+        "openfairygui_undo",
+    ] {
+        assert!(calls.contains(&json!(tool)), "{seen}");
+    }
+    let state = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_get_session",
+        json!({ "sessionId": session }),
+    );
+    assert_eq!(state["data"]["revision"], 2, "{state}");
+    assert!(stopped(server, log).0.success());
+}

@@ -15,7 +15,7 @@ use ofgui_contracts::catalog::{self, GUIDES};
 use ofgui_contracts::cli::COMMANDS;
 use ofgui_contracts::docs;
 use ofgui_contracts::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION};
-use ofgui_contracts::methods::{METHODS, MethodId};
+use ofgui_contracts::methods::{METHODS, MethodId, REVIEW_VIEW};
 use ofgui_contracts::ops::OPERATION_KINDS;
 use rmcp::ErrorData;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
@@ -88,6 +88,12 @@ const RESOURCES: &[(&str, &str, &str, &str)] = &[
         "openfairygui_backend_capabilities",
         "Backend capabilities (the getCapabilities envelope)",
         JSON,
+    ),
+    (
+        REVIEW_VIEW,
+        "openfairygui_review_view",
+        "The review view: a session for a person to see and approve (MCP Apps)",
+        crate::review::APP_MIME,
     ),
 ];
 
@@ -196,10 +202,13 @@ pub(crate) const WORKFLOW_TEXT: &str = "\
     nothing, when one of them was changed on disk meanwhile
     (`openfairygui_backend_get_session` says whether edits are unsaved).
     `openfairygui_backend_close_session` releases the project and discards unsaved edits.
-11. `openfairygui_publish` writes what the game loads (per package its descriptor, atlas
+11. `openfairygui_review` shows the person the session in a review view (in clients that
+    show MCP Apps): its history in words, the newest step drawn before and after, and undo,
+    redo and save for them to approve; it answers as `openfairygui_get_history` does.
+12. `openfairygui_publish` writes what the game loads (per package its descriptor, atlas
     pages, sounds, and binding code where its settings ask) into `outputDir` or the
     project's publish path; try it with `dryRun: true` first.
-12. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for
+13. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for
     clients that read no resources.
 
 Every result is `{ok, meta, data|error}`. On `ok: false`, read `error.code` and
@@ -233,6 +242,11 @@ pub fn templates() -> Vec<ResourceTemplate> {
 
 /// Reads one resource.
 pub async fn read(service: &Service, uri: &str) -> Result<ResourceContents, ErrorData> {
+    if uri == REVIEW_VIEW {
+        return Ok(ResourceContents::text(crate::review::app_page(), uri)
+            .with_mime_type(crate::review::APP_MIME)
+            .with_meta(crate::review::app_meta()));
+    }
     if let Some(preview) = Preview::parse(uri) {
         return preview.read(service, uri).await;
     }

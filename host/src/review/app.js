@@ -8,7 +8,7 @@
 const $ = (id) => document.getElementById(id);
 
 // The browser door: tool calls through /review/api/call, with the review cookie.
-const transport = {
+const browserTransport = {
   async call(name, args) {
     const response = await fetch("/review/api/call", {
       method: "POST",
@@ -25,6 +25,83 @@ const transport = {
     return response.json();
   },
 };
+
+// The MCP App door: JSON-RPC with the client that frames the page (MCP Apps), which
+// passes tool calls on to the server. The session is the one the client's call of
+// openfairygui_review named.
+function appTransport() {
+  const host = window.parent;
+  const pending = new Map();
+  let nextId = 0;
+  let named;
+  const sessionNamed = new Promise((resolve) => (named = resolve));
+  const send = (message) => host.postMessage({ jsonrpc: "2.0", ...message }, "*");
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      send({ id, method, params });
+    });
+  const sessionOf = (value) => {
+    const id = value && (value.sessionId || (value.arguments && value.arguments.sessionId));
+    if (typeof id === "string") named(id);
+  };
+  window.addEventListener("message", (event) => {
+    if (event.source !== host) return;
+    const message = event.data;
+    if (!message || message.jsonrpc !== "2.0") return;
+    if (message.id !== undefined && !message.method) {
+      const waiting = pending.get(message.id);
+      if (!waiting) return;
+      pending.delete(message.id);
+      if (message.error) waiting.reject(new Error(message.error.message || "the client refused the call"));
+      else waiting.resolve(message.result);
+      return;
+    }
+    switch (message.method) {
+      case "ui/notifications/tool-input":
+        sessionOf(message.params);
+        break;
+      case "ui/notifications/tool-result": {
+        const envelope = message.params && message.params.structuredContent && message.params.structuredContent.backendResult;
+        if (envelope && envelope.ok) sessionOf(envelope.data);
+        break;
+      }
+      case "ui/resource-teardown":
+      case "ping":
+        send({ id: message.id, result: {} });
+        break;
+      default:
+        if (message.id !== undefined) send({ id: message.id, error: { code: -32601, message: `the view does not answer ${message.method}` } });
+    }
+  });
+  const ready = request("ui/initialize", {
+    protocolVersion: "2026-01-26",
+    appInfo: { name: "ofgui review", version: "1" },
+    appCapabilities: {},
+  }).then((result) => {
+    send({ method: "ui/notifications/initialized" });
+    // The client sizes the frame to the page.
+    new ResizeObserver(() => {
+      send({ method: "ui/notifications/size-changed", params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } });
+    }).observe(document.body);
+    return result;
+  });
+  return {
+    async call(name, args) {
+      await ready;
+      return request("tools/call", { name, arguments: args });
+    },
+    async sessions() {
+      await ready;
+      const sessionId = await sessionNamed;
+      // The client decides what its user may do; a refused write says so when pressed.
+      return { readOnly: false, sessions: [{ sessionId, projectName: "" }] };
+    },
+  };
+}
+
+const transport = document.documentElement.dataset.door === "app" ? appTransport() : browserTransport;
 
 /** A tool's envelope data and its picture, or an error with the server's words. */
 async function tool(name, args) {
@@ -274,10 +351,11 @@ async function start() {
       say("No session is open for this token.");
       return;
     }
-    const wanted = decodeURIComponent(location.pathname.split("/")[2] || "");
+    const wanted = location.protocol.startsWith("http") ? decodeURIComponent(location.pathname.split("/")[2] || "") : "";
     const first = listed.sessions.some((s) => s.sessionId === wanted) ? wanted : listed.sessions[0].sessionId;
     pick.value = first;
-    $("pick-label").hidden = false;
+    // In a client's frame the page shows the one session the agent's call named.
+    $("pick-label").hidden = transport !== browserTransport;
     pick.addEventListener("change", () => load(pick.value).catch((error) => say(error.message, true)));
     await load(first);
   } catch (error) {

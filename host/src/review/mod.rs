@@ -1,8 +1,10 @@
 //! The review view: one page that shows a person a session (its state, its history as
 //! steps, the pictures of a step before and after, changed pixels marked) and lets them
 //! undo, redo and save it. The page only calls the server's own tools, so every action
-//! goes through the same revision checks and policies as an agent's call. The browser
-//! door (`serve --http`, at `/review`) is `transport::review`.
+//! goes through the same revision checks and policies as an agent's call. Two doors: the
+//! browser (`serve --http`, at `/review`, in `transport::review`), and an MCP App: the
+//! resource `ui://openfairygui/review`, which a client with MCP Apps shows with the result
+//! of `openfairygui_review`, its calls going through the client's bridge.
 
 /// The page, with the door (`browser`), its styles and its script put in by the door.
 const PAGE: &str = include_str!("page.html");
@@ -13,6 +15,30 @@ pub const STYLE: &str = include_str!("app.css");
 /// What the browser door's answers allow a page: its own origin's script, styles and
 /// calls, pictures from `data:` URLs (the previews), nothing else, and no framing.
 pub const BROWSER_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The MCP Apps type of a view a client renders in a sandboxed frame.
+pub const APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// The page as an MCP App: one document, its script and styles inside it (a client shows
+/// it from the resource's text), talking only to the client that frames it.
+pub fn app_page() -> String {
+    PAGE.replace("{{DOOR}}", "app")
+        .replace("{{STYLE}}", &format!("<style>\n{STYLE}</style>"))
+        .replace("{{SCRIPT}}", &format!("<script>\n{SCRIPT}</script>"))
+}
+
+/// The view's `_meta.ui`: it loads nothing from any other origin, and looks best framed.
+pub fn app_meta() -> rmcp::model::MetaObject {
+    let mut meta = rmcp::model::MetaObject::new();
+    meta.0.insert(
+        "ui".into(),
+        serde_json::json!({
+            "csp": { "connectDomains": [], "resourceDomains": [] },
+            "prefersBorder": true,
+        }),
+    );
+    meta
+}
 
 /// The page for the browser door: its script and styles from the server's own origin
 /// (the policy allows nothing inline).
@@ -41,5 +67,19 @@ mod tests {
         }
         // Text from the server goes in as text: the script never writes markup.
         assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("outerHTML"));
+    }
+
+    #[test]
+    fn the_app_page_is_one_document() {
+        let page = app_page();
+        assert!(!page.contains("{{"));
+        assert!(page.contains(r#"data-door="app""#));
+        assert!(
+            !page.contains("src=") && !page.contains("href="),
+            "it loads nothing"
+        );
+        assert!(page.contains(SCRIPT) && page.contains(STYLE));
+        // A script that held `</script>` would end early inside the document.
+        assert!(!SCRIPT.contains("</script") && !STYLE.contains("</style"));
     }
 }

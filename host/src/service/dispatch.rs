@@ -462,7 +462,8 @@ impl Request {
             | MethodId::ValidateSession
             | MethodId::QueryEntity
             | MethodId::ReadSessionState
-            | MethodId::GetHistory => forward(method.id.method(), input)?,
+            | MethodId::GetHistory
+            | MethodId::Review => forward(method.id.method(), input)?,
         };
         Ok(Request::Work(work))
     }
