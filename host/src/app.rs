@@ -123,6 +123,20 @@ fn run(args: Args) -> anyhow::Result<()> {
     } else {
         crate::mcp::Schemas::Lean
     };
+    // `review`'s project is its only root, as for the command line's commands.
+    let review_config = match &args.command {
+        Some(Command::Review { project, .. }) => {
+            let dir = match project.is_file() {
+                true => project.parent().unwrap_or(project).to_path_buf(),
+                false => project.clone(),
+            };
+            Some(
+                crate::backend::sandbox::canonical_roots(&[dir])
+                    .map(|roots| args.project_config(roots)),
+            )
+        }
+        _ => None,
+    };
     match args.command.unwrap_or(stdio) {
         Command::Serve {
             http: Some(addr),
@@ -165,15 +179,54 @@ fn run(args: Args) -> anyhow::Result<()> {
                 node_address,
                 text_content: args.text_content,
                 schemas,
-                connections: crate::transport::connections::ConnectionLimits {
-                    header_timeout: Duration::from_secs(limits.header_timeout_secs),
-                    max_connections: limits.max_connections as usize,
-                    max_per_address: limits.max_connections_per_ip as usize,
-                    drain: Duration::from_secs(limits.drain_secs),
-                },
+                connections: limits.connections(),
                 body_timeout: Duration::from_secs(limits.body_timeout_secs),
                 max_body_bytes: (limits.max_body_mib as usize) << 20,
                 max_mcp_sessions: limits.max_mcp_sessions as usize,
+                review_once: None,
+            };
+            runtime.block_on(crate::transport::http::serve_http(config, options))
+        }
+        Command::Review { project, listen } => {
+            if !listen.ip().is_loopback() {
+                anyhow::bail!(
+                    "review serves a loopback address only (its link carries a token); to serve others, use serve --http with --auth-token-file"
+                );
+            }
+            let config =
+                review_config.ok_or_else(|| anyhow::anyhow!("review has no project"))??;
+            // A token made for this run, in the one link printed.
+            let token = format!(
+                "{}{}",
+                uuid::Uuid::new_v4().simple(),
+                uuid::Uuid::new_v4().simple()
+            );
+            let limits = crate::cli::args::HttpLimits::default();
+            let options = crate::transport::http::HttpOptions {
+                addr: listen,
+                grants: vec![crate::transport::http::Grant::new(
+                    "the review link",
+                    &token,
+                    None,
+                    false,
+                )],
+                allowed_hosts: Vec::new(),
+                allowed_origins: Vec::new(),
+                metrics_without_token: false,
+                node_address: None,
+                text_content: args.text_content,
+                schemas,
+                connections: limits.connections(),
+                body_timeout: Duration::from_secs(limits.body_timeout_secs),
+                max_body_bytes: (limits.max_body_mib as usize) << 20,
+                max_mcp_sessions: limits.max_mcp_sessions as usize,
+                review_once: Some(crate::transport::http::ReviewOnce {
+                    project: std::fs::canonicalize(&project)
+                        .unwrap_or(project)
+                        .to_string_lossy()
+                        .into_owned(),
+                    token,
+                }),
             };
             runtime.block_on(crate::transport::http::serve_http(config, options))
         }

@@ -408,3 +408,74 @@ fn the_review_view_works_as_an_mcp_app_through_the_official_bridge() {
     assert_eq!(state["data"]["revision"], 2, "{state}");
     assert!(stopped(server, log).0.success());
 }
+
+/// `ofgui-mcp-host review <project>`: a person looks at a project without an agent. It
+/// opens the project, serves the view on a loopback port and prints a link that works
+/// once; its cookie then shows that session. Any other address is refused.
+#[test]
+fn the_review_command_prints_a_link_that_works_once() {
+    use std::io::BufRead;
+    let workspace = Workspace::new();
+    let project = workspace.add("game", &example_project());
+    let refused = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .args(["--cache-dir"])
+        .arg(crate::harness::cache_dir())
+        .arg("review")
+        .arg(&project)
+        .args(["--listen", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("loopback address only"));
+
+    crate::harness::warm_compile_cache();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+        .args(["--cache-dir"])
+        .arg(crate::harness::cache_dir())
+        .arg("review")
+        .arg(&project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    stdout.read_line(&mut line).unwrap();
+    let link = line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no link in {line:?}"))
+        .to_owned();
+    assert!(line.contains("game"), "{line}");
+    let first = agent().get(&link).call().unwrap();
+    assert_eq!(first.status().as_u16(), 303);
+    let cookie = cookie_of(first.headers().get("set-cookie").unwrap().to_str().unwrap());
+    let again = agent().get(&link).call().unwrap();
+    assert_eq!(again.status().as_u16(), 401, "the link works once");
+    let addr = link
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let listed = agent()
+        .get(format!("http://{addr}/review/api/sessions"))
+        .header("Cookie", &cookie)
+        .call()
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
+    let session = link
+        .split("/review/")
+        .nth(1)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap();
+    assert!(listed.contains(session), "{listed}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(stdout);
+}

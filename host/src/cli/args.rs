@@ -149,6 +149,16 @@ pub enum Command {
     /// Make sure the first session opens without compiling: compile the backend for this
     /// machine into the cache now, unless it is there already.
     Precompile,
+    /// Show a person a project in the review view, without an agent: open it in a
+    /// session and serve the view on a loopback port, printing a link that works once
+    /// (its token is made for this run). Until Ctrl-C.
+    Review {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// Where to serve: a loopback address (default: a free port).
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+        listen: std::net::SocketAddr,
+    },
     /// Validate a project and print the report.
     #[command(after_help = exit_help("validate"))]
     Validate {
@@ -321,7 +331,7 @@ impl Command {
     /// The command line command this is, if it is one (not `serve` or `precompile`).
     pub fn cli(&self) -> Option<&'static ofgui_contracts::cli::CliCommand> {
         let name = match self {
-            Command::Serve { .. } | Command::Precompile => return None,
+            Command::Serve { .. } | Command::Precompile | Command::Review { .. } => return None,
             Command::Validate { .. } => "validate",
             Command::Outline { .. } => "outline",
             Command::Query { .. } => "query",
@@ -458,6 +468,16 @@ pub struct HttpLimits {
 }
 
 impl HttpLimits {
+    /// What the server accepts of its connections, by these limits.
+    pub fn connections(&self) -> crate::transport::connections::ConnectionLimits {
+        crate::transport::connections::ConnectionLimits {
+            header_timeout: std::time::Duration::from_secs(self.header_timeout_secs),
+            max_connections: self.max_connections as usize,
+            max_per_address: self.max_connections_per_ip as usize,
+            drain: std::time::Duration::from_secs(self.drain_secs),
+        }
+    }
+
     pub const HEADER_TIMEOUT_SECS: u64 = 10;
     pub const BODY_TIMEOUT_SECS: u64 = 30;
     pub const MAX_BODY_MIB: u64 = 64;

@@ -179,7 +179,7 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
         Command::Docs { id, output } => {
             (output.json, docs::run(id.as_deref()).map_err(Failed::from))
         }
-        Command::Serve { .. } | Command::Precompile => {
+        Command::Serve { .. } | Command::Precompile | Command::Review { .. } => {
             unreachable!("{} is not a command line command", cli.name)
         }
     };

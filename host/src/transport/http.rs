@@ -145,7 +145,12 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// MCP sessions one token may hold open at once.
     pub max_mcp_sessions: usize,
+    /// `ofgui-mcp-host review`: a project to open at the start and show a person through
+    /// a review link that works once.
+    pub review_once: Option<ReviewOnce>,
 }
+
+pub use super::review::ReviewOnce;
 
 /// Serves MCP over HTTP until SIGINT or SIGTERM; in-flight requests finish first.
 pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Result<()> {
@@ -267,6 +272,10 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
             probe_session: node.is_some(),
         },
         allowed_hosts: hosts,
+        link_once: options
+            .review_once
+            .is_some()
+            .then(|| AtomicBool::new(false)),
         max_mcp_sessions: options.max_mcp_sessions,
         open_metrics: options.metrics_without_token || bound.ip().is_loopback(),
         node,
@@ -304,6 +313,16 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         tenants = options.grants.len().max(1),
         "serving MCP over Streamable HTTP at /mcp"
     );
+    if let Some(review) = &options.review_once {
+        let link = super::review::open_for_review(&shared, review, bound).await?;
+        // A closed stdout (the person's terminal went away) is no reason to stop serving.
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stdout(),
+            "Review of {}: {link}\nThe link works once (it is traded for a cookie at once). Ctrl-C stops.",
+            review.project
+        );
+    }
     let draining = shared.clone();
     let shutdown = async move {
         signal.await;

@@ -21,6 +21,8 @@ use axum::routing::{get, post};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use ofgui_contracts::methods::MethodId;
+
 use super::tenants::{Shared, Tenant, same};
 use crate::review;
 
@@ -38,6 +40,49 @@ pub(super) fn routes() -> axum::Router<Arc<Shared>> {
         .route("/review/app.css", get(style))
         .route("/review/api/sessions", get(sessions))
         .route("/review/api/call", post(call))
+}
+
+/// What `ofgui-mcp-host review` serves: one project, for the holder of one link.
+pub struct ReviewOnce {
+    pub project: String,
+    /// The one token, made for this run; the link carries it.
+    pub token: String,
+}
+
+/// Opens `ofgui-mcp-host review`'s project in a session of its one tenant; the link that
+/// shows it (`http://ADDR/review/<session>?token=…`).
+pub(super) async fn open_for_review(
+    shared: &Shared,
+    review: &ReviewOnce,
+    bound: std::net::SocketAddr,
+) -> anyhow::Result<String> {
+    let tenant = shared
+        .tenants
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("no tenant to review with"))?;
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("projectPath".into(), json!(review.project));
+    let opened = tenant
+        .server
+        .call_for_review(MethodId::OpenSession.tool(), Some(arguments))
+        .await
+        .map_err(|error| anyhow::anyhow!("{}", error.message))?;
+    let envelope = opened
+        .structured_content
+        .as_ref()
+        .and_then(|content| content.get("backendResult"))
+        .cloned()
+        .unwrap_or_default();
+    match envelope["data"]["sessionId"].as_str() {
+        Some(id) => Ok(format!("http://{bound}/review/{id}?token={}", review.token)),
+        None => anyhow::bail!(
+            "{} could not be opened: {}",
+            review.project,
+            envelope["error"]["message"]
+                .as_str()
+                .unwrap_or("no reason given")
+        ),
+    }
 }
 
 /// The cookie a tenant's token is traded for: a digest of the token's digest, so the
@@ -161,6 +206,18 @@ fn serve_page(shared: &Shared, request: Request, session: Option<&str>) -> Respo
         let tenant = shared
             .tenant_of(&token)
             .filter(|_| host_allowed(shared, request.headers()));
+        // `ofgui-mcp-host review`'s link works once: its cookie is the way back in.
+        let used = tenant.is_some()
+            && shared
+                .link_once
+                .as_ref()
+                .is_some_and(|used| used.swap(true, std::sync::atomic::Ordering::SeqCst));
+        if used {
+            return plain(
+                StatusCode::UNAUTHORIZED,
+                "This review link worked once and was used already; run ofgui-mcp-host review again for a new one.\n",
+            );
+        }
         let Some(tenant) = tenant else {
             return plain(StatusCode::UNAUTHORIZED, SIGN_IN);
         };

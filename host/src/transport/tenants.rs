@@ -35,6 +35,8 @@ pub(super) struct Shared {
     pub body_limits: BodyLimits,
     /// `Host` names a request may carry (loopback, and `--allowed-host`s).
     pub allowed_hosts: Vec<String>,
+    /// `ofgui-mcp-host review`: the review link works once; set once it was used.
+    pub link_once: Option<AtomicBool>,
     pub max_mcp_sessions: usize,
     /// `/metrics` answers without a token (a loopback server, or one told to).
     pub open_metrics: bool,
