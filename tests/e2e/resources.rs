@@ -54,11 +54,17 @@ async fn every_listed_and_indexed_document_is_readable() {
             "openfairygui://docs/diagnostics",
             "openfairygui://contracts/operations",
             "openfairygui://backend/capabilities",
+            "ui://openfairygui/review",
         ]
     );
     for uri in &listed {
-        let (text, _) = read(&server, uri).await;
+        let (text, mime) = read(&server, uri).await;
         assert!(!text.is_empty(), "{uri} is empty");
+        if uri.starts_with("ui://") {
+            // The review view, as MCP Apps serve one: a page the client frames.
+            assert_eq!(mime, "text/html;profile=mcp-app");
+            assert!(text.starts_with("<!doctype html>"), "{text}");
+        }
     }
     let templates: Vec<String> = server
         .client
@@ -89,10 +95,10 @@ async fn every_listed_and_indexed_document_is_readable() {
 
     let index = read_json(&server, "openfairygui://docs/index").await;
     let documents = index["documents"].as_array().unwrap();
-    // workflow, restore-limits, skill, contracts, diagnostics, operations; 24 methods; 7 command line outputs;
+    // workflow, restore-limits, skill, contracts, diagnostics, operations; 25 methods; 7 command line outputs;
     // 41 operations; 110 codes (upstream's 103, invalid_input, unknown_tool, publish_refused,
     // file_name_collision, source_case_mismatch, nothing_to_undo and nothing_to_redo).
-    assert_eq!(documents.len(), 6 + 24 + 7 + 41 + 110);
+    assert_eq!(documents.len(), 6 + 25 + 7 + 41 + 110);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;
