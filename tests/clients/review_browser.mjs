@@ -6,7 +6,8 @@
 // Opens the token link for SESSION_ID, checks the token left the address bar for an
 // HttpOnly, SameSite=Strict cookie, waits for the page to show the session, its newest
 // step and that step's pictures (before, after, changed pixels), takes a screenshot,
-// clicks Undo, then Save, and waits for each to land. A second browser with the other
+// clicks Undo, then Save, then Redo and Discard (back to the save), and waits for each to
+// land. A second browser with the other
 // tenant's token must see none of it. Every request the pages make must go to the
 // server's own origin. Prints one JSON line of what it saw; exits non-zero at the first
 // failure.
@@ -79,6 +80,13 @@ const afterUndo = Number((await status(page)).match(/\d+/)[0]);
 await page.click("#save");
 await waitStatus(page, /^save done: revision \d+$/, "save did not land");
 const savedState = await page.locator("#state").textContent();
+// The undone edit comes back with Redo; Discard takes it back to the save again.
+await page.click("#redo");
+await waitStatus(page, /^redo done: revision \d+$/, "redo did not land");
+await page.click("#discard");
+await waitStatus(page, /^discard done: revision \d+$/, "discard did not land");
+const afterDiscard = Number((await status(page)).match(/\d+/)[0]);
+const discardedState = await page.locator("#state").textContent();
 await context.close();
 
 // Another tenant's browser: its own (no) sessions, nothing of the first.
@@ -91,4 +99,4 @@ await browser.close();
 
 if (seen.foreign.length) await fail(`requests left the server's origin: ${seen.foreign.join(", ")}`);
 if (seen.pageErrors) await fail(`the page threw: ${seen.pageErrors.join("; ")}`);
-console.log(JSON.stringify({ before, afterUndo, state, savedState, steps, pictures, captions, requests: seen.requests.length }));
+console.log(JSON.stringify({ before, afterUndo, state, savedState, afterDiscard, discardedState, steps, pictures, captions, requests: seen.requests.length }));

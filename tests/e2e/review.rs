@@ -196,7 +196,7 @@ fn a_person_reviews_undoes_and_saves_an_agents_edit_in_a_real_browser() {
     );
     assert!(std::fs::metadata(&shot).unwrap().len() > 1000);
 
-    // The agent's next read sees the person's undo and save.
+    // The agent's next read sees the person's undo, save, redo and discard.
     let state = tool(
         &addr,
         WRITER,
@@ -208,7 +208,7 @@ fn a_person_reviews_undoes_and_saves_an_agents_edit_in_a_real_browser() {
             state["data"]["revision"].clone(),
             state["data"]["dirty"].clone()
         ),
-        (json!(3), json!(false)),
+        (json!(5), json!(false)),
         "{state}"
     );
     // On disk: the first move (x 11), the undone second one not.

@@ -186,6 +186,7 @@ function showState() {
   $("undo").disabled = !history.undoCount;
   $("redo").disabled = !history.redoCount;
   $("save").disabled = !history.dirty;
+  $("discard").disabled = !history.dirty || !history.undoCount;
 }
 
 function showHistory() {
@@ -325,12 +326,25 @@ async function load(sessionId) {
   say(`revision ${history.revision}`);
 }
 
+/** Undoes back to the last save, one undo at a time, each at the revision the last one
+ * made; redo brings the edits back. Stops where the history ends (or the project is
+ * clean). */
+async function discard() {
+  let history = view.history;
+  while (history.dirty && history.undoCount > 0) {
+    await tool("openfairygui_undo", { sessionId: view.sessionId, expectedRevision: history.revision });
+    ({ data: history } = await tool("openfairygui_get_history", { sessionId: view.sessionId }));
+  }
+  if (history.dirty) throw new Error("the history does not reach back to the last save; these edits stay");
+}
+
 async function act(name) {
   const args = { sessionId: view.sessionId, expectedRevision: view.history.revision };
   const tools = { undo: "openfairygui_undo", redo: "openfairygui_redo", save: "openfairygui_backend_save_session" };
   try {
     say(`${name}…`);
-    await tool(tools[name], args);
+    if (name === "discard") await discard();
+    else await tool(tools[name], args);
     await load(view.sessionId);
     say(`${name} done: revision ${view.history.revision}`);
   } catch (error) {
@@ -339,7 +353,7 @@ async function act(name) {
 }
 
 async function start() {
-  for (const name of ["undo", "redo", "save"]) $(name).addEventListener("click", () => act(name));
+  for (const name of ["undo", "redo", "save", "discard"]) $(name).addEventListener("click", () => act(name));
   try {
     const listed = await transport.sessions();
     view.readOnly = listed.readOnly;
