@@ -5,7 +5,8 @@
 //
 // Opens the token link for SESSION_ID, checks the token left the address bar for an
 // HttpOnly, SameSite=Strict cookie, waits for the page to show the session, its newest
-// step and that step's pictures (before, after, changed pixels), takes a screenshot,
+// step and that step's pictures (before, after, changed pixels), takes a screenshot, draws
+// them again at a controller's page,
 // clicks Undo, then Save, then Redo and Discard (back to the save), and waits for each to
 // land. A second browser with the other
 // tenant's token must see none of it. Every request the pages make must go to the
@@ -73,6 +74,17 @@ await page.waitForSelector('canvas[data-picture="changed pixels"]', { timeout: 3
 const pictures = await page.locator("canvas[data-picture]").count();
 const captions = await page.locator("#step figcaption").allTextContents();
 await page.screenshot({ path: args.shot, fullPage: true });
+// A controller's page: the step drawn again at it.
+const choice = page.locator("select[data-controller]").first();
+if (!(await choice.count())) await fail("the step's component offers no controller page");
+const controller = await choice.getAttribute("data-controller");
+const pageName = await choice.locator("option").nth(2).textContent();
+await choice.selectOption({ label: pageName });
+const atPage = `(${controller}: `;
+await page
+  .waitForFunction((text) => [...document.querySelectorAll("#step figcaption")].some((c) => c.textContent.includes(text)), atPage, { timeout: 30000 })
+  .catch(() => fail(`the pictures were not drawn again at ${controller} = ${pageName}`));
+const pageCaption = (await page.locator("#step figcaption").allTextContents()).find((c) => c.includes(atPage));
 
 await page.click("#undo");
 await waitStatus(page, /^undo done: revision \d+$/, "undo did not land");
@@ -99,4 +111,4 @@ await browser.close();
 
 if (seen.foreign.length) await fail(`requests left the server's origin: ${seen.foreign.join(", ")}`);
 if (seen.pageErrors) await fail(`the page threw: ${seen.pageErrors.join("; ")}`);
-console.log(JSON.stringify({ before, afterUndo, state, savedState, afterDiscard, discardedState, steps, pictures, captions, requests: seen.requests.length }));
+console.log(JSON.stringify({ before, afterUndo, state, savedState, afterDiscard, discardedState, steps, pictures, captions, pageCaption, requests: seen.requests.length }));

@@ -280,19 +280,68 @@ async function select(revision) {
   const touched = components(entry);
   if (!touched.length) section.append(element("p", "This step changed no component.", { class: "note" }));
   for (const selector of touched) {
-    try {
-      const { image } = await tool("openfairygui_render_component", {
-        sessionId: view.sessionId,
-        selector,
-        expectedRevision: view.history.revision,
-        previewHistory: "undo",
-        scale: 2,
-      });
-      if (!image) throw new Error("no picture");
-      section.append(await drawPair(image, `${selector.packageId}/${selector.componentResourceId}`));
-    } catch (error) {
-      section.append(element("p", `${selector.componentResourceId}: ${error.message}`, { class: "error" }));
+    const place = element("div");
+    section.append(place);
+    await drawComponent(place, selector, {});
+  }
+}
+
+/** The component's controllers and their pages, from its outline. */
+async function controllersOf(selector) {
+  const { data } = await tool("openfairygui_backend_get_project_outline", {
+    sessionId: view.sessionId,
+    scope: { component: selector },
+  });
+  for (const item of data.packages || []) {
+    for (const resource of item.resources || []) {
+      if (resource.id === selector.componentResourceId && resource.component) return resource.component.controllers || [];
     }
+  }
+  return [];
+}
+
+/** Draws one component's step, with a choice of page for each of its controllers. */
+async function drawComponent(place, selector, pages) {
+  place.replaceChildren();
+  const name = `${selector.packageId}/${selector.componentResourceId}`;
+  try {
+    const controllers = await controllersOf(selector);
+    if (controllers.length) {
+      const form = element("div", null, { class: "pages" });
+      for (const controller of controllers) {
+        const label = element("label", `${controller.name} `);
+        const choice = element("select", null, { "data-controller": controller.name });
+        choice.append(element("option", "as the game starts it", { value: "" }));
+        for (const page of controller.pages || []) {
+          const option = element("option", page.name || page.id, { value: page.id });
+          if (pages[controller.name] === page.id) option.selected = true;
+          choice.append(option);
+        }
+        choice.addEventListener("change", () => {
+          const chosen = { ...pages };
+          if (choice.value) chosen[controller.name] = choice.value;
+          else delete chosen[controller.name];
+          drawComponent(place, selector, chosen).catch((error) => say(error.message, true));
+        });
+        label.append(choice);
+        form.append(label);
+      }
+      place.append(form);
+    }
+    const args = {
+      sessionId: view.sessionId,
+      selector,
+      expectedRevision: view.history.revision,
+      previewHistory: "undo",
+      scale: 2,
+    };
+    if (Object.keys(pages).length) args.controllerPages = pages;
+    const { image } = await tool("openfairygui_render_component", args);
+    if (!image) throw new Error("no picture");
+    const shown = Object.entries(pages).map(([controller, page]) => `${controller}: ${page}`);
+    place.append(await drawPair(image, shown.length ? `${name} (${shown.join(", ")})` : name));
+  } catch (error) {
+    place.append(element("p", `${name}: ${error.message}`, { class: "error" }));
   }
 }
 
