@@ -7,7 +7,6 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::backend::runtime::{ComponentSource, Runtime};
 use crate::cli::args::{Args, Command};
@@ -171,19 +170,11 @@ fn run(args: Args) -> anyhow::Result<()> {
                 ));
             }
             let options = crate::transport::http::HttpOptions {
-                addr,
-                grants,
                 allowed_hosts,
                 allowed_origins,
                 metrics_without_token,
                 node_address,
-                text_content: args.text_content,
-                schemas,
-                connections: limits.connections(),
-                body_timeout: Duration::from_secs(limits.body_timeout_secs),
-                max_body_bytes: (limits.max_body_mib as usize) << 20,
-                max_mcp_sessions: limits.max_mcp_sessions as usize,
-                review_once: None,
+                ..limits.options(addr, grants, args.text_content, schemas)
             };
             runtime.block_on(crate::transport::http::serve_http(config, options))
         }
@@ -201,25 +192,8 @@ fn run(args: Args) -> anyhow::Result<()> {
                 uuid::Uuid::new_v4().simple(),
                 uuid::Uuid::new_v4().simple()
             );
-            let limits = crate::cli::args::HttpLimits::default();
+            let grant = crate::transport::http::Grant::new("the review link", &token, None, false);
             let options = crate::transport::http::HttpOptions {
-                addr: listen,
-                grants: vec![crate::transport::http::Grant::new(
-                    "the review link",
-                    &token,
-                    None,
-                    false,
-                )],
-                allowed_hosts: Vec::new(),
-                allowed_origins: Vec::new(),
-                metrics_without_token: false,
-                node_address: None,
-                text_content: args.text_content,
-                schemas,
-                connections: limits.connections(),
-                body_timeout: Duration::from_secs(limits.body_timeout_secs),
-                max_body_bytes: (limits.max_body_mib as usize) << 20,
-                max_mcp_sessions: limits.max_mcp_sessions as usize,
                 review_once: Some(crate::transport::http::ReviewOnce {
                     project: std::fs::canonicalize(&project)
                         .unwrap_or(project)
@@ -227,6 +201,12 @@ fn run(args: Args) -> anyhow::Result<()> {
                         .into_owned(),
                     token,
                 }),
+                ..crate::cli::args::HttpLimits::default().options(
+                    listen,
+                    vec![grant],
+                    args.text_content,
+                    schemas,
+                )
             };
             runtime.block_on(crate::transport::http::serve_http(config, options))
         }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::clients::{clients_dir, installed};
 use crate::harness::{Workspace, cache_dir, example_project, snapshot, warm_compile_cache};
+use crate::over_http;
 
 const EDITS: usize = 9;
 const MODERN: usize = 8;
@@ -314,54 +315,14 @@ fn two_nodes_behind_haproxy_lose_no_edit_when_one_is_killed() {
     }
 }
 
-/// A tool call of MCP 2026-07-28 (no protocol session) sent to `addr` directly: the
-/// envelope, or the JSON-RPC error.
+/// A tool call to a node or the balancer, which hold no tokens.
 fn call(addr: &str, tool: &str, arguments: Value) -> Value {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .build()
-        .into();
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {
-            "name": tool,
-            "arguments": arguments,
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {},
-            },
-        },
-    });
-    let response = agent
-        .post(format!("http://{addr}/mcp"))
-        .header("Accept", "application/json, text/event-stream")
-        .header("Content-Type", "application/json")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", tool)
-        .send(body.to_string())
-        .unwrap();
-    let text = response.into_body().read_to_string().unwrap();
-    // One JSON body, or an event stream whose data line is the answer.
-    let answer: Value = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .find(|data| !data.is_empty())
-        .map_or_else(|| serde_json::from_str(&text), serde_json::from_str)
-        .unwrap_or_else(|error| panic!("{error}: {text}"));
-    match answer["result"]["structuredContent"]["backendResult"].clone() {
-        Value::Null => answer["error"].clone(),
-        envelope => envelope,
-    }
+    over_http::call(addr, None, tool, arguments)
 }
 
 /// The value of an unlabelled sample in a node's `/metrics`.
 fn metric(addr: &str, name: &str) -> f64 {
-    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
+    let agent = over_http::agent();
     let text = agent
         .get(format!("http://{addr}/metrics"))
         .call()
@@ -374,18 +335,6 @@ fn metric(addr: &str, name: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {name} in {text}"))
         .parse()
         .unwrap()
-}
-
-fn move_to(session: &str, revision: u64, selector: &Value, x: u64) -> Value {
-    json!({
-        "sessionId": session,
-        "expectedRevision": revision,
-        "operations": [{
-            "kind": "setDisplayNodeProps",
-            "selector": selector,
-            "props": { "position": { "x": x, "y": 7 } },
-        }],
-    })
 }
 
 /// A node dies holding a session with an unsaved edit; two live nodes get a write for it
@@ -408,25 +357,9 @@ fn two_nodes_racing_for_a_dead_nodes_session_never_both_write_it() {
         let dying_port = free_port();
         let dying = Node::start(workspace.path(), &state, "node0", dying_port);
         let at = format!("127.0.0.1:{dying_port}");
-        let opened = call(
-            &at,
-            "openfairygui_backend_open_session",
-            json!({ "projectPath": project }),
-        );
-        let session = opened["data"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{opened}"))
-            .to_owned();
-        let outline = call(
-            &at,
-            "openfairygui_backend_get_project_outline",
-            json!({ "sessionId": session }),
-        );
-        let node = crate::harness::first_node(&outline["data"]);
-        let selector =
-            json!({ "packageId": node.0, "componentResourceId": node.1, "displayNodeId": node.2 });
+        let (session, node) = over_http::open(&at, None, &project);
         assert_eq!(
-            call(&at, APPLY, move_to(&session, 0, &selector, 1))["ok"],
+            call(&at, APPLY, over_http::move_at(&session, 0, &node, 1))["ok"],
             true
         );
         dying.kill();
@@ -437,10 +370,10 @@ fn two_nodes_racing_for_a_dead_nodes_session_never_both_write_it() {
                 .iter()
                 .zip([2, 3])
                 .map(|(addr, x)| {
-                    let (start, session, selector) = (&start, &session, &selector);
+                    let (start, session, node) = (&start, &session, &node);
                     scope.spawn(move || {
                         start.wait();
-                        call(addr, APPLY, move_to(session, 1, selector, x))
+                        call(addr, APPLY, over_http::move_at(session, 1, node, x))
                     })
                 })
                 .collect();
@@ -492,34 +425,21 @@ fn a_write_sent_again_after_its_node_died_is_answered_as_done_once() {
     let (dying_port, port) = (free_port(), free_port());
     let dying = Node::start(workspace.path(), &state, "node1", dying_port);
     let at = format!("127.0.0.1:{dying_port}");
-    let opened = call(
-        &at,
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    );
-    let session = opened["data"]["sessionId"].as_str().unwrap().to_owned();
-    let outline = call(
-        &at,
-        "openfairygui_backend_get_project_outline",
-        json!({ "sessionId": session }),
-    );
-    let node = crate::harness::first_node(&outline["data"]);
-    let selector =
-        json!({ "packageId": node.0, "componentResourceId": node.1, "displayNodeId": node.2 });
-    let first = call(&at, APPLY, move_to(&session, 0, &selector, 5));
+    let (session, node) = over_http::open(&at, None, &project);
+    let first = call(&at, APPLY, over_http::move_at(&session, 0, &node, 5));
     assert_eq!(first["ok"], true, "{first}");
     dying.kill();
 
     let survivor = Node::start(workspace.path(), &state, "node2", port);
     let there = format!("127.0.0.1:{port}");
-    let again = call(&there, APPLY, move_to(&session, 0, &selector, 5));
+    let again = call(&there, APPLY, over_http::move_at(&session, 0, &node, 5));
     assert_eq!(again["ok"], true, "{again}");
     assert_eq!(
         again["data"]["revision"], first["data"]["revision"],
         "{again}"
     );
     for (x, why) in [(5, "a third time"), (6, "another write")] {
-        let stale = call(&there, APPLY, move_to(&session, 0, &selector, x));
+        let stale = call(&there, APPLY, over_http::move_at(&session, 0, &node, x));
         assert_eq!(stale["error"]["code"], "stale_write", "{why}: {stale}");
     }
     let state_now = call(
@@ -548,22 +468,9 @@ fn a_node_drained_by_sigterm_hands_its_sessions_on() {
     ];
     let balancer = Balancer::start(ports[0], ports[1]);
     let lb = balancer.addr.clone();
-    let opened = call(
-        &lb,
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    );
-    let session = opened["data"]["sessionId"].as_str().unwrap().to_owned();
-    let outline = call(
-        &lb,
-        "openfairygui_backend_get_project_outline",
-        json!({ "sessionId": session }),
-    );
-    let node = crate::harness::first_node(&outline["data"]);
-    let selector =
-        json!({ "packageId": node.0, "componentResourceId": node.1, "displayNodeId": node.2 });
+    let (session, node) = over_http::open(&lb, None, &project);
     assert_eq!(
-        call(&lb, APPLY, move_to(&session, 0, &selector, 3))["ok"],
+        call(&lb, APPLY, over_http::move_at(&session, 0, &node, 3))["ok"],
         true
     );
 
@@ -575,7 +482,7 @@ fn a_node_drained_by_sigterm_hands_its_sessions_on() {
         let applied = call(
             &lb,
             APPLY,
-            move_to(&session, revision, &selector, 3 + revision),
+            over_http::move_at(&session, revision, &node, 3 + revision as i64),
         );
         assert_eq!(applied["ok"], true, "{applied}");
         assert_eq!(applied["data"]["revision"], revision + 1, "{applied}");

@@ -47,6 +47,9 @@ mod history;
 /// Unsaved edits in the project's journal, recovered after a kill.
 mod journal;
 
+/// A 2026-07-28 agent over HTTP, one request per call (cluster and review tests).
+mod over_http;
+
 /// The review view's browser door: a person's browser, and what the door refuses.
 mod review;
 

@@ -6,57 +6,21 @@
 //! token's write.
 
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::clients::{clients_dir, installed};
-use crate::harness::{Workspace, example_project, first_node, move_node};
+use crate::harness::{Workspace, example_project};
 use crate::http::{start_with, stopped};
+use crate::over_http::{self, agent};
 
 const WRITER: &str = "review-writer-token-0123456789";
 const OTHER: &str = "review-other-tenant-0123456789";
 const READER: &str = "review-reader-token-0123456789";
 
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .build()
-        .into()
-}
-
-/// An agent's tool call over MCP 2026-07-28 with `token`: the envelope.
+/// An agent's tool call with `token`: the envelope.
 fn tool(addr: &str, token: &str, name: &str, arguments: Value) -> Value {
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": name, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        } },
-    });
-    let text = agent()
-        .post(format!("http://{addr}/mcp"))
-        .header("Authorization", &format!("Bearer {token}"))
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", name)
-        .header("Content-Type", "application/json")
-        .send(body.to_string())
-        .unwrap()
-        .into_body()
-        .read_to_string()
-        .unwrap();
-    let answer: Value = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .find(|data| !data.is_empty())
-        .map_or_else(|| serde_json::from_str(&text), serde_json::from_str)
-        .unwrap_or_else(|error| panic!("{error}: {text}"));
-    answer["result"]["structuredContent"]["backendResult"].clone()
+    over_http::call(addr, Some(token), name, arguments)
 }
 
 /// A server with the writer's, another tenant's and a read-only token.
@@ -116,26 +80,13 @@ fn a_person_reviews_undoes_and_saves_an_agents_edit_in_a_real_browser() {
     let workspace = Workspace::new();
     let project = workspace.add("game", &example_project());
     let (server, addr, log) = server(&workspace);
-    let opened = tool(
-        &addr,
-        WRITER,
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    );
-    let session = opened["data"]["sessionId"].as_str().unwrap().to_owned();
-    let outline = tool(
-        &addr,
-        WRITER,
-        "openfairygui_backend_get_project_outline",
-        json!({ "sessionId": session }),
-    );
-    let node = first_node(&outline["data"]);
+    let (session, node) = over_http::open(&addr, Some(WRITER), &project);
     for (revision, x) in [(0, 11), (1, 22)] {
         let applied = tool(
             &addr,
             WRITER,
             "openfairygui_backend_apply_transaction",
-            json!({ "sessionId": session, "expectedRevision": revision, "operations": move_node(&node, x) }),
+            over_http::move_at(&session, revision, &node, x),
         );
         assert_eq!(applied["ok"], true, "{applied}");
     }
@@ -232,15 +183,7 @@ fn the_review_door_refuses_strangers_other_origins_other_tenants_and_read_only_w
     let workspace = Workspace::new();
     let project = workspace.add("game", &example_project());
     let (server, addr, log) = server(&workspace);
-    let session = tool(
-        &addr,
-        WRITER,
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    )["data"]["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (session, _) = over_http::open(&addr, Some(WRITER), &project);
 
     // The token is traded once for a cookie and leaves the address.
     let (status, location, set_cookie) = trade(&addr, WRITER);
@@ -343,27 +286,12 @@ fn the_review_view_works_as_an_mcp_app_through_the_official_bridge() {
     let workspace = Workspace::new();
     let project = workspace.add("game", &example_project());
     let (server, addr, log) = server(&workspace);
-    let session = tool(
-        &addr,
-        WRITER,
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    )["data"]["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let outline = tool(
-        &addr,
-        WRITER,
-        "openfairygui_backend_get_project_outline",
-        json!({ "sessionId": session }),
-    );
-    let node = first_node(&outline["data"]);
+    let (session, node) = over_http::open(&addr, Some(WRITER), &project);
     let applied = tool(
         &addr,
         WRITER,
         "openfairygui_backend_apply_transaction",
-        json!({ "sessionId": session, "expectedRevision": 0, "operations": move_node(&node, 30) }),
+        over_http::move_at(&session, 0, &node, 30),
     );
     assert_eq!(applied["ok"], true, "{applied}");
 

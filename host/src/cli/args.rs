@@ -468,13 +468,34 @@ pub struct HttpLimits {
 }
 
 impl HttpLimits {
-    /// What the server accepts of its connections, by these limits.
-    pub fn connections(&self) -> crate::transport::connections::ConnectionLimits {
-        crate::transport::connections::ConnectionLimits {
-            header_timeout: std::time::Duration::from_secs(self.header_timeout_secs),
-            max_connections: self.max_connections as usize,
-            max_per_address: self.max_connections_per_ip as usize,
-            drain: std::time::Duration::from_secs(self.drain_secs),
+    /// A server at `addr` for `grants` under these limits; no other host, origin or node,
+    /// which a caller sets after.
+    pub fn options(
+        &self,
+        addr: std::net::SocketAddr,
+        grants: Vec<crate::transport::http::Grant>,
+        text_content: crate::mcp::TextContent,
+        schemas: crate::mcp::Schemas,
+    ) -> crate::transport::http::HttpOptions {
+        crate::transport::http::HttpOptions {
+            addr,
+            grants,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            metrics_without_token: false,
+            node_address: None,
+            text_content,
+            schemas,
+            connections: crate::transport::connections::ConnectionLimits {
+                header_timeout: std::time::Duration::from_secs(self.header_timeout_secs),
+                max_connections: self.max_connections as usize,
+                max_per_address: self.max_connections_per_ip as usize,
+                drain: std::time::Duration::from_secs(self.drain_secs),
+            },
+            body_timeout: std::time::Duration::from_secs(self.body_timeout_secs),
+            max_body_bytes: (self.max_body_mib as usize) << 20,
+            max_mcp_sessions: self.max_mcp_sessions as usize,
+            review_once: None,
         }
     }
 
