@@ -502,3 +502,30 @@ fn a_node_drained_by_sigterm_hands_its_sessions_on() {
         node.kill();
     }
 }
+
+/// A node's name is 1 to 32 letters, digits, - and _ (it starts its sessions' ids and the
+/// balancer routes on it): 32 serve, 33 or a dot are refused at the start, saying why.
+#[test]
+fn a_node_id_is_held_to_its_limits_at_the_start() {
+    let workspace = Workspace::new();
+    let state = workspace.path().join(".state");
+    let longest = "n".repeat(32);
+    let node = Node::start(workspace.path(), &state, &longest, free_port());
+    node.kill();
+    for refused in ["n".repeat(33), "node.1".to_owned(), String::new()] {
+        let output = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+            .arg("--project-dir")
+            .arg(workspace.path())
+            .arg("--state-dir")
+            .arg(&state)
+            .args(["--node-id", &refused, "serve", "--http", "127.0.0.1:0"])
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{refused:?} was taken");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("a node id is 1 to 32 letters, digits, - and _"),
+            "{refused:?}: {stderr}"
+        );
+    }
+}
