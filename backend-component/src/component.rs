@@ -173,7 +173,7 @@ impl GuestProject for ProjectSession {
         let session = self.session.borrow();
         let data = scope::decode_input::<api::HistoryInput>(&input).and_then(|input| {
             let limit = input.limit.unwrap_or(DEFAULT_HISTORY_ENTRIES) as usize;
-            encode(&session.history(limit))
+            encode(&session.history(limit, false))
         });
         reply(&session, data, &[], None)
     }
@@ -234,7 +234,8 @@ impl GuestProject for ProjectSession {
             Some(MethodId::SearchProject) => self.search(input),
             Some(MethodId::ValidateSession) => self.validate_page(input),
             Some(MethodId::ReadSessionState) => self.read_state(input),
-            Some(MethodId::GetHistory | MethodId::Review) => self.history(input),
+            Some(MethodId::GetHistory) => self.history(input),
+            Some(MethodId::Review) => self.review(input),
             Some(MethodId::QueryEntity) => self.query_entity(target_of(&input)),
             _ => {
                 let session = self.session.borrow();
@@ -459,6 +460,14 @@ impl GuestProject for ProjectSession {
 }
 
 impl ProjectSession {
+    fn review(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = scope::decode_input::<api::ReviewInput>(&input).and_then(|input| {
+            let limit = input.limit.unwrap_or(DEFAULT_HISTORY_ENTRIES) as usize;
+            encode(&session.review(&ProjectDir::project(), limit))
+        });
+        reply(&session, data, &[], None)
+    }
     fn write(&self, materialize: bool, expected_revision: Option<u64>) -> WitResult<SaveReply> {
         let mut session = self.session.borrow_mut();
         let fs = ProjectDir::project();

@@ -76,7 +76,7 @@ impl Model {
 }
 
 fn history(session: &Session) -> SessionHistory {
-    session.history(1000)
+    session.history(1000, false)
 }
 
 /// Applies a kind's batch, undoes it, saves (which must write nothing: the disk holds

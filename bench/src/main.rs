@@ -27,6 +27,7 @@ mod load;
 mod many_packages;
 mod publish;
 mod render;
+mod review;
 mod sizes;
 
 const RUNS: usize = 7;
@@ -74,6 +75,7 @@ fn main() -> Result<()> {
         Some("history") => {
             return history::history(&host, cache.path(), &projects[0].1);
         }
+        Some("review") => return review::review(&host, cache.path(), &projects[0].1),
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
         Some("cluster") => {
             return cluster::cluster(&host, cache.path(), &projects[0].1, &projects[0].2);

@@ -673,7 +673,7 @@ pub const METHODS: &[Method] = &[
         name: "review",
         tool: "openfairygui_review",
         title: "Review Session",
-        description: "Shows the person the review view of a session, in clients that show MCP Apps (the view is the resource ui://openfairygui/review): its state, its history in words, the newest step's components drawn before and after with the changed pixels marked, and undo, redo and save for the person to approve. Answers as getHistory does, so a client without MCP Apps still gets the session's history. Needs an open session.",
+        description: "Shows a person the review view of a session (clients with MCP Apps draw the resource ui://openfairygui/review): its state, each step's operations, its components before and after, the diff a save would write, undo, redo and save. Answers with the history (as getHistory, plus each kept batch's operations) and the files a save would write with their diffs. Needs an open session.",
         read_only: true,
         destructive: false,
         idempotent: true,

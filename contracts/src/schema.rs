@@ -16,9 +16,10 @@ use crate::api::{
     OpenProjectSessionInput, OpenSessionInput, OutlineInput, ProjectOutline, PublishProjectData,
     PublishProjectInput, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
     ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
-    RenderComponentInput, ResourceBytesData, SaveOrMaterialize, SaveSessionInput,
-    SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionSnapshot,
-    SessionStateData, TransactionInput, TransactionPreview, ValidateSessionInput, ValidationReport,
+    RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize, SaveSessionInput,
+    SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionReview,
+    SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview, ValidateSessionInput,
+    ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -72,7 +73,8 @@ pub fn input_schema(method: &Method) -> Value {
         Id::MaterializeSession => MaterializeSessionInput::json_schema(&mut generator),
         Id::Publish => PublishProjectInput::json_schema(&mut generator),
         Id::Undo | Id::Redo => HistoryStepInput::json_schema(&mut generator),
-        Id::GetHistory | Id::Review => HistoryInput::json_schema(&mut generator),
+        Id::GetHistory => HistoryInput::json_schema(&mut generator),
+        Id::Review => ReviewInput::json_schema(&mut generator),
         Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);
@@ -108,7 +110,8 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         Id::MaterializeSession => generator.subschema_for::<Success<MaterializeSessionData>>(),
         Id::Publish => generator.subschema_for::<Success<PublishProjectData>>(),
         Id::Undo | Id::Redo => generator.subschema_for::<Success<HistoryStepData>>(),
-        Id::GetHistory | Id::Review => generator.subschema_for::<Success<SessionHistory>>(),
+        Id::GetHistory => generator.subschema_for::<Success<SessionHistory>>(),
+        Id::Review => generator.subschema_for::<Success<SessionReview>>(),
         Id::RefreshSession => generator.subschema_for::<Success<SessionSnapshot>>(),
     }
 }

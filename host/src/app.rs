@@ -6,7 +6,6 @@
 //! there, 77 s at the very end of a fresh build on 2 cores.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use crate::backend::runtime::{ComponentSource, Runtime};
 use crate::cli::args::{Args, Command};
@@ -146,11 +145,6 @@ fn run(args: Args) -> anyhow::Result<()> {
             node_address,
             limits,
         } => {
-            if args.confirm_writes {
-                anyhow::bail!(
-                    "--confirm-writes asks a person through the client; it is for stdio, not --http"
-                );
-            }
             let mut grants = match &auth_token_file {
                 Some(path) => {
                     let text = std::fs::read_to_string(path)
@@ -174,6 +168,9 @@ fn run(args: Args) -> anyhow::Result<()> {
                 allowed_origins,
                 metrics_without_token,
                 node_address,
+                confirm_writes: args
+                    .confirm_writes
+                    .then(|| std::time::Duration::from_secs(args.confirm_within)),
                 ..limits.options(addr, grants, args.text_content, schemas)
             };
             runtime.block_on(crate::transport::http::serve_http(config, options))
@@ -258,18 +255,7 @@ async fn serve(
         .schemas(schemas);
     if confirm_writes {
         for tool in crate::policy::confirm::gated_tools() {
-            let service = service.clone();
-            let plan: crate::policy::confirm::PlanWrites =
-                Arc::new(move |session_id, materialize, expected| {
-                    let service = service.clone();
-                    Box::pin(async move {
-                        service
-                            .planned_writes(&session_id, materialize, expected)
-                            .await
-                            .map_err(|failure| failure.error)
-                    })
-                });
-            builder = builder.policy(tool, ConfirmWrites::new(plan));
+            builder = builder.policy(tool, ConfirmWrites::new(service.plan_writes()));
         }
     }
     let server = builder.build()?;

@@ -5,8 +5,9 @@
 //
 // Opens the token link for SESSION_ID, checks the token left the address bar for an
 // HttpOnly, SameSite=Strict cookie, waits for the page to show the session, its newest
-// step and that step's pictures (before, after, changed pixels), takes a screenshot, draws
-// them again at a controller's page,
+// step in words with that step's pictures (before, after, changed pixels) and the diff a
+// save would write, takes a screenshot, draws the step again at a controller's page and
+// every unsaved edit together,
 // clicks Undo, then Save, then Redo and Discard (back to the save), and waits for each to
 // land. A second browser with the other
 // tenant's token must see none of it. Every request the pages make must go to the
@@ -73,6 +74,7 @@ const steps = await page.locator("#steps li").allTextContents();
 await page.waitForSelector('canvas[data-picture="changed pixels"]', { timeout: 30000 }).catch(() => fail("the step's pictures were not drawn"));
 const pictures = await page.locator("canvas[data-picture]").count();
 const captions = await page.locator("#step figcaption").allTextContents();
+const diff = await page.locator("#diff").textContent();
 await page.screenshot({ path: args.shot, fullPage: true });
 // A controller's page: the step drawn again at it.
 const choice = page.locator("select[data-controller]").first();
@@ -85,6 +87,12 @@ await page
   .waitForFunction((text) => [...document.querySelectorAll("#step figcaption")].some((c) => c.textContent.includes(text)), atPage, { timeout: 30000 })
   .catch(() => fail(`the pictures were not drawn again at ${controller} = ${pageName}`));
 const pageCaption = (await page.locator("#step figcaption").allTextContents()).find((c) => c.includes(atPage));
+// Every unsaved edit together: drawn from the saved project to now.
+await page.click('#steps li[data-revision="unsaved"]');
+await page
+  .waitForFunction(() => document.querySelector("#step h2")?.textContent.startsWith("All unsaved edits") && document.querySelector('#step canvas[data-picture="changed pixels"]'), null, { timeout: 30000 })
+  .catch(() => fail("the unsaved edits were not drawn together"));
+const unsavedCaptions = await page.locator("#step figcaption").allTextContents();
 
 await page.click("#undo");
 await waitStatus(page, /^undo done: revision \d+$/, "undo did not land");
@@ -111,4 +119,4 @@ await browser.close();
 
 if (seen.foreign.length) await fail(`requests left the server's origin: ${seen.foreign.join(", ")}`);
 if (seen.pageErrors) await fail(`the page threw: ${seen.pageErrors.join("; ")}`);
-console.log(JSON.stringify({ before, afterUndo, state, savedState, afterDiscard, discardedState, steps, pictures, captions, pageCaption, requests: seen.requests.length }));
+console.log(JSON.stringify({ before, afterUndo, state, savedState, afterDiscard, discardedState, steps, pictures, captions, pageCaption, unsavedCaptions, diff, requests: seen.requests.length }));

@@ -20,6 +20,15 @@ pub fn agent() -> ureq::Agent {
 /// Calls `tool` at `addr` (with `token`'s bearer, when given): the envelope, or the
 /// JSON-RPC error when the call got none.
 pub fn call(addr: &str, token: Option<&str>, tool: &str, arguments: Value) -> Value {
+    let answer = answer(addr, token, tool, arguments);
+    match answer["result"]["structuredContent"]["backendResult"].clone() {
+        Value::Null => answer["error"].clone(),
+        envelope => envelope,
+    }
+}
+
+/// Calls `tool` at `addr`: the whole JSON-RPC answer (the tool result's content too).
+pub fn answer(addr: &str, token: Option<&str>, tool: &str, arguments: Value) -> Value {
     let body = json!({
         "jsonrpc": "2.0",
         "id": 1,
@@ -57,10 +66,7 @@ pub fn call(addr: &str, token: Option<&str>, tool: &str, arguments: Value) -> Va
         .find(|data| !data.is_empty())
         .map_or_else(|| serde_json::from_str(&text), serde_json::from_str)
         .unwrap_or_else(|error| panic!("{error}: {text}"));
-    match answer["result"]["structuredContent"]["backendResult"].clone() {
-        Value::Null => answer["error"].clone(),
-        envelope => envelope,
-    }
+    answer
 }
 
 /// Opens `project` at `addr`: the session's id and the first display node of its first

@@ -123,9 +123,35 @@ fn a_person_reviews_undoes_and_saves_an_agents_edit_in_a_real_browser() {
     assert!(seen["state"].as_str().unwrap().contains("game"), "{seen}");
     let steps = seen["steps"].as_array().unwrap();
     assert!(
-        steps[0].as_str().unwrap().contains("setDisplayNodeProps")
-            && steps[0].as_str().unwrap().contains("position"),
-        "the newest step in words: {seen}"
+        steps[0]
+            .as_str()
+            .unwrap()
+            .starts_with("All unsaved edits together"),
+        "{seen}"
+    );
+    assert!(
+        steps[1].as_str().unwrap().contains("moved to 22,12"),
+        "the newest step in words, with its value: {seen}"
+    );
+    assert!(
+        steps[1]
+            .as_str()
+            .unwrap()
+            .contains("files: assets/Common/components/Button.xml"),
+        "the file the step touched: {seen}"
+    );
+    let diff = seen["diff"].as_str().unwrap();
+    assert!(
+        diff.contains(".xml") && diff.contains("+") && diff.contains(r#"xy="22,12""#),
+        "the diff a save would write: {seen}"
+    );
+    assert!(
+        seen["unsavedCaptions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| !c.as_str().unwrap().contains(": 0 pixel")),
+        "every unsaved edit together changed pixels: {seen}"
     );
     assert!(
         seen["pictures"].as_u64().unwrap() >= 3,
@@ -266,6 +292,50 @@ fn the_review_door_refuses_strangers_other_origins_other_tenants_and_read_only_w
     let (_, body) = review_call(&addr, &addr, &other, Some(&own), get.clone());
     assert!(body.contains("session_not_found"), "{body}");
 
+    // A client without MCP Apps is told where the page is, never with a token in it.
+    let reviewed = over_http::answer(
+        &addr,
+        Some(WRITER),
+        "openfairygui_review",
+        json!({ "sessionId": session }),
+    );
+    let words = reviewed["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|block| block["text"].as_str())
+        .collect::<String>();
+    assert!(
+        words.contains(&format!("http://{addr}/review/{session}")),
+        "{reviewed}"
+    );
+    assert!(!words.contains(WRITER), "{words}");
+
+    // Writes waiting for approval: a token's own, from the page's own origin only; this
+    // server asks for none.
+    let approvals = |cookie: &str, origin: &str| {
+        let response = agent()
+            .post(format!("http://{addr}/review/api/approvals"))
+            .header("Cookie", cookie)
+            .header("Origin", origin)
+            .header("Content-Type", "application/json")
+            .send(r#"{"id":1,"approve":true}"#)
+            .unwrap();
+        response.status().as_u16()
+    };
+    assert_eq!(approvals(&writer, "http://evil.example"), 403);
+    assert_eq!(approvals("ofgui-review=forged", &own), 401);
+    assert_eq!(
+        approvals(&writer, &own),
+        404,
+        "no --confirm-writes, nothing to answer"
+    );
+    let listed = agent()
+        .get(format!("http://{addr}/review/api/approvals"))
+        .call()
+        .unwrap();
+    assert_eq!(listed.status().as_u16(), 401);
+
     // A read-only token's page is told so, and its writes are refused.
     let reader = cookie_of(&trade(&addr, READER).2);
     let undo = json!({ "name": "openfairygui_undo", "arguments": { "sessionId": session, "expectedRevision": 0 } });
@@ -275,6 +345,164 @@ fn the_review_door_refuses_strangers_other_origins_other_tenants_and_read_only_w
     let (status, log) = stopped(server, log);
     assert!(status.success());
     assert!(!log.contains(WRITER), "a token was logged:\n{log}");
+}
+
+/// With `--confirm-writes`, an agent's save waits for the person on the review page: the
+/// page shows the question and the diff; approved, the save lands and the agent's call
+/// answers with it; refused, nothing is written and the call says so; unanswered past
+/// `--confirm-within`, the call is refused as timed out. The limit's edges on the command
+/// line too.
+#[test]
+fn a_write_waits_for_the_persons_approval_on_the_review_page() {
+    let workspace = Workspace::new();
+    let project = workspace.add("game", &example_project());
+    let tokens = workspace.path().join("tokens.txt");
+    std::fs::write(&tokens, format!("{WRITER}\n")).unwrap();
+    let (server, addr, log) = start_with(
+        &workspace,
+        &tokens,
+        &[],
+        &["--confirm-writes", "--confirm-within", "60"],
+    );
+    let (session, node) = over_http::open(&addr, Some(WRITER), &project);
+    let person = |answer: &str, shot: Option<&std::path::Path>| {
+        let mut command = Command::new(&installed().node);
+        command
+            .arg(clients_dir().join("review_approve.mjs"))
+            .args(["--base", &format!("http://{addr}"), "--token", WRITER])
+            .args(["--session", &session, "--answer", answer]);
+        if let Some(shot) = shot {
+            command.arg("--shot").arg(shot);
+        }
+        let output = command.stdin(Stdio::null()).output().unwrap();
+        assert!(
+            output.status.success(),
+            "review_approve.mjs failed ({}):\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
+    let save_waiting = |revision: u64| {
+        let (addr, session) = (addr.clone(), session.clone());
+        std::thread::spawn(move || {
+            tool(
+                &addr,
+                WRITER,
+                "openfairygui_backend_save_session",
+                json!({ "sessionId": session, "expectedRevision": revision }),
+            )
+        })
+    };
+
+    let applied = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_apply_transaction",
+        over_http::move_at(&session, 0, &node, 33),
+    );
+    assert_eq!(applied["ok"], true, "{applied}");
+    let saving = save_waiting(1);
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("review-approval.png");
+    let seen = person("approve", Some(&shot));
+    assert!(
+        seen["question"].as_str().unwrap().contains("save 1 file"),
+        "{seen}"
+    );
+    assert!(
+        seen["diff"].as_str().unwrap().contains(r#"xy="33,12""#),
+        "{seen}"
+    );
+    let saved = saving.join().unwrap();
+    assert_eq!(saved["ok"], true, "approved, the save lands: {saved}");
+    let on_disk = || {
+        crate::harness::snapshot(&project)
+            .into_values()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .collect::<String>()
+    };
+    assert!(on_disk().contains(r#"xy="33,12""#));
+
+    let applied = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_apply_transaction",
+        over_http::move_at(&session, 1, &node, 44),
+    );
+    assert_eq!(applied["ok"], true, "{applied}");
+    let saving = save_waiting(2);
+    person("refuse", None);
+    let refused = saving.join().unwrap();
+    assert_eq!(refused["error"]["code"], "write_not_confirmed", "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("refused the write on the review page"),
+        "{refused}"
+    );
+    assert!(
+        !on_disk().contains(r#"xy="44,12""#),
+        "refused, nothing written"
+    );
+    // The person's own Save on the page is their answer: it is not asked about again.
+    let cookie = cookie_of(&trade(&addr, WRITER).2);
+    let save = json!({ "name": "openfairygui_backend_save_session", "arguments": { "sessionId": session, "expectedRevision": 2 } });
+    let (status, body) = review_call(&addr, &addr, &cookie, Some(&format!("http://{addr}")), save);
+    assert!(status == 200 && body.contains(r#"\"ok\":true"#), "{body}");
+    assert!(
+        on_disk().contains(r#"xy="44,12""#),
+        "the page's save landed"
+    );
+    assert!(stopped(server, log).0.success());
+
+    // One second to answer, and no one does.
+    let (server, addr, log) = start_with(
+        &workspace,
+        &tokens,
+        &[],
+        &["--confirm-writes", "--confirm-within", "1"],
+    );
+    let (session, node) = over_http::open(&addr, Some(WRITER), &project);
+    let applied = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_apply_transaction",
+        over_http::move_at(&session, 0, &node, 55),
+    );
+    assert_eq!(applied["ok"], true, "{applied}");
+    let started = std::time::Instant::now();
+    let timed_out = tool(
+        &addr,
+        WRITER,
+        "openfairygui_backend_save_session",
+        json!({ "sessionId": session, "expectedRevision": 1 }),
+    );
+    assert_eq!(
+        timed_out["error"]["code"], "confirmation_timed_out",
+        "{timed_out}"
+    );
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+    assert!(!on_disk().contains(r#"xy="55,12""#));
+    assert!(stopped(server, log).0.success());
+
+    // The limit's edges: 1 second to a day.
+    for (value, accepted) in [("0", false), ("1", true), ("86400", true), ("86401", false)] {
+        let output = Command::new(env!("CARGO_BIN_EXE_ofgui-mcp-host"))
+            .args(["--cache-dir"])
+            .arg(crate::harness::cache_dir())
+            .args(["--confirm-writes", "--confirm-within", value, "validate"])
+            .arg(&project)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.success(),
+            accepted,
+            "--confirm-within {value}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }
 
 /// The same view as an MCP App: a minimal host page on the official host-side bridge
@@ -314,14 +542,17 @@ fn the_review_view_works_as_an_mcp_app_through_the_official_bridge() {
     let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(seen["loaded"], "revision 1", "{seen}");
     assert!(
-        seen["steps"][0].as_str().unwrap().contains("position"),
+        seen["steps"][1]
+            .as_str()
+            .unwrap()
+            .contains("moved to 30,12"),
         "{seen}"
     );
     assert_eq!(seen["revisionAfterUndo"], 2, "{seen}");
     // Every call the view made went through the bridge to the server's tools.
     let calls = seen["viewCalls"].as_array().unwrap();
     for tool in [
-        "openfairygui_get_history",
+        "openfairygui_review",
         "openfairygui_render_component",
         "openfairygui_undo",
     ] {

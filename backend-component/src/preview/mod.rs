@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use ofgui_contracts::api::{
-    ComponentSelector, HistoryDirection, RenderComparison, RenderComponentData,
-    RenderComponentInput, RenderedPage,
+    ComponentSelector, HistoryPreview, RenderComparison, RenderComponentData, RenderComponentInput,
+    RenderedPage,
 };
 use ofgui_contracts::capabilities::{RENDER_MAX_PNG_BYTES, RENDER_MAX_SCALE, RENDER_MIN_SCALE};
 use ofgui_contracts::error::{BackendError, ReadFailureReason};
@@ -15,7 +15,7 @@ use tiny_skia::{Color, Pixmap};
 use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::history::Direction;
-use crate::session::{Rejected, Session, encode};
+use crate::session::{Rejected, Session, Side, encode};
 
 /// Pixels between the halves of a before/after picture.
 const GAP: u32 = 9;
@@ -34,17 +34,23 @@ pub fn render_component(
     let invalid = |message: String, path: &str| {
         Rejected::from(BackendError::invalid_input(message, Some(path.to_owned())))
     };
-    if input.preview_operations.is_some() && input.preview_history.is_some() {
+    let previews = [
+        input.preview_operations.is_some(),
+        input.preview_history.is_some(),
+        input.preview_batch.is_some(),
+    ];
+    let previewing = previews.iter().any(|asked| *asked);
+    if previews.iter().filter(|asked| **asked).count() > 1 {
         return Err(invalid(
-            "previewOperations and previewHistory each ask for the right half of the picture; send one of them.".into(),
+            "previewOperations, previewHistory and previewBatch each ask for the two halves of the picture; send one of them.".into(),
             "/previewHistory",
         ));
     }
     if let Some(expected) = input.expected_revision {
         session.check_revision(expected)?;
-    } else if input.preview_operations.is_some() || input.preview_history.is_some() {
+    } else if previewing {
         return Err(invalid(
-            "previewOperations and previewHistory need expectedRevision: the preview is of one revision. Pass the current revision from the outline or getSession.".into(),
+            "previewOperations, previewHistory and previewBatch need expectedRevision: the preview is of one revision. Pass the current revision from the outline or getSession.".into(),
             "/expectedRevision",
         ));
     }
@@ -70,15 +76,47 @@ pub fn render_component(
                 })?,
         ),
     };
-    let project = session.project();
-    let (package_id, component) = component_of(session, project, &input.selector)?;
+    // The halves: by default now and, for a preview, as it would be; a batch of the
+    // history and the unsaved edits show two states the session holds.
+    let projected = match (&input.preview_operations, input.preview_history) {
+        (Some(operations), _) => Some(session.project_batch(&encode(operations)?)?),
+        (None, Some(HistoryPreview::Undo)) => {
+            Some(session.stepped(session.status().revision, Direction::Undo)?)
+        }
+        (None, Some(HistoryPreview::Redo)) => {
+            Some(session.stepped(session.status().revision, Direction::Redo)?)
+        }
+        _ => None,
+    };
+    let (left, right): (Side, Option<Side>) = if let Some(batch) = input.preview_batch {
+        let (before, after) = session.batch_sides(batch)?;
+        (before, Some(after))
+    } else if input.preview_history == Some(HistoryPreview::Unsaved) {
+        (session.saved_side()?, Some(session.side_now()))
+    } else {
+        let right = projected.as_ref().map(|applied| Side {
+            project: &applied.project,
+            overlay: Some(&applied.bytes),
+        });
+        (session.side_now(), right)
+    };
+    // A batch that added (or removed) the component leaves one half empty; its pages and
+    // size come from the half that has it.
+    let on_left = component_of(session, left.project, &input.selector);
+    let on_right = right
+        .as_ref()
+        .and_then(|side| component_of(session, side.project, &input.selector).ok());
+    let left_found = on_left.as_ref().ok().copied();
+    let (_, component) = match on_left {
+        Ok(found) => found,
+        Err(error) => on_right.ok_or(error)?,
+    };
     let requested = input.controller_pages.clone().unwrap_or_default();
     let (pages, shown) = resolve_pages(&component.component, &requested)?;
-    let files = Files::new(session.files(), None);
-    let draw = |project: &UamProject, files: Files, package_id: &str, component| {
+    let draw = |side: &Side, package_id: &str, component| {
         render::draw(&Request {
-            project,
-            files,
+            project: side.project,
+            files: Files::new(session.files(), side.overlay),
             package_id,
             component,
             pages: &pages,
@@ -87,7 +125,10 @@ pub fn render_component(
         })
         .map_err(|too_large| budget(session, too_large.describe()))
     };
-    let before = draw(project, files, package_id, component)?;
+    let before = match left_found {
+        Some((package_id, component)) => Some(draw(&left, package_id, component)?),
+        None => None,
+    };
     let size = &component.component.size;
     let mut data = RenderComponentData {
         session_id: session.id().to_owned(),
@@ -96,40 +137,36 @@ pub fn render_component(
         width: size.width.get(),
         height: size.height.get(),
         scale,
-        pixel_width: before.pixmap.width(),
-        pixel_height: before.pixmap.height(),
+        pixel_width: 0,
+        pixel_height: 0,
         controller_pages: shown,
         png_bytes: 0,
-        approximations: before.approximations.clone(),
+        approximations: before
+            .as_ref()
+            .map(|drawn| drawn.approximations.clone())
+            .unwrap_or_default(),
         comparison: None,
     };
-    let projected = match (&input.preview_operations, input.preview_history) {
-        (Some(operations), _) => Some(session.project_batch(&encode(operations)?)?),
-        (None, Some(direction)) => {
-            let direction = match direction {
-                HistoryDirection::Undo => Direction::Undo,
-                HistoryDirection::Redo => Direction::Redo,
-            };
-            Some(session.stepped(session.status().revision, direction)?)
-        }
-        (None, None) => None,
-    };
-    let picture = match projected {
-        None => before.pixmap,
-        Some(applied) => {
-            let files = Files::new(session.files(), Some(&applied.bytes));
-            let after = match component_of(session, &applied.project, &input.selector) {
-                Ok((package_id, component)) => {
+    let picture = match (right, before) {
+        (None, Some(before)) => before.pixmap,
+        (None, None) => return Err(budget(session, "Nothing to draw.".into())),
+        (Some(right), before) => {
+            let after = match on_right {
+                Some((package_id, component)) => {
                     let size = &component.component.size;
-                    let drawn = draw(&applied.project, files, package_id, component)?;
+                    let drawn = draw(&right, package_id, component)?;
                     Some((drawn, size.width.get(), size.height.get()))
                 }
-                // The batch removes the component: the right half stays empty.
-                Err(_) => None,
+                None => None,
             };
-            let (after, width_after, height_after) = match after {
-                Some(after) => after,
-                None => (empty(&before), 0.0, 0.0),
+            let (before, (after, width_after, height_after)) = match (before, after) {
+                (Some(before), Some(after)) => (before, after),
+                (Some(before), None) => {
+                    let after = empty(&before);
+                    (before, (after, 0.0, 0.0))
+                }
+                (None, Some(after)) => (empty(&after.0), after),
+                (None, None) => return Err(budget(session, "Nothing to draw.".into())),
             };
             let (joined, changed_pixels) = render::side_by_side(&before.pixmap, &after.pixmap, GAP)
                 .ok_or_else(|| {
@@ -150,11 +187,11 @@ pub fn render_component(
                 changed_pixels,
                 approximations_after: after.approximations,
             });
-            data.pixel_width = joined_w;
-            data.pixel_height = joined_h;
             joined
         }
     };
+    data.pixel_width = picture.width();
+    data.pixel_height = picture.height();
     let png = render::encode(&picture).map_err(|cause| {
         eprintln!("ofgui-backend: a render could not be encoded: {cause}");
         Rejected::from(BackendError::unhandled(

@@ -78,6 +78,7 @@ fn input(pages: &[(&str, &str)]) -> RenderComponentInput {
         expected_revision: None,
         preview_operations: None,
         preview_history: None,
+        preview_batch: None,
     }
 }
 
@@ -464,4 +465,80 @@ fn lines_broken_by_a_stand_in_faces_widths_are_reported() {
         "{:?}",
         data.approximations
     );
+}
+
+/// Moves node `n0` of the fixture to `x,y` at `revision`.
+fn move_rect(session: &mut Session, revision: u64, x: u32, y: u32) {
+    let batch = serde_json::json!([{
+        "kind": "setDisplayNodeProps",
+        "selector": { "packageId": "p0", "componentResourceId": "c0", "displayNodeId": "n0" },
+        "props": { "position": { "x": x, "y": y } }
+    }]);
+    session
+        .apply(revision, &batch.to_string())
+        .expect("the move applies");
+}
+
+#[test]
+fn a_kept_batch_and_the_unsaved_edits_are_drawn_before_and_after() {
+    use ofgui_contracts::api::HistoryPreview;
+    let mut session = project("100,80", "", &rect("n0", "0,0", "10,10", "", ""), &[]);
+    move_rect(&mut session, 0, 20, 0);
+    move_rect(&mut session, 1, 40, 0);
+    let halves = |data: &RenderComponentData| {
+        let comparison = data.comparison.as_ref().expect("two halves");
+        comparison.panel_width + comparison.gap
+    };
+    // The first batch: 0,0 → 20,0, whatever came after it.
+    let mut asked = input(&[]);
+    asked.expected_revision = Some(2);
+    asked.preview_batch = Some(1);
+    let (pixmap, data) = draw(&session, &asked);
+    let right = halves(&data);
+    assert_eq!(at(&pixmap, 0, 0), RED);
+    assert_eq!(at(&pixmap, right + 20, 0), RED);
+    assert_eq!(at(&pixmap, right + 40, 0), CLEAR);
+    // Every unsaved edit: 0,0 → 40,0.
+    asked.preview_batch = None;
+    asked.preview_history = Some(HistoryPreview::Unsaved);
+    let (pixmap, data) = draw(&session, &asked);
+    assert_eq!(at(&pixmap, 0, 0), RED);
+    assert_eq!(at(&pixmap, halves(&data) + 20, 0), CLEAR);
+    assert_eq!(at(&pixmap, halves(&data) + 40, 0), RED);
+    // A revision no kept batch made is refused, naming the field.
+    asked.preview_history = None;
+    asked.preview_batch = Some(9);
+    let refused = render_component(&session, &asked).err().expect("refused");
+    assert!(
+        matches!(&refused.error, ofgui_contracts::error::BackendError::InvalidInput { path: Some(path), .. } if path == "/previewBatch"),
+        "{:?}",
+        refused.error
+    );
+    asked.preview_history = Some(HistoryPreview::Undo);
+    assert!(
+        render_component(&session, &asked).is_err(),
+        "one preview at a time"
+    );
+}
+
+#[test]
+fn a_review_lists_operations_and_the_diff_a_save_would_write() {
+    let mut session = project("100,80", "", &rect("n0", "0,0", "10,10", "", ""), &[]);
+    let clean = session.review(&crate::testing::MemFs::default(), 50);
+    assert!(clean.save.is_none(), "nothing unsaved, nothing to show");
+    move_rect(&mut session, 0, 20, 5);
+    let review = session.review(&crate::testing::MemFs::default(), 50);
+    let entry = &review.history.entries[0];
+    let operations = entry.operations.as_ref().expect("the batch's operations");
+    assert_eq!(operations[0]["props"]["position"]["x"], 20);
+    assert_eq!(review.names["p0"], "P");
+    assert_eq!(review.names["p0/c0"], "C");
+    assert_eq!(review.names["p0/c0/n0"], "n0");
+    assert_eq!(review.files["p0/c0"], "assets/P/C.xml");
+    let save = review.save.expect("a save would write");
+    assert_eq!(save.files.len(), 1, "{save:?}");
+    let file = &save.files[0];
+    assert_eq!(file.path, "assets/P/C.xml");
+    let diff = file.diff.as_deref().expect("a text diff");
+    assert!(diff.contains("+") && diff.contains("xy=\"20,5\""), "{diff}");
 }

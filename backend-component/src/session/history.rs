@@ -5,7 +5,7 @@
 //! only the packages its batch copied, and the bytes of the files it touched.
 
 use std::cell::OnceCell;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ofgui_contracts::api::{Change, EntityImpact, HistoryAction, HistoryEntry};
@@ -25,7 +25,7 @@ const MAX_CHANGES: usize = 20;
 pub struct State {
     pub project: UamProject,
     /// Each touched file's bytes (`None`: absent), by sourcePath.
-    pub files: Vec<(String, Option<Vec<u8>>)>,
+    pub files: BTreeMap<String, Option<Vec<u8>>>,
 }
 
 impl State {
@@ -45,18 +45,27 @@ pub struct Step {
     pub before: State,
     pub after: State,
     pub kinds: Vec<&'static str>,
+    /// The batch's operations as they were sent (JSON text), for a person reviewing it.
+    operations: Box<str>,
     /// What the apply changed, worked out when the history is first read: apply and undo
     /// do not pay for it.
     changes: OnceCell<Vec<EntityImpact>>,
 }
 
 impl Step {
-    pub fn new(batch_revision: u64, before: State, after: State, kinds: Vec<&'static str>) -> Step {
+    pub fn new(
+        batch_revision: u64,
+        before: State,
+        after: State,
+        kinds: Vec<&'static str>,
+        operations: &str,
+    ) -> Step {
         Step {
             batch_revision,
             before,
             after,
             kinds,
+            operations: operations.into(),
             changes: OnceCell::new(),
         }
     }
@@ -92,7 +101,7 @@ impl Step {
     }
 
     fn bytes(&self) -> usize {
-        self.before.bytes() + self.after.bytes()
+        self.before.bytes() + self.after.bytes() + self.operations.len()
     }
 }
 
@@ -176,6 +185,7 @@ impl History {
             changes: Vec::new(),
             more_changes: 0,
             at: now(),
+            operations: None,
         });
         self.held_bytes += step.bytes();
         self.undo.push(step);
@@ -202,6 +212,7 @@ impl History {
             changes: Vec::new(),
             more_changes: 0,
             at: now(),
+            operations: None,
         };
         to.push(step);
         self.log(entry);
@@ -217,20 +228,25 @@ impl History {
         self.saved_depth = Some(self.undo.len());
     }
 
+    /// The kept step of the batch applied at `batch_revision`.
+    pub fn batch(&self, batch_revision: u64) -> Option<&Step> {
+        self.undo
+            .iter()
+            .chain(&self.redo)
+            .find(|step| step.batch_revision == batch_revision)
+    }
+
     /// The log, newest first, at most `limit`, and whether more exists. An entry lists
-    /// what it changed while its batch's step is kept.
-    pub fn entries(&self, limit: usize) -> (Vec<HistoryEntry>, bool) {
+    /// what it changed (and, with `operations`, the batch's operations) while its batch's
+    /// step is kept.
+    pub fn entries(&self, limit: usize, operations: bool) -> (Vec<HistoryEntry>, bool) {
         let entries: Vec<HistoryEntry> = self
             .log
             .iter()
             .rev()
             .take(limit)
             .map(|entry| {
-                let step = self
-                    .undo
-                    .iter()
-                    .chain(&self.redo)
-                    .find(|step| step.batch_revision == entry.batch_revision);
+                let step = self.batch(entry.batch_revision);
                 let direction = match entry.action {
                     HistoryAction::Apply => None,
                     HistoryAction::Undo => Some(Direction::Undo),
@@ -239,9 +255,13 @@ impl History {
                 let (more, changes) = step
                     .map(|step| clipped(&step.changes(direction)))
                     .unwrap_or_default();
+                let sent = step
+                    .filter(|_| operations)
+                    .and_then(|step| serde_json::from_str(&step.operations).ok());
                 HistoryEntry {
                     changes,
                     more_changes: more,
+                    operations: sent,
                     ..entry.clone()
                 }
             })

@@ -13,6 +13,7 @@ pub mod history;
 pub mod output;
 pub mod publishing;
 mod reads;
+mod review;
 pub mod save;
 mod writes;
 
@@ -121,6 +122,13 @@ struct OnDisk {
     /// Files read from another letter case than declared: declared path → path on disk,
     /// where saves write them (`save::DiskPaths`).
     found_at: BTreeMap<String, String>,
+}
+
+/// One half of a before/after picture: a model, and the file bytes that differ from the
+/// session's.
+pub struct Side<'s> {
+    pub project: &'s UamProject,
+    pub overlay: Option<&'s BTreeMap<String, Option<Vec<u8>>>>,
 }
 
 /// What a save or materialize did.
@@ -317,7 +325,7 @@ impl Session {
         };
         self.take_state(after.clone());
         self.history
-            .applied(Step::new(self.revision, before, after, kinds));
+            .applied(Step::new(self.revision, before, after, kinds, operations));
         Ok(applied.generated)
     }
 
@@ -357,6 +365,47 @@ impl Session {
             project: state.project,
             bytes: state.files.into_iter().collect(),
             generated: Vec::new(),
+        })
+    }
+
+    /// The model as it is now, as one half of a picture.
+    pub fn side_now(&self) -> Side<'_> {
+        Side {
+            project: &self.project,
+            overlay: None,
+        }
+    }
+
+    /// The two halves of a picture of the kept batch applied at `batch_revision`: before
+    /// and after it.
+    pub fn batch_sides(&self, batch_revision: u64) -> Result<(Side<'_>, Side<'_>), Rejected> {
+        let step = self.history.batch(batch_revision).ok_or_else(|| {
+            Rejected::from(BackendError::invalid_input(
+                format!(
+                    "No kept batch was applied at revision {batch_revision}: previewBatch takes a batchRevision getHistory lists while undo or redo can still reach it."
+                ),
+                Some("/previewBatch".into()),
+            ))
+        })?;
+        fn side(state: &State) -> Side<'_> {
+            Side {
+                project: &state.project,
+                overlay: Some(&state.files),
+            }
+        }
+        Ok((side(&step.before), side(&step.after)))
+    }
+
+    /// The picture's left half for every unsaved edit together: the project as the disk
+    /// holds it (as read or last saved).
+    pub fn saved_side(&self) -> Result<Side<'_>, Rejected> {
+        let disk = self.disk.as_ref().ok_or_else(|| BackendError::CapabilityUnavailable {
+            message: "This session was opened from a document and has no directory, so there is no saved project to compare with; previewHistory `unsaved` needs a session opened from a directory.".into(),
+            capability: "fileSystem".into(),
+        })?;
+        Ok(Side {
+            project: &disk.project,
+            overlay: Some(&disk.assets),
         })
     }
 
@@ -426,8 +475,9 @@ impl Session {
     }
 
     /// The session's history: `limit` entries, newest first.
-    pub fn history(&self, limit: usize) -> SessionHistory {
-        let (entries, truncated) = self.history.entries(limit);
+    /// The history, newest first; with `operations`, each kept batch's operations.
+    pub fn history(&self, limit: usize, operations: bool) -> SessionHistory {
+        let (entries, truncated) = self.history.entries(limit, operations);
         SessionHistory {
             session_id: self.id.clone(),
             revision: self.revision,

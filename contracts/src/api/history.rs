@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{EntityImpact, SessionState, TransactionPreview};
+use serde_json::Value;
+
+use super::{Change, EntityImpact, SessionState, TransactionPreview};
 
 /// `undo` and `redo` input: one step back (or forward again) in the session's history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,13 +44,17 @@ pub struct HistoryInput {
     pub limit: Option<u32>,
 }
 
-/// Which way a step through the history goes.
+/// Which two states of the session a render's `previewHistory` draws side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
-pub enum HistoryDirection {
+pub enum HistoryPreview {
+    /// Now, and as the next undo would leave it.
     Undo,
+    /// Now, and as the next redo would leave it.
     Redo,
+    /// As the disk holds it (read or last saved), and now: every unsaved edit together.
+    Unsaved,
 }
 
 /// What made a revision.
@@ -107,6 +113,10 @@ pub struct HistoryEntry {
     /// When this backend made the revision (RFC 3339, UTC); a batch recovered or replayed
     /// after a failure carries the time it was replayed.
     pub at: String,
+    /// The batch's operations as they were sent (`review` only, while the batch's step
+    /// is kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operations: Option<Vec<Value>>,
 }
 
 fn is_zero(value: &u32) -> bool {
@@ -127,4 +137,70 @@ pub struct RefreshSessionInput {
     /// refusing the refresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drop_refused: Option<bool>,
+}
+
+/// `review` input (ofgui addition).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReviewInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// Most history entries, newest first (default 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 1000)))]
+    pub limit: Option<u32>,
+}
+
+/// `review` output: what a person approving the session's edits looks at.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionReview {
+    /// As getHistory answers, with each kept batch's operations.
+    pub history: SessionHistory,
+    /// What a save would write now, when the session has unsaved edits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<SavePreview>,
+    /// The names of what the listed operations name by id, for words a person reads:
+    /// keys `packageId`, `packageId/resourceId` and `packageId/componentId/nodeId`.
+    pub names: std::collections::BTreeMap<String, String>,
+    /// The project file each of those resources is read from, by `packageId/resourceId`.
+    pub files: std::collections::BTreeMap<String, String>,
+}
+
+/// The files a save would change, each with its text diff.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SavePreview {
+    /// Sorted by path; at most 100 (`moreFiles` counts the rest).
+    pub files: Vec<FileDiff>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_files: u32,
+    /// Why a save would be refused now (the save's own error message); no files then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+/// One file a save would change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileDiff {
+    /// Project-relative, with `/`.
+    pub path: String,
+    pub change: Change,
+    /// Bytes on disk now (absent for an added file) and after the save (absent for a
+    /// removed one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_before: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_after: Option<u64>,
+    /// A unified diff (3 lines of context) of a text file; absent for binary files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// The diff was cut at 400 lines.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub diff_clipped: bool,
 }

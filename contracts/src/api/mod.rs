@@ -704,9 +704,14 @@ pub struct RenderComponentInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_revision: Option<u64>,
     /// `undo` or `redo`: the picture shows the component now and as that step would
-    /// leave it, side by side, as for `previewOperations` (not with it); nothing changes.
+    /// leave it, side by side, as for `previewOperations` (not with it); `unsaved`: as the
+    /// disk holds it, and now. Nothing changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preview_history: Option<HistoryDirection>,
+    pub preview_history: Option<HistoryPreview>,
+    /// A kept batch (its `batchRevision` in getHistory): the picture shows the component
+    /// before and after that batch; nothing changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_batch: Option<u64>,
     /// A batch as for `preflightTransaction`: the picture then shows the component now
     /// and as the batch would leave it, side by side (left before, right after); nothing
     /// is applied.

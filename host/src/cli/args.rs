@@ -89,11 +89,17 @@ pub struct Args {
     #[arg(long)]
     pub full_schemas: bool,
 
-    /// Ask the user, through MCP elicitation, to confirm every save_session,
-    /// materialize_session and publish, showing what the write would change; a client
-    /// that cannot ask gets a refusal, never a silent write.
-    #[arg(long)]
+    /// Ask a person to confirm every save_session, materialize_session and publish,
+    /// showing what the write would change: through MCP elicitation, and with --http on
+    /// the review page (/review) too; a write no one can be asked about is refused, never
+    /// made silently.
+    #[arg(long, global = true)]
     pub confirm_writes: bool,
+
+    /// How long a write waits for the person's answer under --confirm-writes (seconds);
+    /// past it the agent's call is refused as `confirmation_timed_out`.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub confirm_within: u64,
 
     /// A directory of fonts previews may draw text in (repeatable), granted to every
     /// session read only: a text naming a family the project does not carry is drawn in
@@ -496,6 +502,7 @@ impl HttpLimits {
             max_body_bytes: (self.max_body_mib as usize) << 20,
             max_mcp_sessions: self.max_mcp_sessions as usize,
             review_once: None,
+            confirm_writes: None,
         }
     }
 

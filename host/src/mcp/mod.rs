@@ -235,6 +235,17 @@ impl ServerHandler for OfguiServer {
             })
             .await;
         let ok = result.is_error != Some(true);
+        // A client that draws no MCP Apps still gets the way to the view: the browser
+        // door, when the call came over HTTP (which serves it).
+        if ok
+            && method == Some(methods::MethodId::Review)
+            && let Some(parts) = context.extensions.get::<axum::http::request::Parts>()
+            && let Some(words) = session
+                .as_deref()
+                .and_then(|id| crate::review::browser_words(&parts.headers, id))
+        {
+            result.content.push(rmcp::model::ContentBlock::text(words));
+        }
         let seconds = started.elapsed().as_secs_f64();
         // The name is one of this server's tools (an unknown one was refused above).
         crate::metrics::metrics().tool_call(Some(&request.name), ok, seconds);

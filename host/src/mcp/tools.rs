@@ -52,6 +52,17 @@ impl OfguiServer {
         arguments: Option<JsonObject>,
         peer: Option<Peer<RoleServer>>,
     ) -> CallToolResult {
+        self.call_by(name, arguments, peer, false).await
+    }
+
+    /// [`Self::call`], saying whether a person pressed it on the review page.
+    async fn call_by(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        peer: Option<Peer<RoleServer>>,
+        by_person: bool,
+    ) -> CallToolResult {
         if name == DOCS_TOOL {
             return docs_read(arguments);
         }
@@ -73,6 +84,7 @@ impl OfguiServer {
             .map(|policy| Gate {
                 policy: policy.clone(),
                 peer,
+                by_person,
             });
         let mut reply = self.service.call_gated(method, input, gate.as_ref()).await;
         let envelope_len = reply.envelope.text.len();
@@ -116,7 +128,7 @@ impl OfguiServer {
             return Err(refusal);
         }
         let started = std::time::Instant::now();
-        let mut result = self.call(name, arguments, None).await;
+        let mut result = self.call_by(name, arguments, None, true).await;
         let ok = result.is_error != Some(true);
         let seconds = started.elapsed().as_secs_f64();
         crate::metrics::metrics().tool_call(Some(name), ok, seconds);

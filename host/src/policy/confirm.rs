@@ -1,7 +1,8 @@
 //! `--confirm-writes`: a person confirms every save, materialize and publish, through MCP
-//! elicitation, after seeing the files the write would change. Built as a host policy
-//! ([`crate::policy`]) on the two write tools, so it gates exactly as an embedder's
-//! policy would.
+//! elicitation or on the review page (`serve --http`), after seeing the files the write
+//! would change. Built as a host policy ([`crate::policy`]) on the write tools, so it
+//! gates exactly as an embedder's policy would. A write the person presses on the review
+//! page is their own answer, and is not asked about again.
 //!
 //! The file list shown is the backend's plan at the revision the call names, so the call
 //! must name one (`expectedRevision`): the write that follows is then of that revision or
@@ -11,8 +12,8 @@
 //! let through without asking, so its own error comes back.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use ofgui_contracts::error::{BackendError, ErrorCode};
 use ofgui_contracts::methods::{Effect, METHODS, MethodId};
@@ -31,8 +32,8 @@ pub fn gated_tools() -> impl Iterator<Item = &'static str> {
         .map(|method| method.tool)
 }
 
-/// How long a person has to answer.
-const ANSWER_WITHIN: Duration = Duration::from_secs(10 * 60);
+/// How long a person has to answer, unless the server says otherwise.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(10 * 60);
 /// Most files a confirmation lists by name.
 const LISTED_FILES: usize = 40;
 
@@ -57,6 +58,94 @@ pub type PlanWrites = Arc<
 /// Asks a person before each write.
 pub struct ConfirmWrites {
     plan: PlanWrites,
+    /// Where the review page finds the writes waiting for it (`serve --http`).
+    approvals: Option<Arc<Approvals>>,
+    answer_within: Duration,
+}
+
+/// The writes an agent asked for that wait for a person on the review page: one list per
+/// token, so a person sees only their own agents' writes.
+#[derive(Default)]
+pub struct Approvals {
+    waiting: Mutex<Vec<Waiting>>,
+    next_id: std::sync::atomic::AtomicU64,
+}
+
+struct Waiting {
+    id: u64,
+    session_id: String,
+    question: String,
+    until: Instant,
+    answer: tokio::sync::oneshot::Sender<bool>,
+}
+
+/// One write waiting for a person, as the review page shows it.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingWrite {
+    pub id: u64,
+    pub session_id: String,
+    pub question: String,
+    pub seconds_left: u64,
+}
+
+impl Approvals {
+    /// Puts a write up for a person; the receiver gets their answer.
+    fn ask(
+        &self,
+        session_id: &str,
+        question: &str,
+        within: Duration,
+    ) -> (u64, tokio::sync::oneshot::Receiver<bool>) {
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.lock().push(Waiting {
+            id,
+            session_id: session_id.to_owned(),
+            question: question.to_owned(),
+            until: Instant::now() + within,
+            answer,
+        });
+        (id, answered)
+    }
+
+    /// Takes a write off the list (answered elsewhere, or out of time).
+    fn withdraw(&self, id: u64) {
+        self.lock().retain(|waiting| waiting.id != id);
+    }
+
+    /// The writes waiting now, oldest first.
+    pub fn waiting(&self) -> Vec<WaitingWrite> {
+        let now = Instant::now();
+        self.lock()
+            .iter()
+            .map(|waiting| WaitingWrite {
+                id: waiting.id,
+                session_id: waiting.session_id.clone(),
+                question: waiting.question.clone(),
+                seconds_left: waiting.until.saturating_duration_since(now).as_secs(),
+            })
+            .collect()
+    }
+
+    /// A person's answer to write `id`; `false` when it no longer waits.
+    pub fn answer(&self, id: u64, approve: bool) -> bool {
+        let mut waiting = self.lock();
+        let Some(index) = waiting.iter().position(|waiting| waiting.id == id) else {
+            return false;
+        };
+        waiting.remove(index).answer.send(approve).is_ok()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Waiting>> {
+        // A panic while holding the list leaves it whole: every change is one call.
+        self.waiting
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// The client of `call`, when it can ask its user; else the refusal that says why not.
@@ -80,8 +169,20 @@ fn askable<'c>(call: &'c PolicyCall, session_id: &str) -> Result<&'c Peer<RoleSe
 }
 
 impl ConfirmWrites {
+    /// Asks through elicitation only (stdio).
     pub fn new(plan: PlanWrites) -> ConfirmWrites {
-        ConfirmWrites { plan }
+        ConfirmWrites {
+            plan,
+            approvals: None,
+            answer_within: ANSWER_WITHIN,
+        }
+    }
+
+    /// Asks on the review page too, and waits `within` for an answer.
+    pub fn with_review(mut self, approvals: Arc<Approvals>, within: Duration) -> ConfirmWrites {
+        self.approvals = Some(approvals);
+        self.answer_within = within;
+        self
     }
 }
 
@@ -116,10 +217,15 @@ fn declined(session_id: &str, why: &str) -> Verdict {
     )
 }
 
-/// Puts `message` to the user: only a confirmation allows the write.
-async fn ask(peer: &Peer<RoleServer>, session_id: &str, message: String) -> Verdict {
+/// Puts `message` to the user through the client: only a confirmation allows the write.
+async fn elicit(
+    peer: &Peer<RoleServer>,
+    session_id: &str,
+    message: String,
+    within: Duration,
+) -> Verdict {
     match peer
-        .elicit_with_timeout::<Confirmation>(message, Some(ANSWER_WITHIN))
+        .elicit_with_timeout::<Confirmation>(message, Some(within))
         .await
     {
         Ok(Some(Confirmation { confirm: true })) => Ok(None),
@@ -140,7 +246,57 @@ async fn ask(peer: &Peer<RoleServer>, session_id: &str, message: String) -> Verd
     }
 }
 
+/// No one answered on the review page in time.
+fn timed_out(session_id: &str, within: Duration) -> Verdict {
+    denied(
+        "confirmation_timed_out",
+        session_id,
+        format!(
+            "No one approved or refused this write on the review page within {} s; nothing was written and the edits stay in the session. Ask the user to look at the review page (/review) and call again.",
+            within.as_secs()
+        ),
+    )
+}
+
 impl ConfirmWrites {
+    /// Puts `message` to a person: through the client when it can ask, on the review page
+    /// when there is one, whichever answers first.
+    async fn ask(&self, call: &PolicyCall, session_id: &str, message: String) -> Verdict {
+        let peer = askable(call, session_id);
+        let Some(approvals) = &self.approvals else {
+            return match peer {
+                Ok(peer) => elicit(peer, session_id, message, self.answer_within).await,
+                Err(verdict) => verdict,
+            };
+        };
+        let (id, answered) = approvals.ask(session_id, &message, self.answer_within);
+        let on_page = async {
+            match tokio::time::timeout(self.answer_within, answered).await {
+                Ok(Ok(true)) => Ok(None),
+                Ok(Ok(false)) => declined(session_id, "refused the write on the review page"),
+                // The list dropped it (never, while this waits) or time ran out.
+                Ok(Err(_)) | Err(_) => timed_out(session_id, self.answer_within),
+            }
+        };
+        let verdict = match peer {
+            Ok(peer) => {
+                let through_client = elicit(peer, session_id, message.clone(), self.answer_within);
+                tokio::pin!(on_page, through_client);
+                tokio::select! {
+                    verdict = &mut on_page => verdict,
+                    verdict = &mut through_client => match &verdict {
+                        // The client could not ask: the page still can.
+                        Ok(Some(error)) if error.get("code") == Some(&json!("confirmation_unavailable")) => on_page.await,
+                        _ => verdict,
+                    },
+                }
+            }
+            Err(_) => on_page.await,
+        };
+        approvals.withdraw(id);
+        verdict
+    }
+
     /// Publishing writes the output directory, never the project: the person sees which
     /// packages go where. A dry run writes nothing and is not asked about.
     async fn before_publish(&self, call: &PolicyCall, session_id: &str) -> Verdict {
@@ -148,10 +304,6 @@ impl ConfirmWrites {
         if input.get("dryRun") == Some(&json!(true)) {
             return Ok(None);
         }
-        let peer = match askable(call, session_id) {
-            Ok(peer) => peer,
-            Err(verdict) => return verdict,
-        };
         let packages = match input.get("packages").and_then(Value::as_array) {
             Some(names) => names
                 .iter()
@@ -172,7 +324,7 @@ impl ConfirmWrites {
             "The agent asks to publish {packages} of this FairyGUI project into {into}{code}, \
              replacing the files those packages published there before. Publish?"
         );
-        ask(peer, session_id, message).await
+        self.ask(call, session_id, message).await
     }
 }
 
@@ -182,7 +334,7 @@ impl ToolPolicy for ConfirmWrites {
             "type": "object",
             "description": "A write this server (--confirm-writes) did not make because a person did not confirm it; nothing was written and the edits stay in the session.",
             "properties": {
-                "code": { "enum": ["write_not_confirmed", "confirmation_unavailable", "expected_revision_required"] },
+                "code": { "enum": ["write_not_confirmed", "confirmation_unavailable", "confirmation_timed_out", "expected_revision_required"] },
                 "message": { "type": "string" },
                 "sessionId": { "type": "string" },
             },
@@ -193,6 +345,9 @@ impl ToolPolicy for ConfirmWrites {
 
     fn before_call(&self, call: PolicyCall) -> BoxFuture<'_, Verdict> {
         Box::pin(async move {
+            if call.by_person {
+                return Ok(None);
+            }
             let input = &call.input;
             let session_id = input["sessionId"].as_str().unwrap_or_default();
             if call.id == MethodId::Publish {
@@ -211,10 +366,6 @@ impl ToolPolicy for ConfirmWrites {
                     ),
                 );
             };
-            let peer = match askable(&call, session_id) {
-                Ok(peer) => peer,
-                Err(verdict) => return verdict,
-            };
             let target = input.get("targetPath").and_then(Value::as_str);
             let planned = match (self.plan)(session_id.to_string(), materialize, expected).await {
                 Ok(planned) => planned,
@@ -228,7 +379,7 @@ impl ToolPolicy for ConfirmWrites {
                     let message = format!(
                         "The agent asks to write this FairyGUI project, all of its files at revision {expected}, into the directory {target}. Write it?"
                     );
-                    return ask(peer, session_id, message).await;
+                    return self.ask(&call, session_id, message).await;
                 }
                 // The write itself will answer with what stands in its way.
                 Err(_) => return Ok(None),
@@ -259,7 +410,7 @@ impl ToolPolicy for ConfirmWrites {
                 );
             }
             message.push_str("Write them?");
-            ask(peer, session_id, message).await
+            self.ask(&call, session_id, message).await
         })
     }
 }

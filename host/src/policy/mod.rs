@@ -47,6 +47,9 @@ pub struct PolicyCall {
     pub input: Value,
     /// The client, for a policy that asks the user (elicitation); `None` outside MCP.
     pub peer: Option<Peer<RoleServer>>,
+    /// A person pressed this on the review page (not an agent's call): a policy that
+    /// asks a person to confirm has its answer already.
+    pub by_person: bool,
 }
 
 /// A policy's answer: `Ok(None)` allows the call, `Ok(Some(error))` denies it with that
@@ -106,6 +109,7 @@ impl Policy {
 pub struct Gate {
     pub policy: Policy,
     pub peer: Option<Peer<RoleServer>>,
+    pub by_person: bool,
 }
 
 impl Gate {
@@ -117,6 +121,7 @@ impl Gate {
             method: method.name,
             input,
             peer: self.peer.clone(),
+            by_person: self.by_person,
         };
         let verdict = AssertUnwindSafe(self.policy.policy.before_call(call))
             .catch_unwind()

@@ -51,6 +51,41 @@ pub fn browser_page() -> String {
         .replace("{{SCRIPT}}", r#"<script src="/review/app.js"></script>"#)
 }
 
+/// A proxy in front that ended TLS says so; the cookie is then sent back over HTTPS only.
+pub fn forwarded_https(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
+}
+
+/// The server's origin as the client of `headers` reached it (`http://host:port`).
+pub fn origin(headers: &axum::http::HeaderMap) -> Option<String> {
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|value| value.to_str().ok())?;
+    let scheme = if forwarded_https(headers) {
+        "https"
+    } else {
+        "http"
+    };
+    Some(format!("{scheme}://{host}"))
+}
+
+/// Where a person opens `session_id`'s review in a browser, told to a client that draws
+/// no MCP Apps; the token is never in it.
+pub fn browser_words(headers: &axum::http::HeaderMap, session_id: &str) -> Option<String> {
+    let origin = origin(headers)?;
+    let safe = session_id
+        .bytes()
+        .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_'));
+    safe.then(|| {
+        format!(
+            "A person can review this session in a browser (its steps, pictures before and after, the diff a save would write; undo, redo, save): {origin}/review/{session_id}. The first visit signs in with {origin}/review?token=<this server's token>, which is traded for a cookie at once."
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +102,26 @@ mod tests {
         }
         // Text from the server goes in as text: the script never writes markup.
         assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("outerHTML"));
+    }
+
+    #[test]
+    fn the_browser_link_names_the_session_and_never_a_token() {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("host", "127.0.0.1:8080".parse().unwrap());
+        let words = browser_words(&headers, "n1.3f2a").unwrap();
+        assert!(
+            words.contains("http://127.0.0.1:8080/review/n1.3f2a"),
+            "{words}"
+        );
+        assert!(words.contains("token=<"), "a placeholder, not a token");
+        headers.insert("x-forwarded-proto", "https".parse().unwrap());
+        assert!(
+            browser_words(&headers, "s")
+                .unwrap()
+                .contains("https://127.0.0.1:8080/review/s")
+        );
+        assert!(browser_words(&headers, "a/b").is_none());
+        assert!(browser_words(&axum::http::HeaderMap::new(), "s").is_none());
     }
 
     #[test]

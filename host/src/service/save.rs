@@ -36,6 +36,20 @@ impl Service {
             .await
     }
 
+    /// [`Self::planned_writes`] as the question `--confirm-writes` asks it.
+    pub fn plan_writes(self: &std::sync::Arc<Self>) -> crate::policy::confirm::PlanWrites {
+        let service = self.clone();
+        std::sync::Arc::new(move |session_id, materialize, expected| {
+            let service = service.clone();
+            Box::pin(async move {
+                service
+                    .planned_writes(&session_id, materialize, expected)
+                    .await
+                    .map_err(|failure| failure.error)
+            })
+        })
+    }
+
     /// `targetPath` of a save may only name the opened project (its directory or its
     /// `.fairy` file): saving is not Save As.
     /// A session without a directory has no target to compare with: the component

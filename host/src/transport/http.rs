@@ -30,6 +30,7 @@ use super::tenants::{Shared, Tenant, digest};
 use crate::backend::runtime::Runtime;
 use crate::mcp::compose::ServerBuilder;
 use crate::mcp::{Schemas, TextContent};
+use crate::policy::confirm::{Approvals, ConfirmWrites};
 use crate::policy::{BoxFuture, PolicyCall, ToolPolicy, Verdict};
 use crate::service::{Service, ServiceConfig};
 
@@ -148,6 +149,9 @@ pub struct HttpOptions {
     /// `ofgui-mcp-host review`: a project to open at the start and show a person through
     /// a review link that works once.
     pub review_once: Option<ReviewOnce>,
+    /// `--confirm-writes`: each tenant's writes wait this long for a person's answer (on
+    /// the review page, or through elicitation).
+    pub confirm_writes: Option<Duration>,
 }
 
 pub use super::review::ReviewOnce;
@@ -232,10 +236,21 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
         let mut builder = ServerBuilder::new(service.clone())
             .text_content(options.text_content)
             .schemas(options.schemas);
-        if grant.as_ref().is_some_and(|g| g.read_only) {
+        let read_only = grant.as_ref().is_some_and(|g| g.read_only);
+        if read_only {
             for tool in write_tools() {
                 builder = builder.policy(tool, ReadOnly);
             }
+        }
+        let mut approvals = None;
+        if let Some(within) = options.confirm_writes.filter(|_| !read_only) {
+            let waiting = Arc::new(Approvals::default());
+            for tool in crate::policy::confirm::gated_tools() {
+                let policy =
+                    ConfirmWrites::new(service.plan_writes()).with_review(waiting.clone(), within);
+                builder = builder.policy(tool, policy);
+            }
+            approvals = Some(waiting);
         }
         let server = builder.build()?.materialized();
         let mcp_sessions = Arc::new(LocalSessionManager::default());
@@ -250,7 +265,8 @@ pub async fn serve_http(base: ServiceConfig, options: HttpOptions) -> anyhow::Re
                 .as_ref()
                 .map_or("local".to_owned(), |g| g.label.clone()),
             token_digest: grant.as_ref().map(|g| g.token_digest),
-            read_only: grant.as_ref().is_some_and(|g| g.read_only),
+            read_only,
+            approvals,
             server,
             service,
             endpoint,

@@ -40,6 +40,7 @@ pub(super) fn routes() -> axum::Router<Arc<Shared>> {
         .route("/review/app.css", get(style))
         .route("/review/api/sessions", get(sessions))
         .route("/review/api/call", post(call))
+        .route("/review/api/approvals", get(approvals).post(answer))
 }
 
 /// What `ofgui-mcp-host review` serves: one project, for the holder of one link.
@@ -231,7 +232,7 @@ fn serve_page(shared: &Shared, request: Request, session: Option<&str>) -> Respo
         };
         let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response();
         if let Some(digest) = &tenant.token_digest {
-            let secure = forwarded_https(request.headers());
+            let secure = review::forwarded_https(request.headers());
             let cookie = format!(
                 "{COOKIE}={}; Path=/review; HttpOnly; SameSite=Strict; Max-Age={COOKIE_SECONDS}{}",
                 cookie_value(digest),
@@ -257,14 +258,6 @@ fn serve_page(shared: &Shared, request: Request, session: Option<&str>) -> Respo
         )
             .into_response(),
     )
-}
-
-/// A proxy in front that ended TLS says so; the cookie is then sent back over HTTPS only.
-fn forwarded_https(headers: &HeaderMap) -> bool {
-    headers
-        .get("x-forwarded-proto")
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
 }
 
 async fn script() -> Response {
@@ -311,21 +304,11 @@ async fn sessions(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Resp
 /// (as the browser reached it), or, from a browser that sends none, the fetch says it is
 /// same-origin. A form or script of another site is refused.
 fn same_origin(headers: &HeaderMap) -> bool {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok());
     match headers
         .get(header::ORIGIN)
         .and_then(|value| value.to_str().ok())
     {
-        Some(origin) => {
-            let scheme = if forwarded_https(headers) {
-                "https"
-            } else {
-                "http"
-            };
-            host.is_some_and(|host| origin == format!("{scheme}://{host}"))
-        }
+        Some(origin) => review::origin(headers).is_some_and(|own| origin == own),
         None => headers
             .get("sec-fetch-site")
             .and_then(|value| value.to_str().ok())
@@ -333,18 +316,20 @@ fn same_origin(headers: &HeaderMap) -> bool {
     }
 }
 
-/// One of the server's tool calls for the page: `{name, arguments}` in, the tool result
-/// (as an MCP client gets it) out.
-async fn call(State(shared): State<Arc<Shared>>, request: Request) -> Response {
-    let Some(tenant) = reviewer(&shared, request.headers()) else {
-        return plain(StatusCode::UNAUTHORIZED, SIGN_IN);
+/// A page's POST, whole: from a signed-in reviewer, from the page's own origin, JSON.
+async fn posted(
+    shared: &Shared,
+    request: Request,
+) -> Result<(&Tenant, axum::body::Bytes), Response> {
+    let Some(tenant) = reviewer(shared, request.headers()) else {
+        return Err(plain(StatusCode::UNAUTHORIZED, SIGN_IN));
     };
     if !same_origin(request.headers()) {
         tracing::info!(tenant = %tenant.label, status = 403, "review: refused a call from another origin");
-        return plain(
+        return Err(plain(
             StatusCode::FORBIDDEN,
             "Only the review page itself may act (this request came from another origin).\n",
-        );
+        ));
     }
     let json = request
         .headers()
@@ -352,17 +337,30 @@ async fn call(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.starts_with("application/json"));
     if !json {
-        return plain(
+        return Err(plain(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "Send the call as application/json.\n",
-        );
+        ));
     }
     let limit = shared.body_limits.max_bytes;
     let Ok(bytes) = axum::body::to_bytes(request.into_body(), limit).await else {
-        return plain(
+        return Err(plain(
             StatusCode::PAYLOAD_TOO_LARGE,
             "The call could not be read whole, or is too large.\n",
-        );
+        ));
+    };
+    if shared.draining.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n"));
+    }
+    Ok((tenant, bytes))
+}
+
+/// One of the server's tool calls for the page: `{name, arguments}` in, the tool result
+/// (as an MCP client gets it) out.
+async fn call(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let (tenant, bytes) = match posted(&shared, request).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
     };
     #[derive(serde::Deserialize)]
     struct ToolCall {
@@ -376,9 +374,6 @@ async fn call(State(shared): State<Arc<Shared>>, request: Request) -> Response {
             "A call is {\"name\": TOOL, \"arguments\": {...}}.\n",
         );
     };
-    if shared.draining.load(std::sync::atomic::Ordering::SeqCst) {
-        return plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n");
-    }
     let result = match tenant
         .server
         .call_for_review(&called.name, called.arguments)
@@ -396,6 +391,54 @@ async fn call(State(shared): State<Arc<Shared>>, request: Request) -> Response {
             "The result could not be sent.\n",
         ),
     }
+}
+
+/// The writes the tenant's agents asked for that wait for a person (`--confirm-writes`).
+async fn approvals(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let Some(tenant) = reviewer(&shared, &headers) else {
+        return plain(StatusCode::UNAUTHORIZED, SIGN_IN);
+    };
+    let waiting = tenant
+        .approvals
+        .as_ref()
+        .map(|approvals| approvals.waiting())
+        .unwrap_or_default();
+    let body = json!({ "confirmWrites": tenant.approvals.is_some(), "waiting": waiting });
+    json_answer(body.to_string().into_bytes())
+}
+
+/// A person's answer to one waiting write: `{id, approve}`.
+async fn answer(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let (tenant, bytes) = match posted(&shared, request).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Answer {
+        id: u64,
+        approve: bool,
+    }
+    let Ok(answer) = serde_json::from_slice::<Answer>(&bytes) else {
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "An answer is {\"id\": N, \"approve\": true or false}.\n",
+        );
+    };
+    let Some(approvals) = &tenant.approvals else {
+        return plain(
+            StatusCode::NOT_FOUND,
+            "This server does not ask for approval (it runs without --confirm-writes).\n",
+        );
+    };
+    if !approvals.answer(answer.id, answer.approve) {
+        return plain(
+            StatusCode::GONE,
+            "That write no longer waits: it was answered, or its time ran out.\n",
+        );
+    }
+    tracing::info!(tenant = %tenant.label, approve = answer.approve, "review: a person answered a write");
+    json_answer(json!({ "answered": true }).to_string().into_bytes())
 }
 
 fn json_answer(body: Vec<u8>) -> Response {

@@ -21,6 +21,8 @@ pub(super) struct Tenant {
     /// The tenant's MCP server, which the review page's calls go through too.
     pub server: OfguiServer,
     pub read_only: bool,
+    /// Writes waiting for a person on the review page (`--confirm-writes`).
+    pub approvals: Option<Arc<crate::policy::confirm::Approvals>>,
     pub endpoint: StreamableHttpService<OfguiServer, LocalSessionManager>,
     /// The tenant's MCP sessions (the endpoint's), counted against its cap.
     pub mcp_sessions: Arc<LocalSessionManager>,
