@@ -236,12 +236,13 @@ impl GuestProject for ProjectSession {
             Some(MethodId::ReadSessionState) => self.read_state(input),
             Some(MethodId::GetHistory) => self.history(input),
             Some(MethodId::Review) => self.review(input),
+            Some(MethodId::ExportStrings) => self.export_strings(input),
             Some(MethodId::QueryEntity) => self.query_entity(target_of(&input)),
             _ => {
                 let session = self.session.borrow();
                 let error = BackendError::invalid_input(
                     format!(
-                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review and queryEntity; {} is not one of them.",
+                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review, exportStrings and queryEntity; {} is not one of them.",
                         ofgui_contracts::echo::clip(&format!("{method:?}"), 80)
                     ),
                     Some("/method".into()),
@@ -460,6 +461,18 @@ impl GuestProject for ProjectSession {
 }
 
 impl ProjectSession {
+    fn export_strings(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = scope::decode_input::<api::ExportStringsInput>(&input)
+            .and_then(|input| {
+                session
+                    .export_strings(&input)
+                    .map_err(|rejected| rejected.error)
+            })
+            .and_then(|export| encode(&export));
+        reply(&session, data, &[], None)
+    }
+
     fn review(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
         let data = scope::decode_input::<api::ReviewInput>(&input).and_then(|input| {

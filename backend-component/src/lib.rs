@@ -23,6 +23,7 @@ pub mod scope;
 pub mod search;
 pub mod session;
 pub mod source;
+pub mod strings;
 #[doc(hidden)]
 pub mod testing;
 pub mod txn;

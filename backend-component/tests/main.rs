@@ -29,6 +29,7 @@ mod read_scope;
 mod save_documents;
 mod save_kinds;
 mod save_session;
+mod strings_export;
 mod txn_display;
 mod txn_lifecycle;
 mod txn_new_asset;

@@ -290,6 +290,19 @@ pub const COMMANDS: &[CliCommand] = &[
         ],
     },
     CliCommand {
+        name: "strings",
+        title: "Translatable strings: exported as the editor does, or converted between XML, CSV and XLSX",
+        methods: &["openSession", "exportStrings", "closeSession"],
+        exits: &[
+            (ExitStatus::Success, "the strings were written or printed"),
+            (
+                ExitStatus::Unusable,
+                "bad arguments, a strings file that is not one (its line named; nothing written), or the project cannot be opened",
+            ),
+            (ExitStatus::Internal, INTERNAL),
+        ],
+    },
+    CliCommand {
         name: "docs",
         title: "The installed documentation: the index or one document",
         methods: &[],
@@ -404,6 +417,26 @@ pub struct DocumentData {
     /// `application/json` or `text/markdown`.
     pub mime_type: String,
     pub text: String,
+}
+
+/// `strings` output: what `export` or `convert` wrote or printed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StringsData {
+    /// The entries written or printed.
+    pub count: u32,
+    /// `xml`, `csv` or `xlsx`.
+    pub format: String,
+    /// The file written; absent when the XML was printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    /// `convert`: the file read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// `export`: component files left out because their XML could not be read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 #[cfg(test)]

@@ -11,19 +11,21 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CacheSnapshot, CloseSessionData, EventsData, EventsInput, HistoryInput, HistoryStepData,
-    HistoryStepInput, MaterializeSessionData, MaterializeSessionInput, NoInput,
+    CacheSnapshot, CloseSessionData, EventsData, EventsInput, ExportStringsInput, HistoryInput,
+    HistoryStepData, HistoryStepInput, MaterializeSessionData, MaterializeSessionInput, NoInput,
     OpenProjectSessionInput, OpenSessionInput, OutlineInput, ProjectOutline, PublishProjectData,
     PublishProjectInput, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
     ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
     RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize, SaveSessionInput,
     SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionReview,
-    SessionSnapshot, SessionStateData, TransactionInput, TransactionPreview, ValidateSessionInput,
-    ValidationReport,
+    SessionSnapshot, SessionStateData, StringsExport, TransactionInput, TransactionPreview,
+    ValidateSessionInput, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
-use crate::cli::{ApplyData, COMMANDS, CliCommand, CliFailure, CliSuccess, DocumentData};
+use crate::cli::{
+    ApplyData, COMMANDS, CliCommand, CliFailure, CliSuccess, DocumentData, StringsData,
+};
 use crate::envelope::{CAPABILITY_SCHEMA_VERSION, CONTRACT_VERSION, Failure, Success};
 use crate::error::BackendError;
 use crate::methods::{MCP_FAILURES, METHODS, Method, MethodId as Id};
@@ -75,6 +77,7 @@ pub fn input_schema(method: &Method) -> Value {
         Id::Undo | Id::Redo => HistoryStepInput::json_schema(&mut generator),
         Id::GetHistory => HistoryInput::json_schema(&mut generator),
         Id::Review => ReviewInput::json_schema(&mut generator),
+        Id::ExportStrings => ExportStringsInput::json_schema(&mut generator),
         Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);
@@ -112,6 +115,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         Id::Undo | Id::Redo => generator.subschema_for::<Success<HistoryStepData>>(),
         Id::GetHistory => generator.subschema_for::<Success<SessionHistory>>(),
         Id::Review => generator.subschema_for::<Success<SessionReview>>(),
+        Id::ExportStrings => generator.subschema_for::<Success<StringsExport>>(),
         Id::RefreshSession => generator.subschema_for::<Success<SessionSnapshot>>(),
     }
 }
@@ -278,6 +282,7 @@ pub fn cli_schema(command: &CliCommand) -> Value {
         "render" => generator.subschema_for::<CliSuccess<RenderComponentData>>(),
         "publish" => generator.subschema_for::<CliSuccess<PublishProjectData>>(),
         "docs" => generator.subschema_for::<CliSuccess<DocumentData>>(),
+        "strings" => generator.subschema_for::<CliSuccess<StringsData>>(),
         other => unreachable!("no output type for command {other}"),
     };
     let failure = generator.subschema_for::<CliFailure>();

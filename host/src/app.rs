@@ -219,7 +219,10 @@ fn run(args: Args) -> anyhow::Result<()> {
         | Command::Apply { .. }
         | Command::Render { .. }
         | Command::Publish { .. }
-        | Command::Docs { .. } => anyhow::bail!("command line commands are handled before serving"),
+        | Command::Docs { .. }
+        | Command::Strings { .. } => {
+            anyhow::bail!("command line commands are handled before serving")
+        }
         Command::Precompile => {
             let Some(cache_dir) = config.cache_dir else {
                 anyhow::bail!("precompile needs a cache directory; do not pass --no-cache");

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::harness::*;
 
 /// Runs `ofgui-mcp-host <arguments>` with the shared compile cache.
-fn ofgui(arguments: &[&str]) -> Output {
+pub(crate) fn ofgui(arguments: &[&str]) -> Output {
     ofgui_with_stdin(arguments, b"")
 }
 
@@ -38,7 +38,7 @@ fn text(output: &Output) -> String {
 }
 
 /// The exit status, with stderr in the message when it is not the expected one.
-fn assert_status(output: &Output, expected: i32) {
+pub(crate) fn assert_status(output: &Output, expected: i32) {
     assert_eq!(
         output.status.code(),
         Some(expected),
@@ -58,7 +58,7 @@ fn cli_schema(command: &str) -> Value {
 }
 
 /// The one JSON document a `--json` run printed, held to its command's schema.
-fn json_output(command: &str, output: &Output) -> Value {
+pub(crate) fn json_output(command: &str, output: &Output) -> Value {
     let document: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
         panic!(
             "{command} --json printed no JSON document ({error}): {}",

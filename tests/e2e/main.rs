@@ -109,6 +109,8 @@ mod upstream_contract;
 
 /// Previews against the FairyGUI runtime in headless Chromium, on the published unity corpus.
 mod runtime;
+/// `strings`: translatable strings exported, converted and checked.
+mod strings;
 
 /// The official MCP conformance suite against the HTTP server, for both revisions, with the
 /// checks it may fail listed (and why) in `tests/conformance/`.

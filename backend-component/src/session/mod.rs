@@ -15,6 +15,7 @@ pub mod publishing;
 mod reads;
 mod review;
 pub mod save;
+mod strings;
 mod writes;
 
 use self::decode::{decode_operations, rejected};

@@ -9,7 +9,6 @@ use ofgui_contracts::api::{
 };
 use ofgui_contracts::uam::{UamProject, UamResource};
 use serde_json::Value;
-use similar::TextDiff;
 
 use crate::commit::{Change, Expect};
 use crate::fs::ProjectFs;
@@ -203,22 +202,159 @@ fn line_diff(before: Option<&[u8]>, after: Option<&[u8]>) -> Option<(String, boo
         }
     }
     let (old, new) = (text(before)?, text(after)?);
-    let diff = TextDiff::from_lines(old, new);
-    let unified = diff
-        .unified_diff()
-        .context_radius(CONTEXT)
-        .missing_newline_hint(true)
-        .to_string();
-    let lines = unified.lines().count();
-    if lines <= MAX_DIFF_LINES {
-        return Some((unified, false));
+    let old: Vec<&str> = old.split_inclusive('\n').collect();
+    let new: Vec<&str> = new.split_inclusive('\n').collect();
+    let edits = line_edits(&old, &new);
+    let mut out = String::new();
+    let mut lines = 0;
+    let mut clipped = false;
+    for hunk in hunks(&edits) {
+        let (old_start, old_len, new_start, new_len) = hunk.span(&edits);
+        let header = format!("@@ -{old_start},{old_len} +{new_start},{new_len} @@\n");
+        for line in std::iter::once(header).chain(hunk.lines(&edits, &old, &new)) {
+            if lines == MAX_DIFF_LINES {
+                clipped = true;
+                break;
+            }
+            out.push_str(&line);
+            if !line.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+            lines += 1;
+        }
     }
-    let mut cut = String::new();
-    for line in unified.lines().take(MAX_DIFF_LINES) {
-        cut.push_str(line);
-        cut.push('\n');
+    Some((out, clipped))
+}
+
+/// One line of the comparison: kept, taken out of the old text, or put into the new one
+/// (indices into each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edit {
+    Keep(usize, usize),
+    Delete(usize),
+    Insert(usize),
+}
+
+/// Most cells of the table a changed middle is compared in; past it the middle is shown
+/// as replaced whole (a save's edits touch a few lines of a file, so this is rare).
+const MAX_TABLE: usize = 4_000_000;
+
+/// The lines kept, deleted and inserted: the common start and end kept, the middle
+/// compared by longest common subsequence.
+fn line_edits(old: &[&str], new: &[&str]) -> Vec<Edit> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (a, b) = (
+        &old[prefix..old.len() - suffix],
+        &new[prefix..new.len() - suffix],
+    );
+    let mut edits: Vec<Edit> = (0..prefix).map(|i| Edit::Keep(i, i)).collect();
+    if (a.len() + 1).saturating_mul(b.len() + 1) > MAX_TABLE {
+        edits.extend((0..a.len()).map(|i| Edit::Delete(prefix + i)));
+        edits.extend((0..b.len()).map(|j| Edit::Insert(prefix + j)));
+    } else {
+        // lengths[i][j]: the longest common run of a[i..] and b[j..].
+        let width = b.len() + 1;
+        let mut lengths = vec![0u32; (a.len() + 1) * width];
+        for i in (0..a.len()).rev() {
+            for j in (0..b.len()).rev() {
+                lengths[i * width + j] = if a[i] == b[j] {
+                    lengths[(i + 1) * width + j + 1] + 1
+                } else {
+                    lengths[(i + 1) * width + j].max(lengths[i * width + j + 1])
+                };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            if i < a.len() && j < b.len() && a[i] == b[j] {
+                edits.push(Edit::Keep(prefix + i, prefix + j));
+                (i, j) = (i + 1, j + 1);
+            } else if j < b.len()
+                && (i == a.len() || lengths[i * width + j + 1] > lengths[(i + 1) * width + j])
+            {
+                edits.push(Edit::Insert(prefix + j));
+                j += 1;
+            } else {
+                edits.push(Edit::Delete(prefix + i));
+                i += 1;
+            }
+        }
     }
-    Some((cut, true))
+    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+    edits.extend((0..suffix).map(|k| Edit::Keep(old_end + k, new_end + k)));
+    edits
+}
+
+/// A run of edits with `CONTEXT` kept lines around its changes.
+struct Hunk {
+    start: usize,
+    end: usize,
+}
+
+fn hunks(edits: &[Edit]) -> Vec<Hunk> {
+    let changed: Vec<usize> = (0..edits.len())
+        .filter(|&k| !matches!(edits[k], Edit::Keep(..)))
+        .collect();
+    let mut hunks: Vec<Hunk> = Vec::new();
+    for k in changed {
+        let (start, end) = (
+            k.saturating_sub(CONTEXT),
+            (k + CONTEXT + 1).min(edits.len()),
+        );
+        match hunks.last_mut() {
+            Some(last) if start <= last.end => last.end = end,
+            _ => hunks.push(Hunk { start, end }),
+        }
+    }
+    hunks
+}
+
+impl Hunk {
+    /// Where the hunk starts in each text (1-based) and how many lines of each it holds.
+    fn span(&self, edits: &[Edit]) -> (usize, usize, usize, usize) {
+        let slice = &edits[self.start..self.end];
+        let olds = slice
+            .iter()
+            .filter(|e| !matches!(e, Edit::Insert(_)))
+            .count();
+        let news = slice
+            .iter()
+            .filter(|e| !matches!(e, Edit::Delete(_)))
+            .count();
+        // The line before the hunk in each text, counted from the edits before it.
+        let before = &edits[..self.start];
+        let old_at = before
+            .iter()
+            .filter(|e| !matches!(e, Edit::Insert(_)))
+            .count();
+        let new_at = before
+            .iter()
+            .filter(|e| !matches!(e, Edit::Delete(_)))
+            .count();
+        let first = |at: usize, len: usize| if len == 0 { at } else { at + 1 };
+        (first(old_at, olds), olds, first(new_at, news), news)
+    }
+
+    fn lines<'a>(
+        &self,
+        edits: &'a [Edit],
+        old: &'a [&str],
+        new: &'a [&str],
+    ) -> impl Iterator<Item = String> + 'a {
+        edits[self.start..self.end]
+            .iter()
+            .map(move |edit| match *edit {
+                Edit::Keep(i, _) => format!(" {}", old[i]),
+                Edit::Delete(i) => format!("-{}", old[i]),
+                Edit::Insert(j) => format!("+{}", new[j]),
+            })
+    }
 }
 
 #[cfg(test)]
@@ -246,5 +382,19 @@ mod tests {
         let (diff, clipped) = line_diff(None, Some(long.as_bytes())).unwrap();
         assert!(clipped);
         assert_eq!(diff.lines().count(), MAX_DIFF_LINES);
+    }
+
+    #[test]
+    fn hunks_carry_context_and_the_lines_they_start_at() {
+        let old: String = (1..=20).map(|n| format!("line {n}\n")).collect();
+        let new = old
+            .replace("line 5\n", "line five\n")
+            .replace("line 15\n", "")
+            + "line 21";
+        let (diff, _) = line_diff(Some(old.as_bytes()), Some(new.as_bytes())).unwrap();
+        let expected = "@@ -2,7 +2,7 @@\n line 2\n line 3\n line 4\n-line 5\n+line five\n line 6\n line 7\n line 8\n@@ -12,9 +12,9 @@\n line 12\n line 13\n line 14\n-line 15\n line 16\n line 17\n line 18\n line 19\n line 20\n+line 21\n\\ No newline at end of file\n";
+        assert_eq!(diff, expected);
+        let (same, _) = line_diff(Some(b"a\n"), Some(b"a\n")).unwrap();
+        assert!(same.is_empty());
     }
 }

@@ -305,7 +305,7 @@ impl Session {
         self.plan_to(disk, &self.project, None)
     }
 
-    fn unfaithful(&self, unwritable: writer::plan::Unwritable) -> BackendError {
+    pub(super) fn unfaithful(&self, unwritable: writer::plan::Unwritable) -> BackendError {
         BackendError::UamFidelityUnsupported {
             message: format!(
                 "{} cannot be written faithfully at {}: {}. Nothing was written; the edits stay in the session. materializeSession writes the whole project in the editor's layout instead.",

@@ -49,11 +49,10 @@ pub struct HistoryInput {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HistoryPreview {
-    /// Now, and as the next undo would leave it.
+    // Now, and as the next undo (redo) would leave it.
     Undo,
-    /// Now, and as the next redo would leave it.
     Redo,
-    /// As the disk holds it (read or last saved), and now: every unsaved edit together.
+    // As the disk holds it (read or last saved), and now: every unsaved edit together.
     Unsaved,
 }
 

@@ -17,9 +17,11 @@ pub use crate::session::{SessionSnapshot, SessionState, UamFidelity};
 
 mod history;
 mod publish;
+mod strings;
 
 pub use self::history::*;
 pub use self::publish::*;
+pub use self::strings::*;
 
 /// Longest id, name or selector string a method accepts.
 pub const MAX_ID_LEN: usize = 256;
@@ -703,13 +705,11 @@ pub struct RenderComponentInput {
     /// `previewOperations` and `previewHistory`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_revision: Option<u64>,
-    /// `undo` or `redo`: the picture shows the component now and as that step would
-    /// leave it, side by side, as for `previewOperations` (not with it); `unsaved`: as the
-    /// disk holds it, and now. Nothing changes.
+    /// Before and after, side by side: `undo` or `redo` (now, and as that step would
+    /// leave it) or `unsaved` (as saved, and now). Nothing changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preview_history: Option<HistoryPreview>,
-    /// A kept batch (its `batchRevision` in getHistory): the picture shows the component
-    /// before and after that batch; nothing changes.
+    /// A batch's `batchRevision` (getHistory): before and after that batch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preview_batch: Option<u64>,
     /// A batch as for `preflightTransaction`: the picture then shows the component now

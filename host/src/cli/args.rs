@@ -297,6 +297,52 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
+    /// Translatable strings: export the project's as the FairyGUI editor does (the strings
+    /// XML the game loads with UIPackage.SetStringsSource) or as a sheet for translators,
+    /// and convert a strings file between XML, CSV and XLSX.
+    #[command(after_help = exit_help("strings"))]
+    Strings {
+        #[command(subcommand)]
+        action: StringsAction,
+    },
+}
+
+/// A strings file's form.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum StringsFormat {
+    Xml,
+    Csv,
+    Xlsx,
+}
+
+/// What `strings` does.
+#[derive(Debug, clap::Subcommand)]
+pub enum StringsAction {
+    /// Export the project's strings, unsaved edits none: to standard output as the
+    /// editor's XML, or into -o FILE (.xml, .csv or .xlsx: key, component, node, source
+    /// and an empty translation column).
+    Export {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// Where to write; its extension says the form unless --format does.
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[arg(long, value_enum)]
+        format: Option<StringsFormat>,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Convert a strings file into another form, by the files' extensions (.xml, .csv,
+    /// .xlsx). A file that is not one is refused with its line, and nothing is written.
+    Convert {
+        /// The strings file to read.
+        input: PathBuf,
+        /// The file to write.
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: PathBuf,
+        #[command(flatten)]
+        output: Output,
+    },
 }
 
 /// How a command prints its result.
@@ -345,6 +391,7 @@ impl Command {
             Command::Render { .. } => "render",
             Command::Publish { .. } => "publish",
             Command::Docs { .. } => "docs",
+            Command::Strings { .. } => "strings",
         };
         ofgui_contracts::cli::by_name(name)
     }

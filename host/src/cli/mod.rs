@@ -16,6 +16,7 @@ mod outline;
 mod publish;
 mod query;
 mod render;
+pub mod strings;
 mod validate;
 
 use std::fmt::Write as _;
@@ -34,7 +35,7 @@ use serde_json::{Value, json};
 
 use crate::policy::input;
 use crate::service::Service;
-use args::{Args, Command};
+use args::{Args, Command, StringsAction};
 
 /// What a command produced.
 pub(crate) struct Done {
@@ -179,6 +180,23 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
         Command::Docs { id, output } => {
             (output.json, docs::run(id.as_deref()).map_err(Failed::from))
         }
+        Command::Strings { action } => match action {
+            StringsAction::Export {
+                project,
+                out,
+                format,
+                output,
+            } => (
+                output.json,
+                strings::export(args, project, out.as_deref(), *format)
+                    .await
+                    .map_err(Failed::from),
+            ),
+            StringsAction::Convert { input, out, output } => (
+                output.json,
+                strings::convert(input, out).map_err(Failed::from),
+            ),
+        },
         Command::Serve { .. } | Command::Precompile | Command::Review { .. } => {
             unreachable!("{} is not a command line command", cli.name)
         }

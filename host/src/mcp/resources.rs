@@ -203,12 +203,15 @@ pub(crate) const WORKFLOW_TEXT: &str = "\
     (`openfairygui_backend_get_session` says whether edits are unsaved).
     `openfairygui_backend_close_session` releases the project and discards unsaved edits.
 11. `openfairygui_review` shows the person the session in a review view (in clients that
-    show MCP Apps): its history in words, the newest step drawn before and after, and undo,
-    redo and save for them to approve; it answers as `openfairygui_get_history` does.
+    show MCP Apps): each step's operations, pictures before and after, the diff a save
+    would write, and undo, redo and save for them to approve; it answers with the history
+    and that diff.
 12. `openfairygui_publish` writes what the game loads (per package its descriptor, atlas
     pages, sounds, and binding code where its settings ask) into `outputDir` or the
     project's publish path; try it with `dryRun: true` first.
-13. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for
+13. `openfairygui_export_strings` lists the texts a translator translates, under the keys
+    the runtimes look up (the editor's strings XML with `wholeFile: true`).
+14. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for
     clients that read no resources.
 
 Every result is `{ok, meta, data|error}`. On `ok: false`, read `error.code` and

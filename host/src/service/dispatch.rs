@@ -463,7 +463,8 @@ impl Request {
             | MethodId::QueryEntity
             | MethodId::ReadSessionState
             | MethodId::GetHistory
-            | MethodId::Review => forward(method.id.method(), input)?,
+            | MethodId::Review
+            | MethodId::ExportStrings => forward(method.id.method(), input)?,
         };
         Ok(Request::Work(work))
     }

@@ -1,0 +1,120 @@
+//! `exportStrings`: the session's translatable texts, read from each component's XML as a
+//! save would write it now (the files as read, with the unsaved edits' new bytes over
+//! them), so the keys are the node ids the files hold.
+
+use std::collections::BTreeMap;
+
+use ofgui_contracts::api::{ExportStringsInput, StringEntry, StringsExport};
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::uam::UamResource;
+
+use crate::commit::Change;
+use crate::strings::{self, ComponentStrings};
+
+use super::{Rejected, Session};
+
+/// Entries an answer holds unless the input asks for fewer or more.
+const DEFAULT_PAGE: usize = 200;
+
+impl Session {
+    /// Every component's texts, packages and their components by name, and the
+    /// components whose XML could not be read.
+    pub fn strings(&self) -> Result<(Vec<ComponentStrings>, Vec<String>), Rejected> {
+        let disk = self.disk.as_ref().ok_or_else(|| BackendError::CapabilityUnavailable {
+            message: "This session was opened from a document and has no component files to read texts from; write it into a directory with materializeSession first.".into(),
+            capability: "fileSystem".into(),
+        })?;
+        // The unsaved edits' bytes, as the next save would write them.
+        let mut written: BTreeMap<&str, Option<&[u8]>> = BTreeMap::new();
+        let plan = match self.history.dirty() {
+            true => Some(
+                self.plan(disk)
+                    .map_err(|unwritable| Rejected::from(self.unfaithful(unwritable)))?,
+            ),
+            false => None,
+        };
+        for change in plan.iter().flat_map(|plan| &plan.changes) {
+            match change {
+                Change::Write { path, bytes, .. } => written.insert(path, Some(bytes)),
+                Change::Remove { path, .. } => written.insert(path, None),
+            };
+        }
+        let mut packages: Vec<_> = self.project.packages.iter().collect();
+        packages.sort_by(|a, b| a.name.cmp(&b.name));
+        let (mut components, mut unreadable) = (Vec::new(), Vec::new());
+        for package in packages {
+            let mut listed: Vec<_> = package
+                .resources
+                .iter()
+                .filter_map(|resource| match resource.as_ref() {
+                    UamResource::Component(component) => Some((resource, component)),
+                    _ => None,
+                })
+                .collect();
+            listed.sort_by(|(a, ac), (b, bc)| (a.name(), &ac.branch).cmp(&(b.name(), &bc.branch)));
+            for (resource, _) in listed {
+                let Some(path) = resource.source_path() else {
+                    continue;
+                };
+                let bytes = match written.get(path) {
+                    Some(bytes) => *bytes,
+                    None => disk.documents.get(path).map(Vec::as_slice),
+                };
+                let Some(bytes) = bytes else {
+                    continue;
+                };
+                let read = std::str::from_utf8(bytes)
+                    .map_err(|error| error.to_string())
+                    .and_then(|xml| strings::component_entries(&package.id, resource.id(), xml));
+                match read {
+                    Ok(entries) => components.push(ComponentStrings {
+                        package: package.name.clone(),
+                        component: resource.name().to_owned(),
+                        entries,
+                    }),
+                    Err(_) => unreadable.push(path.to_owned()),
+                }
+            }
+        }
+        Ok((components, unreadable))
+    }
+
+    /// One page of the export, and the whole file when asked.
+    pub fn export_strings(&self, input: &ExportStringsInput) -> Result<StringsExport, Rejected> {
+        let (components, unreadable) = self.strings()?;
+        let start = match &input.cursor {
+            None => 0,
+            Some(cursor) => cursor.parse::<usize>().map_err(|_| {
+                Rejected::from(BackendError::invalid_input(
+                    "cursor must be the nextCursor of the answer before.",
+                    Some("/cursor".into()),
+                ))
+            })?,
+        };
+        let limit = input.limit.map_or(DEFAULT_PAGE, |limit| limit as usize);
+        let all = components.iter().flat_map(|component| {
+            component.entries.iter().map(move |entry| StringEntry {
+                key: entry.key.clone(),
+                package: component.package.clone(),
+                component: component.component.clone(),
+                node_name: entry.node_name.clone(),
+                text: entry.text.clone(),
+            })
+        });
+        let count = components.iter().map(|c| c.entries.len()).sum::<usize>();
+        let entries: Vec<StringEntry> = all.skip(start).take(limit).collect();
+        let end = start + entries.len();
+        Ok(StringsExport {
+            session_id: self.id.clone(),
+            revision: self.revision,
+            count: count as u32,
+            entries,
+            next_cursor: (end < count).then(|| end.to_string()),
+            document: input
+                .whole_file
+                .unwrap_or(false)
+                .then(|| strings::to_xml(&components)),
+            unreadable,
+        })
+    }
+}

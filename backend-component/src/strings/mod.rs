@@ -1,0 +1,227 @@
+//! A project's translatable strings, as the FairyGUI editor exports them for
+//! `UIPackage.SetStringsSource`: one `<string name="KEY" mz="NODE NAME">TEXT</string>` per
+//! text the runtimes' translation helpers look up.
+//!
+//! A key is the package id and the component id run together, `-`, the node id, and a
+//! suffix saying which text of the node it replaces. The rules, by what the runtimes read
+//! when they build a component (display-list order, and per node in this order):
+//! - `-tips`: any node's `tooltips`;
+//! - `-texts_K` / `-texts_def`: a `gearText`'s K-th value (its place in the gear's own list,
+//!   not the controller's page index) and its default;
+//! - `-cp-TARGET`: a component instance's `<property target=… propertyId="0">` (text only);
+//! - text and rich text: the node id alone for `text`, `-prompt` for an input's prompt;
+//! - lists and trees: `-J` for item J's `title`, `-J-0` for its `selectedTitle`,
+//!   `-J-TARGET` for its text property;
+//! - component instances: `<Button>` `title` (the id alone) and `selectedTitle` (`-0`),
+//!   `<Label>` `title` and `prompt`, `<ComboBox>` items (`-J`) then its `title`.
+//!
+//! Like the editor: empty texts and texts without a letter (`100`, `%`) are left out, and
+//! so is what the project marks to be cleared when published (`autoClearText`,
+//! `autoClearItems`). Components are grouped by package and listed by name, each after a
+//! `<!-- Package - Component -->` comment.
+
+use roxmltree::{Document, Node};
+
+/// One translatable text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub key: String,
+    /// The node's name (`mz`): a reminder for the translator; the runtimes ignore it.
+    pub node_name: String,
+    pub text: String,
+}
+
+/// One component's texts, with the names its comment shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComponentStrings {
+    pub package: String,
+    pub component: String,
+    pub entries: Vec<Entry>,
+}
+
+/// The texts of one component's XML, keyed under `package_id` + `component_id`; `Err`
+/// when the XML does not parse.
+pub fn component_entries(
+    package_id: &str,
+    component_id: &str,
+    xml: &str,
+) -> Result<Vec<Entry>, String> {
+    let document = Document::parse(xml).map_err(|error| error.to_string())?;
+    let mut keys = Keys {
+        prefix: format!("{package_id}{component_id}"),
+        entries: Vec::new(),
+    };
+    let Some(list) = document
+        .root_element()
+        .children()
+        .find(|child| child.has_tag_name("displayList"))
+    else {
+        return Ok(Vec::new());
+    };
+    for node in list.children().filter(Node::is_element) {
+        keys.node(node);
+    }
+    Ok(keys.entries)
+}
+
+/// Gathers the entries of one component.
+struct Keys {
+    prefix: String,
+    entries: Vec<Entry>,
+}
+
+impl Keys {
+    fn add(&mut self, node_id: &str, suffix: &str, node_name: &str, text: Option<&str>) {
+        let Some(text) = text.filter(|text| translatable(text)) else {
+            return;
+        };
+        self.entries.push(Entry {
+            key: format!("{}-{node_id}{suffix}", self.prefix),
+            node_name: node_name.to_owned(),
+            text: text.to_owned(),
+        });
+    }
+
+    fn node(&mut self, node: Node) {
+        let Some(id) = node.attribute("id") else {
+            return;
+        };
+        let name = node.attribute("name").unwrap_or_default();
+        self.add(id, "-tips", name, node.attribute("tooltips"));
+        for gear in children(node, "gearText") {
+            if let Some(values) = gear.attribute("values") {
+                for (k, value) in values.split('|').enumerate() {
+                    self.add(id, &format!("-texts_{k}"), name, Some(value));
+                }
+            }
+            self.add(id, "-texts_def", name, gear.attribute("default"));
+        }
+        let tag = node.tag_name().name();
+        if tag == "component" {
+            for property in text_properties(node) {
+                let (target, value) = property;
+                self.add(id, &format!("-cp-{target}"), name, Some(value));
+            }
+        }
+        match tag {
+            "text" | "richtext" => {
+                if node.attribute("autoClearText") != Some("true") {
+                    self.add(id, "", name, node.attribute("text"));
+                }
+                if node.attribute("input") == Some("true") {
+                    self.add(id, "-prompt", name, node.attribute("prompt"));
+                }
+            }
+            "list" if node.attribute("autoClearItems") != Some("true") => {
+                for (j, item) in children(node, "item").enumerate() {
+                    self.add(id, &format!("-{j}"), name, item.attribute("title"));
+                    self.add(
+                        id,
+                        &format!("-{j}-0"),
+                        name,
+                        item.attribute("selectedTitle"),
+                    );
+                    for (target, value) in text_properties(item) {
+                        self.add(id, &format!("-{j}-{target}"), name, Some(value));
+                    }
+                }
+            }
+            "component" => self.instance(node, id, name),
+            _ => {}
+        }
+    }
+
+    /// The texts a component instance sets on its button, label or combo box.
+    fn instance(&mut self, node: Node, id: &str, name: &str) {
+        if let Some(button) = children(node, "Button").next() {
+            self.add(id, "", name, button.attribute("title"));
+            self.add(id, "-0", name, button.attribute("selectedTitle"));
+        }
+        if let Some(label) = children(node, "Label").next() {
+            self.add(id, "", name, label.attribute("title"));
+            self.add(id, "-prompt", name, label.attribute("prompt"));
+        }
+        if let Some(combo) = children(node, "ComboBox").next() {
+            for (j, item) in children(combo, "item").enumerate() {
+                self.add(id, &format!("-{j}"), name, item.attribute("title"));
+            }
+            self.add(id, "", name, combo.attribute("title"));
+        }
+    }
+}
+
+fn children<'a, 'i>(node: Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    node.children().filter(move |child| child.has_tag_name(tag))
+}
+
+/// `<property target=… propertyId="0" value=…>` children: the text overrides.
+fn text_properties<'a>(node: Node<'a, '_>) -> impl Iterator<Item = (&'a str, &'a str)> {
+    children(node, "property").filter_map(|property| {
+        (property.attribute("propertyId") == Some("0"))
+            .then(|| Some((property.attribute("target")?, property.attribute("value")?)))
+            .flatten()
+    })
+}
+
+/// Whether the editor exports a text: not empty, and holding a letter (numbers and
+/// symbols alone are the same in every language).
+fn translatable(text: &str) -> bool {
+    text.chars().any(char::is_alphabetic)
+}
+
+/// The strings file in the editor's layout: the XML declaration, `<resources>`, and per
+/// component a comment and its entries, indented by two spaces.
+pub fn to_xml(components: &[ComponentStrings]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
+    for component in components.iter().filter(|c| !c.entries.is_empty()) {
+        out.push_str(&format!(
+            "  <!-- {} - {} -->\n",
+            comment_text(&component.package),
+            comment_text(&component.component)
+        ));
+        for entry in &component.entries {
+            out.push_str(&format!(
+                "  <string name=\"{}\" mz=\"{}\">{}</string>\n",
+                escape_attribute(&entry.key),
+                escape_attribute(&entry.node_name),
+                escape_text(&entry.text)
+            ));
+        }
+    }
+    out.push_str("</resources>");
+    out
+}
+
+/// Text content as the editor writes it: `&`, `<` and `>` escaped, newlines kept.
+fn escape_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// An attribute value as the editor writes it: quotes and line breaks escaped too.
+fn escape_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#x9;"),
+            '\n' => out.push_str("&#xA;"),
+            '\r' => out.push_str("&#xD;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A name inside a comment, which may not hold `--`.
+fn comment_text(text: &str) -> String {
+    text.replace("--", "- -")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! `ofgui-mcp-host strings export|convert`: a project's translatable strings, exported as
+//! the FairyGUI editor does (the strings XML the game loads), or as a sheet for
+//! translators; and a strings file turned from one form into another.
+
+mod file;
+
+use std::path::Path;
+
+use ofgui_contracts::api::{StringEntry, StringsExport};
+use ofgui_contracts::cli::{ExitStatus, StringsData};
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::methods::MethodId;
+use serde_json::json;
+
+use self::file::{Format, Row, read, write};
+use super::{Done, Project};
+use crate::cli::args::{Args, StringsFormat};
+
+/// Entries read from the backend per call.
+const PAGE: u32 = 5000;
+
+/// `strings export`: every entry, written to `out` in `format` (by default the form its
+/// name says; XML to standard output without one).
+pub(super) async fn export(
+    args: &Args,
+    path: &Path,
+    out: Option<&Path>,
+    format: Option<StringsFormat>,
+) -> Result<Done, BackendError> {
+    let format = format.map(|format| match format {
+        StringsFormat::Xml => Format::Xml,
+        StringsFormat::Csv => Format::Csv,
+        StringsFormat::Xlsx => Format::Xlsx,
+    });
+    let format = match (format, out) {
+        (Some(format), _) => format,
+        (None, Some(out)) => Format::of(out).map_err(|message| bad(message, "/out"))?,
+        (None, None) => Format::Xml,
+    };
+    if format == Format::Xlsx && out.is_none() {
+        return Err(bad(
+            "XLSX is not printed to the terminal; pass -o FILE.xlsx.".into(),
+            "/out",
+        ));
+    }
+    Project::reading(args, path, async |project| {
+        let mut input = json!({ "sessionId": project.session_id(), "limit": PAGE, "wholeFile": format == Format::Xml });
+        let mut export: StringsExport = project.call(MethodId::ExportStrings, input.clone()).await?;
+        let document = export.document.take();
+        while let Some(cursor) = export.next_cursor.take() {
+            input["cursor"] = json!(cursor);
+            input["wholeFile"] = json!(false);
+            let next: StringsExport = project.call(MethodId::ExportStrings, input.clone()).await?;
+            export.entries.extend(next.entries);
+            export.next_cursor = next.next_cursor;
+        }
+        // The editor's file as the backend wrote it; a sheet from the same entries, their
+        // text as the source for the translator.
+        let bytes = match (format, document) {
+            (Format::Xml, Some(document)) => document.into_bytes(),
+            _ => write(&rows(&export.entries), format)
+                .map_err(|malformed| bad(malformed.0, "/format"))?,
+        };
+        let written = match out {
+            Some(out) => {
+                write_whole(out, &bytes)?;
+                Some(out.display().to_string())
+            }
+            None => None,
+        };
+        let mut text = match &written {
+            Some(out) => format!("{out}: {} strings ({})\n", export.count, format.name()),
+            None => String::from_utf8_lossy(&bytes).into_owned() + "\n",
+        };
+        for unreadable in &export.unreadable {
+            text.push_str(&format!("  left out (its XML could not be read): {unreadable}\n"));
+        }
+        let data = StringsData {
+            count: export.count,
+            format: format.name().to_owned(),
+            written,
+            from: None,
+            unreadable: export.unreadable,
+        };
+        Done::new(&data, text, ExitStatus::Success)
+    })
+    .await
+}
+
+/// `strings convert`: the same strings in another form, by the files' names.
+pub(super) fn convert(from: &Path, to: &Path) -> Result<Done, BackendError> {
+    let (from_format, to_format) = (
+        Format::of(from).map_err(|message| bad(message, "/input"))?,
+        Format::of(to).map_err(|message| bad(message, "/out"))?,
+    );
+    let bytes = std::fs::read(from).map_err(|error| {
+        bad(
+            format!("{} cannot be read: {error}.", from.display()),
+            "/input",
+        )
+    })?;
+    let rows = read(&bytes, from_format).map_err(|malformed| {
+        bad(
+            format!(
+                "{} is not a strings file: {}. Nothing was written.",
+                from.display(),
+                malformed.0
+            ),
+            "/input",
+        )
+    })?;
+    let bytes = write(&rows, to_format).map_err(|malformed| bad(malformed.0, "/out"))?;
+    write_whole(to, &bytes)?;
+    let data = StringsData {
+        count: rows.len() as u32,
+        format: to_format.name().to_owned(),
+        written: Some(to.display().to_string()),
+        from: Some(from.display().to_string()),
+        unreadable: Vec::new(),
+    };
+    let text = format!(
+        "{}: {} strings ({}, from {})\n",
+        to.display(),
+        rows.len(),
+        to_format.name(),
+        from_format.name()
+    );
+    Done::new(&data, text, ExitStatus::Success)
+}
+
+fn rows(entries: &[StringEntry]) -> Vec<Row> {
+    entries
+        .iter()
+        .map(|entry| Row {
+            key: entry.key.clone(),
+            component: format!("{} - {}", entry.package, entry.component),
+            node: entry.node_name.clone(),
+            source: entry.text.clone(),
+            translation: String::new(),
+        })
+        .collect()
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a file beside it, then renamed.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), BackendError> {
+    let failed = |error: std::io::Error| {
+        bad(
+            format!("{} cannot be written: {error}.", path.display()),
+            "/out",
+        )
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| bad(format!("{} names no file.", path.display()), "/out"))?;
+    let staged = path.with_file_name(format!(".{}.ofgui-partial", name.to_string_lossy()));
+    std::fs::write(&staged, bytes).map_err(failed)?;
+    std::fs::rename(&staged, path).map_err(|error| {
+        let _ = std::fs::remove_file(&staged);
+        failed(error)
+    })
+}
+
+fn bad(message: String, field: &str) -> BackendError {
+    BackendError::invalid_input(message, Some(field.to_owned()))
+}
