@@ -5,7 +5,19 @@
 // what a game shows.
 //
 //   node runtime_capture.mjs --published DIR --out DIR [--background #RRGGBB] \
-//        [--only Package/Component]... [--chromium /usr/bin/chromium] [--default-font NAME]
+//        [--only Package/Component]... [--chromium /usr/bin/chromium] [--default-font NAME] \
+//        [--strings FILE.xml]
+//
+// - --strings loads a strings file (the editor's multi-language XML) into the runtime's
+//   TranslationHelper before any package is read, as UIPackage.setStringsSource does in the
+//   runtimes that have it (fairygui-three 0.5.1 has only TranslationHelper.loadFromXML, which
+//   takes the runtime's XML object: it is handed the browser's DOMParser reading of the file).
+//   Each component's entry in the index then lists `texts`: every text its objects show,
+//   nested ones included, as { owner (package id + component id of the component holding
+//   the node), node (its id), self (the package id + component id the object is made
+//   from, for a component), kind (text, title, selectedTitle, prompt, tips, itemN), text,
+//   instances (the owner and node of each component instance above it, outermost first) },
+//   and no PNG is written.
 //
 // - DIR holds what a publish wrote, flat: per package `<Pkg>.fui` (web engines) or `<Pkg>_fui.bytes`
 //   (Unity), its atlases `<Pkg>_atlas0.png`… and sounds. Every package in DIR is loaded first (the
@@ -76,7 +88,7 @@ function die(code, message) {
 const usage =
   "usage: node runtime_capture.mjs --published DIR --out DIR [--background #RRGGBB] " +
   "[--only Package/Component]... [--chromium PATH] [--default-font NAME]";
-const opts = { published: null, out: null, background: "#808080", only: [], chromium: "/usr/bin/chromium", defaultFont: null };
+const opts = { published: null, out: null, background: "#808080", only: [], chromium: "/usr/bin/chromium", defaultFont: null, strings: null };
 {
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
@@ -96,6 +108,7 @@ const opts = { published: null, out: null, background: "#808080", only: [], chro
       case "only": opts.only.push(value); break;
       case "chromium": opts.chromium = value; break;
       case "default-font": opts.defaultFont = value; break;
+      case "strings": opts.strings = value; break;
       default: die(2, `unknown option --${m[1]}\n${usage}`);
     }
   }
@@ -305,7 +318,53 @@ function pageHarness() {
     }
   };
 
-  H.capture = async (url, width, height) => {
+  // The strings file, read by the browser, in the shape TranslationHelper.loadFromXML reads.
+  H.strings = (xml) => {
+    const document = new DOMParser().parseFromString(xml, "application/xml");
+    const broken = document.getElementsByTagName("parsererror")[0];
+    if (broken) return { error: broken.textContent };
+    const root = document.documentElement;
+    fgui.TranslationHelper.loadFromXML({
+      elements: (name) => [...root.children].filter((e) => e.tagName === name).map((e) => ({
+        getAttrString: (attribute) => e.getAttribute(attribute) || "",
+        text: e.textContent,
+      })),
+    });
+    return { entries: root.children.length };
+  };
+
+  // Every text an object tree shows, with where it sits.
+  const textsOf = (top) => {
+    const texts = [];
+    const walk = (component, instances) => {
+      const item = component.packageItem;
+      const owner = item ? item.owner.id + item.id : "";
+      for (const child of component._children || []) {
+        // A button's or label's title is the text of its own title node, unless the
+        // instance sets it: `self` is the component the object is made from.
+        const made = child.packageItem;
+        const self = made ? made.owner.id + made.id : "";
+        const seen = (kind, text) => {
+          if (typeof text === "string" && text) texts.push({ owner, node: child.id, self, kind, text, instances });
+        };
+        if (child instanceof fgui.GTextField) seen("text", child.text);
+        if (child instanceof fgui.GTextInput) seen("prompt", child.promptText);
+        seen("tips", child.tooltips);
+        if (child instanceof fgui.GButton) {
+          seen("title", child.title);
+          seen("selectedTitle", child.selectedTitle);
+        } else if (child instanceof fgui.GLabel) {
+          seen("title", child.title);
+        }
+        if (child instanceof fgui.GComboBox) (child.items || []).forEach((text, j) => seen("item" + j, text));
+        if (child instanceof fgui.GComponent) walk(child, [...instances, { owner, node: child.id }]);
+      }
+    };
+    walk(top, []);
+    return texts;
+  };
+
+  H.capture = async (url, width, height, textsOnly) => {
     const t0 = performance.now();
     window.__tickErrors.length = 0;
     let obj = null;
@@ -327,6 +386,10 @@ function pageHarness() {
         if (pending > 0) result.warning = pending + " texture(s) still loading after 3 s";
         settle();
       }
+      if (textsOnly) {
+        result.texts = textsOf(obj);
+        throw null;
+      }
       // Clear and shade only the component's rectangle (GL's origin is bottom-left).
       renderer.setScissor(0, canvas.height - height, width, height);
       renderer.setScissorTest(true);
@@ -345,7 +408,7 @@ function pageHarness() {
       cropCtx.putImageData(image, 0, 0);
       result.png = crop.toDataURL("image/png");
     } catch (e) {
-      result.error = String(e && e.stack || e);
+      if (e !== null) result.error = String(e && e.stack || e);
     }
     if (obj) {
       try {
@@ -454,6 +517,10 @@ const init = await page.evaluate((o) => window.harness.init(o), { width: 1024, h
 if (init.error) await fail(2, `${init.error} (Chromium ${chromiumVersion}; page errors: ${consoleErrors.join(" | ") || "none"})`);
 
 const t1 = performance.now();
+if (opts.strings) {
+  const read = await page.evaluate((xml) => window.harness.strings(xml), fs.readFileSync(opts.strings, "utf8"));
+  if (read.error) await fail(2, `the strings file does not parse: ${read.error}`);
+}
 const loaded = await page.evaluate(({ keys, timeout }) => window.harness.loadAll(keys, timeout), { keys: [...packageFiles.keys()], timeout: 20000 });
 const loadMs = performance.now() - t1;
 
@@ -495,9 +562,12 @@ for (const t of targets) {
     components.push(entry);
     continue;
   }
-  const r = await page.evaluate(([url, w, h]) => window.harness.capture(url, w, h), [t.url, t.width, t.height]);
+  const r = await page.evaluate(([url, w, h, textsOnly]) => window.harness.capture(url, w, h, textsOnly), [t.url, t.width, t.height, !!opts.strings]);
   entry.ms = Math.round(r.ms * 10) / 10;
-  if (r.error) {
+  if (r.texts) {
+    entry.texts = r.texts;
+    delete entry.file;
+  } else if (r.error) {
     entry.error = r.error;
     delete entry.file;
   } else {

@@ -108,7 +108,7 @@ mod cross_host;
 mod upstream_contract;
 
 /// Previews against the FairyGUI runtime in headless Chromium, on the published unity corpus.
-mod runtime;
+pub(crate) mod runtime;
 /// `strings`: translatable strings exported, converted and checked.
 mod strings;
 

@@ -204,6 +204,29 @@ fn capture_with_runtime(published: &Path, out: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap()
 }
 
+/// Runs the runtime harness with a strings file loaded: its index, each component with the
+/// texts its objects show.
+pub(crate) fn texts_with_runtime(published: &Path, strings: &Path, out: &Path) -> Value {
+    let output = Command::new(&installed().node)
+        .arg(clients_dir().join("runtime_capture.mjs"))
+        .arg("--published")
+        .arg(published)
+        .arg("--out")
+        .arg(out)
+        .arg("--strings")
+        .arg(strings)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run node");
+    assert!(
+        output.status.success(),
+        "runtime_capture.mjs --strings failed ({}); it needs Debian's chromium (tests/run installs it):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap()
+}
+
 fn report_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("runtime-comparison")
 }

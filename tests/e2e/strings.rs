@@ -115,3 +115,102 @@ async fn strings_are_exported_as_the_editor_writes_them_and_converted_losslessly
     assert_status(&unknown, 2);
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("--format"));
 }
+
+/// The runtime is the oracle for keys: every text exported from the Unity examples is
+/// replaced by a mark naming its key, the FairyGUI three.js runtime loads that file, and
+/// every text it then shows on every component must be a mark (none missed), whose key
+/// names the node showing it, a component instance above it that sets it, or (a button's or
+/// label's title the instance leaves alone) the title node of the component it is made from
+/// (none applied to the wrong node).
+#[tokio::test]
+async fn the_runtime_shows_every_exported_text_translated_on_its_own_node() {
+    let workspace = Workspace::new();
+    let project = workspace.add("UIProject", &unity_corpus());
+    let published = workspace.path().join("published");
+    let server = Server::start(&[workspace.path()]).await;
+    let session = server.open(&project).await;
+    server
+        .ok(
+            "openfairygui_publish",
+            json!({ "sessionId": session, "outputDir": published }),
+        )
+        .await;
+    let exported = server
+        .ok(
+            "openfairygui_export_strings",
+            json!({ "sessionId": session, "limit": 5000 }),
+        )
+        .await;
+    let entries = exported["entries"].as_array().unwrap();
+    let mut marked = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
+    for entry in entries {
+        let key = entry["key"].as_str().unwrap();
+        marked.push_str(&format!(
+            "  <string name=\"{key}\" mz=\"\">⟦{key}⟧</string>\n"
+        ));
+    }
+    marked.push_str("</resources>");
+    let strings = workspace.path().join("marked.xml");
+    std::fs::write(&strings, marked).unwrap();
+
+    let index =
+        crate::runtime::texts_with_runtime(&published, &strings, &workspace.path().join("texts"));
+    let (mut missed, mut misplaced, mut shown) =
+        (Vec::new(), Vec::new(), std::collections::BTreeSet::new());
+    let mut texts = 0;
+    for component in index["components"].as_array().unwrap() {
+        let name = format!(
+            "{}/{}",
+            component["package"].as_str().unwrap(),
+            component["component"].as_str().unwrap()
+        );
+        assert!(component.get("error").is_none(), "{name}: {component}");
+        for seen in component["texts"].as_array().into_iter().flatten() {
+            let text = seen["text"].as_str().unwrap();
+            if !text.chars().any(char::is_alphabetic) {
+                continue;
+            }
+            texts += 1;
+            let Some(key) = text.strip_prefix('⟦').and_then(|t| t.strip_suffix('⟧')) else {
+                missed.push(format!("{name}: {seen}"));
+                continue;
+            };
+            let (prefix, rest) = key.split_once('-').unwrap();
+            let node = rest.split('-').next().unwrap();
+            let at = |place: &serde_json::Value| place["owner"] == prefix && place["node"] == node;
+            // A title the instance leaves alone is its own component's title node's text.
+            let own_title =
+                seen["kind"].as_str().unwrap().ends_with("itle") && seen["self"] == prefix;
+            if !(at(seen) || own_title || seen["instances"].as_array().unwrap().iter().any(at)) {
+                misplaced.push(format!("{name}: {key} shown by {seen}"));
+            }
+            shown.insert(key.to_owned());
+        }
+    }
+    println!(
+        "the runtime showed {texts} texts with letters, {} of the {} exported keys",
+        shown.len(),
+        entries.len()
+    );
+    assert!(texts > 200, "the runtime showed {texts} texts");
+    assert!(
+        missed.is_empty(),
+        "{} texts shown untranslated:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    assert!(
+        misplaced.is_empty(),
+        "{} marks on the wrong node:\n{}",
+        misplaced.len(),
+        misplaced.join("\n")
+    );
+    // Texts only a controller's other page, a closed popup or code would show are not
+    // seen here; most of the export is.
+    assert!(
+        shown.len() * 10 >= entries.len() * 9,
+        "only {} of {} exported keys were shown",
+        shown.len(),
+        entries.len()
+    );
+}
