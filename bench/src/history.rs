@@ -9,22 +9,18 @@ use anyhow::{Result, bail};
 use ofgui_host::backend::journal::{Entry, Header, Journal};
 use serde_json::{Value, json};
 
-use crate::{Client, copy_tree, median, ms, spawn};
+use crate::{Client, OpenCopy, median, ms};
 
 /// Rounds of apply, undo and redo.
 const ROUNDS: usize = 30;
 
 pub fn history(host: &Path, cache: &Path, source: &Path) -> Result<()> {
-    let root = tempfile::tempdir()?;
-    let project = root.path().join("UIProject");
-    copy_tree(source, &project)?;
-    let mut client = spawn(host, cache, root.path())?;
-    client.handshake()?;
-    let (session, _) = client.call(
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    )?;
-    let id = session["sessionId"].clone();
+    let OpenCopy {
+        root,
+        project,
+        mut client,
+        session: id,
+    } = OpenCopy::new(host, cache, source)?;
     let (mut applies, mut undos, mut redos) = (Vec::new(), Vec::new(), Vec::new());
     let mut revision = 0;
     for round in 0..ROUNDS {

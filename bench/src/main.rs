@@ -29,6 +29,7 @@ mod publish;
 mod render;
 mod review;
 mod sizes;
+mod strings;
 
 const RUNS: usize = 7;
 
@@ -76,6 +77,7 @@ fn main() -> Result<()> {
             return history::history(&host, cache.path(), &projects[0].1);
         }
         Some("review") => return review::review(&host, cache.path(), &projects[0].1),
+        Some("strings") => return strings::strings(&host, cache.path(), &projects[0].1),
         Some("load") => return load::load(&host, cache.path(), &projects[0].1, &projects[0].2),
         Some("cluster") => {
             return cluster::cluster(&host, cache.path(), &projects[0].1, &projects[0].2);
@@ -510,6 +512,36 @@ impl Client {
             .cloned()
             .with_context(|| format!("{tool}: no backendResult in {response}"))?;
         Ok((envelope, elapsed))
+    }
+}
+
+/// A copy of a project (`UIProject` in a temporary root), a server whose only root that
+/// is, and a session open on the copy.
+struct OpenCopy {
+    /// Holds the copy until the measurement ends.
+    root: tempfile::TempDir,
+    project: PathBuf,
+    client: Client,
+    session: Value,
+}
+
+impl OpenCopy {
+    fn new(host: &Path, cache: &Path, source: &Path) -> Result<OpenCopy> {
+        let root = tempfile::tempdir()?;
+        let project = root.path().join("UIProject");
+        copy_tree(source, &project)?;
+        let mut client = spawn(host, cache, root.path())?;
+        client.handshake()?;
+        let (opened, _) = client.call(
+            "openfairygui_backend_open_session",
+            json!({ "projectPath": project }),
+        )?;
+        Ok(OpenCopy {
+            root,
+            project,
+            client,
+            session: opened["sessionId"].clone(),
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::json;
 
-use crate::{copy_tree, median, ms, spawn};
+use crate::{OpenCopy, median, ms};
 
 /// Batches applied before the view is read.
 const BATCHES: u64 = 10;
@@ -15,16 +15,11 @@ const BATCHES: u64 = 10;
 const RUNS: usize = 10;
 
 pub fn review(host: &Path, cache: &Path, source: &Path) -> Result<()> {
-    let root = tempfile::tempdir()?;
-    let project = root.path().join("UIProject");
-    copy_tree(source, &project)?;
-    let mut client = spawn(host, cache, root.path())?;
-    client.handshake()?;
-    let (session, _) = client.call(
-        "openfairygui_backend_open_session",
-        json!({ "projectPath": project }),
-    )?;
-    let id = session["sessionId"].clone();
+    let OpenCopy {
+        mut client,
+        session: id,
+        ..
+    } = OpenCopy::new(host, cache, source)?;
     let selector = json!({ "packageId": "zgmoraj4", "componentResourceId": "gkq00" });
     for revision in 0..BATCHES {
         let edit = json!([{ "kind": "setDisplayNodeProps",
