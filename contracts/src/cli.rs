@@ -291,10 +291,17 @@ pub const COMMANDS: &[CliCommand] = &[
     },
     CliCommand {
         name: "strings",
-        title: "Translatable strings: exported as the editor does, or converted between XML, CSV and XLSX",
+        title: "Translatable strings: exported as the editor does, converted between XML, CSV and XLSX, or a translation checked",
         methods: &["openSession", "exportStrings", "closeSession"],
         exits: &[
-            (ExitStatus::Success, "the strings were written or printed"),
+            (
+                ExitStatus::Success,
+                "the strings were written or printed; check: the translation has no findings",
+            ),
+            (
+                ExitStatus::Refused,
+                "check: the translation has findings (missing, untranslated, orphaned, changed, markup, duplicate)",
+            ),
             (
                 ExitStatus::Unusable,
                 "bad arguments, a strings file that is not one (its line named; nothing written), or the project cannot be opened",
@@ -437,6 +444,42 @@ pub struct StringsData {
     /// `export`: component files left out because their XML could not be read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
+    /// `check`: the project's texts the file was held against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<u32>,
+    /// `check`: what is wrong with the translation, in the project's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<StringsFinding>,
+}
+
+/// One thing `strings check` found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StringsFinding {
+    pub key: String,
+    pub kind: StringsFindingKind,
+    /// What is wrong and what to do, in plain words.
+    pub message: String,
+}
+
+/// What kind of trouble a translation row has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum StringsFindingKind {
+    /// The project has the text; the file lacks its key.
+    Missing,
+    /// The file has the key with no translation.
+    Untranslated,
+    /// The file has a key the project no longer has.
+    Orphaned,
+    /// The row's source differs from the project's text now.
+    SourceChanged,
+    /// Markup or placeholders differ from the source.
+    Markup,
+    /// The file gives the key more than once.
+    Duplicate,
 }
 
 #[cfg(test)]

@@ -89,6 +89,44 @@ async fn strings_are_exported_as_the_editor_writes_them_and_converted_losslessly
     );
     assert_eq!(std::fs::read_to_string(&again).unwrap(), file);
 
+    // A translation checked: every text translated (its markup kept) is clean; a key
+    // gone and one the project lacks are found, with exit status 1.
+    let translated: Vec<String> = file
+        .lines()
+        .map(|line| match line.starts_with("  <string ") {
+            true => line.replacen("\">", "\">DE ", 1),
+            false => line.to_owned(),
+        })
+        .collect();
+    let de = dir.join("de.xml");
+    std::fs::write(&de, translated.join("\n")).unwrap();
+    let clean = ofgui(&["strings", "check", arg(&project), arg(&de), "--json"]);
+    assert_status(&clean, 0);
+    assert!(
+        json_output("strings", &clean)["data"]
+            .get("findings")
+            .is_none()
+    );
+    let mut lines = translated;
+    let gone = lines.remove(3);
+    lines.insert(3, "  <string name=\"zzzz-n1\" mz=\"\">weg</string>".into());
+    std::fs::write(&de, lines.join("\n")).unwrap();
+    let found = ofgui(&["strings", "check", arg(&project), arg(&de), "--json"]);
+    assert_status(&found, 1);
+    let findings = json_output("strings", &found)["data"]["findings"].clone();
+    let gone_key = gone.split('"').nth(1).unwrap();
+    let kinds: Vec<(&str, &str)> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["key"].as_str().unwrap(), f["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [(gone_key, "missing"), ("zzzz-n1", "orphaned")],
+        "{findings}"
+    );
+
     // A file that is not a strings file: its line named, nothing written.
     let broken = dir.join("broken.xml");
     std::fs::write(

@@ -332,6 +332,18 @@ pub enum StringsAction {
         #[command(flatten)]
         output: Output,
     },
+    /// Hold a translation (.xml, .csv or .xlsx) against the project's strings: keys missing
+    /// or untranslated, keys the project no longer has, rows whose source changed since,
+    /// markup and placeholders that differ from the source, keys given twice. Exit status 1
+    /// when it finds any.
+    Check {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// The translation.
+        file: PathBuf,
+        #[command(flatten)]
+        output: Output,
+    },
     /// Convert a strings file into another form, by the files' extensions (.xml, .csv,
     /// .xlsx). A file that is not one is refused with its line, and nothing is written.
     Convert {

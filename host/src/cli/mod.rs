@@ -192,6 +192,16 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                     .await
                     .map_err(Failed::from),
             ),
+            StringsAction::Check {
+                project,
+                file,
+                output,
+            } => (
+                output.json,
+                strings::check(args, project, file)
+                    .await
+                    .map_err(Failed::from),
+            ),
             StringsAction::Convert { input, out, output } => (
                 output.json,
                 strings::convert(input, out).map_err(Failed::from),

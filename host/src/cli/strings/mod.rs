@@ -2,6 +2,7 @@
 //! the FairyGUI editor does (the strings XML the game loads), or as a sheet for
 //! translators; and a strings file turned from one form into another.
 
+mod check;
 mod file;
 
 use std::path::Path;
@@ -44,16 +45,8 @@ pub(super) async fn export(
         ));
     }
     Project::reading(args, path, async |project| {
-        let mut input = json!({ "sessionId": project.session_id(), "limit": PAGE, "wholeFile": format == Format::Xml });
-        let mut export: StringsExport = project.call(MethodId::ExportStrings, input.clone()).await?;
+        let mut export = all_entries(project, format == Format::Xml).await?;
         let document = export.document.take();
-        while let Some(cursor) = export.next_cursor.take() {
-            input["cursor"] = json!(cursor);
-            input["wholeFile"] = json!(false);
-            let next: StringsExport = project.call(MethodId::ExportStrings, input.clone()).await?;
-            export.entries.extend(next.entries);
-            export.next_cursor = next.next_cursor;
-        }
         // The editor's file as the backend wrote it; a sheet from the same entries, their
         // text as the source for the translator.
         let bytes = match (format, document) {
@@ -73,7 +66,9 @@ pub(super) async fn export(
             None => String::from_utf8_lossy(&bytes).into_owned() + "\n",
         };
         for unreadable in &export.unreadable {
-            text.push_str(&format!("  left out (its XML could not be read): {unreadable}\n"));
+            text.push_str(&format!(
+                "  left out (its XML could not be read): {unreadable}\n"
+            ));
         }
         let data = StringsData {
             count: export.count,
@@ -81,10 +76,78 @@ pub(super) async fn export(
             written,
             from: None,
             unreadable: export.unreadable,
+            checked: None,
+            findings: Vec::new(),
         };
         Done::new(&data, text, ExitStatus::Success)
     })
     .await
+}
+
+/// `strings check`: a translation held against the project's strings now.
+pub(super) async fn check(args: &Args, path: &Path, file: &Path) -> Result<Done, BackendError> {
+    let format = Format::of(file).map_err(|message| bad(message, "/file"))?;
+    let bytes = std::fs::read(file).map_err(|error| {
+        bad(
+            format!("{} cannot be read: {error}.", file.display()),
+            "/file",
+        )
+    })?;
+    let rows = read(&bytes, format).map_err(|malformed| {
+        bad(
+            format!("{} is not a strings file: {}.", file.display(), malformed.0),
+            "/file",
+        )
+    })?;
+    Project::reading(args, path, async |project| {
+        let entries = all_entries(project, false).await?;
+        let findings = check::check(&entries.entries, &rows);
+        let mut text = format!(
+            "{}: {} rows held against the project's {} strings, {} finding(s)\n",
+            file.display(),
+            rows.len(),
+            entries.count,
+            findings.len()
+        );
+        for finding in &findings {
+            let kind = serde_json::to_value(finding.kind)
+                .ok()
+                .and_then(|kind| kind.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            text.push_str(&format!("  {} {kind}: {}\n", finding.key, finding.message));
+        }
+        let status = match findings.is_empty() {
+            true => ExitStatus::Success,
+            false => ExitStatus::Refused,
+        };
+        let data = StringsData {
+            count: rows.len() as u32,
+            format: format.name().to_owned(),
+            written: None,
+            from: Some(file.display().to_string()),
+            unreadable: entries.unreadable,
+            checked: Some(entries.count),
+            findings,
+        };
+        Done::new(&data, text, status)
+    })
+    .await
+}
+
+/// Every entry of the project's export, read page by page (with the whole strings XML,
+/// from the first page, when asked).
+async fn all_entries(project: &Project, whole_file: bool) -> Result<StringsExport, BackendError> {
+    let mut input =
+        json!({ "sessionId": project.session_id(), "limit": PAGE, "wholeFile": whole_file });
+    let mut export: StringsExport = project.call(MethodId::ExportStrings, input.clone()).await?;
+    while let Some(cursor) = export.next_cursor.take() {
+        input["cursor"] = json!(cursor);
+        input["wholeFile"] = json!(false);
+        let next: StringsExport = project.call(MethodId::ExportStrings, input.clone()).await?;
+        export.entries.extend(next.entries);
+        export.next_cursor = next.next_cursor;
+    }
+    Ok(export)
 }
 
 /// `strings convert`: the same strings in another form, by the files' names.
@@ -117,6 +180,8 @@ pub(super) fn convert(from: &Path, to: &Path) -> Result<Done, BackendError> {
         written: Some(to.display().to_string()),
         from: Some(from.display().to_string()),
         unreadable: Vec::new(),
+        checked: None,
+        findings: Vec::new(),
     };
     let text = format!(
         "{}: {} strings ({}, from {})\n",
