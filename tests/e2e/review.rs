@@ -165,6 +165,13 @@ fn a_person_reviews_undoes_and_saves_an_agents_edit_in_a_real_browser() {
         "the moved node changed pixels: {seen}"
     );
     assert!(
+        seen["state"]
+            .as_str()
+            .unwrap()
+            .contains("The edits in validationno finding added or resolved"),
+        "what the edits changed in validation: {seen}"
+    );
+    assert!(
         seen["savedState"]
             .as_str()
             .unwrap()

@@ -542,3 +542,34 @@ fn a_review_lists_operations_and_the_diff_a_save_would_write() {
     let diff = file.diff.as_deref().expect("a text diff");
     assert!(diff.contains("+") && diff.contains("xy=\"20,5\""), "{diff}");
 }
+
+#[test]
+fn a_review_says_which_findings_the_unsaved_edits_resolved() {
+    let list = format!(
+        "{}{}",
+        rect("n0", "0,0", "10,10", "", ""),
+        r#"<image id="n1" name="broken" src="zz" xy="0,0"/>"#
+    );
+    let mut session = project("100,80", "", &list, &[]);
+    let before = session.validate().diagnostics;
+    assert!(!before.is_empty(), "the fixture has a broken reference");
+    let batch = serde_json::json!([{
+        "kind": "detachDisplayNode",
+        "selector": { "packageId": "p0", "componentResourceId": "c0", "displayNodeId": "n1" }
+    }]);
+    session
+        .apply(0, &batch.to_string())
+        .expect("the detach applies");
+    let change = session
+        .review(&crate::testing::MemFs::default(), 50)
+        .validation
+        .expect("a dirty session says what its edits changed in validation");
+    assert!(change.added.is_empty(), "{change:?}");
+    assert!(
+        change
+            .resolved
+            .iter()
+            .any(|d| d.node_id.as_deref() == Some("n1")),
+        "{change:?}"
+    );
+}

@@ -5,14 +5,16 @@
 use std::collections::BTreeMap;
 
 use ofgui_contracts::api::{
-    Change as ImpactChange, FileDiff, HistoryEntry, SavePreview, SessionReview,
+    Change as ImpactChange, FileDiff, HistoryEntry, SavePreview, SessionReview, ValidationChange,
 };
+use ofgui_contracts::diagnostics::ProjectDiagnostic;
 use ofgui_contracts::uam::{UamProject, UamResource};
 use serde_json::Value;
 
 use crate::commit::{Change, Expect};
 use crate::fs::ProjectFs;
 use crate::session::save::DiskPaths;
+use crate::validate;
 
 use super::Session;
 
@@ -29,13 +31,55 @@ impl Session {
     pub fn review(&self, fs: &dyn ProjectFs, limit: usize) -> SessionReview {
         let history = self.history(limit, true);
         let save = history.dirty.then(|| self.save_preview(fs));
+        let validation = history.dirty.then(|| self.validation_change()).flatten();
         let (names, files) = self.names(&history.entries);
         SessionReview {
             history,
             save,
+            validation,
             names,
             files,
         }
+    }
+
+    /// The findings the unsaved edits added and resolved: the model now against the
+    /// project as saved, validated with the same file bytes, matched by code and entity.
+    fn validation_change(&self) -> Option<ValidationChange> {
+        let disk = self.disk.as_ref()?;
+        let now = self.validate().diagnostics;
+        let saved = validate::validate(&validate::Input {
+            project: &disk.project,
+            bytes: &self.bytes,
+            read_diagnostics: &self.reader_diagnostics,
+            read_complete: self.reader_complete,
+        })
+        .diagnostics;
+        let key = |d: &ProjectDiagnostic| {
+            (
+                d.code,
+                d.package_id.clone(),
+                d.resource_id.clone(),
+                d.node_id.clone(),
+            )
+        };
+        let only_in = |these: &[ProjectDiagnostic], those: &[ProjectDiagnostic]| {
+            let mut rest: Vec<_> = those.iter().map(key).collect();
+            these
+                .iter()
+                .filter(|d| match rest.iter().position(|k| *k == key(d)) {
+                    Some(index) => {
+                        rest.swap_remove(index);
+                        false
+                    }
+                    None => true,
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        Some(ValidationChange {
+            added: only_in(&now, &saved),
+            resolved: only_in(&saved, &now),
+        })
     }
 
     /// The names of the packages, resources and nodes the entries' operations select,

@@ -161,11 +161,24 @@ pub struct SessionReview {
     /// What a save would write now, when the session has unsaved edits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<SavePreview>,
+    /// What the unsaved edits changed in validation: findings the saved project does not
+    /// have, and findings it has that the edits resolved (by code and entity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<ValidationChange>,
     /// The names of what the listed operations name by id, for words a person reads:
     /// keys `packageId`, `packageId/resourceId` and `packageId/componentId/nodeId`.
     pub names: std::collections::BTreeMap<String, String>,
     /// The project file each of those resources is read from, by `packageId/resourceId`.
     pub files: std::collections::BTreeMap<String, String>,
+}
+
+/// Validation findings the unsaved edits added and resolved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValidationChange {
+    pub added: Vec<crate::diagnostics::ProjectDiagnostic>,
+    pub resolved: Vec<crate::diagnostics::ProjectDiagnostic>,
 }
 
 /// The files a save would change, each with its text diff.

@@ -247,6 +247,14 @@ function showState() {
       : `yes, at revision ${history.lastSavedRevision}`,
   );
   if (view.validation) row("Validation", view.validation);
+  const change = view.validationChange;
+  if (change) {
+    const said = (d) => `${d.code}${d.nodeId ? ` at node ${d.nodeId}` : ""}`;
+    const words = [];
+    if (change.resolved.length) words.push(`resolved ${change.resolved.length}: ${change.resolved.slice(0, 5).map(said).join("; ")}`);
+    if (change.added.length) words.push(`added ${change.added.length}: ${change.added.slice(0, 5).map(said).join("; ")}`);
+    row("The edits in validation", words.length ? words.join(" · ") : "no finding added or resolved");
+  }
   section.append(list);
   $("actions").hidden = view.readOnly;
   $("undo").disabled = !history.undoCount;
@@ -550,6 +558,7 @@ async function load(sessionId) {
   view.save = review.save || null;
   view.names = review.names || {};
   view.files = review.files || {};
+  view.validationChange = review.validation || null;
   view.projectPath = state.canonicalProjectPath;
   view.validation = null;
   try {
