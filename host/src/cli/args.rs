@@ -297,9 +297,10 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
-    /// Translatable strings: export the project's as the FairyGUI editor does (the strings
-    /// XML the game loads with UIPackage.SetStringsSource) or as a sheet for translators,
-    /// and convert a strings file between XML, CSV and XLSX.
+    /// Translatable strings: export a project's as the FairyGUI editor does (the strings XML
+    /// the game loads with UIPackage.SetStringsSource) or as a sheet for translators, check
+    /// a translation against the project, and convert a strings file between XML, CSV and
+    /// XLSX.
     #[command(after_help = exit_help("strings"))]
     Strings {
         #[command(subcommand)]
@@ -318,9 +319,9 @@ pub enum StringsFormat {
 /// What `strings` does.
 #[derive(Debug, clap::Subcommand)]
 pub enum StringsAction {
-    /// Export the project's strings, unsaved edits none: to standard output as the
-    /// editor's XML, or into -o FILE (.xml, .csv or .xlsx: key, component, node, source
-    /// and an empty translation column).
+    /// Export the project's strings as they are on disk: to standard output as the
+    /// editor's XML, or into -o FILE (.xml, or .csv or .xlsx with the columns key,
+    /// component, node, source and an empty translation).
     Export {
         /// The project directory or its .fairy file.
         project: PathBuf,
