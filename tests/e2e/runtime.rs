@@ -184,13 +184,27 @@ struct Compared {
 
 /// Runs the runtime harness on a published output; returns its index.
 fn capture_with_runtime(published: &Path, out: &Path) -> Value {
+    run_harness(
+        published,
+        out,
+        &["--background".as_ref(), BACKGROUND.as_ref()],
+    )
+}
+
+/// Runs the runtime harness with a strings file loaded: its index, each component with the
+/// texts its objects show.
+pub(crate) fn texts_with_runtime(published: &Path, strings: &Path, out: &Path) -> Value {
+    run_harness(published, out, &["--strings".as_ref(), strings.as_os_str()])
+}
+
+fn run_harness(published: &Path, out: &Path, extra: &[&std::ffi::OsStr]) -> Value {
     let output = Command::new(&installed().node)
         .arg(clients_dir().join("runtime_capture.mjs"))
         .arg("--published")
         .arg(published)
         .arg("--out")
         .arg(out)
-        .args(["--background", BACKGROUND])
+        .args(extra)
         .stdin(Stdio::null())
         .output()
         .expect("run node");
@@ -198,29 +212,6 @@ fn capture_with_runtime(published: &Path, out: &Path) -> Value {
         output.status.success(),
         "runtime_capture.mjs failed ({}); it needs Debian's chromium and fonts-liberation and \
          fonts-noto-cjk (tests/run installs them):\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap()
-}
-
-/// Runs the runtime harness with a strings file loaded: its index, each component with the
-/// texts its objects show.
-pub(crate) fn texts_with_runtime(published: &Path, strings: &Path, out: &Path) -> Value {
-    let output = Command::new(&installed().node)
-        .arg(clients_dir().join("runtime_capture.mjs"))
-        .arg("--published")
-        .arg(published)
-        .arg("--out")
-        .arg(out)
-        .arg("--strings")
-        .arg(strings)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run node");
-    assert!(
-        output.status.success(),
-        "runtime_capture.mjs --strings failed ({}); it needs Debian's chromium (tests/run installs it):\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );

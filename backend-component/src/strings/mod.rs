@@ -22,6 +22,8 @@
 
 use roxmltree::{Document, Node};
 
+use crate::source::xml::escape_attribute;
+
 /// One translatable text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -197,25 +199,6 @@ fn escape_text(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// An attribute value as the editor writes it: quotes and line breaks escaped too.
-fn escape_attribute(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' => out.push_str("&#x9;"),
-            '\n' => out.push_str("&#xA;"),
-            '\r' => out.push_str("&#xD;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A name inside a comment, which may not hold `--`.
