@@ -425,6 +425,18 @@ async fn advertised_limits_hold_at_their_edges() {
     };
     let cases: Vec<(&str, Value, Value, &str)> = vec![
         (
+            "openfairygui_export_strings",
+            json!({ "sessionId": id, "limit": 5000 }),
+            json!({ "sessionId": id, "limit": 5001 }),
+            "/limit",
+        ),
+        (
+            "openfairygui_review",
+            json!({ "sessionId": id, "limit": 1000 }),
+            json!({ "sessionId": id, "limit": 1001 }),
+            "/limit",
+        ),
+        (
             PUBLISH,
             json!({ "sessionId": id, "dryRun": true, "branch": long(256) }),
             json!({ "sessionId": id, "dryRun": true, "branch": long(257) }),
