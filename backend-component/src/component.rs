@@ -237,12 +237,13 @@ impl GuestProject for ProjectSession {
             Some(MethodId::GetHistory) => self.history(input),
             Some(MethodId::Review) => self.review(input),
             Some(MethodId::ExportStrings) => self.export_strings(input),
+            Some(MethodId::SweepStrings) => self.sweep_strings(input),
             Some(MethodId::QueryEntity) => self.query_entity(target_of(&input)),
             _ => {
                 let session = self.session.borrow();
                 let error = BackendError::invalid_input(
                     format!(
-                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review, exportStrings and queryEntity; {} is not one of them.",
+                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review, exportStrings, sweepStrings and queryEntity; {} is not one of them.",
                         ofgui_contracts::echo::clip(&format!("{method:?}"), 80)
                     ),
                     Some("/method".into()),
@@ -461,6 +462,16 @@ impl GuestProject for ProjectSession {
 }
 
 impl ProjectSession {
+    fn sweep_strings(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = scope::decode_input::<api::SweepStringsInput>(&input)
+            .and_then(|input| {
+                preview::sweep::sweep(&session, &input).map_err(|rejected| rejected.error)
+            })
+            .and_then(|sweep| encode(&sweep));
+        reply(&session, data, &[], None)
+    }
+
     fn export_strings(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
         let data = scope::decode_input::<api::ExportStringsInput>(&input)

@@ -291,16 +291,22 @@ pub const COMMANDS: &[CliCommand] = &[
     },
     CliCommand {
         name: "strings",
-        title: "Translatable strings: exported as the editor does, converted between XML, CSV and XLSX, or a translation checked",
-        methods: &["openSession", "exportStrings", "closeSession"],
+        title: "Translatable strings: exported as the editor does, converted between XML, CSV and XLSX, a translation checked, or swept for texts that no longer fit",
+        methods: &[
+            "openSession",
+            "exportStrings",
+            "sweepStrings",
+            "renderComponent",
+            "closeSession",
+        ],
         exits: &[
             (
                 ExitStatus::Success,
-                "the strings were written or printed; check: the translation has no findings",
+                "the strings were written or printed; check: the translation has no findings; sweep: every text still fits",
             ),
             (
                 ExitStatus::Refused,
-                "check: the translation has findings (missing, untranslated, orphaned, changed, markup, duplicate)",
+                "check: the translation has findings (missing, untranslated, orphaned, changed, markup, duplicate); sweep: some text no longer fits",
             ),
             (
                 ExitStatus::Unusable,
@@ -427,7 +433,7 @@ pub struct DocumentData {
 }
 
 /// `strings` output: what `export` or `convert` wrote or printed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StringsData {
@@ -450,6 +456,15 @@ pub struct StringsData {
     /// `check`: what is wrong with the translation, in the project's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<StringsFinding>,
+    /// `sweep`: the components swept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swept: Option<u32>,
+    /// `sweep`: per component, the texts the translation no longer fits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub troubles: Vec<crate::api::SweepComponent>,
+    /// `sweep --pictures`: the pictures written, one per component with troubles.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pictures: Vec<String>,
 }
 
 /// One thing `strings check` found.

@@ -29,6 +29,7 @@ pub mod schema;
 pub mod selectors;
 pub mod session;
 pub mod strict;
+pub mod strings_file;
 pub mod uam;
 pub mod version;
 pub mod wording;

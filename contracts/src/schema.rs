@@ -18,8 +18,8 @@ use crate::api::{
     ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
     RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize, SaveSessionInput,
     SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionReview,
-    SessionSnapshot, SessionStateData, StringsExport, TransactionInput, TransactionPreview,
-    ValidateSessionInput, ValidationReport,
+    SessionSnapshot, SessionStateData, StringsExport, StringsSweep, SweepStringsInput,
+    TransactionInput, TransactionPreview, ValidateSessionInput, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -78,6 +78,7 @@ pub fn input_schema(method: &Method) -> Value {
         Id::GetHistory => HistoryInput::json_schema(&mut generator),
         Id::Review => ReviewInput::json_schema(&mut generator),
         Id::ExportStrings => ExportStringsInput::json_schema(&mut generator),
+        Id::SweepStrings => SweepStringsInput::json_schema(&mut generator),
         Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);
@@ -116,6 +117,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         Id::GetHistory => generator.subschema_for::<Success<SessionHistory>>(),
         Id::Review => generator.subschema_for::<Success<SessionReview>>(),
         Id::ExportStrings => generator.subschema_for::<Success<StringsExport>>(),
+        Id::SweepStrings => generator.subschema_for::<Success<StringsSweep>>(),
         Id::RefreshSession => generator.subschema_for::<Success<SessionSnapshot>>(),
     }
 }
@@ -502,6 +504,7 @@ pub fn lean_tools(snapshot: &Value) -> Value {
         tool["outputSchema"] = lean_output(method);
         if let Some(input) = tool.get_mut("inputSchema") {
             drop_null_alternatives(input);
+            drop_repeated_words(input);
         }
     }
     tools
@@ -532,6 +535,21 @@ fn drop_null_alternatives(schema: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(drop_null_alternatives),
         _ => {}
+    }
+}
+
+/// What a lean list need not say twice: a shared type's own description (the field that
+/// uses it says what it is for) and the session id's (every tool takes one).
+fn drop_repeated_words(input: &mut Value) {
+    if let Some(Value::Object(definitions)) = input.get_mut("definitions") {
+        for definition in definitions.values_mut() {
+            if let Value::Object(definition) = definition {
+                definition.remove("description");
+            }
+        }
+    }
+    if let Some(Value::Object(session_id)) = input.pointer_mut("/properties/sessionId") {
+        session_id.remove("description");
     }
 }
 

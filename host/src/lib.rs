@@ -13,6 +13,7 @@
 //! | [`service`] | dispatch by method, session lifecycle (open, rebuild, replay, close), the save guard, events, the cache, envelopes |
 //! | [`policy`] | host policies, write confirmation, input budgets, plain-word explanations |
 //! | [`backend`] | the wasmtime engine, the component, one store per session, preopens, limits, the advisory lock |
+//! | [`strings_file`] | strings files in the three forms teams pass around (the game's XML, CSV and XLSX sheets), read and written |
 //! | [`metrics`] | the process's counters (tool calls, rebuilt sessions, journal bytes…) for `/metrics` |
 
 pub mod app;
@@ -23,4 +24,5 @@ pub mod metrics;
 pub mod policy;
 pub mod review;
 pub mod service;
+pub mod strings_file;
 pub mod transport;

@@ -16,6 +16,9 @@ use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::history::Direction;
 use crate::session::{Rejected, Session, Side, encode};
+use crate::strings::Translations;
+
+pub mod sweep;
 
 /// Pixels between the halves of a before/after picture.
 const GAP: u32 = 9;
@@ -40,6 +43,24 @@ pub fn render_component(
         input.preview_batch.is_some(),
     ];
     let previewing = previews.iter().any(|asked| *asked);
+    let translated = match (&input.strings, &input.strings_file) {
+        (_, Some(_)) => return Err(invalid(STRINGS_FILE_UNREAD.into(), "/stringsFile")),
+        (Some(_), _) if previewing => {
+            return Err(invalid(
+                "strings draws the component now in a language; it does not combine with previewOperations, previewHistory or previewBatch. Send one of them.".into(),
+                "/strings",
+            ));
+        }
+        (Some(text), None) => Some(session.translated(&translations(text, "/strings")?)?),
+        (None, None) => None,
+    };
+    let compare_strings = input.compare_strings == Some(true);
+    if compare_strings && translated.is_none() {
+        return Err(invalid(
+            "compareStrings draws the component in its own language and in a translation's; send the translation in strings (or stringsFile).".into(),
+            "/compareStrings",
+        ));
+    }
     if previews.iter().filter(|asked| **asked).count() > 1 {
         return Err(invalid(
             "previewOperations, previewHistory and previewBatch each ask for the two halves of the picture; send one of them.".into(),
@@ -98,7 +119,15 @@ pub fn render_component(
             project: &applied.project,
             overlay: Some(&applied.bytes),
         });
-        (session.side_now(), right)
+        let in_language = translated.as_ref().map(|project| Side {
+            project,
+            overlay: None,
+        });
+        match (in_language, compare_strings) {
+            (Some(language), true) => (session.side_now(), Some(language)),
+            (Some(language), false) => (language, right),
+            (None, _) => (session.side_now(), right),
+        }
     };
     // A batch that added (or removed) the component leaves one half empty; its pages and
     // size come from the half that has it.
@@ -146,6 +175,7 @@ pub fn render_component(
             .map(|drawn| drawn.approximations.clone())
             .unwrap_or_default(),
         comparison: None,
+        troubles: Vec::new(),
     };
     let picture = match (right, before) {
         (None, Some(before)) => before.pixmap,
@@ -159,7 +189,7 @@ pub fn render_component(
                 }
                 None => None,
             };
-            let (before, (after, width_after, height_after)) = match (before, after) {
+            let (before, (mut after, width_after, height_after)) = match (before, after) {
                 (Some(before), Some(after)) => (before, after),
                 (Some(before), None) => {
                     let after = empty(&before);
@@ -168,6 +198,13 @@ pub fn render_component(
                 (None, Some(after)) => (empty(&after.0), after),
                 (None, None) => return Err(budget(session, "Nothing to draw.".into())),
             };
+            if compare_strings {
+                let found = sweep::troubles(&before.texts, &after.texts, scale as f32);
+                for (_, bounds) in &found {
+                    render::outline(&mut after.pixmap, *bounds);
+                }
+                data.troubles = found.into_iter().map(|(trouble, _)| trouble).collect();
+            }
             let (joined, changed_pixels) = render::side_by_side(&before.pixmap, &after.pixmap, GAP)
                 .ok_or_else(|| {
                     budget(
@@ -214,6 +251,19 @@ pub fn render_component(
     })
 }
 
+/// What an embedder that passes `stringsFile` through is told: the host reads files.
+pub const STRINGS_FILE_UNREAD: &str = "stringsFile is read by the server that received the call, which should have sent its text as strings; send the file's text in strings instead.";
+
+/// A strings file sent as text, read for its translations; `field` names it in a refusal.
+pub fn translations(text: &str, field: &str) -> Result<Translations, Rejected> {
+    Translations::read(text).map_err(|malformed| {
+        Rejected::from(BackendError::invalid_input(
+            format!("The strings file cannot be read: {malformed}. Export one with exportStrings (or `strings export`) and translate its texts."),
+            Some(field.to_owned()),
+        ))
+    })
+}
+
 /// An empty picture the size of `like` (the after half when the batch removes the
 /// component).
 fn empty(like: &Drawn) -> Drawn {
@@ -224,6 +274,7 @@ fn empty(like: &Drawn) -> Drawn {
     Drawn {
         pixmap,
         approximations: Vec::new(),
+        texts: Vec::new(),
     }
 }
 

@@ -79,6 +79,9 @@ fn input(pages: &[(&str, &str)]) -> RenderComponentInput {
         preview_operations: None,
         preview_history: None,
         preview_batch: None,
+        strings: None,
+        strings_file: None,
+        compare_strings: None,
     }
 }
 

@@ -64,10 +64,25 @@ pub struct Request<'a> {
     pub background: Option<Color>,
 }
 
-/// A drawn component and what was approximated in it, sorted by node path.
+/// A drawn component, what was approximated in it (sorted by node path) and how each
+/// text fit its box.
 pub struct Drawn {
     pub pixmap: Pixmap,
     pub approximations: Vec<RenderApproximation>,
+    pub texts: Vec<TextFit>,
+}
+
+/// A text as drawn: its node, what it showed, where (canvas pixels) and how it fit.
+#[derive(Clone, Debug)]
+pub struct TextFit {
+    /// Node ids from the drawn component down to the text, joined by `/`.
+    pub node_path: String,
+    pub kind: String,
+    pub text: String,
+    /// Its font size, before any shrinking.
+    pub size: f32,
+    pub bounds: tiny_skia::Rect,
+    pub report: text::TextReport,
 }
 
 /// The picture would be larger than a render may be.
@@ -131,13 +146,36 @@ pub fn draw(request: &Request) -> Result<Drawn, TooLarge> {
     if let Some(background) = request.background {
         pixmap.fill(background);
     }
-    let mut approximations = scene::paint(request, &mut pixmap.as_mut());
+    let (mut approximations, texts) = scene::paint(request, &mut pixmap.as_mut());
     approximations.sort();
     approximations.dedup();
     Ok(Drawn {
         pixmap,
         approximations,
+        texts,
     })
+}
+
+/// A red frame around `bounds` (canvas pixels), for a text that no longer fits.
+pub fn outline(pixmap: &mut Pixmap, bounds: tiny_skia::Rect) {
+    let Some(rect) = bounds.outset(1.5, 1.5) else {
+        return;
+    };
+    let path = tiny_skia::PathBuilder::from_rect(rect);
+    let mut paint = tiny_skia::Paint::default();
+    paint.set_color_rgba8(230, 20, 20, 255);
+    paint.anti_alias = false;
+    let stroke = tiny_skia::Stroke {
+        width: 2.0,
+        ..tiny_skia::Stroke::default()
+    };
+    pixmap.stroke_path(
+        &path,
+        &paint,
+        &stroke,
+        tiny_skia::Transform::identity(),
+        None,
+    );
 }
 
 /// The picture as a PNG (tiny-skia encodes with the fast deflate setting; measured, that is

@@ -1,15 +1,18 @@
-//! `exportStrings`: the session's translatable texts, read from each component's XML as a
-//! save would write it now (the files as read, with the unsaved edits' new bytes over
-//! them), so the keys are the node ids the files hold.
+//! A session's translatable texts (`exportStrings`) and the session in another language,
+//! both read from each component's XML as a save would write it now (the files as read,
+//! with the unsaved edits' new bytes over them), so the keys are the node ids the files
+//! hold.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use ofgui_contracts::api::{ExportStringsInput, StringEntry, StringsExport};
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::uam::UamResource;
+use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 
 use crate::commit::Change;
-use crate::strings::{self, ComponentStrings};
+use crate::reader::reread_component;
+use crate::strings::{self, ComponentStrings, Translations};
 
 use super::{Rejected, Session};
 
@@ -17,9 +20,12 @@ use super::{Rejected, Session};
 const DEFAULT_PAGE: usize = 200;
 
 impl Session {
-    /// Every component's texts, packages and their components by name, and the
-    /// components whose XML could not be read.
-    pub fn strings(&self) -> Result<(Vec<ComponentStrings>, Vec<String>), Rejected> {
+    /// Calls `each` with every component's package, resource and XML as a save would
+    /// write it now; packages and their components by name.
+    fn each_component_file(
+        &self,
+        mut each: impl FnMut(&UamPackage, &Arc<UamResource>, &str, &[u8]),
+    ) -> Result<(), Rejected> {
         let disk = self.disk.as_ref().ok_or_else(|| BackendError::CapabilityUnavailable {
             message: "This session was opened from a document and has no component files to read texts from; write it into a directory with materializeSession first.".into(),
             capability: "fileSystem".into(),
@@ -41,7 +47,6 @@ impl Session {
         }
         let mut packages: Vec<_> = self.project.packages.iter().collect();
         packages.sort_by(|a, b| a.name.cmp(&b.name));
-        let (mut components, mut unreadable) = (Vec::new(), Vec::new());
         for package in packages {
             let mut listed: Vec<_> = package
                 .resources
@@ -60,23 +65,66 @@ impl Session {
                     Some(bytes) => *bytes,
                     None => disk.documents.get(path).map(Vec::as_slice),
                 };
-                let Some(bytes) = bytes else {
-                    continue;
-                };
-                let read = std::str::from_utf8(bytes)
-                    .map_err(|error| error.to_string())
-                    .and_then(|xml| strings::component_entries(&package.id, resource.id(), xml));
-                match read {
-                    Ok(entries) => components.push(ComponentStrings {
-                        package: package.name.clone(),
-                        component: resource.name().to_owned(),
-                        entries,
-                    }),
-                    Err(_) => unreadable.push(path.to_owned()),
+                if let Some(bytes) = bytes {
+                    each(package, resource, path, bytes);
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Every component's texts, packages and their components by name, and the
+    /// components whose XML could not be read.
+    pub fn strings(&self) -> Result<(Vec<ComponentStrings>, Vec<String>), Rejected> {
+        let (mut components, mut unreadable) = (Vec::new(), Vec::new());
+        self.each_component_file(|package, resource, path, bytes| {
+            let read = std::str::from_utf8(bytes)
+                .map_err(|error| error.to_string())
+                .and_then(|xml| strings::component_entries(&package.id, resource.id(), xml));
+            match read {
+                Ok(entries) => components.push(ComponentStrings {
+                    package: package.name.clone(),
+                    component: resource.name().to_owned(),
+                    entries,
+                }),
+                Err(_) => unreadable.push(path.to_owned()),
+            }
+        })?;
         Ok((components, unreadable))
+    }
+
+    /// The project now, with every component's texts in `translations`' language: each
+    /// component's XML translated and read again, as the runtime translates the package
+    /// data before it builds a component.
+    pub fn translated(&self, translations: &Translations) -> Result<UamProject, Rejected> {
+        let mut replaced: Vec<(String, String, ComponentModel)> = Vec::new();
+        self.each_component_file(|package, resource, _, bytes| {
+            let Ok(xml) = std::str::from_utf8(bytes) else {
+                return;
+            };
+            let model = strings::translate(xml, &package.id, resource.id(), translations)
+                .and_then(|xml| reread_component(xml.as_bytes(), &package.id, &self.project).ok());
+            if let Some(model) = model {
+                replaced.push((package.id.clone(), resource.id().to_owned(), model));
+            }
+        })?;
+        let mut project = self.project.clone();
+        for (package_id, resource_id, model) in replaced {
+            let Some(package) = project.packages.iter_mut().find(|p| p.id == package_id) else {
+                continue;
+            };
+            let package = Arc::make_mut(package);
+            let resource = package
+                .resources
+                .iter_mut()
+                .find(|resource| resource.id() == resource_id);
+            if let Some(resource) = resource
+                && let UamResource::Component(component) = Arc::make_mut(resource)
+            {
+                component.component = model;
+            }
+        }
+        Ok(project)
     }
 
     /// One page of the export, and the whole file when asked.

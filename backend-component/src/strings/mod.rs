@@ -20,9 +20,15 @@
 //! `autoClearItems`). Components are grouped by package and listed by name, each after a
 //! `<!-- Package - Component -->` comment.
 
-use roxmltree::{Document, Node};
+use std::ops::Range;
+
+use roxmltree::{Attribute, Document, Node};
 
 use crate::source::xml::escape_attribute;
+
+mod translate;
+
+pub use translate::{Translations, translate};
 
 /// One translatable text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,39 +55,72 @@ pub fn component_entries(
     xml: &str,
 ) -> Result<Vec<Entry>, String> {
     let document = Document::parse(xml).map_err(|error| error.to_string())?;
-    let mut keys = Keys {
-        prefix: format!("{package_id}{component_id}"),
-        entries: Vec::new(),
-    };
-    let Some(list) = document
-        .root_element()
-        .children()
-        .find(|child| child.has_tag_name("displayList"))
-    else {
-        return Ok(Vec::new());
-    };
-    for node in list.children().filter(Node::is_element) {
-        keys.node(node);
-    }
-    Ok(keys.entries)
+    Ok(Keys::of(&document, package_id, component_id)
+        .into_iter()
+        .map(|(entry, _)| entry)
+        .collect())
 }
 
-/// Gathers the entries of one component.
+/// Where a text sits in the component's XML: an attribute's value, or one `|`-separated
+/// part of it (a text gear's `values`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Place {
+    /// The attribute value's bytes in the file, as written (escaped).
+    range: Range<usize>,
+    part: Option<usize>,
+}
+
+/// Gathers the entries of one component, with where each text sits.
 struct Keys {
     prefix: String,
-    entries: Vec<Entry>,
+    entries: Vec<(Entry, Place)>,
 }
 
 impl Keys {
-    fn add(&mut self, node_id: &str, suffix: &str, node_name: &str, text: Option<&str>) {
-        let Some(text) = text.filter(|text| translatable(text)) else {
+    fn of(document: &Document, package_id: &str, component_id: &str) -> Vec<(Entry, Place)> {
+        let mut keys = Keys {
+            prefix: format!("{package_id}{component_id}"),
+            entries: Vec::new(),
+        };
+        let list = document
+            .root_element()
+            .children()
+            .find(|child| child.has_tag_name("displayList"));
+        for node in list.iter().flat_map(|list| list.children()) {
+            if node.is_element() {
+                keys.node(node);
+            }
+        }
+        keys.entries
+    }
+
+    fn add(&mut self, node_id: &str, suffix: &str, node_name: &str, text: Option<Attribute>) {
+        let Some(text) = text.filter(|text| translatable(text.value())) else {
             return;
         };
-        self.entries.push(Entry {
-            key: format!("{}-{node_id}{suffix}", self.prefix),
-            node_name: node_name.to_owned(),
-            text: text.to_owned(),
-        });
+        self.push(node_id, suffix, node_name, text.value(), text, None);
+    }
+
+    fn push(
+        &mut self,
+        node_id: &str,
+        suffix: &str,
+        node_name: &str,
+        text: &str,
+        attribute: Attribute,
+        part: Option<usize>,
+    ) {
+        self.entries.push((
+            Entry {
+                key: format!("{}-{node_id}{suffix}", self.prefix),
+                node_name: node_name.to_owned(),
+                text: text.to_owned(),
+            },
+            Place {
+                range: attribute.range_value(),
+                part,
+            },
+        ));
     }
 
     fn node(&mut self, node: Node) {
@@ -89,40 +128,38 @@ impl Keys {
             return;
         };
         let name = node.attribute("name").unwrap_or_default();
-        self.add(id, "-tips", name, node.attribute("tooltips"));
+        self.add(id, "-tips", name, attribute(node, "tooltips"));
         for gear in children(node, "gearText") {
-            if let Some(values) = gear.attribute("values") {
-                for (k, value) in values.split('|').enumerate() {
-                    self.add(id, &format!("-texts_{k}"), name, Some(value));
+            if let Some(values) = gear.attribute_node("values") {
+                for (k, value) in values.value().split('|').enumerate() {
+                    if translatable(value) {
+                        let suffix = format!("-texts_{k}");
+                        self.push(id, &suffix, name, value, values, Some(k));
+                    }
                 }
             }
-            self.add(id, "-texts_def", name, gear.attribute("default"));
+            self.add(id, "-texts_def", name, attribute(gear, "default"));
         }
         let tag = node.tag_name().name();
         if tag == "component" {
-            for property in text_properties(node) {
-                let (target, value) = property;
+            for (target, value) in text_properties(node) {
                 self.add(id, &format!("-cp-{target}"), name, Some(value));
             }
         }
         match tag {
             "text" | "richtext" => {
                 if node.attribute("autoClearText") != Some("true") {
-                    self.add(id, "", name, node.attribute("text"));
+                    self.add(id, "", name, attribute(node, "text"));
                 }
                 if node.attribute("input") == Some("true") {
-                    self.add(id, "-prompt", name, node.attribute("prompt"));
+                    self.add(id, "-prompt", name, attribute(node, "prompt"));
                 }
             }
             "list" if node.attribute("autoClearItems") != Some("true") => {
                 for (j, item) in children(node, "item").enumerate() {
-                    self.add(id, &format!("-{j}"), name, item.attribute("title"));
-                    self.add(
-                        id,
-                        &format!("-{j}-0"),
-                        name,
-                        item.attribute("selectedTitle"),
-                    );
+                    self.add(id, &format!("-{j}"), name, attribute(item, "title"));
+                    let selected = attribute(item, "selectedTitle");
+                    self.add(id, &format!("-{j}-0"), name, selected);
                     for (target, value) in text_properties(item) {
                         self.add(id, &format!("-{j}-{target}"), name, Some(value));
                     }
@@ -136,18 +173,18 @@ impl Keys {
     /// The texts a component instance sets on its button, label or combo box.
     fn instance(&mut self, node: Node, id: &str, name: &str) {
         if let Some(button) = children(node, "Button").next() {
-            self.add(id, "", name, button.attribute("title"));
-            self.add(id, "-0", name, button.attribute("selectedTitle"));
+            self.add(id, "", name, attribute(button, "title"));
+            self.add(id, "-0", name, attribute(button, "selectedTitle"));
         }
         if let Some(label) = children(node, "Label").next() {
-            self.add(id, "", name, label.attribute("title"));
-            self.add(id, "-prompt", name, label.attribute("prompt"));
+            self.add(id, "", name, attribute(label, "title"));
+            self.add(id, "-prompt", name, attribute(label, "prompt"));
         }
         if let Some(combo) = children(node, "ComboBox").next() {
             for (j, item) in children(combo, "item").enumerate() {
-                self.add(id, &format!("-{j}"), name, item.attribute("title"));
+                self.add(id, &format!("-{j}"), name, attribute(item, "title"));
             }
-            self.add(id, "", name, combo.attribute("title"));
+            self.add(id, "", name, attribute(combo, "title"));
         }
     }
 }
@@ -156,11 +193,22 @@ fn children<'a, 'i>(node: Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item
     node.children().filter(move |child| child.has_tag_name(tag))
 }
 
+fn attribute<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Attribute<'a, 'i>> {
+    node.attribute_node(name)
+}
+
 /// `<property target=… propertyId="0" value=…>` children: the text overrides.
-fn text_properties<'a>(node: Node<'a, '_>) -> impl Iterator<Item = (&'a str, &'a str)> {
+fn text_properties<'a, 'i>(
+    node: Node<'a, 'i>,
+) -> impl Iterator<Item = (&'a str, Attribute<'a, 'i>)> {
     children(node, "property").filter_map(|property| {
         (property.attribute("propertyId") == Some("0"))
-            .then(|| Some((property.attribute("target")?, property.attribute("value")?)))
+            .then(|| {
+                Some((
+                    property.attribute("target")?,
+                    property.attribute_node("value")?,
+                ))
+            })
             .flatten()
     })
 }

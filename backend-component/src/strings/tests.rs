@@ -133,3 +133,56 @@ fn broken_xml_is_an_error_not_a_panic() {
         Vec::new()
     );
 }
+
+#[test]
+fn a_translation_replaces_each_text_where_it_sits_and_nothing_else() {
+    let strings = r#"<resources>
+  <string name="pkg1cmp1-n1_ab">Hallo &amp; "Welt"
+zwei</string>
+  <string name="pkg1cmp1-n1_ab-texts_1">Dritte</string>
+  <string name="pkg1cmp1-n9-2">Kirsche</string>
+  <string name="pkg1cmp1-n11-1-n1">Innen</string>
+  <string name="other-n1">Not this component's</string>
+</resources>"#;
+    let translations = Translations::read(strings).unwrap();
+    let translated = translate(COMPONENT, "pkg1", "cmp1", &translations).unwrap();
+    let text = |xml: &str| -> Vec<(String, String)> {
+        component_entries("pkg1", "cmp1", xml)
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.key, e.text))
+            .collect()
+    };
+    let (before, after) = (text(COMPONENT), text(&translated));
+    let changed: Vec<_> = before
+        .iter()
+        .zip(&after)
+        .filter(|(b, a)| b != a)
+        .map(|(_, a)| a.clone())
+        .collect();
+    let owned = |k: &str, t: &str| (k.to_owned(), t.to_owned());
+    assert_eq!(
+        changed,
+        [
+            owned("pkg1cmp1-n1_ab-texts_1", "Dritte"),
+            owned("pkg1cmp1-n1_ab", "Hallo & \"Welt\"\nzwei"),
+            owned("pkg1cmp1-n9-2", "Kirsche"),
+            owned("pkg1cmp1-n11-1-n1", "Innen"),
+        ]
+    );
+    assert!(translated.contains(r#"values="First|Dritte""#), "{translated}");
+    assert!(translated.contains(r#"text="Hallo &amp; &quot;Welt&quot;&#xA;zwei""#), "{translated}");
+    // Outside the replaced values the file is byte for byte the same.
+    assert_eq!(COMPONENT.lines().count(), translated.lines().count());
+    let none = Translations::read("<resources/>").unwrap();
+    assert_eq!(translate(COMPONENT, "pkg1", "cmp1", &none), None);
+}
+
+#[test]
+fn a_sheet_translates_only_its_translated_rows() {
+    let csv = "key,component,node,source,translation\r\npkg1cmp1-n7,c,n,OK,Gut\r\npkg1cmp1-n8,c,n,Label text,\r\n";
+    let translations = Translations::read(csv).unwrap();
+    assert_eq!(translations.len(), 1);
+    assert_eq!(translations.get("pkg1cmp1-n7"), Some("Gut"));
+    assert!(Translations::read("key,oops\r\n").is_err());
+}

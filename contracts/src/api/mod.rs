@@ -684,13 +684,10 @@ pub struct ResourceBytesData {
 pub struct RenderComponentInput {
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub session_id: String,
-    /// The component, by ids, or by the names the outline shows: `packageId` may be the
-    /// package's name, `componentResourceId` the component's name or its folder path and
-    /// name (`/views/Main`); a name several share is refused with their ids.
+    /// The component, by ids or by the names the outline shows (`componentResourceId`
+    /// may be a folder path and name, `/views/Main`).
     pub selector: ComponentSelector,
-    /// Controller name → page id or page name, for the component's own controllers;
-    /// the others show the page the FairyGUI runtime starts them at (the home page, the
-    /// first unless `homePage` names one; `up` for a button).
+    /// Controller name → page id or name; the others show the runtime's start page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller_pages: Option<std::collections::BTreeMap<String, String>>,
     /// Pixels per component unit, 0.05 to 4; 1 by default.
@@ -724,6 +721,16 @@ pub struct RenderComponentInput {
         )
     )]
     pub preview_operations: Option<Vec<Value>>,
+    /// A translation's text (strings XML or CSV): drawn in that language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings: Option<String>,
+    /// Or its file (`.xml`, `.csv`, `.xlsx`) inside the allowed roots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings_file: Option<String>,
+    /// With strings: its own language and the translation's side by side, the texts
+    /// that no longer fit outlined (`troubles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare_strings: Option<bool>,
 }
 
 /// A controller and the page a render showed.
@@ -795,6 +802,9 @@ pub struct RenderComponentData {
     /// With `previewOperations`: how the batch changes the picture.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<RenderComparison>,
+    /// With `compareStrings`: the texts the language makes no longer fit (outlined).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub troubles: Vec<TextTrouble>,
 }
 
 /// The overall verdict of a validation.

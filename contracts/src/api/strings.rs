@@ -1,7 +1,10 @@
-//! `exportStrings` (ofgui addition): a project's translatable strings, as the FairyGUI
-//! editor exports them for `UIPackage.SetStringsSource`.
+//! `exportStrings` and `sweepStrings` (ofgui additions): a project's translatable strings,
+//! as the FairyGUI editor exports them for `UIPackage.SetStringsSource`, and the texts a
+//! translation no longer fits.
 
 use serde::{Deserialize, Serialize};
+
+use crate::selectors::ComponentSelector;
 
 /// `exportStrings` input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,4 +59,86 @@ pub struct StringEntry {
     /// The node's name (the file's `mz`).
     pub node_name: String,
     pub text: String,
+}
+
+/// `sweepStrings` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SweepStringsInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// The translation's text (strings XML or CSV).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings: Option<String>,
+    /// Or its file (`.xml`, `.csv`, `.xlsx`) inside the allowed roots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings_file: Option<String>,
+    /// Troubles after which an answer ends, at a component's end (default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 5000)))]
+    pub limit: Option<u32>,
+    /// `nextCursor` of the answer before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
+    pub cursor: Option<String>,
+}
+
+/// `sweepStrings` output: every component drawn in its own language and in the
+/// translation's, and the texts the translation no longer fits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StringsSweep {
+    pub session_id: String,
+    pub revision: u64,
+    /// Components in the project, and how many this answer swept.
+    pub components: u32,
+    pub swept: u32,
+    /// The components with troubles, in the export's order.
+    pub findings: Vec<SweepComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// One component's troubles; render it with `strings` and `compareStrings` to see them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SweepComponent {
+    pub package: String,
+    pub component: String,
+    pub selector: ComponentSelector,
+    pub troubles: Vec<TextTrouble>,
+}
+
+/// A text the translation no longer fits, where the source text did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TextTrouble {
+    /// Node ids from the component down to the text, joined by `/`.
+    pub node_path: String,
+    pub kind: TroubleKind,
+    /// What the translation shows, and what the source showed.
+    pub text: String,
+    pub source: String,
+    pub message: String,
+    /// The text's box in the component: x, y, width, height.
+    pub bounds: [f64; 4],
+}
+
+/// How a text no longer fits: `overflow` (wider than its box), `clipped` (characters cut
+/// off at its edge or by an ellipsis), `hiddenLines` (lines below its box cut off),
+/// `shrunk` (a shrinking text below a readable size), `missingGlyphs` (characters its
+/// font cannot draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum TroubleKind {
+    Overflow,
+    Clipped,
+    HiddenLines,
+    Shrunk,
+    MissingGlyphs,
 }

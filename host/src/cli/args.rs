@@ -238,6 +238,13 @@ pub enum Command {
         /// `#RRGGBB` behind the component; transparent by default.
         #[arg(long, value_name = "#RRGGBB")]
         background: Option<String>,
+        /// Draw it in a translation's language (a strings file: .xml, .csv or .xlsx).
+        #[arg(long, value_name = "FILE")]
+        strings: Option<PathBuf>,
+        /// With --strings: its own language and the translation's side by side, the texts
+        /// the translation no longer fits outlined in red.
+        #[arg(long, requires = "strings")]
+        compare_strings: bool,
         #[command(flatten)]
         output: Output,
     },
@@ -299,8 +306,8 @@ pub enum Command {
     },
     /// Translatable strings: export a project's as the FairyGUI editor does (the strings XML
     /// the game loads with UIPackage.SetStringsSource) or as a sheet for translators, check
-    /// a translation against the project, and convert a strings file between XML, CSV and
-    /// XLSX.
+    /// a translation against the project, sweep it for texts that no longer fit, and
+    /// convert a strings file between XML, CSV and XLSX.
     #[command(after_help = exit_help("strings"))]
     Strings {
         #[command(subcommand)]
@@ -342,6 +349,22 @@ pub enum StringsAction {
         project: PathBuf,
         /// The translation.
         file: PathBuf,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Draw every component in its own language and in the translation's (.xml, .csv or
+    /// .xlsx), and list each text the translation no longer fits: wider than its box, cut
+    /// off, lines lost below it, shrunk below a readable size, or characters its font
+    /// lacks. Exit status 1 when it finds any.
+    Sweep {
+        /// The project directory or its .fairy file.
+        project: PathBuf,
+        /// The translation.
+        file: PathBuf,
+        /// Write a picture per component with troubles into DIR: its own language and the
+        /// translation's side by side, the troubled texts outlined in red.
+        #[arg(long, value_name = "DIR")]
+        pictures: Option<PathBuf>,
         #[command(flatten)]
         output: Output,
     },

@@ -137,6 +137,8 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             pages,
             scale,
             background,
+            strings,
+            compare_strings,
             output,
         } => {
             let picture = render::Picture {
@@ -145,6 +147,8 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 pages,
                 scale: *scale,
                 background: background.as_deref(),
+                strings: strings.as_deref(),
+                compare_strings: *compare_strings,
             };
             (
                 output.json,
@@ -199,6 +203,17 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
             } => (
                 output.json,
                 strings::check(args, project, file)
+                    .await
+                    .map_err(Failed::from),
+            ),
+            StringsAction::Sweep {
+                project,
+                file,
+                pictures,
+                output,
+            } => (
+                output.json,
+                strings::sweep(args, project, file, pictures.as_deref())
                     .await
                     .map_err(Failed::from),
             ),

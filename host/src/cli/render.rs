@@ -22,6 +22,9 @@ pub(super) struct Picture<'a> {
     pub pages: &'a [String],
     pub scale: f64,
     pub background: Option<&'a str>,
+    /// A translation to draw it in, and whether beside its own language.
+    pub strings: Option<&'a Path>,
+    pub compare_strings: bool,
 }
 
 pub(super) async fn run(
@@ -55,6 +58,10 @@ pub(super) async fn run(
             })?;
         pages.insert(controller.to_owned(), page_name.to_owned());
     }
+    let strings = picture
+        .strings
+        .map(super::strings::text_of_file)
+        .transpose()?;
     Project::reading(args, path, async |project| {
         let ambiguous = |ambiguous: Ambiguous, what: &str| {
             BackendError::read_failed(
@@ -77,6 +84,10 @@ pub(super) async fn run(
         }
         if let Some(background) = picture.background {
             input["background"] = json!(background);
+        }
+        if let Some(strings) = &strings {
+            input["strings"] = json!(strings);
+            input["compareStrings"] = json!(picture.compare_strings);
         }
         let (data, png): (RenderComponentData, Vec<u8>) = project
             .call_picture(MethodId::RenderComponent, input)
@@ -133,6 +144,14 @@ fn text(data: &RenderComponentData, out: &Path) -> String {
                 approximation.kind, approximation.reason
             );
         }
+    }
+    if !data.troubles.is_empty() {
+        let _ = writeln!(
+            text,
+            "  texts the translation no longer fits, outlined ({}):",
+            data.troubles.len()
+        );
+        text.push_str(&super::strings::troubles_text(&data.troubles));
     }
     text
 }

@@ -210,7 +210,10 @@ pub(crate) const WORKFLOW_TEXT: &str = "\
     pages, sounds, and binding code where its settings ask) into `outputDir` or the
     project's publish path; try it with `dryRun: true` first.
 13. `openfairygui_export_strings` lists the texts a translator translates, under the keys
-    the runtimes look up (the editor's strings XML with `wholeFile: true`).
+    the runtimes look up (the editor's strings XML with `wholeFile: true`);
+    `openfairygui_sweep_strings` draws every component in a translation's language and
+    lists the texts it no longer fits, which `openfairygui_render_component` shows with
+    `strings` and `compareStrings: true`.
 14. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for
     clients that read no resources.
 

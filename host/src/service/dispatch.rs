@@ -80,6 +80,22 @@ impl Service {
                 ]);
                 Ok((Data::value(data), Some(reply.status.revision)))
             }
+            Work::StringsFile {
+                session_id,
+                method,
+                input,
+                path,
+            } => {
+                let input = self.read_strings_file(&session_id, input, &path)?;
+                let work = match method.id {
+                    MethodId::RenderComponent => Work::Render {
+                        session_id,
+                        input: Data::json_text(&input)?,
+                    },
+                    _ => forward(method, input)?,
+                };
+                Box::pin(self.run(work)).await
+            }
             Work::Render { session_id, input } => {
                 let picture = self
                     .keeper
@@ -395,6 +411,14 @@ pub(super) enum Work {
         session_id: String,
         input: String,
     },
+    /// A method given a strings file by path (`stringsFile`): the host reads it into
+    /// `strings`, then runs the method.
+    StringsFile {
+        session_id: String,
+        method: &'static Method,
+        input: Value,
+        path: String,
+    },
     Transaction {
         apply: bool,
         input: TransactionInput,
@@ -416,6 +440,20 @@ pub(super) enum Work {
 
 impl Request {
     pub(super) fn decode(method: &Method, input: Value) -> Result<Request, Failure> {
+        let reads_strings = matches!(
+            method.id,
+            MethodId::RenderComponent | MethodId::SweepStrings
+        );
+        if reads_strings && let Some(Value::String(path)) = input.get("stringsFile") {
+            let path = path.clone();
+            let (session_id, _) = as_sent(method, input.clone())?;
+            return Ok(Request::Work(Work::StringsFile {
+                session_id,
+                method: method.id.method(),
+                input,
+                path,
+            }));
+        }
         let work = match method.id {
             MethodId::OpenSession => {
                 return Ok(Request::Open(Opening::Directory(parse(method, &input)?)));
@@ -464,7 +502,8 @@ impl Request {
             | MethodId::ReadSessionState
             | MethodId::GetHistory
             | MethodId::Review
-            | MethodId::ExportStrings => forward(method.id.method(), input)?,
+            | MethodId::ExportStrings
+            | MethodId::SweepStrings => forward(method.id.method(), input)?,
         };
         Ok(Request::Work(work))
     }

@@ -31,6 +31,7 @@ mod lifecycle;
 mod publish;
 mod rebase;
 mod save;
+mod strings_file;
 mod watch;
 
 use std::path::PathBuf;

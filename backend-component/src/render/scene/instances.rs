@@ -204,6 +204,7 @@ impl<'a> Painter<'a> {
             depth: frame.depth + 1,
             package_id,
             path: frame.path.clone(),
+            shift: frame.shift,
         };
         self.component(canvas, &child, model, w, h, &pages, &inner, true);
     }
@@ -291,6 +292,7 @@ impl<'a> Painter<'a> {
                         depth: frame.depth,
                         package_id: frame.package_id,
                         path: format!("{}#{index}", frame.path),
+                        shift: frame.shift,
                     };
                     let overrides = item_overrides(item);
                     let start = Start {
@@ -328,7 +330,7 @@ impl<'a> Painter<'a> {
             }
         };
         layer(canvas, frame.transform, w, h, Layer::Clip, |canvas, at| {
-            body(self, canvas, &frame.moved(at))
+            body(self, canvas, &frame.in_layer(frame.transform, at))
         });
     }
 
@@ -409,6 +411,7 @@ impl<'a> Painter<'a> {
             depth: frame.depth,
             package_id,
             path: frame.path.clone(),
+            shift: frame.shift,
         };
         let fill = Fill {
             method: props.fill_method,

@@ -16,7 +16,7 @@ use super::pages::{Pages, Start};
 use super::progress::{self, BarBox, Progress};
 use super::shape::{self, Shape};
 use super::text::GlyphCache;
-use super::{Files, Request, color};
+use super::{Files, Request, TextFit, color};
 use crate::lookup::urls::Urls;
 
 mod instances;
@@ -33,8 +33,12 @@ use self::layout::{
 /// no font in it, and previews draw a family no granted face has in it too.
 const RUNTIME_DEFAULT_FONT: &str = "Arial";
 
-/// Draws the request's component onto `canvas`; returns what it approximated.
-pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximation> {
+/// Draws the request's component onto `canvas`; returns what it approximated and how
+/// each text fit its box.
+pub fn paint(
+    request: &Request,
+    canvas: &mut PixmapMut,
+) -> (Vec<RenderApproximation>, Vec<TextFit>) {
     let mut painter = Painter {
         urls: Urls::new(request.project),
         files: request.files,
@@ -43,6 +47,7 @@ pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximati
         substitutes: BTreeMap::new(),
         glyphs: GlyphCache::default(),
         approximations: Vec::new(),
+        texts: Vec::new(),
         default_font: request
             .project
             .settings
@@ -60,6 +65,7 @@ pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximati
         depth: 0,
         package_id: request.package_id,
         path: String::new(),
+        shift: (0.0, 0.0),
     };
     painter.component(
         canvas,
@@ -84,7 +90,7 @@ pub fn paint(request: &Request, canvas: &mut PixmapMut) -> Vec<RenderApproximati
         };
         painter.approximate("", "font", reason);
     }
-    painter.approximations
+    (painter.approximations, painter.texts)
 }
 
 /// Where and how a subtree is drawn.
@@ -99,10 +105,12 @@ struct Frame<'a> {
     package_id: &'a str,
     /// Node ids from the rendered component down to here, joined by `/`.
     path: String,
+    /// Where a layer being drawn into sits on the canvas (none: 0, 0).
+    shift: (f32, f32),
 }
 
 impl<'a> Frame<'a> {
-    /// The same frame drawn through another transform (into a layer).
+    /// The same frame drawn through another transform.
     fn moved(&self, transform: Transform) -> Frame<'a> {
         Frame {
             transform,
@@ -110,6 +118,18 @@ impl<'a> Frame<'a> {
             depth: self.depth,
             package_id: self.package_id,
             path: self.path.clone(),
+            shift: self.shift,
+        }
+    }
+
+    /// The same frame drawn into a layer through `at`, the layer's view of `from`.
+    fn in_layer(&self, from: Transform, at: Transform) -> Frame<'a> {
+        Frame {
+            shift: (
+                self.shift.0 + from.tx - at.tx,
+                self.shift.1 + from.ty - at.ty,
+            ),
+            ..self.moved(at)
         }
     }
 
@@ -238,6 +258,7 @@ struct Painter<'a> {
     substitutes: BTreeMap<(String, String), u32>,
     glyphs: GlyphCache,
     approximations: Vec<RenderApproximation>,
+    texts: Vec<TextFit>,
     /// The project's default font (`settings/Common.json` `font`).
     default_font: String,
 }
@@ -352,7 +373,7 @@ impl<'a> Painter<'a> {
                 width - left - right,
                 height - top - bottom,
                 Layer::Clip,
-                |canvas, at| draw(self, canvas, &frame.moved(at)),
+                |canvas, at| draw(self, canvas, &frame.in_layer(content, at)),
             );
         } else {
             draw(self, canvas, &frame.moved(content));
@@ -457,11 +478,18 @@ impl<'a> Painter<'a> {
             depth: parent.depth,
             package_id: parent.package_id,
             path: parent.child_path(&base.id),
+            shift: parent.shift,
         };
         if placed.grayed && !self.grays_by_page(node, parent.package_id) {
             let (w, h) = (placed.width, placed.height);
             layer(canvas, frame.transform, w, h, Layer::Grey, |canvas, at| {
-                self.node_look(canvas, &frame.moved(at), node, placed, overrides);
+                self.node_look(
+                    canvas,
+                    &frame.in_layer(frame.transform, at),
+                    node,
+                    placed,
+                    overrides,
+                );
             });
         } else {
             self.node_look(canvas, &frame, node, placed, overrides);

@@ -12,7 +12,7 @@ use tiny_skia::{Color, Pixmap, PixmapMut, PixmapPaint, Transform};
 use crate::render::font::Face;
 use crate::render::image::{self};
 use crate::render::text::{self, TextStyle};
-use crate::render::{bitmap, color, font, shelf};
+use crate::render::{TextFit, bitmap, color, font, shelf};
 
 use super::layout::{Markup, fade, is_title};
 use super::{Frame, Overrides, Painter, Placed, RUNTIME_DEFAULT_FONT};
@@ -127,6 +127,19 @@ impl<'a> Painter<'a> {
                 )
             }
         };
+        let on_canvas = frame.transform.post_translate(frame.shift.0, frame.shift.1);
+        let bounds = tiny_skia::Rect::from_xywh(0.0, 0.0, placed.width, placed.height)
+            .and_then(|rect| rect.transform(on_canvas));
+        if let Some(bounds) = bounds {
+            self.texts.push(TextFit {
+                node_path: frame.path.clone(),
+                kind: kind.to_owned(),
+                text: content.to_owned(),
+                size: style.size,
+                bounds,
+                report: report.clone(),
+            });
+        }
         if report.missing_images > 0 {
             self.approximate(
                 &frame.path,

@@ -90,7 +90,7 @@ impl Default for TextStyle {
 }
 
 /// What drawing could not honour.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct TextReport {
     /// Drawn characters that no font had (drawn as `□`/a box, or left out for bitmap fonts).
     pub missing_glyphs: u32,
@@ -104,6 +104,14 @@ pub struct TextReport {
     /// Lines the box cut off below it (the runtime clips them too): how many depends on
     /// where the lines broke.
     pub hidden_lines: u32,
+    /// Characters past the box's right edge that a clipping text leaves out, or that an
+    /// ellipsis replaces.
+    pub cut_chars: u32,
+    /// How much wider than its box the text is laid out (0 when it fits, or the box grows
+    /// with it).
+    pub overflow: f32,
+    /// The font size a shrinking text was drawn at, when smaller than its own.
+    pub shrunk_to: Option<f32>,
 }
 
 /// Draws `text` into the box (0..width, 0..height) that `transform` maps onto `canvas`.
@@ -290,6 +298,15 @@ fn lay_out_and_paint(
         layout,
         letter_spacing: ls,
     } = built;
+    if let Some(first) = fonts.first()
+        && auto_size == 3
+        && first.size < style.size - 0.01
+    {
+        report.shrunk_to = Some(first.size);
+    }
+    if auto_size != 1 && layout.text_width > width + 0.5 {
+        report.overflow = layout.text_width - width;
+    }
 
     // ApplyVertAlign.
     let y_offset = if auto_size == 1 || auto_size == 2 || style.v_align <= 0 {
@@ -419,6 +436,7 @@ fn lay_out_and_paint(
                 && posx + it.width > width - GUTTER_X + 0.5
             {
                 // Past the right edge: the runtime leaves the char out.
+                report.cut_chars += 1;
                 posx += ls + it.width;
                 if let Some(s) = seg.as_mut() {
                     s.2 = posx - ls;
@@ -489,6 +507,7 @@ fn lay_out_and_paint(
                 s.2 = posx - ls;
             }
             if is_ellipsis {
+                report.cut_chars += items.len().saturating_sub(idx) as u32;
                 break;
             }
         }

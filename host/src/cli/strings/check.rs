@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use ofgui_contracts::api::StringEntry;
 use ofgui_contracts::cli::{StringsFinding, StringsFindingKind};
 
-use super::file::Row;
+use crate::strings_file::Row;
 
 /// Every finding, in the project's order, then the file's keys the project lacks.
 pub fn check(project: &[StringEntry], file: &[Row]) -> Vec<StringsFinding> {

@@ -3,19 +3,20 @@
 //! translators; and a strings file turned from one form into another.
 
 mod check;
-mod file;
 
 use std::path::Path;
 
-use ofgui_contracts::api::{StringEntry, StringsExport};
+use ofgui_contracts::api::{
+    RenderComponentData, StringEntry, StringsExport, StringsSweep, SweepComponent, TextTrouble,
+};
 use ofgui_contracts::cli::{ExitStatus, StringsData};
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::methods::MethodId;
 use serde_json::json;
 
-use self::file::{Format, Row, read, write};
 use super::{Done, Project};
 use crate::cli::args::{Args, StringsFormat};
+use crate::strings_file::{Format, Row, read, text_of, write};
 
 /// Entries read from the backend per call.
 const PAGE: u32 = 5000;
@@ -76,8 +77,7 @@ pub(super) async fn export(
             written,
             from: None,
             unreadable: export.unreadable,
-            checked: None,
-            findings: Vec::new(),
+            ..StringsData::default()
         };
         Done::new(&data, text, ExitStatus::Success)
     })
@@ -128,10 +128,155 @@ pub(super) async fn check(args: &Args, path: &Path, file: &Path) -> Result<Done,
             unreadable: entries.unreadable,
             checked: Some(entries.count),
             findings,
+            ..StringsData::default()
         };
         Done::new(&data, text, status)
     })
     .await
+}
+
+/// `strings sweep`: every component in its own language and the translation's; the texts
+/// the translation no longer fits, and with `pictures` a picture of each component
+/// that has some.
+pub(super) async fn sweep(
+    args: &Args,
+    path: &Path,
+    file: &Path,
+    pictures: Option<&Path>,
+) -> Result<Done, BackendError> {
+    let strings = text_of_file(file)?;
+    if let Some(dir) = pictures {
+        std::fs::create_dir_all(dir).map_err(|error| {
+            bad(
+                format!("{} cannot be made a directory: {error}.", dir.display()),
+                "/pictures",
+            )
+        })?;
+    }
+    Project::reading(args, path, async |project| {
+        let mut input =
+            json!({ "sessionId": project.session_id(), "strings": strings, "limit": PAGE });
+        let mut sweep: StringsSweep = project.call(MethodId::SweepStrings, input.clone()).await?;
+        while let Some(cursor) = sweep.next_cursor.take() {
+            input["cursor"] = json!(cursor);
+            let next: StringsSweep = project.call(MethodId::SweepStrings, input.clone()).await?;
+            sweep.findings.extend(next.findings);
+            sweep.swept += next.swept;
+            sweep.next_cursor = next.next_cursor;
+        }
+        let mut written = Vec::new();
+        for (index, component) in sweep
+            .findings
+            .iter()
+            .enumerate()
+            .filter(|_| pictures.is_some())
+        {
+            let dir = pictures.unwrap_or(Path::new("."));
+            let (_, png): (RenderComponentData, Vec<u8>) = project
+                .call_picture(
+                    MethodId::RenderComponent,
+                    json!({
+                        "sessionId": project.session_id(),
+                        "selector": component.selector,
+                        "strings": strings,
+                        "compareStrings": true,
+                    }),
+                )
+                .await?;
+            let name = picture_name(index, component);
+            let out = dir.join(&name);
+            write_whole(&out, &png)?;
+            written.push(out.display().to_string());
+        }
+        let count: usize = sweep.findings.iter().map(|c| c.troubles.len()).sum();
+        let mut text = format!(
+            "{}: {} components swept, {count} text(s) no longer fit in {} component(s)\n",
+            file.display(),
+            sweep.swept,
+            sweep.findings.len()
+        );
+        for (index, component) in sweep.findings.iter().enumerate() {
+            text.push_str(&format!(
+                "  {} - {}",
+                component.package, component.component
+            ));
+            match written.get(index) {
+                Some(picture) => text.push_str(&format!(" (picture: {picture})\n")),
+                None => text.push('\n'),
+            }
+            text.push_str(&troubles_text(&component.troubles));
+        }
+        let status = match count {
+            0 => ExitStatus::Success,
+            _ => ExitStatus::Refused,
+        };
+        let data = StringsData {
+            count: count as u32,
+            format: Format::of(file)
+                .map(Format::name)
+                .unwrap_or_default()
+                .to_owned(),
+            from: Some(file.display().to_string()),
+            swept: Some(sweep.swept),
+            troubles: sweep.findings,
+            pictures: written,
+            ..StringsData::default()
+        };
+        Done::new(&data, text, status)
+    })
+    .await
+}
+
+/// A picture's file name: its order, package and component, safe on every file system.
+fn picture_name(index: usize, component: &SweepComponent) -> String {
+    let safe = |name: &str| -> String {
+        name.chars()
+            .map(|c| match c {
+                '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' => '_',
+                c if c.is_control() => '_',
+                c => c,
+            })
+            .collect()
+    };
+    format!(
+        "{:03}-{}-{}.png",
+        index + 1,
+        safe(&component.package),
+        safe(&component.component)
+    )
+}
+
+/// Troubles as lines under their component.
+pub(super) fn troubles_text(troubles: &[TextTrouble]) -> String {
+    let mut text = String::new();
+    for trouble in troubles {
+        let kind = serde_json::to_value(trouble.kind)
+            .ok()
+            .and_then(|kind| kind.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "    {} {kind} {:?}: {}\n",
+            trouble.node_path, trouble.text, trouble.message
+        ));
+    }
+    text
+}
+
+/// A strings file's text, as the backend reads it (a sheet as CSV).
+pub(super) fn text_of_file(file: &Path) -> Result<String, BackendError> {
+    let format = Format::of(file).map_err(|message| bad(message, "/strings"))?;
+    let bytes = std::fs::read(file).map_err(|error| {
+        bad(
+            format!("{} cannot be read: {error}.", file.display()),
+            "/strings",
+        )
+    })?;
+    text_of(&bytes, format).map_err(|malformed| {
+        bad(
+            format!("{} is not a strings file: {}.", file.display(), malformed.0),
+            "/strings",
+        )
+    })
 }
 
 /// Every entry of the project's export, read page by page (with the whole strings XML,
@@ -179,9 +324,7 @@ pub(super) fn convert(from: &Path, to: &Path) -> Result<Done, BackendError> {
         format: to_format.name().to_owned(),
         written: Some(to.display().to_string()),
         from: Some(from.display().to_string()),
-        unreadable: Vec::new(),
-        checked: None,
-        findings: Vec::new(),
+        ..StringsData::default()
     };
     let text = format!(
         "{}: {} strings ({}, from {})\n",

@@ -1,0 +1,234 @@
+//! The strings sweep: every component drawn in its own language and in a translation's,
+//! and each text the translation no longer fits where the source text did: wider than
+//! its box, cut off at its edge, lines lost below it, shrunk below a readable size, or
+//! characters its font cannot draw.
+
+use std::collections::HashMap;
+
+use ofgui_contracts::api::{
+    ComponentSelector, StringsSweep, SweepComponent, SweepStringsInput, TextTrouble, TroubleKind,
+};
+use ofgui_contracts::error::BackendError;
+use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResource};
+
+use crate::render::{self, Files, Request, TextFit};
+use crate::session::{Rejected, Session};
+
+use super::{STRINGS_FILE_UNREAD, translations};
+
+/// Troubles after which an answer ends unless the input asks otherwise.
+const DEFAULT_LIMIT: usize = 100;
+
+/// A shrinking text drawn smaller than this many pixels (at scale 1), or than this share
+/// of its own size, is no longer comfortably readable.
+const READABLE_SIZE: f32 = 10.0;
+const READABLE_SHARE: f32 = 0.6;
+
+/// How badly a text fits, per kind: 0 when it fits.
+fn severity(fit: &TextFit, kind: TroubleKind) -> f32 {
+    let report = &fit.report;
+    match kind {
+        TroubleKind::Overflow if report.cut_chars == 0 && report.overflow >= 1.0 => report.overflow,
+        TroubleKind::Clipped => report.cut_chars as f32,
+        TroubleKind::HiddenLines => report.hidden_lines as f32,
+        TroubleKind::Shrunk => match report.shrunk_to {
+            Some(size) if size < READABLE_SIZE || size < fit.size * READABLE_SHARE => {
+                fit.size - size
+            }
+            _ => 0.0,
+        },
+        TroubleKind::MissingGlyphs => report.missing_glyphs as f32,
+        _ => 0.0,
+    }
+}
+
+const KINDS: [TroubleKind; 5] = [
+    TroubleKind::Overflow,
+    TroubleKind::Clipped,
+    TroubleKind::HiddenLines,
+    TroubleKind::Shrunk,
+    TroubleKind::MissingGlyphs,
+];
+
+/// The texts of `translated` that fit worse than the same texts (by node path and order)
+/// of `source`, with their boxes; `scale` turns pixels back into component units.
+pub fn troubles(
+    source: &[TextFit],
+    translated: &[TextFit],
+    scale: f32,
+) -> Vec<(TextTrouble, tiny_skia::Rect)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut before: HashMap<(&str, usize), &TextFit> = HashMap::new();
+    for fit in source {
+        let n = seen.entry(fit.node_path.as_str()).or_default();
+        before.insert((fit.node_path.as_str(), *n), fit);
+        *n += 1;
+    }
+    seen.clear();
+    let mut found = Vec::new();
+    for fit in translated {
+        let n = seen.entry(fit.node_path.as_str()).or_default();
+        let was = before.get(&(fit.node_path.as_str(), *n)).copied();
+        *n += 1;
+        for kind in KINDS {
+            let now = severity(fit, kind);
+            if now <= 0.0 || was.is_some_and(|was| severity(was, kind) >= now) {
+                continue;
+            }
+            let bounds = fit.bounds;
+            let unit = |pixels: f32| f64::from((pixels / scale * 10.0).round() / 10.0);
+            found.push((
+                TextTrouble {
+                    node_path: fit.node_path.clone(),
+                    kind,
+                    text: fit.text.clone(),
+                    source: was.map(|was| was.text.clone()).unwrap_or_default(),
+                    message: message(fit, kind),
+                    bounds: [
+                        unit(bounds.x()),
+                        unit(bounds.y()),
+                        unit(bounds.width()),
+                        unit(bounds.height()),
+                    ],
+                },
+                bounds,
+            ));
+        }
+    }
+    found
+}
+
+fn message(fit: &TextFit, kind: TroubleKind) -> String {
+    let report = &fit.report;
+    match kind {
+        TroubleKind::Overflow => format!(
+            "the text is {:.0} units wider than its box and runs past its edge; shorten the translation or widen the box",
+            report.overflow
+        ),
+        TroubleKind::Clipped => format!(
+            "{} character(s) at the end are cut off; shorten the translation, widen the box, or let it shrink (autoSize shrink)",
+            report.cut_chars
+        ),
+        TroubleKind::HiddenLines => format!(
+            "{} line(s) below the box are cut off; shorten the translation or make the box taller",
+            report.hidden_lines
+        ),
+        TroubleKind::Shrunk => format!(
+            "the text shrinks from {:.0} to {:.1} to fit, too small to read comfortably; shorten the translation or widen the box",
+            fit.size,
+            report.shrunk_to.unwrap_or(fit.size)
+        ),
+        TroubleKind::MissingGlyphs => format!(
+            "{} character(s) are not in the text's font and show as boxes; choose a font that has them",
+            report.missing_glyphs
+        ),
+    }
+}
+
+/// One page of the sweep: components from the cursor on, until `limit` troubles.
+pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSweep, Rejected> {
+    let invalid = |message: String, path: &str| {
+        Rejected::from(BackendError::invalid_input(message, Some(path.into())))
+    };
+    let text = match (&input.strings, &input.strings_file) {
+        (_, Some(_)) => return Err(invalid(STRINGS_FILE_UNREAD.into(), "/stringsFile")),
+        (Some(text), None) => text,
+        (None, None) => {
+            return Err(invalid(
+                "Send the translation to sweep: its text in strings (strings XML or CSV), or its file in stringsFile.".into(),
+                "/strings",
+            ));
+        }
+    };
+    let translated = session.translated(&translations(text, "/strings")?)?;
+    let start = match &input.cursor {
+        None => 0,
+        Some(cursor) => cursor.parse::<usize>().map_err(|_| {
+            invalid(
+                "cursor must be the nextCursor of the answer before.".into(),
+                "/cursor",
+            )
+        })?,
+    };
+    let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
+    let listed = components(session.side_now().project);
+    let mut findings = Vec::new();
+    let (mut count, mut at) = (0, start);
+    while at < listed.len() && count < limit {
+        let (package, component) = listed[at];
+        at += 1;
+        let troubles = component_troubles(session, &translated, &package.id, &component.id);
+        if troubles.is_empty() {
+            continue;
+        }
+        count += troubles.len();
+        findings.push(SweepComponent {
+            package: package.name.clone(),
+            component: component.name.clone(),
+            selector: ComponentSelector {
+                package_id: package.id.clone(),
+                component_resource_id: component.id.clone(),
+            },
+            troubles: troubles.into_iter().map(|(trouble, _)| trouble).collect(),
+        });
+    }
+    Ok(StringsSweep {
+        session_id: session.id().to_owned(),
+        revision: session.status().revision,
+        components: listed.len() as u32,
+        swept: (at - start.min(at)) as u32,
+        findings,
+        next_cursor: (at < listed.len()).then(|| at.to_string()),
+    })
+}
+
+/// The troubles of one component drawn at scale 1 at its start pages; none when it
+/// cannot be drawn (too large, or gone from the translated project).
+pub fn component_troubles(
+    session: &Session,
+    translated: &UamProject,
+    package_id: &str,
+    component_id: &str,
+) -> Vec<(TextTrouble, tiny_skia::Rect)> {
+    let draw = |project: &UamProject| {
+        let package = project.packages.iter().find(|p| p.id == package_id)?;
+        let component = package.resources.iter().find_map(|r| match r.as_ref() {
+            UamResource::Component(c) if c.id == component_id => Some(c),
+            _ => None,
+        })?;
+        render::draw(&Request {
+            project,
+            files: Files::new(session.files(), None),
+            package_id,
+            component,
+            pages: &Default::default(),
+            scale: 1.0,
+            background: None,
+        })
+        .ok()
+    };
+    match (draw(session.side_now().project), draw(translated)) {
+        (Some(source), Some(language)) => troubles(&source.texts, &language.texts, 1.0),
+        _ => Vec::new(),
+    }
+}
+
+/// Every component with its package, packages and components by name.
+fn components(project: &UamProject) -> Vec<(&UamPackage, &ComponentResource)> {
+    let mut packages: Vec<_> = project.packages.iter().collect();
+    packages.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut listed = Vec::new();
+    for package in packages {
+        let mut mine: Vec<_> = package
+            .resources
+            .iter()
+            .filter_map(|r| match r.as_ref() {
+                UamResource::Component(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        mine.sort_by(|a, b| (&a.name, &a.branch).cmp(&(&b.name, &b.branch)));
+        listed.extend(mine.into_iter().map(|c| (package.as_ref(), c)));
+    }
+    listed
+}
