@@ -237,13 +237,14 @@ impl GuestProject for ProjectSession {
             Some(MethodId::GetHistory) => self.history(input),
             Some(MethodId::Review) => self.review(input),
             Some(MethodId::ExportStrings) => self.export_strings(input),
+            Some(MethodId::CheckStrings) => self.check_strings(input),
             Some(MethodId::SweepStrings) => self.sweep_strings(input),
             Some(MethodId::QueryEntity) => self.query_entity(target_of(&input)),
             _ => {
                 let session = self.session.borrow();
                 let error = BackendError::invalid_input(
                     format!(
-                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review, exportStrings, sweepStrings and queryEntity; {} is not one of them.",
+                        "`call` runs getProjectOutline, searchProject, validateSession, readSessionState, getHistory, review, exportStrings, checkStrings, sweepStrings and queryEntity; {} is not one of them.",
                         ofgui_contracts::echo::clip(&format!("{method:?}"), 80)
                     ),
                     Some("/method".into()),
@@ -462,6 +463,18 @@ impl GuestProject for ProjectSession {
 }
 
 impl ProjectSession {
+    fn check_strings(&self, input: String) -> WitResult<Reply> {
+        let session = self.session.borrow();
+        let data = scope::decode_input::<api::CheckStringsInput>(&input)
+            .and_then(|input| {
+                session
+                    .check_strings(&input)
+                    .map_err(|rejected| rejected.error)
+            })
+            .and_then(|check| encode(&check));
+        reply(&session, data, &[], None)
+    }
+
     fn sweep_strings(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
         let data = scope::decode_input::<api::SweepStringsInput>(&input)

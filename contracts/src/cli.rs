@@ -295,6 +295,7 @@ pub const COMMANDS: &[CliCommand] = &[
         methods: &[
             "openSession",
             "exportStrings",
+            "checkStrings",
             "sweepStrings",
             "renderComponent",
             "closeSession",
@@ -455,7 +456,7 @@ pub struct StringsData {
     pub checked: Option<u32>,
     /// `check`: what is wrong with the translation, in the project's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub findings: Vec<StringsFinding>,
+    pub findings: Vec<crate::api::StringsFinding>,
     /// `sweep`: the components swept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swept: Option<u32>,
@@ -465,36 +466,22 @@ pub struct StringsData {
     /// `sweep --pictures`: the pictures written, one per component with troubles.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pictures: Vec<String>,
+    /// `export --merge`: what became of the file's rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<StringsMerge>,
 }
 
-/// One thing `strings check` found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What `strings export --merge` did with the existing file: rows kept with their
+/// translation, new keys added empty, rows whose source changed (kept, marked) and keys
+/// the project no longer has (kept at the end, marked).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StringsFinding {
-    pub key: String,
-    pub kind: StringsFindingKind,
-    /// What is wrong and what to do, in plain words.
-    pub message: String,
-}
-
-/// What kind of trouble a translation row has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub enum StringsFindingKind {
-    /// The project has the text; the file lacks its key.
-    Missing,
-    /// The file has the key with no translation.
-    Untranslated,
-    /// The file has a key the project no longer has.
-    Orphaned,
-    /// The row's source differs from the project's text now.
-    SourceChanged,
-    /// Markup or placeholders differ from the source.
-    Markup,
-    /// The file gives the key more than once.
-    Duplicate,
+pub struct StringsMerge {
+    pub kept: u32,
+    pub added: u32,
+    pub changed: u32,
+    pub orphaned: u32,
 }
 
 #[cfg(test)]

@@ -11,15 +11,16 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CacheSnapshot, CloseSessionData, EventsData, EventsInput, ExportStringsInput, HistoryInput,
-    HistoryStepData, HistoryStepInput, MaterializeSessionData, MaterializeSessionInput, NoInput,
-    OpenProjectSessionInput, OpenSessionInput, OutlineInput, ProjectOutline, PublishProjectData,
-    PublishProjectInput, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
-    ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
-    RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize, SaveSessionInput,
-    SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionReview,
-    SessionSnapshot, SessionStateData, StringsExport, StringsSweep, SweepStringsInput,
-    TransactionInput, TransactionPreview, ValidateSessionInput, ValidationReport,
+    CacheSnapshot, CheckStringsInput, CloseSessionData, EventsData, EventsInput,
+    ExportStringsInput, HistoryInput, HistoryStepData, HistoryStepInput, MaterializeSessionData,
+    MaterializeSessionInput, NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput,
+    ProjectOutline, PublishProjectData, PublishProjectInput, QueryEntityData, QueryEntityInput,
+    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput,
+    RenderComponentData, RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize,
+    SaveSessionInput, SearchProjectData, SearchProjectInput, SessionHistory, SessionInput,
+    SessionReview, SessionSnapshot, SessionStateData, StringsCheck, StringsExport, StringsSweep,
+    SweepStringsInput, TransactionInput, TransactionPreview, ValidateSessionInput,
+    ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -79,6 +80,7 @@ pub fn input_schema(method: &Method) -> Value {
         Id::Review => ReviewInput::json_schema(&mut generator),
         Id::ExportStrings => ExportStringsInput::json_schema(&mut generator),
         Id::SweepStrings => SweepStringsInput::json_schema(&mut generator),
+        Id::CheckStrings => CheckStringsInput::json_schema(&mut generator),
         Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);
@@ -118,6 +120,7 @@ fn success_schema(method: &Method, generator: &mut SchemaGenerator) -> Schema {
         Id::Review => generator.subschema_for::<Success<SessionReview>>(),
         Id::ExportStrings => generator.subschema_for::<Success<StringsExport>>(),
         Id::SweepStrings => generator.subschema_for::<Success<StringsSweep>>(),
+        Id::CheckStrings => generator.subschema_for::<Success<StringsCheck>>(),
         Id::RefreshSession => generator.subschema_for::<Success<SessionSnapshot>>(),
     }
 }

@@ -11,8 +11,12 @@
 
 use std::fmt::Write as _;
 
-/// The columns of a translator's sheet, in order.
-pub const COLUMNS: [&str; 5] = ["key", "component", "node", "source", "translation"];
+/// The columns of a translator's sheet, in order; sheets without the last (`note`, what a
+/// merge marked) are read too.
+pub const COLUMNS: [&str; 6] = ["key", "component", "node", "source", "translation", "note"];
+
+/// The columns a sheet must have.
+pub const REQUIRED_COLUMNS: usize = 5;
 
 /// One key's row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,6 +28,8 @@ pub struct Row {
     pub node: String,
     pub source: String,
     pub translation: String,
+    /// What a merge marked (`new`, a changed source, an orphaned key); empty otherwise.
+    pub note: String,
 }
 
 /// Why a strings file could not be read, with where.
@@ -63,10 +69,14 @@ pub fn read_xml(bytes: &[u8]) -> Result<Vec<Row>, Malformed> {
         )));
     }
     let mut rows = Vec::new();
-    let mut component = String::new();
+    let (mut component, mut note) = (String::new(), String::new());
     for node in root.children() {
         if node.is_comment() {
-            component = node.text().unwrap_or_default().trim().to_owned();
+            let text = node.text().unwrap_or_default().trim();
+            match text.strip_prefix(NOTE_MARK) {
+                Some(marked) => note = marked.trim().to_owned(),
+                None => component = text.to_owned(),
+            }
             continue;
         }
         if !node.is_element() {
@@ -93,13 +103,17 @@ pub fn read_xml(bytes: &[u8]) -> Result<Vec<Row>, Malformed> {
             node: node.attribute("mz").unwrap_or_default().to_owned(),
             source: String::new(),
             translation: node.children().filter_map(|child| child.text()).collect(),
+            note: std::mem::take(&mut note),
         });
     }
     Ok(rows)
 }
 
+/// What starts a comment holding the next entry's note.
+const NOTE_MARK: &str = "ofgui:";
+
 /// The editor's layout: a comment before each component's rows, two-space indent; each
-/// row's translation, and rows without one left out.
+/// row's translation, and rows without one left out; a note as a comment before its row.
 pub fn write_xml(rows: &[Row]) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
     let mut component: Option<&str> = None;
@@ -108,6 +122,13 @@ pub fn write_xml(rows: &[Row]) -> String {
             let _ = writeln!(out, "  <!-- {} -->", row.component.replace("--", "- -"));
         }
         component = Some(row.component.as_str());
+        if !row.note.is_empty() {
+            let _ = writeln!(
+                out,
+                "  <!-- {NOTE_MARK} {} -->",
+                row.note.replace("--", "- -")
+            );
+        }
         let _ = writeln!(
             out,
             "  <string name=\"{}\" mz=\"{}\">{}</string>",
@@ -167,16 +188,10 @@ pub fn unguarded(cell: String) -> String {
 pub fn write_csv(rows: &[Row]) -> String {
     let mut out = String::from("\u{feff}");
     let quoted = |cell: &str| format!("\"{}\"", guarded(cell).replace('"', "\"\""));
-    let line = |cells: [&str; 5]| cells.map(quoted).join(",") + "\r\n";
+    let line = |cells: [&str; 6]| cells.map(quoted).join(",") + "\r\n";
     out.push_str(&line(COLUMNS));
     for row in rows {
-        out.push_str(&line([
-            &row.key,
-            &row.component,
-            &row.node,
-            &row.source,
-            &row.translation,
-        ]));
+        out.push_str(&line(row.cells()));
     }
     out
 }
@@ -191,7 +206,7 @@ pub fn read_csv(bytes: &[u8]) -> Result<Vec<Row>, Malformed> {
         return Err(Malformed("the file is empty: it has no header row".into()));
     };
     let header: Vec<String> = header.into_iter().map(unguarded).collect();
-    if header != COLUMNS {
+    if !is_header(&header) {
         return Err(Malformed(format!(
             "line 1: the header is {header:?}; a strings sheet's columns are {COLUMNS:?}"
         )));
@@ -201,11 +216,23 @@ pub fn read_csv(bytes: &[u8]) -> Result<Vec<Row>, Malformed> {
         .collect()
 }
 
-pub fn row_of(line: usize, cells: Vec<String>) -> Result<Row, Malformed> {
+/// Whether a sheet's first row names its columns (the note's may be missing).
+pub fn is_header(header: &[String]) -> bool {
+    let named = header.len().min(COLUMNS.len());
+    named >= REQUIRED_COLUMNS
+        && header[..named] == COLUMNS[..named]
+        && header.len() <= COLUMNS.len()
+}
+
+pub fn row_of(line: usize, mut cells: Vec<String>) -> Result<Row, Malformed> {
     let count = cells.len();
-    let Ok([key, component, node, source, translation]) = <[String; 5]>::try_from(cells) else {
+    if count == REQUIRED_COLUMNS {
+        cells.push(String::new());
+    }
+    let Ok([key, component, node, source, translation, note]) = <[String; 6]>::try_from(cells)
+    else {
         return Err(Malformed(format!(
-            "line {line}: a row has {count} columns; it needs {}",
+            "line {line}: a row has {count} columns; it needs {REQUIRED_COLUMNS} or {}",
             COLUMNS.len()
         )));
     };
@@ -220,7 +247,22 @@ pub fn row_of(line: usize, cells: Vec<String>) -> Result<Row, Malformed> {
         node,
         source,
         translation,
+        note,
     })
+}
+
+impl Row {
+    /// Its cells in the sheet's column order.
+    pub fn cells(&self) -> [&str; 6] {
+        [
+            &self.key,
+            &self.component,
+            &self.node,
+            &self.source,
+            &self.translation,
+            &self.note,
+        ]
+    }
 }
 
 /// RFC 4180 records with the line each starts on; quoted cells may hold commas, quotes

@@ -6,13 +6,13 @@
 //
 //   node runtime_capture.mjs --published DIR --out DIR [--background #RRGGBB] \
 //        [--only Package/Component]... [--chromium /usr/bin/chromium] [--default-font NAME] \
-//        [--strings FILE.xml]
+//        [--strings FILE.xml [--texts]]
 //
 // - --strings loads a strings file (the editor's multi-language XML) into the runtime's
 //   TranslationHelper before any package is read, as UIPackage.setStringsSource does in the
 //   runtimes that have it (fairygui-three 0.5.1 has only TranslationHelper.loadFromXML, which
 //   takes the runtime's XML object: it is handed the browser's DOMParser reading of the file).
-//   Each component's entry in the index then lists `texts`: every text its objects show,
+//   With --texts, each component's entry in the index lists `texts`: every text its objects show,
 //   nested ones included, as { owner (package id + component id of the component holding
 //   the node), node (its id), self (the package id + component id the object is made
 //   from, for a component), kind (text, title, selectedTitle, prompt, tips, itemN), text,
@@ -87,8 +87,8 @@ function die(code, message) {
 
 const usage =
   "usage: node runtime_capture.mjs --published DIR --out DIR [--background #RRGGBB] " +
-  "[--only Package/Component]... [--chromium PATH] [--default-font NAME]";
-const opts = { published: null, out: null, background: "#808080", only: [], chromium: "/usr/bin/chromium", defaultFont: null, strings: null };
+  "[--only Package/Component]... [--chromium PATH] [--default-font NAME] [--strings FILE.xml [--texts]]";
+const opts = { published: null, out: null, background: "#808080", only: [], chromium: "/usr/bin/chromium", defaultFont: null, strings: null, texts: false };
 {
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
@@ -98,6 +98,10 @@ const opts = { published: null, out: null, background: "#808080", only: [], chro
     if (m[1] === "help") {
       process.stdout.write(usage + "\n");
       process.exit(0);
+    }
+    if (m[1] === "texts") {
+      opts.texts = true;
+      continue;
     }
     const value = m[2] !== undefined ? m[2] : argv[++i];
     if (value === undefined) die(2, `--${m[1]} needs a value\n${usage}`);
@@ -517,6 +521,7 @@ const init = await page.evaluate((o) => window.harness.init(o), { width: 1024, h
 if (init.error) await fail(2, `${init.error} (Chromium ${chromiumVersion}; page errors: ${consoleErrors.join(" | ") || "none"})`);
 
 const t1 = performance.now();
+if (opts.texts && !opts.strings) die(2, `--texts needs --strings\n${usage}`);
 if (opts.strings) {
   const read = await page.evaluate((xml) => window.harness.strings(xml), fs.readFileSync(opts.strings, "utf8"));
   if (read.error) await fail(2, `the strings file does not parse: ${read.error}`);
@@ -562,7 +567,7 @@ for (const t of targets) {
     components.push(entry);
     continue;
   }
-  const r = await page.evaluate(([url, w, h, textsOnly]) => window.harness.capture(url, w, h, textsOnly), [t.url, t.width, t.height, !!opts.strings]);
+  const r = await page.evaluate(([url, w, h, textsOnly]) => window.harness.capture(url, w, h, textsOnly), [t.url, t.width, t.height, !!opts.texts]);
   entry.ms = Math.round(r.ms * 10) / 10;
   if (r.texts) {
     entry.texts = r.texts;

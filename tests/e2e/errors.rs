@@ -431,6 +431,18 @@ async fn advertised_limits_hold_at_their_edges() {
             "/limit",
         ),
         (
+            "openfairygui_check_strings",
+            json!({ "sessionId": id, "limit": 5000, "strings": "<resources/>" }),
+            json!({ "sessionId": id, "limit": 5001, "strings": "<resources/>" }),
+            "/limit",
+        ),
+        (
+            "openfairygui_sweep_strings",
+            json!({ "sessionId": id, "limit": 5000, "strings": "<resources/>" }),
+            json!({ "sessionId": id, "limit": 5001, "strings": "<resources/>" }),
+            "/limit",
+        ),
+        (
             "openfairygui_review",
             json!({ "sessionId": id, "limit": 1000 }),
             json!({ "sessionId": id, "limit": 1001 }),

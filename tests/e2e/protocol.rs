@@ -39,6 +39,8 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             "openfairygui_get_history",
             "openfairygui_review",
             "openfairygui_export_strings",
+            "openfairygui_check_strings",
+            "openfairygui_sweep_strings",
             "openfairygui_refresh_session",
             "openfairygui_backend_save_session",
             "openfairygui_backend_materialize_session",
@@ -49,7 +51,7 @@ async fn handshake_names_the_server_and_lists_only_working_tools() {
             REFRESH,
             "openfairygui_docs_read",
         ],
-        "tools are listed in upstream's method order, with search after read_session_state, render after read_resource_bytes, undo, redo, history, review, export_strings and refresh after apply_transaction and publish after materialize_session, then docs_read"
+        "tools are listed in upstream's method order, with search after read_session_state, render after read_resource_bytes, undo, redo, history, review, the strings tools and refresh after apply_transaction and publish after materialize_session, then docs_read"
     );
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for token in instructions

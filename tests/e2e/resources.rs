@@ -98,7 +98,7 @@ async fn every_listed_and_indexed_document_is_readable() {
     // workflow, restore-limits, skill, contracts, diagnostics, operations; 26 methods; 8 command line outputs;
     // 41 operations; 110 codes (upstream's 103, invalid_input, unknown_tool, publish_refused,
     // file_name_collision, source_case_mismatch, nothing_to_undo and nothing_to_redo).
-    assert_eq!(documents.len(), 6 + 26 + 8 + 41 + 110);
+    assert_eq!(documents.len(), 6 + 28 + 8 + 41 + 110);
     for document in documents {
         let uri = document["uri"].as_str().unwrap();
         let (text, mime) = read(&server, uri).await;

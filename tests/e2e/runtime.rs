@@ -20,14 +20,14 @@ use crate::harness::*;
 
 const PUBLISH: &str = "openfairygui_publish";
 /// Both pictures are drawn on this opaque background.
-const BACKGROUND: &str = "#808080";
+pub(crate) const BACKGROUND: &str = "#808080";
 /// A pixel matches when each of its channels is within this many levels of the runtime's.
 const CHANNEL_TOLERANCE: u8 = 32;
 /// A component matches when at least this share of its pixels match.
 const MATCHING_SCORE: f64 = 0.95;
 /// The share of the corpus' components that must match (issue 28's acceptance; 195 of 201
 /// did on 2026-12-03).
-const REQUIRED_SHARE: f64 = 0.95;
+pub(crate) const REQUIRED_SHARE: f64 = 0.95;
 /// How many of the worst components the report shows side by side, at least (it shows
 /// every one that does not match).
 const WORST_SHOWN: usize = 10;
@@ -194,7 +194,37 @@ fn capture_with_runtime(published: &Path, out: &Path) -> Value {
 /// Runs the runtime harness with a strings file loaded: its index, each component with the
 /// texts its objects show.
 pub(crate) fn texts_with_runtime(published: &Path, strings: &Path, out: &Path) -> Value {
-    run_harness(published, out, &["--strings".as_ref(), strings.as_os_str()])
+    run_harness(
+        published,
+        out,
+        &[
+            "--strings".as_ref(),
+            strings.as_os_str(),
+            "--texts".as_ref(),
+        ],
+    )
+}
+
+/// Runs the runtime harness with a strings file loaded: its index, each component drawn
+/// on [`BACKGROUND`].
+pub(crate) fn pictures_with_runtime(published: &Path, strings: &Path, out: &Path) -> Value {
+    run_harness(
+        published,
+        out,
+        &[
+            "--background".as_ref(),
+            BACKGROUND.as_ref(),
+            "--strings".as_ref(),
+            strings.as_os_str(),
+        ],
+    )
+}
+
+/// The share of pixels of our picture that match the runtime's (PNG bytes), and whether
+/// that makes the component match.
+pub(crate) fn matches_runtime(runtime_png: &[u8], ours_png: &[u8]) -> (f64, bool) {
+    let score = score(&decode(runtime_png), &decode(ours_png));
+    (score, score >= MATCHING_SCORE)
 }
 
 fn run_harness(published: &Path, out: &Path, extra: &[&std::ffi::OsStr]) -> Value {

@@ -16,7 +16,7 @@ use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::history::Direction;
 use crate::session::{Rejected, Session, Side, encode};
-use crate::strings::Translations;
+use crate::strings::{self, Translations};
 
 pub mod sweep;
 
@@ -44,14 +44,14 @@ pub fn render_component(
     ];
     let previewing = previews.iter().any(|asked| *asked);
     let translated = match (&input.strings, &input.strings_file) {
-        (_, Some(_)) => return Err(invalid(STRINGS_FILE_UNREAD.into(), "/stringsFile")),
+        (_, Some(_)) => return Err(invalid(strings::FILE_UNREAD.into(), "/stringsFile")),
         (Some(_), _) if previewing => {
             return Err(invalid(
                 "strings draws the component now in a language; it does not combine with previewOperations, previewHistory or previewBatch. Send one of them.".into(),
                 "/strings",
             ));
         }
-        (Some(text), None) => Some(session.translated(&translations(text, "/strings")?)?),
+        (Some(text), None) => Some(session.translated(&Translations::decode(text)?)?),
         (None, None) => None,
     };
     let compare_strings = input.compare_strings == Some(true);
@@ -248,19 +248,6 @@ pub fn render_component(
     Ok(Preview {
         data: encode(&data)?,
         png,
-    })
-}
-
-/// What an embedder that passes `stringsFile` through is told: the host reads files.
-pub const STRINGS_FILE_UNREAD: &str = "stringsFile is read by the server that received the call, which should have sent its text as strings; send the file's text in strings instead.";
-
-/// A strings file sent as text, read for its translations; `field` names it in a refusal.
-pub fn translations(text: &str, field: &str) -> Result<Translations, Rejected> {
-    Translations::read(text).map_err(|malformed| {
-        Rejected::from(BackendError::invalid_input(
-            format!("The strings file cannot be read: {malformed}. Export one with exportStrings (or `strings export`) and translate its texts."),
-            Some(field.to_owned()),
-        ))
     })
 }
 

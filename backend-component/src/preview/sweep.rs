@@ -14,7 +14,7 @@ use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResourc
 use crate::render::{self, Files, Request, TextFit};
 use crate::session::{Rejected, Session};
 
-use super::{STRINGS_FILE_UNREAD, translations};
+use crate::strings::{self, Translations};
 
 /// Troubles after which an answer ends unless the input asks otherwise.
 const DEFAULT_LIMIT: usize = 100;
@@ -131,7 +131,7 @@ pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSwee
         Rejected::from(BackendError::invalid_input(message, Some(path.into())))
     };
     let text = match (&input.strings, &input.strings_file) {
-        (_, Some(_)) => return Err(invalid(STRINGS_FILE_UNREAD.into(), "/stringsFile")),
+        (_, Some(_)) => return Err(invalid(strings::FILE_UNREAD.into(), "/stringsFile")),
         (Some(text), None) => text,
         (None, None) => {
             return Err(invalid(
@@ -140,7 +140,7 @@ pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSwee
             ));
         }
     };
-    let translated = session.translated(&translations(text, "/strings")?)?;
+    let translated = session.translated(&Translations::decode(text)?)?;
     let start = match &input.cursor {
         None => 0,
         Some(cursor) => cursor.parse::<usize>().map_err(|_| {

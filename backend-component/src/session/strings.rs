@@ -6,12 +6,16 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use ofgui_contracts::api::{ExportStringsInput, StringEntry, StringsExport};
+use ofgui_contracts::api::{
+    CheckStringsInput, ExportStringsInput, StringEntry, StringsCheck, StringsExport,
+};
 use ofgui_contracts::error::BackendError;
+use ofgui_contracts::strings_file;
 use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 
 use crate::commit::Change;
 use crate::reader::reread_component;
+use crate::render::font::Coverage;
 use crate::strings::{self, ComponentStrings, Translations};
 
 use super::{Rejected, Session};
@@ -163,6 +167,72 @@ impl Session {
                 .unwrap_or(false)
                 .then(|| strings::to_xml(&components)),
             unreadable,
+        })
+    }
+}
+
+impl Session {
+    /// One page of what is wrong with a translation, held against the texts now.
+    pub fn check_strings(&self, input: &CheckStringsInput) -> Result<StringsCheck, Rejected> {
+        let invalid = |message: &str, path: &str| {
+            Rejected::from(BackendError::invalid_input(message, Some(path.into())))
+        };
+        let text = match (&input.strings, &input.strings_file) {
+            (_, Some(_)) => return Err(invalid(strings::FILE_UNREAD, "/stringsFile")),
+            (Some(text), None) => text,
+            (None, None) => {
+                return Err(invalid(
+                    "Send the translation to check: its text in strings (strings XML or CSV), or its file in stringsFile.",
+                    "/strings",
+                ));
+            }
+        };
+        // Read as render reads it, for the same refusal; the rows keep the sheet's source.
+        Translations::decode(text)?;
+        let rows =
+            strings_file::read_text(text).map_err(|malformed| invalid(&malformed.0, "/strings"))?;
+        let (components, _) = self.strings()?;
+        let entries: Vec<strings::Entry> = components
+            .into_iter()
+            .flat_map(|component| component.entries)
+            .collect();
+        let fonts = self.project.packages.iter().flat_map(|package| {
+            package
+                .resources
+                .iter()
+                .filter_map(|resource| match resource.as_ref() {
+                    UamResource::Font(font) => font
+                        .base
+                        .source_path
+                        .as_deref()
+                        .and_then(|path| self.bytes.get(path))
+                        .map(Vec::as_slice),
+                    _ => None,
+                })
+        });
+        let coverage = Coverage::new(fonts);
+        let findings = strings::check(&entries, &rows, &|c| coverage.has(c));
+        let start = match &input.cursor {
+            None => 0,
+            Some(cursor) => cursor.parse::<usize>().map_err(|_| {
+                invalid(
+                    "cursor must be the nextCursor of the answer before.",
+                    "/cursor",
+                )
+            })?,
+        };
+        let limit = input.limit.map_or(DEFAULT_PAGE, |limit| limit as usize);
+        let count = findings.len();
+        let page: Vec<_> = findings.into_iter().skip(start).take(limit).collect();
+        let end = start + page.len();
+        Ok(StringsCheck {
+            session_id: self.id.clone(),
+            revision: self.revision,
+            rows: rows.len() as u32,
+            checked: entries.len() as u32,
+            count: count as u32,
+            findings: page,
+            next_cursor: (end < count).then(|| end.to_string()),
         })
     }
 }

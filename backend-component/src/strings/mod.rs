@@ -26,8 +26,13 @@ use roxmltree::{Attribute, Document, Node};
 
 use crate::source::xml::escape_attribute;
 
+mod check;
 mod translate;
 
+pub use check::check;
+
+/// What an embedder that passes `stringsFile` through is told: the host reads files.
+pub const FILE_UNREAD: &str = "stringsFile is read by the server that received the call, which should have sent its text as strings; send the file's text in strings instead.";
 pub use translate::{Translations, translate};
 
 /// One translatable text.

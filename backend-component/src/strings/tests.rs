@@ -170,8 +170,14 @@ zwei</string>
             owned("pkg1cmp1-n11-1-n1", "Innen"),
         ]
     );
-    assert!(translated.contains(r#"values="First|Dritte""#), "{translated}");
-    assert!(translated.contains(r#"text="Hallo &amp; &quot;Welt&quot;&#xA;zwei""#), "{translated}");
+    assert!(
+        translated.contains(r#"values="First|Dritte""#),
+        "{translated}"
+    );
+    assert!(
+        translated.contains(r#"text="Hallo &amp; &quot;Welt&quot;&#xA;zwei""#),
+        "{translated}"
+    );
     // Outside the replaced values the file is byte for byte the same.
     assert_eq!(COMPONENT.lines().count(), translated.lines().count());
     let none = Translations::read("<resources/>").unwrap();

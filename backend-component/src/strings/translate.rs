@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use ofgui_contracts::error::BackendError;
 use ofgui_contracts::strings_file::{self, Malformed};
 use roxmltree::Document;
 
@@ -31,6 +32,16 @@ impl Translations {
             .map(|row| (row.key, row.translation))
             .collect();
         Ok(Translations { by_key })
+    }
+
+    /// [`Translations::read`] for a call's `strings`, refused in the caller's terms.
+    pub fn decode(text: &str) -> Result<Translations, BackendError> {
+        Translations::read(text).map_err(|malformed| {
+            BackendError::invalid_input(
+                format!("The strings file cannot be read: {malformed}. Export one with exportStrings (or `strings export`) and translate its texts."),
+                Some("/strings".into()),
+            )
+        })
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {

@@ -142,3 +142,76 @@ pub enum TroubleKind {
     Shrunk,
     MissingGlyphs,
 }
+
+/// `checkStrings` input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CheckStringsInput {
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
+    pub session_id: String,
+    /// The translation's text (strings XML or CSV).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings: Option<String>,
+    /// Or its file (`.xml`, `.csv`, `.xlsx`) inside the allowed roots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings_file: Option<String>,
+    /// Most findings in this answer (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 5000)))]
+    pub limit: Option<u32>,
+    /// `nextCursor` of the answer before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
+    pub cursor: Option<String>,
+}
+
+/// `checkStrings` output: a translation held against the project's strings now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StringsCheck {
+    pub session_id: String,
+    pub revision: u64,
+    /// Rows in the file, and the project's texts it was held against.
+    pub rows: u32,
+    pub checked: u32,
+    /// Findings in all.
+    pub count: u32,
+    /// This page: in the project's order, then the file's keys the project lacks.
+    pub findings: Vec<StringsFinding>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// One thing `strings check` found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StringsFinding {
+    pub key: String,
+    pub kind: StringsFindingKind,
+    /// What is wrong and what to do, in plain words.
+    pub message: String,
+}
+
+/// What kind of trouble a translation row has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum StringsFindingKind {
+    /// The project has the text; the file lacks its key.
+    Missing,
+    /// The file has the key with no translation.
+    Untranslated,
+    /// The file has a key the project no longer has.
+    Orphaned,
+    /// The row's source differs from the project's text now.
+    SourceChanged,
+    /// Markup or placeholders differ from the source.
+    Markup,
+    /// The file gives the key more than once.
+    Duplicate,
+    /// The translation holds characters no font of the project or the server has.
+    MissingGlyphs,
+}

@@ -328,7 +328,8 @@ pub enum StringsFormat {
 pub enum StringsAction {
     /// Export the project's strings as they are on disk: to standard output as the
     /// editor's XML, or into -o FILE (.xml, or .csv or .xlsx with the columns key,
-    /// component, node, source and an empty translation).
+    /// component, node, source, an empty translation and a note). An existing FILE is
+    /// merged into (--merge) or replaced (--overwrite), never silently.
     Export {
         /// The project directory or its .fairy file.
         project: PathBuf,
@@ -337,6 +338,14 @@ pub enum StringsAction {
         out: Option<PathBuf>,
         #[arg(long, value_enum)]
         format: Option<StringsFormat>,
+        /// When -o FILE exists: bring the project's strings into it. Its translations
+        /// stay, new keys come in empty, rows whose source changed and keys the project no
+        /// longer has are kept and marked (the sheet's note column, an XML comment).
+        #[arg(long, requires = "out", conflicts_with = "overwrite")]
+        merge: bool,
+        /// When -o FILE exists: replace it.
+        #[arg(long, requires = "out")]
+        overwrite: bool,
         #[command(flatten)]
         output: Output,
     },

@@ -189,12 +189,24 @@ pub async fn run(args: &Args, command: &Command, cli: &'static CliCommand) -> Ex
                 project,
                 out,
                 format,
+                merge,
+                overwrite,
                 output,
             } => (
                 output.json,
-                strings::export(args, project, out.as_deref(), *format)
-                    .await
-                    .map_err(Failed::from),
+                strings::export(
+                    args,
+                    project,
+                    out.as_deref(),
+                    *format,
+                    match (merge, overwrite) {
+                        (true, _) => strings::Existing::Merge,
+                        (false, true) => strings::Existing::Overwrite,
+                        (false, false) => strings::Existing::Refuse,
+                    },
+                )
+                .await
+                .map_err(Failed::from),
             ),
             StringsAction::Check {
                 project,

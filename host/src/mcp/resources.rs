@@ -211,7 +211,8 @@ pub(crate) const WORKFLOW_TEXT: &str = "\
     project's publish path; try it with `dryRun: true` first.
 13. `openfairygui_export_strings` lists the texts a translator translates, under the keys
     the runtimes look up (the editor's strings XML with `wholeFile: true`);
-    `openfairygui_sweep_strings` draws every component in a translation's language and
+    `openfairygui_check_strings` holds a translation against them (missing, stale, markup,
+    glyphs); `openfairygui_sweep_strings` draws every component in a translation's language and
     lists the texts it no longer fits, which `openfairygui_render_component` shows with
     `strings` and `compareStrings: true`.
 14. `openfairygui_docs_read` reads these documents by id (`index`, `workflow`, …) for

@@ -442,7 +442,7 @@ impl Request {
     pub(super) fn decode(method: &Method, input: Value) -> Result<Request, Failure> {
         let reads_strings = matches!(
             method.id,
-            MethodId::RenderComponent | MethodId::SweepStrings
+            MethodId::RenderComponent | MethodId::CheckStrings | MethodId::SweepStrings
         );
         if reads_strings && let Some(Value::String(path)) = input.get("stringsFile") {
             let path = path.clone();
@@ -503,6 +503,7 @@ impl Request {
             | MethodId::GetHistory
             | MethodId::Review
             | MethodId::ExportStrings
+            | MethodId::CheckStrings
             | MethodId::SweepStrings => forward(method.id.method(), input)?,
         };
         Ok(Request::Work(work))

@@ -12,7 +12,7 @@
 use std::path::Path;
 
 pub use ofgui_contracts::strings_file::{COLUMNS, Malformed, Row};
-use ofgui_contracts::strings_file::{read_csv, read_xml, row_of, write_csv, write_xml};
+use ofgui_contracts::strings_file::{is_header, read_csv, read_xml, row_of, write_csv, write_xml};
 
 /// A strings file's form, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,14 +96,7 @@ fn write_xlsx(rows: &[Row]) -> Result<Vec<u8>, Malformed> {
     }
     for (index, row) in rows.iter().enumerate() {
         let at = (index + 1) as u32;
-        let cells = [
-            &row.key,
-            &row.component,
-            &row.node,
-            &row.source,
-            &row.translation,
-        ];
-        for (column, cell) in cells.into_iter().enumerate() {
+        for (column, cell) in row.cells().into_iter().enumerate() {
             if cell.chars().count() > 32_767 {
                 return Err(Malformed(format!(
                     "the text of {} has more than 32,767 characters, the most a spreadsheet cell holds",
@@ -112,7 +105,7 @@ fn write_xlsx(rows: &[Row]) -> Result<Vec<u8>, Malformed> {
             }
             // Strings only: nothing a translator types is read as a number or formula.
             sheet
-                .write_string_with_format(at, column as u16, cell.as_str(), &wrapped)
+                .write_string_with_format(at, column as u16, cell, &wrapped)
                 .map_err(failed)?;
         }
     }
@@ -140,12 +133,12 @@ fn read_xlsx(bytes: &[u8]) -> Result<Vec<Row>, Malformed> {
         return Err(Malformed("the sheet is empty: it has no header row".into()));
     };
     let header: Vec<String> = header.iter().map(text).collect();
-    if header
+    let named: Vec<String> = header
         .iter()
-        .map(String::as_str)
-        .take(COLUMNS.len())
-        .ne(COLUMNS)
-    {
+        .take_while(|cell| !cell.is_empty())
+        .cloned()
+        .collect();
+    if !is_header(&named) {
         return Err(Malformed(format!(
             "row 1: the header is {header:?}; a strings sheet's columns are {COLUMNS:?}"
         )));
@@ -154,7 +147,7 @@ fn read_xlsx(bytes: &[u8]) -> Result<Vec<Row>, Malformed> {
         .filter(|(_, cells)| cells.iter().any(|cell| !matches!(cell, Data::Empty)))
         .map(|(index, cells)| {
             let mut cells: Vec<String> = cells.iter().map(text).collect();
-            cells.resize(COLUMNS.len(), String::new());
+            cells.resize(named.len(), String::new());
             row_of(index + 2, cells)
         })
         .collect()

@@ -2,12 +2,11 @@
 //! the FairyGUI editor does (the strings XML the game loads), or as a sheet for
 //! translators; and a strings file turned from one form into another.
 
-mod check;
-
 use std::path::Path;
 
 use ofgui_contracts::api::{
-    RenderComponentData, StringEntry, StringsExport, StringsSweep, SweepComponent, TextTrouble,
+    RenderComponentData, StringEntry, StringsCheck, StringsExport, StringsSweep, SweepComponent,
+    TextTrouble,
 };
 use ofgui_contracts::cli::{ExitStatus, StringsData};
 use ofgui_contracts::error::BackendError;
@@ -18,16 +17,27 @@ use super::{Done, Project};
 use crate::cli::args::{Args, StringsFormat};
 use crate::strings_file::{Format, Row, read, text_of, write};
 
+mod merge;
+
 /// Entries read from the backend per call.
 const PAGE: u32 = 5000;
 
+/// What `strings export` does with a file already at `-o`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Existing {
+    Refuse,
+    Merge,
+    Overwrite,
+}
+
 /// `strings export`: every entry, written to `out` in `format` (by default the form its
-/// name says; XML to standard output without one).
+/// name says; XML to standard output without one), merged into the file there if asked.
 pub(super) async fn export(
     args: &Args,
     path: &Path,
     out: Option<&Path>,
     format: Option<StringsFormat>,
+    existing: Existing,
 ) -> Result<Done, BackendError> {
     let format = format.map(|format| match format {
         StringsFormat::Xml => Format::Xml,
@@ -45,16 +55,49 @@ pub(super) async fn export(
             "/out",
         ));
     }
+    let present = out.filter(|out| out.exists());
+    let before = match (present, existing) {
+        (Some(out), Existing::Refuse) => {
+            return Err(bad(
+                format!(
+                    "{} exists and may hold a translation. Pass --merge to bring the project's strings into it (its translations stay, new keys come in empty, changed and orphaned rows are marked), or --overwrite to replace it.",
+                    out.display()
+                ),
+                "/out",
+            ));
+        }
+        (Some(out), Existing::Merge) => {
+            let bytes = std::fs::read(out).map_err(|error| {
+                bad(
+                    format!("{} cannot be read: {error}.", out.display()),
+                    "/out",
+                )
+            })?;
+            Some(read(&bytes, format).map_err(|malformed| {
+                bad(
+                    format!(
+                        "{} is not a strings file: {}. Nothing was written.",
+                        out.display(),
+                        malformed.0
+                    ),
+                    "/out",
+                )
+            })?)
+        }
+        _ => None,
+    };
     Project::reading(args, path, async |project| {
         let mut export = all_entries(project, format == Format::Xml).await?;
         let document = export.document.take();
         // The editor's file as the backend wrote it; a sheet from the same entries, their
-        // text as the source for the translator.
-        let bytes = match (format, document) {
-            (Format::Xml, Some(document)) => document.into_bytes(),
-            _ => write(&rows(&export.entries), format)
-                .map_err(|malformed| bad(malformed.0, "/format"))?,
-        };
+        // text as the source for the translator; or the existing file with them merged in.
+        let merged = before.map(|before| merge::merge(before, &export.entries));
+        let bytes = match (format, document, &merged) {
+            (_, _, Some((rows, _))) => write(rows, format),
+            (Format::Xml, Some(document), None) => Ok(document.into_bytes()),
+            _ => write(&rows(&export.entries), format),
+        }
+        .map_err(|malformed| bad(malformed.0, "/format"))?;
         let written = match out {
             Some(out) => {
                 write_whole(out, &bytes)?;
@@ -66,6 +109,12 @@ pub(super) async fn export(
             Some(out) => format!("{out}: {} strings ({})\n", export.count, format.name()),
             None => String::from_utf8_lossy(&bytes).into_owned() + "\n",
         };
+        if let Some((_, counts)) = &merged {
+            text.push_str(&format!(
+                "  merged: {} kept, {} new (empty), {} with a changed source (marked), {} orphaned (kept at the end, marked)\n",
+                counts.kept, counts.added, counts.changed, counts.orphaned
+            ));
+        }
         for unreadable in &export.unreadable {
             text.push_str(&format!(
                 "  left out (its XML could not be read): {unreadable}\n"
@@ -74,6 +123,7 @@ pub(super) async fn export(
         let data = StringsData {
             count: export.count,
             format: format.name().to_owned(),
+            merged: merged.map(|(_, counts)| counts),
             written,
             from: None,
             unreadable: export.unreadable,
@@ -86,53 +136,58 @@ pub(super) async fn export(
 
 /// `strings check`: a translation held against the project's strings now.
 pub(super) async fn check(args: &Args, path: &Path, file: &Path) -> Result<Done, BackendError> {
-    let format = Format::of(file).map_err(|message| bad(message, "/file"))?;
-    let bytes = std::fs::read(file).map_err(|error| {
-        bad(
-            format!("{} cannot be read: {error}.", file.display()),
-            "/file",
-        )
-    })?;
-    let rows = read(&bytes, format).map_err(|malformed| {
-        bad(
-            format!("{} is not a strings file: {}.", file.display(), malformed.0),
-            "/file",
-        )
-    })?;
+    let strings = text_of_file(file)?;
     Project::reading(args, path, async |project| {
-        let entries = all_entries(project, false).await?;
-        let findings = check::check(&entries.entries, &rows);
+        let mut input =
+            json!({ "sessionId": project.session_id(), "strings": strings, "limit": PAGE });
+        let mut check: StringsCheck = project.call(MethodId::CheckStrings, input.clone()).await?;
+        while let Some(cursor) = check.next_cursor.take() {
+            input["cursor"] = json!(cursor);
+            let next: StringsCheck = project.call(MethodId::CheckStrings, input.clone()).await?;
+            check.findings.extend(next.findings);
+            check.next_cursor = next.next_cursor;
+        }
         let mut text = format!(
             "{}: {} rows held against the project's {} strings, {} finding(s)\n",
             file.display(),
-            rows.len(),
-            entries.count,
-            findings.len()
+            check.rows,
+            check.checked,
+            check.findings.len()
         );
-        for finding in &findings {
-            let kind = serde_json::to_value(finding.kind)
-                .ok()
-                .and_then(|kind| kind.as_str().map(str::to_owned))
-                .unwrap_or_default();
-            text.push_str(&format!("  {} {kind}: {}\n", finding.key, finding.message));
+        for finding in &check.findings {
+            text.push_str(&format!(
+                "  {} {}: {}\n",
+                finding.key,
+                kind_name(&finding.kind),
+                finding.message
+            ));
         }
-        let status = match findings.is_empty() {
+        let status = match check.findings.is_empty() {
             true => ExitStatus::Success,
             false => ExitStatus::Refused,
         };
         let data = StringsData {
-            count: rows.len() as u32,
-            format: format.name().to_owned(),
-            written: None,
+            count: check.rows,
+            format: Format::of(file)
+                .map(Format::name)
+                .unwrap_or_default()
+                .to_owned(),
             from: Some(file.display().to_string()),
-            unreadable: entries.unreadable,
-            checked: Some(entries.count),
-            findings,
+            checked: Some(check.checked),
+            findings: check.findings,
             ..StringsData::default()
         };
         Done::new(&data, text, status)
     })
     .await
+}
+
+/// A kind's name on the wire (`sourceChanged`, `hiddenLines`).
+fn kind_name(kind: &impl serde::Serialize) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|kind| kind.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// `strings sweep`: every component in its own language and the translation's; the texts
@@ -250,16 +305,25 @@ fn picture_name(index: usize, component: &SweepComponent) -> String {
 pub(super) fn troubles_text(troubles: &[TextTrouble]) -> String {
     let mut text = String::new();
     for trouble in troubles {
-        let kind = serde_json::to_value(trouble.kind)
-            .ok()
-            .and_then(|kind| kind.as_str().map(str::to_owned))
-            .unwrap_or_default();
         text.push_str(&format!(
-            "    {} {kind} {:?}: {}\n",
-            trouble.node_path, trouble.text, trouble.message
+            "    {} {} {:?}: {}\n",
+            trouble.node_path,
+            kind_name(&trouble.kind),
+            short(&trouble.text),
+            trouble.message
         ));
     }
     text
+}
+
+/// A text cut to 60 characters for a line of output.
+fn short(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(60).collect();
+    match chars.next() {
+        Some(_) => format!("{head}…"),
+        None => head,
+    }
 }
 
 /// A strings file's text, as the backend reads it (a sheet as CSV).
@@ -345,6 +409,7 @@ fn rows(entries: &[StringEntry]) -> Vec<Row> {
             node: entry.node_name.clone(),
             source: entry.text.clone(),
             translation: String::new(),
+            note: String::new(),
         })
         .collect()
 }

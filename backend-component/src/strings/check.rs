@@ -1,18 +1,23 @@
-//! `strings check`: a translation held against the project's strings now. What a
+//! `checkStrings`: a translation held against the project's strings now. What a
 //! translator or the game would trip over: keys the file lacks or leaves untranslated,
 //! keys the project no longer has, rows translated from a source text that has changed
 //! since (when the file carries the source), markup and placeholders the translation
-//! lost, added or changed, and keys the file gives twice.
+//! lost, added or changed, characters no font can draw, and keys the file gives twice.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ofgui_contracts::api::StringEntry;
-use ofgui_contracts::cli::{StringsFinding, StringsFindingKind};
+use ofgui_contracts::api::{StringsFinding, StringsFindingKind};
+use ofgui_contracts::strings_file::Row;
 
-use crate::strings_file::Row;
+use super::Entry;
 
-/// Every finding, in the project's order, then the file's keys the project lacks.
-pub fn check(project: &[StringEntry], file: &[Row]) -> Vec<StringsFinding> {
+/// Every finding, in the project's order, then the file's keys the project lacks;
+/// `drawable` says whether some font has a character.
+pub fn check(
+    project: &[Entry],
+    file: &[Row],
+    drawable: &dyn Fn(char) -> bool,
+) -> Vec<StringsFinding> {
     let mut findings = Vec::new();
     let mut rows: BTreeMap<&str, &Row> = BTreeMap::new();
     let mut twice = BTreeSet::new();
@@ -54,6 +59,23 @@ pub fn check(project: &[StringEntry], file: &[Row]) -> Vec<StringsFinding> {
                     "translated from {:?}, but the project now says {:?}; translate it again",
                     short(&row.source),
                     short(&entry.text)
+                ),
+            ));
+        }
+        let mut lacking: Vec<char> = row
+            .translation
+            .chars()
+            .filter(|c| !c.is_whitespace() && !c.is_control() && !drawable(*c))
+            .collect();
+        lacking.sort_unstable();
+        lacking.dedup();
+        if !lacking.is_empty() {
+            let shown: String = lacking.iter().take(20).collect();
+            findings.push(finding(
+                &entry.key,
+                StringsFindingKind::MissingGlyphs,
+                format!(
+                    "no font of the project or the server has {shown:?}: the game shows boxes unless its font has them; add a font that does"
                 ),
             ));
         }
@@ -179,14 +201,16 @@ fn difference<'a>(a: &[&'a str], b: &[&str]) -> Vec<&'a str> {
 mod tests {
     use super::*;
 
-    fn entry(key: &str, text: &str) -> StringEntry {
-        StringEntry {
+    fn entry(key: &str, text: &str) -> Entry {
+        Entry {
             key: key.into(),
-            package: "P".into(),
-            component: "C".into(),
             node_name: "n".into(),
             text: text.into(),
         }
+    }
+
+    fn check(project: &[Entry], file: &[Row]) -> Vec<StringsFinding> {
+        super::check(project, file, &|c| c != '☃')
     }
 
     fn row(key: &str, source: &str, translation: &str) -> Row {
@@ -206,6 +230,7 @@ mod tests {
             entry("p-c", "Start"),
             entry("p-d", "Quit"),
             entry("p-e", "<b>Bold</b> {name}"),
+            entry("p-f", "Snowman"),
         ];
         let file = [
             row("p-a", "", "Hallo"),
@@ -213,6 +238,7 @@ mod tests {
             row("p-c", "Begin", "Anfangen"),
             row("p-e", "", "{name} <b>Fett</b>"),
             row("p-x", "", "Alt"),
+            row("p-f", "", "Schneemann ☃"),
             row("p-a", "", "Hallo!"),
         ];
         let found: Vec<(String, StringsFindingKind)> = check(&project, &file)
@@ -227,6 +253,7 @@ mod tests {
                 ("p-b".into(), K::Markup),
                 ("p-c".into(), K::SourceChanged),
                 ("p-d".into(), K::Missing),
+                ("p-f".into(), K::MissingGlyphs),
                 ("p-x".into(), K::Orphaned),
             ]
         );
