@@ -495,7 +495,20 @@ async fn the_sweep_finds_seeded_long_translations_and_nothing_in_the_source_lang
         }
     }
     let written = found["data"]["pictures"].as_array().unwrap();
-    assert_eq!(written.len(), troubled.len());
+    assert!(
+        written.len() >= troubled.len(),
+        "a picture per component at least"
+    );
+    // The README's picture of a sweep (docs/images/strings-sweep.png).
+    let button = written
+        .iter()
+        .find(|p| p.as_str().unwrap().ends_with("Basics-Demo_Button.png"))
+        .unwrap();
+    std::fs::copy(
+        button.as_str().unwrap(),
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("strings-sweep.png"),
+    )
+    .unwrap();
     for picture in written {
         let bytes = std::fs::read(picture.as_str().unwrap()).unwrap();
         assert!(bytes.starts_with(b"\x89PNG"), "{picture}");
@@ -542,8 +555,48 @@ async fn the_sweep_finds_seeded_long_translations_and_nothing_in_the_source_lang
     assert!(!is_error, "{envelope}");
     assert!(png.is_some());
     let data = &envelope["data"];
-    assert_eq!(data["troubles"], by_path["findings"][0]["troubles"]);
+    let at_start: Vec<&serde_json::Value> = by_path["findings"][0]["troubles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t.get("page").is_none())
+        .collect();
+    let drawn: Vec<&serde_json::Value> = data["troubles"].as_array().unwrap().iter().collect();
+    assert_eq!(
+        drawn, at_start,
+        "the picture outlines what the sweep found at the start pages"
+    );
     assert!(data["pixelWidth"].as_u64().unwrap() > data["width"].as_f64().unwrap() as u64 * 2);
+
+    // A text only a controller's other page shows is swept on that page.
+    let english = std::fs::read_to_string(&en).unwrap();
+    let release = "-texts_1\" mz=\"n1\">Release to refresh<";
+    assert!(
+        english.contains(release),
+        "the corpus' pull-to-refresh header"
+    );
+    let paged_file = dir.join("page.xml");
+    std::fs::write(
+        &paged_file,
+        english.replace(
+            release,
+            "-texts_1\" mz=\"n1\">Release to refresh, release to refresh<",
+        ),
+    )
+    .unwrap();
+    let on_page = ofgui(&[
+        "strings",
+        "sweep",
+        arg(&project),
+        arg(&paged_file),
+        "--json",
+    ]);
+    assert_status(&on_page, 1);
+    let on_page = json_output("strings", &on_page);
+    let trouble = &on_page["data"]["troubles"][0]["troubles"][0];
+    assert_eq!(trouble["page"]["controller"], "c1", "{on_page}");
+    assert_eq!(trouble["page"]["pageId"], "1", "{on_page}");
+    assert_eq!(trouble["kind"], "clipped", "{on_page}");
 
     // A file outside the allowed roots is not read.
     let outside = tempfile::NamedTempFile::with_suffix(".xml").unwrap();

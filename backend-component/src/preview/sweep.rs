@@ -3,10 +3,11 @@
 //! its box, cut off at its edge, lines lost below it, shrunk below a readable size, or
 //! characters its font cannot draw.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use ofgui_contracts::api::{
-    ComponentSelector, StringsSweep, SweepComponent, SweepStringsInput, TextTrouble, TroubleKind,
+    ComponentSelector, RenderedPage, StringsSweep, SweepComponent, SweepStringsInput, TextTrouble,
+    TroubleKind,
 };
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResource};
@@ -38,7 +39,7 @@ fn severity(fit: &TextFit, kind: TroubleKind) -> f32 {
             _ => 0.0,
         },
         TroubleKind::MissingGlyphs => report.missing_glyphs as f32,
-        _ => 0.0,
+        TroubleKind::Overflow | TroubleKind::Overlap => 0.0,
     }
 }
 
@@ -57,45 +58,93 @@ pub fn troubles(
     translated: &[TextFit],
     scale: f32,
 ) -> Vec<(TextTrouble, tiny_skia::Rect)> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    let mut before: HashMap<(&str, usize), &TextFit> = HashMap::new();
-    for fit in source {
-        let n = seen.entry(fit.node_path.as_str()).or_default();
-        before.insert((fit.node_path.as_str(), *n), fit);
-        *n += 1;
-    }
-    seen.clear();
+    let before: HashMap<(&str, usize), &TextFit> = keyed(source).into_iter().zip(source).collect();
+    let now_keys = keyed(translated);
+    let was_of = |index: usize| before.get(&now_keys[index]).copied();
+    let unit = |pixels: f32| f64::from((pixels / scale * 10.0).round() / 10.0);
+    let trouble = |fit: &TextFit, was: Option<&TextFit>, kind, message, rect: tiny_skia::Rect| {
+        let trouble = TextTrouble {
+            node_path: fit.node_path.clone(),
+            kind,
+            text: fit.text.clone(),
+            source: was.map(|was| was.text.clone()).unwrap_or_default(),
+            message,
+            page: None,
+            bounds: [
+                unit(rect.x()),
+                unit(rect.y()),
+                unit(rect.width()),
+                unit(rect.height()),
+            ],
+        };
+        (trouble, rect)
+    };
     let mut found = Vec::new();
-    for fit in translated {
-        let n = seen.entry(fit.node_path.as_str()).or_default();
-        let was = before.get(&(fit.node_path.as_str(), *n)).copied();
-        *n += 1;
+    for (index, fit) in translated.iter().enumerate() {
+        let was = was_of(index);
         for kind in KINDS {
             let now = severity(fit, kind);
             if now <= 0.0 || was.is_some_and(|was| severity(was, kind) >= now) {
                 continue;
             }
-            let bounds = fit.bounds;
-            let unit = |pixels: f32| f64::from((pixels / scale * 10.0).round() / 10.0);
-            found.push((
-                TextTrouble {
-                    node_path: fit.node_path.clone(),
-                    kind,
-                    text: fit.text.clone(),
-                    source: was.map(|was| was.text.clone()).unwrap_or_default(),
-                    message: message(fit, kind),
-                    bounds: [
-                        unit(bounds.x()),
-                        unit(bounds.y()),
-                        unit(bounds.width()),
-                        unit(bounds.height()),
-                    ],
-                },
-                bounds,
-            ));
+            found.push(trouble(fit, was, kind, message(fit, kind), fit.bounds));
+        }
+        // A text that grew with its translation into another text it did not reach before.
+        let grew = was.is_some_and(|was| area(fit.reach) > area(was.reach) + 1.0);
+        if !grew {
+            continue;
+        }
+        let into = translated.iter().enumerate().find(|&(other, them)| {
+            other != index
+                && overlaps(fit.reach, them.reach)
+                && !match (was, was_of(other)) {
+                    (Some(was), Some(they_were)) => overlaps(was.reach, they_were.reach),
+                    _ => false,
+                }
+        });
+        if let Some((_, them)) = into {
+            let message = format!(
+                "the text grows into the text {} ({:?}); shorten the translation or move them apart",
+                them.node_path,
+                short(&them.text)
+            );
+            found.push(trouble(fit, was, TroubleKind::Overlap, message, fit.reach));
         }
     }
     found
+}
+
+/// Each text's node path and how many texts of that path came before it (a list's items
+/// repeat paths), which pairs a text with the same text drawn in another language.
+fn keyed(fits: &[TextFit]) -> Vec<(&str, usize)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    fits.iter()
+        .map(|fit| {
+            let n = seen.entry(fit.node_path.as_str()).or_default();
+            *n += 1;
+            (fit.node_path.as_str(), *n - 1)
+        })
+        .collect()
+}
+
+fn area(rect: tiny_skia::Rect) -> f32 {
+    rect.width() * rect.height()
+}
+
+/// Whether two rectangles share more than a pixel's sliver.
+fn overlaps(a: tiny_skia::Rect, b: tiny_skia::Rect) -> bool {
+    let width = a.right().min(b.right()) - a.left().max(b.left());
+    let height = a.bottom().min(b.bottom()) - a.top().max(b.top());
+    width > 1.0 && height > 1.0
+}
+
+fn short(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(40).collect();
+    match chars.next() {
+        Some(_) => format!("{head}…"),
+        None => head,
+    }
 }
 
 fn message(fit: &TextFit, kind: TroubleKind) -> String {
@@ -122,6 +171,7 @@ fn message(fit: &TextFit, kind: TroubleKind) -> String {
             "{} character(s) are not in the text's font and show as boxes; choose a font that has them",
             report.missing_glyphs
         ),
+        TroubleKind::Overlap => String::new(),
     }
 }
 
@@ -169,7 +219,7 @@ pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSwee
                 package_id: package.id.clone(),
                 component_resource_id: component.id.clone(),
             },
-            troubles: troubles.into_iter().map(|(trouble, _)| trouble).collect(),
+            troubles,
         });
     }
     Ok(StringsSweep {
@@ -182,35 +232,75 @@ pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSwee
     })
 }
 
-/// The troubles of one component drawn at scale 1 at its start pages; none when it
-/// cannot be drawn (too large, or gone from the translated project).
+/// The troubles of one component drawn at scale 1: at its start pages, then each page of
+/// each of its controllers (the others at their start); a text troubled on several is
+/// named once, with the first page that shows it. None when it cannot be drawn (too
+/// large, or gone from the translated project).
 pub fn component_troubles(
     session: &Session,
     translated: &UamProject,
     package_id: &str,
     component_id: &str,
-) -> Vec<(TextTrouble, tiny_skia::Rect)> {
-    let draw = |project: &UamProject| {
-        let package = project.packages.iter().find(|p| p.id == package_id)?;
-        let component = package.resources.iter().find_map(|r| match r.as_ref() {
-            UamResource::Component(c) if c.id == component_id => Some(c),
-            _ => None,
-        })?;
-        render::draw(&Request {
-            project,
-            files: Files::new(session.files(), None),
-            package_id,
-            component,
-            pages: &Default::default(),
-            scale: 1.0,
-            background: None,
-        })
-        .ok()
+) -> Vec<TextTrouble> {
+    let Some(model) = component_in(session.side_now().project, package_id, component_id) else {
+        return Vec::new();
     };
-    match (draw(session.side_now().project), draw(translated)) {
-        (Some(source), Some(language)) => troubles(&source.texts, &language.texts, 1.0),
-        _ => Vec::new(),
+    let mut variants: Vec<Option<RenderedPage>> = vec![None];
+    for controller in &model.component.controllers {
+        variants.extend(controller.pages.iter().map(|page| {
+            Some(RenderedPage {
+                controller: controller.name.clone(),
+                page_id: page.id.clone(),
+                page_name: page.name.clone(),
+            })
+        }));
     }
+    let mut found: Vec<TextTrouble> = Vec::new();
+    for variant in variants {
+        let pages: BTreeMap<String, String> = variant
+            .iter()
+            .map(|page| (page.controller.clone(), page.page_id.clone()))
+            .collect();
+        let draw = |project: &UamProject| {
+            let component = component_in(project, package_id, component_id)?;
+            render::draw(&Request {
+                project,
+                files: Files::new(session.files(), None),
+                package_id,
+                component,
+                pages: &pages,
+                scale: 1.0,
+                background: None,
+            })
+            .ok()
+        };
+        let (Some(source), Some(language)) = (draw(session.side_now().project), draw(translated))
+        else {
+            continue;
+        };
+        for (mut trouble, _) in troubles(&source.texts, &language.texts, 1.0) {
+            let known = found
+                .iter()
+                .any(|f| f.node_path == trouble.node_path && f.kind == trouble.kind);
+            if !known {
+                trouble.page = variant.clone();
+                found.push(trouble);
+            }
+        }
+    }
+    found
+}
+
+fn component_in<'p>(
+    project: &'p UamProject,
+    package_id: &str,
+    component_id: &str,
+) -> Option<&'p ComponentResource> {
+    let package = project.packages.iter().find(|p| p.id == package_id)?;
+    package.resources.iter().find_map(|r| match r.as_ref() {
+        UamResource::Component(c) if c.id == component_id => Some(c),
+        _ => None,
+    })
 }
 
 /// Every component with its package, packages and components by name.

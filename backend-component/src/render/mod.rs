@@ -82,6 +82,8 @@ pub struct TextFit {
     /// Its font size, before any shrinking.
     pub size: f32,
     pub bounds: tiny_skia::Rect,
+    /// Where its text reaches (canvas pixels): its box, and past it where not clipped.
+    pub reach: tiny_skia::Rect,
     pub report: text::TextReport,
 }
 

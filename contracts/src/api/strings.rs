@@ -126,12 +126,16 @@ pub struct TextTrouble {
     pub message: String,
     /// The text's box in the component: x, y, width, height.
     pub bounds: [f64; 4],
+    /// The controller page that shows it, when the start pages do not (render it with
+    /// that page in `controllerPages`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<super::RenderedPage>,
 }
 
 /// How a text no longer fits: `overflow` (wider than its box), `clipped` (characters cut
 /// off at its edge or by an ellipsis), `hiddenLines` (lines below its box cut off),
 /// `shrunk` (a shrinking text below a readable size), `missingGlyphs` (characters its
-/// font cannot draw).
+/// font cannot draw), `overlap` (grown into another text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
@@ -141,6 +145,7 @@ pub enum TroubleKind {
     HiddenLines,
     Shrunk,
     MissingGlyphs,
+    Overlap,
 }
 
 /// `checkStrings` input.

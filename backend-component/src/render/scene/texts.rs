@@ -130,8 +130,12 @@ impl<'a> Painter<'a> {
         let on_canvas = frame.transform.post_translate(frame.shift.0, frame.shift.1);
         let bounds = tiny_skia::Rect::from_xywh(0.0, 0.0, placed.width, placed.height)
             .and_then(|rect| rect.transform(on_canvas));
+        let (reach_w, reach_h) = report.reach;
+        let reach = tiny_skia::Rect::from_xywh(0.0, 0.0, reach_w, reach_h)
+            .and_then(|rect| rect.transform(on_canvas));
         if let Some(bounds) = bounds {
             self.texts.push(TextFit {
+                reach: reach.unwrap_or(bounds),
                 node_path: frame.path.clone(),
                 kind: kind.to_owned(),
                 text: content.to_owned(),

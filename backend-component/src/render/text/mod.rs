@@ -112,6 +112,9 @@ pub struct TextReport {
     pub overflow: f32,
     /// The font size a shrinking text was drawn at, when smaller than its own.
     pub shrunk_to: Option<f32>,
+    /// How far the text reaches, from the box's top left: at least the box itself, and
+    /// past it where the text is not clipped (it grows with its text, or runs on).
+    pub reach: (f32, f32),
 }
 
 /// Draws `text` into the box (0..width, 0..height) that `transform` maps onto `canvas`.
@@ -307,6 +310,10 @@ fn lay_out_and_paint(
     if auto_size != 1 && layout.text_width > width + 0.5 {
         report.overflow = layout.text_width - width;
     }
+    report.reach = match auto_size {
+        0 | 4 => (width, height),
+        _ => (width.max(layout.text_width), height.max(layout.text_height)),
+    };
 
     // ApplyVertAlign.
     let y_offset = if auto_size == 1 || auto_size == 2 || style.v_align <= 0 {

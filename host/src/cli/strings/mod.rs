@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use ofgui_contracts::api::{
-    RenderComponentData, StringEntry, StringsCheck, StringsExport, StringsSweep, SweepComponent,
-    TextTrouble,
+    RenderComponentData, RenderedPage, StringEntry, StringsCheck, StringsExport, StringsSweep,
+    SweepComponent, TextTrouble,
 };
 use ofgui_contracts::cli::{ExitStatus, StringsData};
 use ofgui_contracts::error::BackendError;
@@ -219,29 +219,36 @@ pub(super) async fn sweep(
             sweep.swept += next.swept;
             sweep.next_cursor = next.next_cursor;
         }
-        let mut written = Vec::new();
-        for (index, component) in sweep
-            .findings
-            .iter()
-            .enumerate()
-            .filter(|_| pictures.is_some())
-        {
-            let dir = pictures.unwrap_or(Path::new("."));
-            let (_, png): (RenderComponentData, Vec<u8>) = project
-                .call_picture(
-                    MethodId::RenderComponent,
-                    json!({
-                        "sessionId": project.session_id(),
-                        "selector": component.selector,
-                        "strings": strings,
-                        "compareStrings": true,
-                    }),
-                )
-                .await?;
-            let name = picture_name(index, component);
-            let out = dir.join(&name);
-            write_whole(&out, &png)?;
-            written.push(out.display().to_string());
+        // Per component, a picture at its start pages and one per other page a trouble
+        // shows on.
+        let mut written: Vec<Vec<String>> = vec![Vec::new(); sweep.findings.len()];
+        for (index, component) in sweep.findings.iter().enumerate() {
+            let Some(dir) = pictures else {
+                break;
+            };
+            let mut pages: Vec<Option<&RenderedPage>> = Vec::new();
+            for trouble in &component.troubles {
+                if !pages.contains(&trouble.page.as_ref()) {
+                    pages.push(trouble.page.as_ref());
+                }
+            }
+            for page in pages {
+                let mut input = json!({
+                    "sessionId": project.session_id(),
+                    "selector": component.selector,
+                    "strings": strings,
+                    "compareStrings": true,
+                });
+                if let Some(page) = page {
+                    input["controllerPages"] = json!({ &page.controller: page.page_id });
+                }
+                let (_, png): (RenderComponentData, Vec<u8>) = project
+                    .call_picture(MethodId::RenderComponent, input)
+                    .await?;
+                let out = dir.join(picture_name(index, component, page));
+                write_whole(&out, &png)?;
+                written[index].push(out.display().to_string());
+            }
         }
         let count: usize = sweep.findings.iter().map(|c| c.troubles.len()).sum();
         let mut text = format!(
@@ -255,9 +262,9 @@ pub(super) async fn sweep(
                 "  {} - {}",
                 component.package, component.component
             ));
-            match written.get(index) {
-                Some(picture) => text.push_str(&format!(" (picture: {picture})\n")),
-                None => text.push('\n'),
+            match written[index].as_slice() {
+                [] => text.push('\n'),
+                shown => text.push_str(&format!(" (pictures: {})\n", shown.join(", "))),
             }
             text.push_str(&troubles_text(&component.troubles));
         }
@@ -274,7 +281,7 @@ pub(super) async fn sweep(
             from: Some(file.display().to_string()),
             swept: Some(sweep.swept),
             troubles: sweep.findings,
-            pictures: written,
+            pictures: written.into_iter().flatten().collect(),
             ..StringsData::default()
         };
         Done::new(&data, text, status)
@@ -283,7 +290,7 @@ pub(super) async fn sweep(
 }
 
 /// A picture's file name: its order, package and component, safe on every file system.
-fn picture_name(index: usize, component: &SweepComponent) -> String {
+fn picture_name(index: usize, component: &SweepComponent, page: Option<&RenderedPage>) -> String {
     let safe = |name: &str| -> String {
         name.chars()
             .map(|c| match c {
@@ -293,8 +300,11 @@ fn picture_name(index: usize, component: &SweepComponent) -> String {
             })
             .collect()
     };
+    let page = page.map_or(String::new(), |page| {
+        format!("-{}={}", safe(&page.controller), safe(&page.page_id))
+    });
     format!(
-        "{:03}-{}-{}.png",
+        "{:03}-{}-{}{page}.png",
         index + 1,
         safe(&component.package),
         safe(&component.component)
@@ -305,8 +315,11 @@ fn picture_name(index: usize, component: &SweepComponent) -> String {
 pub(super) fn troubles_text(troubles: &[TextTrouble]) -> String {
     let mut text = String::new();
     for trouble in troubles {
+        let page = trouble.page.as_ref().map_or(String::new(), |page| {
+            format!(" (page {}={})", page.controller, page.page_id)
+        });
         text.push_str(&format!(
-            "    {} {} {:?}: {}\n",
+            "    {}{page} {} {:?}: {}\n",
             trouble.node_path,
             kind_name(&trouble.kind),
             short(&trouble.text),
