@@ -487,7 +487,8 @@ async fn the_sweep_finds_seeded_long_translations_and_nothing_in_the_source_lang
                     "clipped",
                     "hiddenLines",
                     "shrunk",
-                    "missingGlyphs"
+                    "missingGlyphs",
+                    "overlap"
                 ]
                 .contains(&kind)
             );
