@@ -379,7 +379,18 @@ impl Project {
         path: &Path,
         body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
     ) -> Result<T, BackendError> {
-        let project = Project::open(args, path, Vec::new(), true, false).await?;
+        Project::reading_with(args, path, Vec::new(), body).await
+    }
+
+    /// [`Project::reading`], its session also granted `extra_roots` to read (a strings
+    /// file the command names).
+    pub(crate) async fn reading_with<T>(
+        args: &Args,
+        path: &Path,
+        extra_roots: Vec<PathBuf>,
+        body: impl AsyncFnOnce(&Project) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let project = Project::open(args, path, extra_roots, true, false).await?;
         project.run(body).await
     }
 

@@ -60,9 +60,10 @@ pub(super) async fn run(
     }
     let strings = picture
         .strings
-        .map(super::strings::text_of_file)
+        .map(super::strings::strings_file)
         .transpose()?;
-    Project::reading(args, path, async |project| {
+    let granted = strings.iter().cloned().collect();
+    Project::reading_with(args, path, granted, async |project| {
         let ambiguous = |ambiguous: Ambiguous, what: &str| {
             BackendError::read_failed(
                 project.session_id(),
@@ -86,7 +87,7 @@ pub(super) async fn run(
             input["background"] = json!(background);
         }
         if let Some(strings) = &strings {
-            input["strings"] = json!(strings);
+            input["stringsFile"] = json!(strings);
             input["compareStrings"] = json!(picture.compare_strings);
         }
         let (data, png): (RenderComponentData, Vec<u8>) = project

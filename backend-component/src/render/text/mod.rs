@@ -386,11 +386,17 @@ fn lay_out_and_paint(
         }
     };
     report.broke_word = layout.broke_word;
+    // A text that grows with its text (auto size both or height) is as tall as its lines
+    // in the runtime, whatever height the file gives it (the editor's, for its own text).
+    let bottom = match auto_size {
+        1 | 2 => height.max(p.rect_height).max(layout.text_height),
+        _ => height.max(p.rect_height),
+    };
     for (li, line) in layout.lines.iter().enumerate() {
         let ly = line.y + y_offset;
-        if li != 0 && ly >= height.max(p.rect_height) {
-            // Lines below the box are not drawn (the runtime clips them, or the box would
-            // have grown to hold them); also bounds the work.
+        if li != 0 && ly >= bottom {
+            // Lines below the box are not drawn (the runtime clips them); also bounds the
+            // work.
             let below = layout.lines[li..].iter().filter(|l| l.count > 0).count();
             report.hidden_lines += below as u32;
             break;

@@ -493,7 +493,14 @@ fn a_ubb_colour_run_is_drawn_in_its_colour_and_the_rest_in_the_nodes() {
         false,
         &black(20.0),
     );
-    assert_eq!(report, TextReport::default());
+    // Nothing amiss; the text reaches as far as its box.
+    assert_eq!(
+        report,
+        TextReport {
+            reach: (W as f32, H as f32),
+            ..TextReport::default()
+        }
+    );
     let red = ink_where(&p, is_red).expect("red ink");
     let dark = ink_where(&p, is_dark).expect("black ink");
     assert!(red.2 < dark.0, "red {red:?} left of black {dark:?}");
@@ -755,4 +762,47 @@ fn markup_text_is_what_the_runtime_shows() {
         )),
         "abc"
     );
+}
+
+#[test]
+fn the_report_says_how_a_text_fits_its_box() {
+    let long = "A translation much longer than the text this box was made for";
+    let single = TextStyle {
+        single_line: true,
+        ..black(20.0)
+    };
+    // Clipped at the right edge: characters left out.
+    let (_, clipped) = render(100, 30, long, &single, &face());
+    assert!(clipped.cut_chars > 10, "{clipped:?}");
+    assert!(clipped.overflow > 100.0, "{clipped:?}");
+    assert_eq!(
+        clipped.reach,
+        (100.0, 30.0),
+        "a clipped text stays in its box"
+    );
+    // Wrapping in a box that does not grow: lines lost below it.
+    let (_, hidden) = render(100, 30, long, &black(20.0), &face());
+    assert!(
+        hidden.hidden_lines > 0 && hidden.cut_chars == 0,
+        "{hidden:?}"
+    );
+    // Growing with its text (auto size height): every line shown, the text reaching down.
+    let grows = TextStyle {
+        auto_size: 2,
+        ..black(20.0)
+    };
+    let (_, grown) = render(100, 30, long, &grows, &face());
+    assert_eq!(grown.hidden_lines, 0, "{grown:?}");
+    assert!(grown.reach.1 > 60.0, "{grown:?}");
+    // Shrinking to fit: the size it was drawn at.
+    let shrinks = TextStyle {
+        auto_size: 3,
+        ..single
+    };
+    let (_, shrunk) = render(100, 30, long, &shrinks, &face());
+    assert!(
+        shrunk.shrunk_to.is_some_and(|size| size < 10.0),
+        "{shrunk:?}"
+    );
+    assert_eq!(shrunk.cut_chars, 0, "{shrunk:?}");
 }

@@ -2,7 +2,7 @@
 //! the FairyGUI editor does (the strings XML the game loads), or as a sheet for
 //! translators; and a strings file turned from one form into another.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ofgui_contracts::api::{
     RenderComponentData, RenderedPage, StringEntry, StringsCheck, StringsExport, StringsSweep,
@@ -15,7 +15,7 @@ use serde_json::json;
 
 use super::{Done, Project};
 use crate::cli::args::{Args, StringsFormat};
-use crate::strings_file::{Format, Row, read, text_of, write};
+use crate::strings_file::{Format, Row, read, write};
 
 mod merge;
 
@@ -136,10 +136,10 @@ pub(super) async fn export(
 
 /// `strings check`: a translation held against the project's strings now.
 pub(super) async fn check(args: &Args, path: &Path, file: &Path) -> Result<Done, BackendError> {
-    let strings = text_of_file(file)?;
-    Project::reading(args, path, async |project| {
+    let strings = strings_file(file)?;
+    Project::reading_with(args, path, vec![strings.clone()], async |project| {
         let mut input =
-            json!({ "sessionId": project.session_id(), "strings": strings, "limit": PAGE });
+            json!({ "sessionId": project.session_id(), "stringsFile": strings, "limit": PAGE });
         let mut check: StringsCheck = project.call(MethodId::CheckStrings, input.clone()).await?;
         while let Some(cursor) = check.next_cursor.take() {
             input["cursor"] = json!(cursor);
@@ -199,7 +199,7 @@ pub(super) async fn sweep(
     file: &Path,
     pictures: Option<&Path>,
 ) -> Result<Done, BackendError> {
-    let strings = text_of_file(file)?;
+    let strings = strings_file(file)?;
     if let Some(dir) = pictures {
         std::fs::create_dir_all(dir).map_err(|error| {
             bad(
@@ -208,9 +208,9 @@ pub(super) async fn sweep(
             )
         })?;
     }
-    Project::reading(args, path, async |project| {
+    Project::reading_with(args, path, vec![strings.clone()], async |project| {
         let mut input =
-            json!({ "sessionId": project.session_id(), "strings": strings, "limit": PAGE });
+            json!({ "sessionId": project.session_id(), "stringsFile": strings, "limit": PAGE });
         let mut sweep: StringsSweep = project.call(MethodId::SweepStrings, input.clone()).await?;
         while let Some(cursor) = sweep.next_cursor.take() {
             input["cursor"] = json!(cursor);
@@ -236,7 +236,7 @@ pub(super) async fn sweep(
                 let mut input = json!({
                     "sessionId": project.session_id(),
                     "selector": component.selector,
-                    "strings": strings,
+                    "stringsFile": strings,
                     "compareStrings": true,
                 });
                 if let Some(page) = page {
@@ -339,19 +339,15 @@ fn short(text: &str) -> String {
     }
 }
 
-/// A strings file's text, as the backend reads it (a sheet as CSV).
-pub(super) fn text_of_file(file: &Path) -> Result<String, BackendError> {
-    let format = Format::of(file).map_err(|message| bad(message, "/strings"))?;
-    let bytes = std::fs::read(file).map_err(|error| {
+/// A strings file the command names, as the server reads a `stringsFile`: its real path,
+/// which the command's session is granted (the project's directory is its only other
+/// root), after its form is checked by its name.
+pub(super) fn strings_file(file: &Path) -> Result<PathBuf, BackendError> {
+    Format::of(file).map_err(|message| bad(message, "/stringsFile"))?;
+    std::fs::canonicalize(file).map_err(|error| {
         bad(
             format!("{} cannot be read: {error}.", file.display()),
-            "/strings",
-        )
-    })?;
-    text_of(&bytes, format).map_err(|malformed| {
-        bad(
-            format!("{} is not a strings file: {}.", file.display(), malformed.0),
-            "/strings",
+            "/stringsFile",
         )
     })
 }
