@@ -97,18 +97,21 @@ fn wit_readme_lists_the_imports() {
     );
 }
 
-/// The size budget for the component embedders download: 5.5 MiB. Issue 14 set 3 MiB for
+/// The size budget for the component embedders download: 6 MiB. Issue 14 set 3 MiB for
 /// the backend alone (2.99 MiB); issue 15 compiles the preview renderer into the same
 /// component, as it asks (tiny-skia, fontdue, a JPEG decoder, PNG and the 89 KB bundled
 /// font: about 0.85 MiB more), under 4 MiB; issue 26 compiles the publisher in (the
 /// descriptor writer, atlas packing, output writing: about 0.2 MiB more, past 4 MiB);
 /// issue 40 rasterizes SVG pictures into atlases and previews, as the editor does (resvg
-/// 0.45 without text: 0.55 MiB more, 5.06 MiB, so the budget went from 5 to 5.5 MiB). The build is the release one (`--profile wasm`, whatever
+/// 0.45 without text: 0.55 MiB more, 5.06 MiB, so the budget went from 5 to 5.5 MiB);
+/// issue 45 translates (the strings file's forms, the runtimes' key rules applied to
+/// component XML, language previews, the overflow sweep, the check: about 0.1 MiB more,
+/// 5.6 MiB, so the budget went to 6 MiB). The build is the release one (`--profile wasm`, whatever
 /// profile the host is built with), so this is the size the benchmark prints. A change
 /// that needs more must raise the budget here, visibly.
 #[test]
 fn backend_wasm_stays_under_its_size_budget() {
-    const BUDGET: usize = 11 << 19;
+    const BUDGET: usize = 12 << 19;
     let size = ofgui_host::backend::runtime::BACKEND_WASM.len();
     assert!(
         size < BUDGET,
