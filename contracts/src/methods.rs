@@ -733,7 +733,7 @@ pub const METHODS: &[Method] = &[
         name: "sweepStrings",
         tool: "openfairygui_sweep_strings",
         title: "Sweep A Translation For Overflow",
-        description: "Draws every component in its own language and in a translation's (strings or stringsFile) and lists, per component, each text the translation no longer fits: overflow, clipped, hiddenLines, shrunk, missingGlyphs, with its box. Paged by troubles. See one with renderComponent's compareStrings. Needs a session opened from a directory.",
+        description: "Draws every component in its own language and in a translation's (strings or stringsFile) and lists, per component, each text the translation no longer fits: overflow, clipped, hiddenLines, shrunk, missingGlyphs, with its box. Paged by troubles; openfairygui_render_component with strings and compareStrings shows one. Needs a session opened from a directory.",
         read_only: true,
         destructive: false,
         idempotent: true,

@@ -16,7 +16,7 @@ use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::history::Direction;
 use crate::session::{Rejected, Session, Side, encode};
-use crate::strings::{self, Translations};
+use crate::strings;
 
 pub mod sweep;
 
@@ -43,16 +43,16 @@ pub fn render_component(
         input.preview_batch.is_some(),
     ];
     let previewing = previews.iter().any(|asked| *asked);
-    let translated = match (&input.strings, &input.strings_file) {
-        (_, Some(_)) => return Err(invalid(strings::FILE_UNREAD.into(), "/stringsFile")),
-        (Some(_), _) if previewing => {
-            return Err(invalid(
-                "strings draws the component now in a language; it does not combine with previewOperations, previewHistory or previewBatch. Send one of them.".into(),
-                "/strings",
-            ));
-        }
-        (Some(text), None) => Some(session.translated(&Translations::decode(text)?)?),
-        (None, None) => None,
+    let translations = strings::sent(&input.strings, &input.strings_file)?;
+    if translations.is_some() && previewing {
+        return Err(invalid(
+            "strings draws the component now in a language; it does not combine with previewOperations, previewHistory or previewBatch. Send one of them.".into(),
+            "/strings",
+        ));
+    }
+    let translated = match &translations {
+        Some(translations) => Some(session.translated(translations)?),
+        None => None,
     };
     let compare_strings = input.compare_strings == Some(true);
     if compare_strings && translated.is_none() {

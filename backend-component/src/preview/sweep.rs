@@ -9,13 +9,12 @@ use ofgui_contracts::api::{
     ComponentSelector, RenderedPage, StringsSweep, SweepComponent, SweepStringsInput, TextTrouble,
     TroubleKind,
 };
-use ofgui_contracts::error::BackendError;
 use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResource};
 
 use crate::render::{self, Files, Request, TextFit};
 use crate::session::{Rejected, Session};
 
-use crate::strings::{self, Translations};
+use crate::strings;
 
 /// Troubles after which an answer ends unless the input asks otherwise.
 const DEFAULT_LIMIT: usize = 100;
@@ -171,35 +170,16 @@ fn message(fit: &TextFit, kind: TroubleKind) -> String {
             "{} character(s) are not in the text's font and show as boxes; choose a font that has them",
             report.missing_glyphs
         ),
+        // Said where the other text is known (`troubles`).
         TroubleKind::Overlap => String::new(),
     }
 }
 
 /// One page of the sweep: components from the cursor on, until `limit` troubles.
 pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSweep, Rejected> {
-    let invalid = |message: String, path: &str| {
-        Rejected::from(BackendError::invalid_input(message, Some(path.into())))
-    };
-    let text = match (&input.strings, &input.strings_file) {
-        (_, Some(_)) => return Err(invalid(strings::FILE_UNREAD.into(), "/stringsFile")),
-        (Some(text), None) => text,
-        (None, None) => {
-            return Err(invalid(
-                "Send the translation to sweep: its text in strings (strings XML or CSV), or its file in stringsFile.".into(),
-                "/strings",
-            ));
-        }
-    };
-    let translated = session.translated(&Translations::decode(text)?)?;
-    let start = match &input.cursor {
-        None => 0,
-        Some(cursor) => cursor.parse::<usize>().map_err(|_| {
-            invalid(
-                "cursor must be the nextCursor of the answer before.".into(),
-                "/cursor",
-            )
-        })?,
-    };
+    let translations = strings::needed(&input.strings, &input.strings_file, "sweep")?;
+    let translated = session.translated(&translations)?;
+    let start = strings::page_start(&input.cursor)?;
     let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
     let listed = components(session.side_now().project);
     let mut findings = Vec::new();

@@ -45,26 +45,6 @@ pub fn bundled() -> Option<&'static VectorFont> {
     bundled_arc().map(|font| &**font)
 }
 
-/// The characters some font can draw: the bundled one, the project's own TTF/OTF files
-/// (`project_fonts`, their bytes) and the machine's granted faces, as previews fall back.
-pub struct Coverage {
-    project: Vec<fontdue::Font>,
-}
-
-impl Coverage {
-    pub fn new<'b>(project_fonts: impl Iterator<Item = &'b [u8]>) -> Coverage {
-        Coverage {
-            project: project_fonts.filter_map(parse_ttf).collect(),
-        }
-    }
-
-    pub fn has(&self, ch: char) -> bool {
-        bundled().is_some_and(|font| font.has_glyph(ch))
-            || self.project.iter().any(|font| font.has_glyph(ch))
-            || crate::render::shelf::covering(ch).is_some()
-    }
-}
-
 /// Where a glyph's coverage bitmap sits, as fontdue gives it: `xmin` from the pen, `ymin`
 /// from the baseline upwards to the bitmap's bottom row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

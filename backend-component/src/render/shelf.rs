@@ -205,6 +205,26 @@ fn family_one(family: &str) -> Option<Found> {
     .flatten()
 }
 
+/// The characters some font can draw: the bundled one, the project's own TTF/OTF files
+/// (`project_fonts`, their bytes) and the machine's granted faces, as previews fall back.
+pub struct Coverage {
+    project: Vec<fontdue::Font>,
+}
+
+impl Coverage {
+    pub fn new<'b>(project_fonts: impl Iterator<Item = &'b [u8]>) -> Coverage {
+        Coverage {
+            project: project_fonts.filter_map(super::font::parse_ttf).collect(),
+        }
+    }
+
+    pub fn has(&self, ch: char) -> bool {
+        super::font::bundled().is_some_and(|font| font.has_glyph(ch))
+            || self.project.iter().any(|font| font.has_glyph(ch))
+            || covering(ch).is_some()
+    }
+}
+
 /// A machine face that has `ch`, for characters the text's own face and the bundled one
 /// lack; Simplified Chinese faces first for Han characters (FairyGUI projects are mostly
 /// Chinese; a browser decides by the page's language instead).

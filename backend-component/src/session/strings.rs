@@ -15,7 +15,7 @@ use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 
 use crate::commit::Change;
 use crate::reader::reread_component;
-use crate::render::font::Coverage;
+use crate::render::shelf::Coverage;
 use crate::strings::{self, ComponentStrings, Translations};
 
 use super::{Rejected, Session};
@@ -134,15 +134,7 @@ impl Session {
     /// One page of the export, and the whole file when asked.
     pub fn export_strings(&self, input: &ExportStringsInput) -> Result<StringsExport, Rejected> {
         let (components, unreadable) = self.strings()?;
-        let start = match &input.cursor {
-            None => 0,
-            Some(cursor) => cursor.parse::<usize>().map_err(|_| {
-                Rejected::from(BackendError::invalid_input(
-                    "cursor must be the nextCursor of the answer before.",
-                    Some("/cursor".into()),
-                ))
-            })?,
-        };
+        let start = strings::page_start(&input.cursor)?;
         let limit = input.limit.map_or(DEFAULT_PAGE, |limit| limit as usize);
         let all = components.iter().flat_map(|component| {
             component.entries.iter().map(move |entry| StringEntry {
@@ -174,23 +166,12 @@ impl Session {
 impl Session {
     /// One page of what is wrong with a translation, held against the texts now.
     pub fn check_strings(&self, input: &CheckStringsInput) -> Result<StringsCheck, Rejected> {
-        let invalid = |message: &str, path: &str| {
-            Rejected::from(BackendError::invalid_input(message, Some(path.into())))
-        };
-        let text = match (&input.strings, &input.strings_file) {
-            (_, Some(_)) => return Err(invalid(strings::FILE_UNREAD, "/stringsFile")),
-            (Some(text), None) => text,
-            (None, None) => {
-                return Err(invalid(
-                    "Send the translation to check: its text in strings (strings XML or CSV), or its file in stringsFile.",
-                    "/strings",
-                ));
-            }
-        };
-        // Read as render reads it, for the same refusal; the rows keep the sheet's source.
-        Translations::decode(text)?;
-        let rows =
-            strings_file::read_text(text).map_err(|malformed| invalid(&malformed.0, "/strings"))?;
+        // Read as render reads it, for the same refusals; the rows keep a sheet's source.
+        strings::needed(&input.strings, &input.strings_file, "check")?;
+        let text = input.strings.as_deref().unwrap_or_default();
+        let rows = strings_file::read_text(text).map_err(|malformed| {
+            BackendError::invalid_input(malformed.0, Some("/strings".into()))
+        })?;
         let (components, _) = self.strings()?;
         let entries: Vec<strings::Entry> = components
             .into_iter()
@@ -212,15 +193,7 @@ impl Session {
         });
         let coverage = Coverage::new(fonts);
         let findings = strings::check(&entries, &rows, &|c| coverage.has(c));
-        let start = match &input.cursor {
-            None => 0,
-            Some(cursor) => cursor.parse::<usize>().map_err(|_| {
-                invalid(
-                    "cursor must be the nextCursor of the answer before.",
-                    "/cursor",
-                )
-            })?,
-        };
+        let start = strings::page_start(&input.cursor)?;
         let limit = input.limit.map_or(DEFAULT_PAGE, |limit| limit as usize);
         let count = findings.len();
         let page: Vec<_> = findings.into_iter().skip(start).take(limit).collect();

@@ -22,6 +22,7 @@
 
 use std::ops::Range;
 
+use ofgui_contracts::error::BackendError;
 use roxmltree::{Attribute, Document, Node};
 
 use crate::source::xml::escape_attribute;
@@ -31,8 +32,49 @@ mod translate;
 
 pub use check::check;
 
-/// What an embedder that passes `stringsFile` through is told: the host reads files.
-pub const FILE_UNREAD: &str = "stringsFile is read by the server that received the call, which should have sent its text as strings; send the file's text in strings instead.";
+/// A call's translation: its `strings` text, read; `None` when it sends none. A
+/// `stringsFile` is the host's to read (the component sees only its project), so one that
+/// arrives here is refused.
+pub fn sent(
+    strings: &Option<String>,
+    strings_file: &Option<String>,
+) -> Result<Option<Translations>, BackendError> {
+    match (strings, strings_file) {
+        (_, Some(_)) => Err(BackendError::invalid_input(
+            "stringsFile is read by the server that received the call, which should have sent its text as strings; send the file's text in strings instead.",
+            Some("/stringsFile".into()),
+        )),
+        (Some(text), None) => Translations::decode(text).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The same, for a call that needs one: `doing` says what for.
+pub fn needed(
+    strings: &Option<String>,
+    strings_file: &Option<String>,
+    doing: &str,
+) -> Result<Translations, BackendError> {
+    sent(strings, strings_file)?.ok_or_else(|| {
+        BackendError::invalid_input(
+            format!("Send the translation to {doing}: its text in strings (strings XML or CSV), or its file in stringsFile."),
+            Some("/strings".into()),
+        )
+    })
+}
+
+/// Where a page starts: 0, or the `nextCursor` of the answer before.
+pub fn page_start(cursor: &Option<String>) -> Result<usize, BackendError> {
+    match cursor {
+        None => Ok(0),
+        Some(cursor) => cursor.parse::<usize>().map_err(|_| {
+            BackendError::invalid_input(
+                "cursor must be the nextCursor of the answer before.",
+                Some("/cursor".into()),
+            )
+        }),
+    }
+}
 pub use translate::{Translations, translate};
 
 /// One translatable text.
