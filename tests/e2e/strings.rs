@@ -610,6 +610,20 @@ async fn the_sweep_finds_seeded_long_translations_and_nothing_in_the_source_lang
         .await;
     assert_eq!(refused["code"], "invalid_input");
     assert_eq!(refused["path"], "/stringsFile");
+    // Whether a file outside exists is not told.
+    let missing = server
+        .err(
+            "openfairygui_sweep_strings",
+            json!({ "sessionId": session, "stringsFile": "/nonexistent/de.xml" }),
+        )
+        .await;
+    assert_eq!(
+        missing["message"],
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .replace(&outside.path().display().to_string(), "/nonexistent/de.xml")
+    );
     assert!(
         refused["message"]
             .as_str()

@@ -197,7 +197,7 @@ fn has_fairy_extension(path: &Path) -> bool {
 
 /// The realpath of `path`, resolving the longest existing ancestor and appending the rest
 /// lexically, so a missing project is still checked against the roots before anything else.
-fn realpath_lenient(path: &Path) -> PathBuf {
+pub(crate) fn realpath_lenient(path: &Path) -> PathBuf {
     let mut normalized = PathBuf::new();
     for component in path.components() {
         match component {

@@ -8,6 +8,7 @@ use ofgui_contracts::error::BackendError;
 use serde_json::Value;
 
 use super::Service;
+use crate::backend::sandbox;
 use crate::service::envelope::Failure;
 use crate::strings_file::{self, Format};
 
@@ -41,15 +42,25 @@ impl Service {
                 )));
             }
         };
+        // Where the path leads is checked before the file is looked at, so a refusal says
+        // nothing of what lies outside the roots; then again once links are followed.
+        let roots = &self.keeper.config.roots;
+        let outside = |real: &Path| {
+            (!roots.iter().any(|root| real.starts_with(root))).then(|| {
+                refuse(format!(
+                    "The strings file {path} is outside the allowed roots ({}); pass a file inside them, or its text in strings.",
+                    self.keeper.config.roots_text()
+                ))
+            })
+        };
+        if let Some(refused) = outside(&sandbox::realpath_lenient(&absolute)) {
+            return Err(refused);
+        }
         let real = std::fs::canonicalize(&absolute).map_err(|error| {
             refuse(format!("The strings file {path} cannot be read ({error}); pass a file inside the allowed roots, or its text in strings."))
         })?;
-        let roots = &self.keeper.config.roots;
-        if !roots.iter().any(|root| real.starts_with(root)) {
-            return Err(refuse(format!(
-                "The strings file {path} is outside the allowed roots ({}); pass a file inside them, or its text in strings.",
-                self.keeper.config.roots_text()
-            )));
+        if let Some(refused) = outside(&real) {
+            return Err(refused);
         }
         let format = Format::of(&real).map_err(refuse)?;
         let size = std::fs::metadata(&real).map(|m| m.len()).unwrap_or(0);
