@@ -723,6 +723,18 @@ async fn a_translation_is_checked_over_mcp_and_on_the_command_line_alike() {
         .await;
     assert_eq!(paged["findings"].as_array().unwrap().len(), 2);
     assert_eq!(paged["nextCursor"], "2");
+    // One character past the input budget's longest string; the answer says what to do.
+    let long = server
+        .err(
+            "openfairygui_check_strings",
+            json!({ "sessionId": session, "strings": "x".repeat(1_000_001) }),
+        )
+        .await;
+    assert_eq!(long["path"], "/strings");
+    assert!(
+        long["message"].as_str().unwrap().contains("stringsFile"),
+        "{long}"
+    );
     let broken = server
         .err(
             "openfairygui_check_strings",

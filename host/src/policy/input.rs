@@ -114,8 +114,13 @@ impl<'a> Walk<'a> {
             Value::String(text)
                 if text.len() > MAX_STRING_CHARS && text.chars().count() > MAX_STRING_CHARS =>
             {
+                // A whole translation is the one string a caller may well have that long.
+                let instead = match self.pointer().as_str() {
+                    "/strings" => " Send a strings file that long by its path, in stringsFile.",
+                    _ => "",
+                };
                 Err(self.fail(format!(
-                    "A string is longer than {MAX_STRING_CHARS} characters."
+                    "A string is longer than {MAX_STRING_CHARS} characters.{instead}"
                 )))
             }
             Value::Array(items) => {
