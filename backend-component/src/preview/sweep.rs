@@ -1,7 +1,8 @@
-//! The strings sweep: every component drawn in its own language and in a translation's,
-//! and each text the translation no longer fits where the source text did: wider than
-//! its box, cut off at its edge, lines lost below it, shrunk below a readable size, or
-//! characters its font cannot draw.
+//! The strings sweep: every component drawn, at each page of its controllers, in its own
+//! language and in a translation's, and each text the translation no longer fits where
+//! the source text did: wider than its box, cut off at its edge, lines lost below it,
+//! shrunk below a readable size, characters its font cannot draw, or grown into another
+//! text.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -13,7 +14,6 @@ use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResourc
 
 use crate::render::{self, Files, Request, TextFit};
 use crate::session::{Rejected, Session};
-
 use crate::strings;
 
 /// Troubles after which an answer ends unless the input asks otherwise.
@@ -42,6 +42,7 @@ fn severity(fit: &TextFit, kind: TroubleKind) -> f32 {
     }
 }
 
+/// The kinds judged text by text (an overlap is judged between two texts).
 const KINDS: [TroubleKind; 5] = [
     TroubleKind::Overflow,
     TroubleKind::Clipped,
