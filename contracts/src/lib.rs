@@ -33,6 +33,7 @@ pub mod strings_file;
 pub mod uam;
 pub mod version;
 pub mod wording;
+pub mod xml;
 
 pub use num::Num;
 

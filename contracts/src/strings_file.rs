@@ -11,6 +11,8 @@
 
 use std::fmt::Write as _;
 
+use crate::xml::{escape_attribute, escape_text};
+
 /// The columns of a translator's sheet, in order; sheets without the last (`note`, what a
 /// merge marked) are read too.
 pub const COLUMNS: [&str; 6] = ["key", "component", "node", "source", "translation", "note"];
@@ -132,35 +134,12 @@ pub fn write_xml(rows: &[Row]) -> String {
         let _ = writeln!(
             out,
             "  <string name=\"{}\" mz=\"{}\">{}</string>",
-            attribute(&row.key),
-            attribute(&row.node),
-            // A carriage return as a reference: XML reads a bare one as a line feed.
-            row.translation
-                .replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-                .replace('\r', "&#xD;")
+            escape_attribute(&row.key),
+            escape_attribute(&row.node),
+            escape_text(&row.translation)
         );
     }
     out.push_str("</resources>");
-    out
-}
-
-fn attribute(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' => out.push_str("&#x9;"),
-            '\n' => out.push_str("&#xA;"),
-            '\r' => out.push_str("&#xD;"),
-            c => out.push(c),
-        }
-    }
     out
 }
 

@@ -11,6 +11,9 @@ use std::ops::Range;
 
 use roxmltree::Node;
 
+/// The editor's attribute escaping, which the writer and the strings files share.
+pub use ofgui_contracts::xml::escape_attribute;
+
 /// Why a patch could not be applied. Always a writer bug: the edits came from one parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatchConflict {
@@ -288,26 +291,6 @@ fn indent_unit(text: &str) -> String {
         .min_by_key(|indent| indent.len())
         .unwrap_or("  ")
         .to_string()
-}
-
-/// An attribute value as the FairyGUI editor writes it: markup characters, both quotes
-/// and line breaks as entities.
-pub fn escape_attribute(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#xA;"),
-            '\r' => out.push_str("&#xD;"),
-            '\t' => out.push_str("&#x9;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

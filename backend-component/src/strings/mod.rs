@@ -23,9 +23,8 @@
 use std::ops::Range;
 
 use ofgui_contracts::error::BackendError;
+use ofgui_contracts::strings_file::{self, Row};
 use roxmltree::{Attribute, Document, Node};
-
-use crate::source::xml::escape_attribute;
 
 mod check;
 mod translate;
@@ -266,39 +265,23 @@ fn translatable(text: &str) -> bool {
     text.chars().any(char::is_alphabetic)
 }
 
-/// The strings file in the editor's layout: the XML declaration, `<resources>`, and per
-/// component a comment and its entries, indented by two spaces.
+/// The strings file in the editor's layout (`strings_file::write_xml`): the XML
+/// declaration, `<resources>`, and per component a comment and its entries, indented by two
+/// spaces.
 pub fn to_xml(components: &[ComponentStrings]) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
-    for component in components.iter().filter(|c| !c.entries.is_empty()) {
-        out.push_str(&format!(
-            "  <!-- {} - {} -->\n",
-            comment_text(&component.package),
-            comment_text(&component.component)
-        ));
-        for entry in &component.entries {
-            out.push_str(&format!(
-                "  <string name=\"{}\" mz=\"{}\">{}</string>\n",
-                escape_attribute(&entry.key),
-                escape_attribute(&entry.node_name),
-                escape_text(&entry.text)
-            ));
-        }
-    }
-    out.push_str("</resources>");
-    out
-}
-
-/// Text content as the editor writes it: `&`, `<` and `>` escaped, newlines kept.
-fn escape_text(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// A name inside a comment, which may not hold `--`.
-fn comment_text(text: &str) -> String {
-    text.replace("--", "- -")
+    let rows: Vec<Row> = components
+        .iter()
+        .flat_map(|component| {
+            component.entries.iter().map(|entry| Row {
+                key: entry.key.clone(),
+                component: format!("{} - {}", component.package, component.component),
+                node: entry.node_name.clone(),
+                translation: entry.text.clone(),
+                ..Row::default()
+            })
+        })
+        .collect();
+    strings_file::write_xml(&rows)
 }
 
 #[cfg(test)]

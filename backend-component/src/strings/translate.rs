@@ -10,7 +10,7 @@ use ofgui_contracts::strings_file::{self, Malformed};
 use roxmltree::Document;
 
 use super::{Keys, Place};
-use crate::source::xml::escape_attribute;
+use ofgui_contracts::xml::escape_attribute;
 
 /// A language's texts by key.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
