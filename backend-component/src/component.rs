@@ -465,7 +465,7 @@ impl GuestProject for ProjectSession {
 impl ProjectSession {
     fn check_strings(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
-        let data = scope::decode_input::<api::CheckStringsInput>(&input)
+        let data = scope::decode_input::<api::TranslationInput>(&input)
             .and_then(|input| {
                 session
                     .check_strings(&input)
@@ -477,7 +477,7 @@ impl ProjectSession {
 
     fn sweep_strings(&self, input: String) -> WitResult<Reply> {
         let session = self.session.borrow();
-        let data = scope::decode_input::<api::SweepStringsInput>(&input)
+        let data = scope::decode_input::<api::TranslationInput>(&input)
             .and_then(|input| {
                 preview::sweep::sweep(&session, &input).map_err(|rejected| rejected.error)
             })

@@ -11,16 +11,15 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::api::{
-    CacheSnapshot, CheckStringsInput, CloseSessionData, EventsData, EventsInput,
-    ExportStringsInput, HistoryInput, HistoryStepData, HistoryStepInput, MaterializeSessionData,
-    MaterializeSessionInput, NoInput, OpenProjectSessionInput, OpenSessionInput, OutlineInput,
-    ProjectOutline, PublishProjectData, PublishProjectInput, QueryEntityData, QueryEntityInput,
-    ReadResourceBytesInput, ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput,
-    RenderComponentData, RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize,
-    SaveSessionInput, SearchProjectData, SearchProjectInput, SessionHistory, SessionInput,
-    SessionReview, SessionSnapshot, SessionStateData, StringsCheck, StringsExport, StringsSweep,
-    SweepStringsInput, TransactionInput, TransactionPreview, ValidateSessionInput,
-    ValidationReport,
+    CacheSnapshot, CloseSessionData, EventsData, EventsInput, ExportStringsInput, HistoryInput,
+    HistoryStepData, HistoryStepInput, MaterializeSessionData, MaterializeSessionInput, NoInput,
+    OpenProjectSessionInput, OpenSessionInput, OutlineInput, ProjectOutline, PublishProjectData,
+    PublishProjectInput, QueryEntityData, QueryEntityInput, ReadResourceBytesInput,
+    ReadSessionStateInput, RefreshCacheInput, RefreshSessionInput, RenderComponentData,
+    RenderComponentInput, ResourceBytesData, ReviewInput, SaveOrMaterialize, SaveSessionInput,
+    SearchProjectData, SearchProjectInput, SessionHistory, SessionInput, SessionReview,
+    SessionSnapshot, SessionStateData, StringsCheck, StringsExport, StringsSweep, TransactionInput,
+    TransactionPreview, TranslationInput, ValidateSessionInput, ValidationReport,
 };
 use crate::capabilities::Capabilities;
 use crate::catalog::GUIDES;
@@ -79,8 +78,7 @@ pub fn input_schema(method: &Method) -> Value {
         Id::GetHistory => HistoryInput::json_schema(&mut generator),
         Id::Review => ReviewInput::json_schema(&mut generator),
         Id::ExportStrings => ExportStringsInput::json_schema(&mut generator),
-        Id::SweepStrings => SweepStringsInput::json_schema(&mut generator),
-        Id::CheckStrings => CheckStringsInput::json_schema(&mut generator),
+        Id::CheckStrings | Id::SweepStrings => TranslationInput::json_schema(&mut generator),
         Id::RefreshSession => RefreshSessionInput::json_schema(&mut generator),
     };
     let mut value = finish(generator, schema);

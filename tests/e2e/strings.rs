@@ -154,14 +154,17 @@ async fn strings_are_exported_as_the_editor_writes_them_and_converted_losslessly
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("--format"));
 }
 
-/// The runtime is the oracle for keys: every text exported from the Unity examples is
-/// replaced by a mark naming its key, the FairyGUI three.js runtime loads that file, and
-/// every text it then shows on every component must be a mark (none missed), whose key
-/// names the node showing it, a component instance above it that sets it, or (a button's or
-/// label's title the instance leaves alone) the title node of the component it is made from
-/// (none applied to the wrong node).
-#[tokio::test]
-async fn the_runtime_shows_every_exported_text_translated_on_its_own_node() {
+/// A copy of the Unity examples open in a server, published for the runtime harness, and
+/// its strings exported.
+struct Published {
+    workspace: Workspace,
+    server: Server,
+    session: String,
+    published: std::path::PathBuf,
+    exported: serde_json::Value,
+}
+
+async fn published_and_exported() -> Published {
     let workspace = Workspace::new();
     let project = workspace.add("UIProject", &unity_corpus());
     let published = workspace.path().join("published");
@@ -179,6 +182,29 @@ async fn the_runtime_shows_every_exported_text_translated_on_its_own_node() {
             json!({ "sessionId": session, "limit": 5000 }),
         )
         .await;
+    Published {
+        workspace,
+        server,
+        session,
+        published,
+        exported,
+    }
+}
+
+/// The runtime is the oracle for keys: every text exported from the Unity examples is
+/// replaced by a mark naming its key, the FairyGUI three.js runtime loads that file, and
+/// every text it then shows on every component must be a mark (none missed), whose key
+/// names the node showing it, a component instance above it that sets it, or (a button's or
+/// label's title the instance leaves alone) the title node of the component it is made from
+/// (none applied to the wrong node).
+#[tokio::test]
+async fn the_runtime_shows_every_exported_text_translated_on_its_own_node() {
+    let Published {
+        workspace,
+        published,
+        exported,
+        ..
+    } = published_and_exported().await;
     let entries = exported["entries"].as_array().unwrap();
     let mut marked = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
     for entry in entries {
@@ -283,23 +309,13 @@ fn pseudo(text: &str) -> String {
 
 #[tokio::test]
 async fn a_language_preview_draws_what_the_runtime_draws_with_those_strings() {
-    let workspace = Workspace::new();
-    let project = workspace.add("UIProject", &unity_corpus());
-    let published = workspace.path().join("published");
-    let server = Server::start(&[workspace.path()]).await;
-    let session = server.open(&project).await;
-    server
-        .ok(
-            "openfairygui_publish",
-            json!({ "sessionId": session, "outputDir": published }),
-        )
-        .await;
-    let exported = server
-        .ok(
-            "openfairygui_export_strings",
-            json!({ "sessionId": session, "limit": 5000 }),
-        )
-        .await;
+    let Published {
+        workspace,
+        server,
+        session,
+        published,
+        exported,
+    } = published_and_exported().await;
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
     for entry in exported["entries"].as_array().unwrap() {
         let text = pseudo(entry["text"].as_str().unwrap())

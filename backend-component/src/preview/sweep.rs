@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ofgui_contracts::api::{
-    ComponentSelector, RenderedPage, StringsSweep, SweepComponent, SweepStringsInput, TextTrouble,
+    ComponentSelector, RenderedPage, StringsSweep, SweepComponent, TextTrouble, TranslationInput,
     TroubleKind,
 };
 use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResource};
@@ -177,7 +177,7 @@ fn message(fit: &TextFit, kind: TroubleKind) -> String {
 }
 
 /// One page of the sweep: components from the cursor on, until `limit` troubles.
-pub fn sweep(session: &Session, input: &SweepStringsInput) -> Result<StringsSweep, Rejected> {
+pub fn sweep(session: &Session, input: &TranslationInput) -> Result<StringsSweep, Rejected> {
     let translations = strings::needed(&input.strings, &input.strings_file, "sweep")?;
     let translated = session.translated(&translations)?;
     let start = strings::page_start(&input.cursor)?;

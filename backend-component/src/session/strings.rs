@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ofgui_contracts::api::{
-    CheckStringsInput, ExportStringsInput, StringEntry, StringsCheck, StringsExport,
+    ExportStringsInput, StringEntry, StringsCheck, StringsExport, TranslationInput,
 };
 use ofgui_contracts::error::BackendError;
 use ofgui_contracts::strings_file;
@@ -165,7 +165,7 @@ impl Session {
 
 impl Session {
     /// One page of what is wrong with a translation, held against the texts now.
-    pub fn check_strings(&self, input: &CheckStringsInput) -> Result<StringsCheck, Rejected> {
+    pub fn check_strings(&self, input: &TranslationInput) -> Result<StringsCheck, Rejected> {
         // Read as render reads it, for the same refusals; the rows keep a sheet's source.
         strings::needed(&input.strings, &input.strings_file, "check")?;
         let text = input.strings.as_deref().unwrap_or_default();

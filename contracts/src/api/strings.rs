@@ -61,11 +61,11 @@ pub struct StringEntry {
     pub text: String,
 }
 
-/// `sweepStrings` input.
+/// `checkStrings` and `sweepStrings` input: a translation and a page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SweepStringsInput {
+pub struct TranslationInput {
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
     pub session_id: String,
     /// The translation's text (strings XML or CSV).
@@ -74,7 +74,8 @@ pub struct SweepStringsInput {
     /// Or its file (`.xml`, `.csv`, `.xlsx`) inside the allowed roots.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strings_file: Option<String>,
-    /// Troubles after which an answer ends, at a component's end (default 100).
+    /// Most findings in this answer (check: 200 by default), or troubles after which it
+    /// ends at a component's end (sweep: 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 5000)))]
     pub limit: Option<u32>,
@@ -146,29 +147,6 @@ pub enum TroubleKind {
     Shrunk,
     MissingGlyphs,
     Overlap,
-}
-
-/// `checkStrings` input.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CheckStringsInput {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 256)))]
-    pub session_id: String,
-    /// The translation's text (strings XML or CSV).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strings: Option<String>,
-    /// Or its file (`.xml`, `.csv`, `.xlsx`) inside the allowed roots.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strings_file: Option<String>,
-    /// Most findings in this answer (default 200).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 5000)))]
-    pub limit: Option<u32>,
-    /// `nextCursor` of the answer before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(length(max = 32)))]
-    pub cursor: Option<String>,
 }
 
 /// `checkStrings` output: a translation held against the project's strings now.
