@@ -16,7 +16,7 @@ use crate::lookup::{Lookup, find_selected_resource, valid_id};
 use crate::render::{self, Drawn, Files, Request};
 use crate::session::history::Direction;
 use crate::session::{Rejected, Session, Side, encode};
-use crate::strings;
+use crate::strings::{self, Translations};
 
 pub mod sweep;
 
@@ -43,7 +43,9 @@ pub fn render_component(
         input.preview_batch.is_some(),
     ];
     let previewing = previews.iter().any(|asked| *asked);
-    let translations = strings::sent(&input.strings, &input.strings_file)?;
+    let translations = strings::sent(&input.strings, &input.strings_file)?
+        .map(Translations::decode)
+        .transpose()?;
     if translations.is_some() && previewing {
         return Err(invalid(
             "strings draws the component now in a language; it does not combine with previewOperations, previewHistory or previewBatch. Send one of them.".into(),

@@ -14,7 +14,7 @@ use ofgui_contracts::uam::{ComponentResource, UamPackage, UamProject, UamResourc
 
 use crate::render::{self, Files, Request, TextFit};
 use crate::session::{Rejected, Session};
-use crate::strings;
+use crate::strings::{self, Translations};
 
 /// Troubles after which an answer ends unless the input asks otherwise.
 const DEFAULT_LIMIT: usize = 100;
@@ -178,8 +178,8 @@ fn message(fit: &TextFit, kind: TroubleKind) -> String {
 
 /// One page of the sweep: components from the cursor on, until `limit` troubles.
 pub fn sweep(session: &Session, input: &TranslationInput) -> Result<StringsSweep, Rejected> {
-    let translations = strings::needed(&input.strings, &input.strings_file, "sweep")?;
-    let translated = session.translated(&translations)?;
+    let text = strings::needed(&input.strings, &input.strings_file, "sweep")?;
+    let translated = session.translated(&Translations::decode(text)?)?;
     let start = strings::page_start(&input.cursor)?;
     let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
     let listed = components(session.side_now().project);

@@ -10,7 +10,6 @@ use ofgui_contracts::api::{
     ExportStringsInput, StringEntry, StringsCheck, StringsExport, TranslationInput,
 };
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::strings_file;
 use ofgui_contracts::uam::{ComponentModel, UamPackage, UamProject, UamResource};
 
 use crate::commit::Change;
@@ -166,12 +165,9 @@ impl Session {
 impl Session {
     /// One page of what is wrong with a translation, held against the texts now.
     pub fn check_strings(&self, input: &TranslationInput) -> Result<StringsCheck, Rejected> {
-        // Read as render reads it, for the same refusals; the rows keep a sheet's source.
-        strings::needed(&input.strings, &input.strings_file, "check")?;
-        let text = input.strings.as_deref().unwrap_or_default();
-        let rows = strings_file::read_text(text).map_err(|malformed| {
-            BackendError::invalid_input(malformed.0, Some("/strings".into()))
-        })?;
+        // The rows, not the translations: they keep a sheet's source.
+        let text = strings::needed(&input.strings, &input.strings_file, "check")?;
+        let rows = strings::rows(text)?;
         let (components, _) = self.strings()?;
         let entries: Vec<strings::Entry> = components
             .into_iter()

@@ -31,32 +31,42 @@ mod translate;
 
 pub use check::check;
 
-/// A call's translation: its `strings` text, read; `None` when it sends none. A
+/// A call's translation, as the text it sends in `strings`; `None` when it sends none. A
 /// `stringsFile` is the host's to read (the component sees only its project), so one that
 /// arrives here is refused.
-pub fn sent(
-    strings: &Option<String>,
+pub fn sent<'i>(
+    strings: &'i Option<String>,
     strings_file: &Option<String>,
-) -> Result<Option<Translations>, BackendError> {
+) -> Result<Option<&'i str>, BackendError> {
     match (strings, strings_file) {
         (_, Some(_)) => Err(BackendError::invalid_input(
             "stringsFile is read by the server that received the call, which should have sent its text as strings; send the file's text in strings instead.",
             Some("/stringsFile".into()),
         )),
-        (Some(text), None) => Translations::decode(text).map(Some),
+        (Some(text), None) => Ok(Some(text)),
         (None, None) => Ok(None),
     }
 }
 
 /// The same, for a call that needs one: `doing` says what for.
-pub fn needed(
-    strings: &Option<String>,
+pub fn needed<'i>(
+    strings: &'i Option<String>,
     strings_file: &Option<String>,
     doing: &str,
-) -> Result<Translations, BackendError> {
+) -> Result<&'i str, BackendError> {
     sent(strings, strings_file)?.ok_or_else(|| {
         BackendError::invalid_input(
             format!("Send the translation to {doing}: its text in strings (strings XML or CSV), or its file in stringsFile."),
+            Some("/strings".into()),
+        )
+    })
+}
+
+/// The rows of a call's `strings`, refused in the caller's terms.
+pub fn rows(text: &str) -> Result<Vec<Row>, BackendError> {
+    strings_file::read_text(text).map_err(|malformed| {
+        BackendError::invalid_input(
+            format!("The strings file cannot be read: {malformed}. Export one with exportStrings (or `strings export`) and translate its texts."),
             Some("/strings".into()),
         )
     })

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ofgui_contracts::error::BackendError;
-use ofgui_contracts::strings_file::{self, Malformed};
+use ofgui_contracts::strings_file::{self, Malformed, Row};
 use roxmltree::Document;
 
 use super::{Keys, Place};
@@ -24,24 +24,27 @@ impl Translations {
     /// rows translated so far (the game would be given the XML written from it, which
     /// leaves the others out).
     pub fn read(text: &str) -> Result<Translations, Malformed> {
-        let xml = strings_file::is_xml(text);
-        let rows = strings_file::read_text(text)?;
+        Ok(Translations::of_rows(
+            strings_file::read_text(text)?,
+            strings_file::is_xml(text),
+        ))
+    }
+
+    /// [`Translations::read`] for a call's `strings`, refused in the caller's terms.
+    pub fn decode(text: &str) -> Result<Translations, BackendError> {
+        Ok(Translations::of_rows(
+            super::rows(text)?,
+            strings_file::is_xml(text),
+        ))
+    }
+
+    fn of_rows(rows: Vec<Row>, xml: bool) -> Translations {
         let by_key = rows
             .into_iter()
             .filter(|row| xml || !row.translation.is_empty())
             .map(|row| (row.key, row.translation))
             .collect();
-        Ok(Translations { by_key })
-    }
-
-    /// [`Translations::read`] for a call's `strings`, refused in the caller's terms.
-    pub fn decode(text: &str) -> Result<Translations, BackendError> {
-        Translations::read(text).map_err(|malformed| {
-            BackendError::invalid_input(
-                format!("The strings file cannot be read: {malformed}. Export one with exportStrings (or `strings export`) and translate its texts."),
-                Some("/strings".into()),
-            )
-        })
+        Translations { by_key }
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {
